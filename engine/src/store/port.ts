@@ -1,0 +1,127 @@
+/**
+ * The store port: the one interface every storage adapter implements (embedded SQLite, MongoDB).
+ *
+ * It speaks MongoDB's dialect (filters, update operators, aggregation pipelines) and knows nothing of
+ * HTTP, masking, soft delete or definitions beyond the collection spec handed to `ensureCollection`.
+ * Documents carry `_id` as a string; datetime fields are JS `Date` objects on both sides of the port.
+ */
+import type { Readable } from 'node:stream';
+
+/** A stored document. `_id` is always a string (generated 24-hex or a natural id). */
+export type Doc = { _id: string } & Record<string, unknown>;
+/** A MongoDB query filter (`{status: "up", _created: {$gt: date}}`). */
+export type Filter = Record<string, unknown>;
+/** A MongoDB update: operators (`$set`, `$unset`, `$inc`, `$push`, `$pull`, `$addToSet`, `$setOnInsert`). */
+export type Update = Record<string, unknown>;
+/** Sort keys in order; 1 ascending, -1 descending. */
+export type SortSpec = ReadonlyArray<readonly [string, 1 | -1]>;
+/** Inclusive (`{a: 1}`) or exclusive (`{a: 0}`) projection; `_id` is always kept. */
+export type Projection = Record<string, 0 | 1>;
+
+/** Scalar field types the adapters may push down to an index (SQL column, Mongo index). */
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'datetime';
+
+/** What an adapter needs to know about one collection, derived from its resource definition. */
+export interface CollectionSpec {
+  readonly name: string;
+  /** Dotted paths of scalar fields outside arrays, with their type: candidates for push-down. */
+  readonly scalarPaths: Readonly<Record<string, ScalarType>>;
+  /** Dotted paths (array elements traversed) whose values are datetimes, revived to `Date` on read. */
+  readonly datetimePaths: readonly string[];
+  /** Secondary indexes; `unique` ones make duplicate writes fail with `Conflict` naming the field. */
+  readonly indexes: readonly IndexSpec[];
+}
+
+export interface IndexSpec {
+  readonly fields: SortSpec;
+  readonly unique?: boolean;
+}
+
+export interface FindOptions {
+  readonly sort?: SortSpec;
+  readonly projection?: Projection;
+  readonly skip?: number;
+  readonly limit?: number;
+}
+
+export interface UpdateOptions {
+  /** Update every match (default: the first one only). */
+  readonly multi?: boolean;
+  /** Insert `{...equalities of filter, ...$set, ...$setOnInsert}` when nothing matches. */
+  readonly upsert?: boolean;
+}
+
+export interface UpdateResult {
+  readonly matched: number;
+  readonly modified: number;
+  readonly upsertedId?: string;
+}
+
+export interface FindOneAndUpdateOptions {
+  readonly sort?: SortSpec;
+  readonly upsert?: boolean;
+  /** Return the document after the update (default) or before it. */
+  readonly returnDocument?: 'after' | 'before';
+}
+
+/** Metadata of a stored media file. */
+export interface MediaInfo {
+  readonly id: string;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly length: number;
+  readonly uploadedAt: Date;
+}
+
+/** Media (file contents) storage: SQLite chunk rows in embedded mode, GridFS in mongo mode. */
+export interface MediaStore {
+  /** Stores the stream's bytes; resolves once they are durable. */
+  put(content: Readable, meta: { filename: string; contentType: string }): Promise<MediaInfo>;
+  /** `null` when the id is unknown. */
+  open(id: string): Promise<{ info: MediaInfo; stream: Readable } | null>;
+  /** Resolves `true` when something was deleted. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** A time-bounded exclusive right to do some work (the scheduler, the master sync, snapshots). */
+export interface Lease {
+  readonly name: string;
+  readonly holder: string;
+  readonly expiresAt: Date;
+}
+
+/** Leases: work that must happen once across several API instances on one database. */
+export interface LeaseStore {
+  /** Takes the lease when it is free, expired, or already ours (which renews it); else `null`. */
+  acquire(name: string, holder: string, ttlMs: number): Promise<Lease | null>;
+  /** Extends a lease we hold; `null` when it was lost (expired and taken by another holder). */
+  renew(name: string, holder: string, ttlMs: number): Promise<Lease | null>;
+  /** Gives the lease up if we hold it; resolves `true` when it was ours. */
+  release(name: string, holder: string): Promise<boolean>;
+}
+
+/**
+ * The store port. Every method takes the collection name first. Writes are durable when they
+ * resolve. Duplicate keys reject with `Conflict` (engine/src/errors.ts) naming the field;
+ * an unreachable database rejects with `ServiceUnavailable`.
+ */
+export interface Store {
+  /** Declares a collection: creates its table/indexes. Idempotent; called once per resource at boot. */
+  ensureCollection(spec: CollectionSpec): Promise<void>;
+  find(collection: string, filter: Filter, options?: FindOptions): Promise<Doc[]>;
+  count(collection: string, filter: Filter): Promise<number>;
+  /** Inserts all or none. */
+  insert(collection: string, docs: readonly Doc[]): Promise<void>;
+  /** An update with operators, or a whole replacement document (no `$` keys, `_id` kept). */
+  update(collection: string, filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  /** Atomic read-modify-write of one document: claims, counters. */
+  findOneAndUpdate(collection: string, filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<Doc | null>;
+  /** Deletes every match; resolves the number deleted. */
+  delete(collection: string, filter: Filter): Promise<number>;
+  /** Runs a MongoDB aggregation pipeline. */
+  aggregate(collection: string, pipeline: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  readonly media: MediaStore;
+  readonly leases: LeaseStore;
+  /** Flushes and closes; further calls reject. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,9 @@
+/** Jest: TypeScript through ts-jest (transpile only; `pnpm typecheck` checks types once for all). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/engine', '<rootDir>/resources', '<rootDir>/packages', '<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  testTimeout: 30000,
+  maxWorkers: process.env.CI ? 2 : '50%',
+};
