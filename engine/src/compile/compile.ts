@@ -1,0 +1,113 @@
+/**
+ * Definition in, frozen compiled resource out: everything the router, the operations and the
+ * store need, computed once at boot. The input definition is never mutated.
+ */
+import type { z } from 'zod';
+import type { ResourceDefinition } from '../definition/define';
+import type { Field, Fields } from '../definition/fields';
+import type { CollectionSpec, IndexSpec, ScalarType } from '../store/port';
+import { datetimePaths, indexPaths, scalarTypeOf, secretPaths, type PathIndex } from './paths';
+import { objectSchema } from './zod';
+
+/** A reference field: source of `_links.related` and `embedded`. */
+export interface Relation {
+  readonly field: string;
+  readonly to: string;
+  readonly many: boolean;
+}
+
+export interface CompiledResource {
+  readonly def: ResourceDefinition;
+  readonly name: string;
+  readonly itemTitle: string;
+  readonly paths: PathIndex;
+  /** Top-level stored fields (write-only ones excluded), in definition order. */
+  readonly storedFields: readonly string[];
+  readonly writeOnlyFields: readonly string[];
+  readonly readonlyFields: ReadonlySet<string>;
+  readonly patchable: ReadonlySet<string>;
+  readonly hiddenInList: readonly string[];
+  readonly secretPaths: readonly string[];
+  readonly mediaFields: readonly string[];
+  readonly relations: readonly Relation[];
+  readonly softDelete?: { readonly field: string; readonly param: string };
+  readonly validators: { readonly create: z.ZodType; readonly patch: z.ZodType };
+  readonly collection: CollectionSpec;
+}
+
+/** Eve's default item title: the name without its trailing `s`, capitalised. */
+function defaultItemTitle(name: string): string {
+  const singular = name.endsWith('s') ? name.slice(0, -1) : name;
+  return singular.charAt(0).toUpperCase() + singular.slice(1);
+}
+
+function relationsOf(fields: Fields): Relation[] {
+  const out: Relation[] = [];
+  for (const [name, field] of Object.entries(fields)) {
+    if (field.writeOnly) continue;
+    if (field.kind === 'ref') out.push({ field: name, to: field.to, many: false });
+    if (field.kind === 'array' && field.of.kind === 'ref') out.push({ field: name, to: field.of.to, many: true });
+  }
+  return out;
+}
+
+function collectionSpecOf(def: ResourceDefinition, paths: PathIndex, softDeleteField?: string): CollectionSpec {
+  const scalarPaths: Record<string, ScalarType> = {};
+  for (const info of paths.byPath.values()) {
+    const type = scalarTypeOf(info);
+    if (type && info.path !== '_id') scalarPaths[info.path] = type;
+  }
+  if (softDeleteField) scalarPaths[softDeleteField] = 'boolean';
+  const unique: IndexSpec[] = Object.entries(def.fields)
+    .filter(([, f]) => f.unique)
+    .map(([name]) => ({ fields: [[name, 1]], unique: true }));
+  return Object.freeze({
+    name: def.name,
+    scalarPaths: Object.freeze(scalarPaths),
+    datetimePaths: Object.freeze(datetimePaths(paths)),
+    indexes: Object.freeze([...(def.indexes ?? []), ...unique]),
+  });
+}
+
+/** Compiles one definition. Cross-resource checks (relations' targets) are the registry's. */
+export function compileResource(def: ResourceDefinition): CompiledResource {
+  if (!/^[a-z][a-z0-9_]*$/.test(def.name)) throw new Error(`resource name "${def.name}" must match [a-z][a-z0-9_]*`);
+  const entries = Object.entries(def.fields) as [string, Field][];
+  for (const [name] of entries) {
+    if (name.startsWith('_') && name !== def.softDelete?.field) {
+      // `_id`, `_created`, `_updated`, `_etag` belong to the engine (Eve refuses them in a schema too).
+      if (['_id', '_created', '_updated', '_etag'].includes(name)) throw new Error(`${def.name}.${name}: meta fields cannot be declared`);
+    }
+    if (name.includes('.') || name.includes('$')) throw new Error(`${def.name}.${name}: field names cannot contain "." or "$"`);
+  }
+  const softDelete = def.softDelete;
+  const extra: Fields = softDelete ? { [softDelete.field]: { kind: 'boolean', readonly: true } } : {};
+  const paths = indexPaths(def.fields, extra);
+  const writable = entries.filter(([, f]) => !f.readonly).map(([n]) => n);
+  const patchable = new Set<string>(def.patchable ?? writable);
+  for (const name of patchable) {
+    if (!(name in def.fields)) throw new Error(`${def.name}: patchable field "${name}" is not declared`);
+  }
+  const writableFields = Object.fromEntries(entries.filter(([, f]) => !f.readonly));
+  const patchFields = Object.fromEntries(entries.filter(([n, f]) => !f.readonly && patchable.has(n)));
+  return Object.freeze({
+    def,
+    name: def.name,
+    itemTitle: def.itemTitle ?? defaultItemTitle(def.name),
+    paths,
+    storedFields: Object.freeze(entries.filter(([, f]) => !f.writeOnly).map(([n]) => n)),
+    writeOnlyFields: Object.freeze(entries.filter(([, f]) => f.writeOnly).map(([n]) => n)),
+    readonlyFields: new Set(entries.filter(([, f]) => f.readonly).map(([n]) => n)),
+    patchable,
+    hiddenInList: Object.freeze(entries.filter(([, f]) => f.hiddenInList).map(([n]) => n)),
+    secretPaths: Object.freeze(secretPaths(paths)),
+    mediaFields: Object.freeze(entries.filter(([, f]) => f.kind === 'media').map(([n]) => n)),
+    relations: Object.freeze(relationsOf(def.fields)),
+    ...(softDelete ? { softDelete } : {}),
+    validators: Object.freeze({
+      create: objectSchema(writableFields, 'create', false),
+      patch: objectSchema(patchFields, 'patch', false),
+    }),
+    collection: collectionSpecOf(def, paths, softDelete?.field),
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * The one place errors become responses: `{"_status":"ERR","_error":{"code","message"}}`, plus
+ * `_issues` on 422. Body-parser and Multer errors are translated; anything unknown is a bare 500
+ * whose detail goes to the log only.
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Log } from '../definition/define';
+import { BadRequest, HttpError, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../errors';
+
+interface ParserError {
+  type?: string;
+  status?: number;
+  code?: string;
+  message?: string;
+}
+
+/** Body-parser / Multer errors to typed ones; null when the error is not one of theirs. */
+function translate(err: unknown, maxUploadBytes: number): HttpError | null {
+  if (err instanceof HttpError) return err;
+  if (typeof err !== 'object' || err === null) return null;
+  const e = err as ParserError;
+  if (e.type === 'entity.parse.failed') return new BadRequest('The body is not valid JSON');
+  if (e.type === 'entity.too.large') return new PayloadTooLarge('The request body is too large');
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new UnsupportedMediaType(e.message ?? 'Unsupported encoding');
+  if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLarge(`The upload is larger than the limit of ${maxUploadBytes} bytes`);
+  if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) return new BadRequest(`Upload refused: ${e.message ?? e.code}`);
+  if (e.message === 'Unexpected end of form' || e.message === 'Multipart: Boundary not found') return new BadRequest(`Malformed multipart body: ${e.message}`);
+  return null;
+}
+
+/** The error body of a typed error. */
+export function errorBody(err: HttpError): Record<string, unknown> {
+  const body: Record<string, unknown> = { _status: 'ERR', _error: { code: err.status, message: err.message } };
+  if (err.issues) body._issues = err.issues;
+  return body;
+}
+
+/** Express error middleware rendering every failure in the API's one error shape. */
+export function errorHandler(log: Log, maxUploadBytes: number): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const known = translate(err, maxUploadBytes);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (!known) {
+      log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
+      res.status(500).json({ _status: 'ERR', _error: { code: 500, message: 'Internal server error' } });
+      return;
+    }
+    if (known.status >= 500) log.warn({ status: known.status, message: known.message }, 'upstream error');
+    for (const [k, v] of Object.entries(known.headers ?? {})) res.setHeader(k, v);
+    res.status(known.status).json(errorBody(known));
+  };
+}
+
+/** The last route: a 404 in the error shape for unknown paths. */
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new NotFound(`No route for ${req.method} ${req.path}`));
+};

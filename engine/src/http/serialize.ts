@@ -1,0 +1,115 @@
+/**
+ * The one serializer: stored document -> Eve item. Secrets are masked here and only here, list-
+ * hidden fields dropped, projections applied, media ids turned into `/api/media/<id>` URLs, dates
+ * rendered RFC 1123, and `_links` built (self, parent/collection on item GETs, related).
+ */
+import type { CompiledResource } from '../compile/compile';
+import type { Doc } from '../store/port';
+import { renderDates } from './dates';
+
+export const MASK = '********';
+const META = ['_id', '_created', '_updated', '_etag'] as const;
+
+export type RenderMode = 'list' | 'item' | 'embedded' | 'write';
+
+export interface Link {
+  readonly title: string;
+  readonly href: string;
+}
+
+export interface RenderOptions {
+  readonly mode: RenderMode;
+  readonly projection?: Readonly<Record<string, 0 | 1>>;
+  /** Rendered target items by relation field, then by id (from `embedded`). */
+  readonly embedded?: ReadonlyMap<string, ReadonlyMap<string, Record<string, unknown>>>;
+  /** Item title of every resource, for related links. */
+  readonly titles: (resource: string) => string;
+}
+
+/** Masks every secret path of a (copied) document, descending into arrays. */
+export function maskSecrets(doc: Record<string, unknown>, paths: readonly string[]): void {
+  for (const path of paths) maskPath(doc, path.split('.'));
+}
+
+function maskPath(node: unknown, segments: string[]): void {
+  if (Array.isArray(node)) {
+    for (const el of node) maskPath(el, segments);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  const [head, ...rest] = segments;
+  if (head === undefined || !(head in record)) return;
+  if (rest.length === 0) {
+    if (record[head] !== null && record[head] !== undefined) record[head] = MASK;
+    return;
+  }
+  maskPath(record[head], rest);
+}
+
+function visibleFields(res: CompiledResource, opts: RenderOptions): string[] {
+  const fields = [...res.storedFields, ...(res.softDelete ? [res.softDelete.field] : [])];
+  const projection = opts.projection ?? {};
+  const inclusive = Object.values(projection).includes(1);
+  return fields.filter((name) => {
+    if (inclusive) return projection[name] === 1 || Object.keys(projection).some((p) => p.startsWith(`${name}.`));
+    if (projection[name] === 0) return false;
+    return !(opts.mode !== 'item' && res.hiddenInList.includes(name));
+  });
+}
+
+/** Renders one stored document as an Eve item. */
+export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of visibleFields(res, opts)) {
+    if (!(name in doc)) continue;
+    out[name] = doc[name];
+  }
+  for (const name of res.mediaFields) {
+    if (typeof out[name] === 'string') out[name] = `/api/media/${String(out[name])}`;
+  }
+  const embedded = opts.embedded;
+  if (embedded) {
+    for (const [field, byId] of embedded) {
+      const value = out[field];
+      if (Array.isArray(value)) out[field] = value.map((id) => (typeof id === 'string' ? (byId.get(id) ?? id) : id));
+      else if (typeof value === 'string') out[field] = byId.get(value) ?? value;
+    }
+  }
+  for (const meta of META) if (doc[meta] !== undefined) out[meta] = doc[meta];
+  // renderDates copies every object and array, so masking below never touches the stored doc.
+  const rendered = renderDates(out) as Record<string, unknown>;
+  maskSecrets(rendered, res.secretPaths);
+  if (opts.mode !== 'embedded') rendered._links = itemLinks(res, doc, opts);
+  return rendered;
+}
+
+function itemLinks(res: CompiledResource, doc: Doc, opts: RenderOptions): Record<string, unknown> {
+  const links: Record<string, unknown> = { self: { title: res.itemTitle, href: `${res.name}/${doc._id}` } };
+  if (opts.mode === 'item') {
+    links.parent = { title: 'home', href: '/' };
+    links.collection = { title: res.name, href: res.name };
+  }
+  const related: Record<string, Link | Link[]> = {};
+  for (const rel of res.relations) {
+    const value = doc[rel.field];
+    const title = opts.titles(rel.to);
+    if (rel.many && Array.isArray(value) && value.length > 0) {
+      related[rel.field] = value.filter((v) => typeof v === 'string').map((v) => ({ title, href: `${rel.to}/${v}` }));
+    } else if (!rel.many && typeof value === 'string' && value !== '') {
+      related[rel.field] = { title, href: `${rel.to}/${value}` };
+    }
+  }
+  if (Object.keys(related).length > 0) links.related = related;
+  return links;
+}
+
+/** The body of a successful write (Eve's bandwidth-saver shape). */
+export function renderWrite(res: CompiledResource, doc: Doc, titles: (r: string) => string): Record<string, unknown> {
+  const item = renderItem(res, doc, { mode: 'write', titles });
+  const out: Record<string, unknown> = {};
+  for (const meta of META) if (item[meta] !== undefined) out[meta] = item[meta];
+  out._links = item._links;
+  out._status = 'OK';
+  return out;
+}

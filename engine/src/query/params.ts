@@ -1,0 +1,151 @@
+/**
+ * The six common query parameters (`where`, `sort`, `projection`, `embedded`, `page`,
+ * `max_results`), parsed and checked against a compiled resource. Unlike Eve, a malformed value is
+ * a 400 naming the parameter, never silently replaced by a default.
+ */
+import type { CompiledResource } from '../compile/compile';
+import { resolvePath } from '../compile/paths';
+import { BadRequest } from '../errors';
+import type { SortSpec } from '../store/port';
+import { isPlainObject, parseWhere } from './where';
+
+export type RawQuery = Readonly<Record<string, unknown>>;
+
+export const COMMON_PARAMS = ['where', 'sort', 'projection', 'embedded', 'page', 'max_results'] as const;
+
+export interface Limits {
+  readonly defaultMaxResults: number;
+  readonly paginationLimit: number;
+}
+
+/** One query parameter as a single string; repeated values are a 400. */
+export function single(query: RawQuery, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  throw new BadRequest(`${name}: give the parameter once, as a plain value`);
+}
+
+/** `page` / `max_results`: a whole number >= 1. */
+export function parsePositiveInt(query: RawQuery, name: string, fallback: number): number {
+  const raw = single(query, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new BadRequest(`${name}: must be a whole number >= 1, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** Checks a sort/projection field: declared, not secret. */
+function checkField(res: CompiledResource, param: string, path: string, allowSecret: boolean): void {
+  const info = resolvePath(res.paths, path);
+  const isSoftDelete = res.softDelete?.field === path;
+  if (info === null && !isSoftDelete) throw new BadRequest(`${param}: unknown field "${path}"`);
+  if (info !== null && info !== 'open' && info.secret && !allowSecret) {
+    throw new BadRequest(`${param}: field "${path}" is secret and cannot be used`);
+  }
+}
+
+/** `sort`: `a,-b` or Eve's `[("a", 1), ("b", -1)]`. */
+export function parseSort(res: CompiledResource, raw: string | undefined): SortSpec | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const spec: [string, 1 | -1][] = [];
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('[')) {
+    const pair = /\(\s*["']([^"']+)["']\s*,\s*(-?1)\s*\)/g;
+    const body = trimmed.slice(1, -1).trim();
+    let m: RegExpExecArray | null;
+    let consumed = '';
+    while ((m = pair.exec(body)) !== null) {
+      spec.push([m[1] ?? '', m[2] === '-1' ? -1 : 1]);
+      consumed += m[0];
+    }
+    if (!trimmed.endsWith(']') || spec.length === 0 || body.replace(pair, '').replace(/[\s,]/g, '') !== '') {
+      throw new BadRequest('sort: expected "field,-other" or [("field", 1), ("other", -1)]');
+    }
+  } else {
+    for (const part of trimmed.split(',')) {
+      const name = part.trim();
+      if (name === '' || name === '-') throw new BadRequest('sort: empty field name');
+      spec.push(name.startsWith('-') ? [name.slice(1), -1] : [name, 1]);
+    }
+  }
+  for (const [field] of spec) checkField(res, 'sort', field, false);
+  return spec;
+}
+
+function parseJsonObject(param: string, raw: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new BadRequest(`${param}: not valid JSON (expected an object like {"field": 1})`);
+  }
+  if (!isPlainObject(value)) throw new BadRequest(`${param}: must be a JSON object`);
+  return value;
+}
+
+/** `projection`: all 1 (inclusive) or all 0 (exclusive); meta fields always stay. */
+export function parseProjection(res: CompiledResource, raw: string | undefined): Record<string, 0 | 1> | undefined {
+  if (raw === undefined) return undefined;
+  const value = parseJsonObject('projection', raw);
+  const out: Record<string, 0 | 1> = {};
+  for (const [field, flag] of Object.entries(value)) {
+    if (flag !== 0 && flag !== 1 && flag !== true && flag !== false) throw new BadRequest(`projection: "${field}" must be 0 or 1`);
+    checkField(res, 'projection', field, true);
+    if (['_id', '_created', '_updated', '_etag'].includes(field)) continue;
+    out[field] = flag === 1 || flag === true ? 1 : 0;
+  }
+  const flags = new Set(Object.values(out));
+  if (flags.size > 1) throw new BadRequest('projection: mix of inclusion (1) and exclusion (0) is not allowed');
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** `embedded`: `{"field": 1}` on declared relations only. */
+export function parseEmbedded(res: CompiledResource, raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const value = parseJsonObject('embedded', raw);
+  const fields: string[] = [];
+  for (const [field, flag] of Object.entries(value)) {
+    if (!res.relations.some((r) => r.field === field)) {
+      throw new BadRequest(`embedded: "${field}" is not a relation of ${res.name} (relations: ${res.relations.map((r) => r.field).join(', ') || 'none'})`);
+    }
+    if (flag !== 0 && flag !== 1 && flag !== true && flag !== false) throw new BadRequest(`embedded: "${field}" must be 0 or 1`);
+    if (flag === 1 || flag === true) fields.push(field);
+  }
+  return fields;
+}
+
+/** The parsed list parameters. */
+export interface ListParams {
+  readonly where?: Record<string, unknown>;
+  readonly sort?: SortSpec;
+  readonly projection?: Record<string, 0 | 1>;
+  readonly embedded: string[];
+  readonly page: number;
+  readonly maxResults: number;
+}
+
+/** Parses every common parameter of a collection GET. */
+export function parseListParams(res: CompiledResource, query: RawQuery, limits: Limits): ListParams {
+  const rawWhere = single(query, 'where');
+  const extraFields = res.softDelete ? [res.softDelete.field] : [];
+  const where = rawWhere === undefined || rawWhere.trim() === '' ? undefined : parseWhere(rawWhere, { paths: res.paths, extraFields });
+  const sort = parseSort(res, single(query, 'sort'));
+  const projection = parseProjection(res, single(query, 'projection'));
+  const requested = parsePositiveInt(query, 'max_results', limits.defaultMaxResults);
+  return {
+    ...(where ? { where } : {}),
+    ...(sort ? { sort } : {}),
+    ...(projection ? { projection } : {}),
+    embedded: parseEmbedded(res, single(query, 'embedded')),
+    page: parsePositiveInt(query, 'page', 1),
+    maxResults: Math.min(requested, limits.paginationLimit),
+  };
+}
+
+/** Parses the parameters an item GET accepts (`projection`, `embedded`). */
+export function parseItemParams(res: CompiledResource, query: RawQuery): Pick<ListParams, 'projection' | 'embedded'> {
+  const projection = parseProjection(res, single(query, 'projection'));
+  return { ...(projection ? { projection } : {}), embedded: parseEmbedded(res, single(query, 'embedded')) };
+}

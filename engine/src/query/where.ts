@@ -1,0 +1,166 @@
+/**
+ * `where`: a MongoDB JSON filter, checked against the definition before it reaches a store.
+ * Field names must be declared (dotted paths into sub-documents allowed), secret fields are refused,
+ * operators come from an allow-list (`$where`, `$function`, `$accumulator`, `$expr` never run),
+ * `$regex` is bounded (regex-guard.ts), and string values of datetime fields become Dates.
+ */
+import type { PathIndex } from '../compile/paths';
+import { resolvePath } from '../compile/paths';
+import { BadRequest } from '../errors';
+import { parseDate } from '../http/dates';
+import { unsafeRegexReason } from './regex-guard';
+
+/** Operators on a field's value, and what each one takes. */
+const FIELD_OPERATORS = {
+  $eq: 'value',
+  $ne: 'value',
+  $gt: 'value',
+  $gte: 'value',
+  $lt: 'value',
+  $lte: 'value',
+  $in: 'values',
+  $nin: 'values',
+  $all: 'values',
+  $exists: 'boolean',
+  $regex: 'regex',
+  $options: 'options',
+  $not: 'operators',
+  $elemMatch: 'filter',
+  $size: 'integer',
+  $type: 'type',
+  $mod: 'mod',
+} as const;
+type OperandKind = (typeof FIELD_OPERATORS)[keyof typeof FIELD_OPERATORS];
+
+const LOGICAL_OPERATORS = new Set(['$and', '$or', '$nor']);
+const REFUSED = new Set(['$where', '$function', '$accumulator', '$expr', '$jsonSchema', '$text']);
+
+type Json = unknown;
+
+/** Options of the check: the path index of the resource and the soft-delete field, if any. */
+export interface WhereContext {
+  readonly paths: PathIndex;
+  readonly extraFields?: readonly string[];
+}
+
+/** Parses and checks a `where` string; returns the filter ready for a store. */
+export function parseWhere(raw: string, ctx: WhereContext): Record<string, unknown> {
+  let parsed: Json;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new BadRequest('where: not valid JSON (expected a MongoDB filter object)');
+  }
+  if (!isPlainObject(parsed)) throw new BadRequest('where: must be a JSON object');
+  return checkFilter(parsed, ctx, 0);
+}
+
+/** Checks a filter document (top level or inside `$and`/`$or`/`$nor`/`$elemMatch`). */
+export function checkFilter(filter: Record<string, Json>, ctx: WhereContext, depth: number, prefix = ''): Record<string, unknown> {
+  if (depth > 16) throw new BadRequest('where: nested too deeply');
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key.startsWith('$')) {
+      if (REFUSED.has(key)) throw new BadRequest(`where: operator ${key} is not allowed`);
+      if (!LOGICAL_OPERATORS.has(key)) throw new BadRequest(`where: unknown or unsupported operator ${key}`);
+      if (!Array.isArray(value) || value.length === 0 || !value.every(isPlainObject)) {
+        throw new BadRequest(`where: ${key} expects a non-empty list of filter objects`);
+      }
+      out[key] = value.map((sub) => checkFilter(sub as Record<string, Json>, ctx, depth + 1, prefix));
+      continue;
+    }
+    const path = prefix + key;
+    const kind = fieldKindOf(path, ctx);
+    out[key] = checkCondition(path, kind, value, ctx, depth);
+  }
+  return out;
+}
+
+/** The declared kind of a path; throws 400 for unknown or secret paths. */
+function fieldKindOf(path: string, ctx: WhereContext): string {
+  if (ctx.extraFields?.includes(path)) return 'boolean';
+  const info = resolvePath(ctx.paths, path);
+  if (info === null) throw new BadRequest(`where: unknown field "${path}"`);
+  if (info === 'open') return 'open';
+  if (info.secret) throw new BadRequest(`where: field "${path}" is secret and cannot be queried`);
+  if (info.field.kind === 'array') return `array:${info.field.of.kind}`;
+  return info.field.kind;
+}
+
+function checkCondition(path: string, kind: string, value: Json, ctx: WhereContext, depth: number): unknown {
+  if (!isPlainObject(value) || !Object.keys(value).some((k) => k.startsWith('$'))) return coerceValue(path, kind, value);
+  const out: Record<string, unknown> = {};
+  for (const [op, operand] of Object.entries(value)) {
+    if (REFUSED.has(op)) throw new BadRequest(`where: operator ${op} is not allowed`);
+    const takes: OperandKind | undefined = (FIELD_OPERATORS as Record<string, OperandKind>)[op];
+    if (!takes) throw new BadRequest(`where: unknown or unsupported operator ${op} on "${path}"`);
+    out[op] = checkOperand({ path, kind, op, takes, operand, siblings: value, ctx, depth });
+  }
+  return out;
+}
+
+interface OperandCheck {
+  path: string;
+  kind: string;
+  op: string;
+  takes: OperandKind;
+  operand: Json;
+  siblings: Record<string, Json>;
+  ctx: WhereContext;
+  depth: number;
+}
+
+function checkOperand(c: OperandCheck): unknown {
+  const bad = (why: string): never => {
+    throw new BadRequest(`where: ${c.op} on "${c.path}" ${why}`);
+  };
+  switch (c.takes) {
+    case 'value':
+      return coerceValue(c.path, c.kind, c.operand);
+    case 'values':
+      if (!Array.isArray(c.operand)) return bad('expects an array');
+      return c.operand.map((v) => coerceValue(c.path, c.kind, v));
+    case 'boolean':
+      return typeof c.operand === 'boolean' ? c.operand : c.operand === 1 || c.operand === 0 ? c.operand === 1 : bad('expects true or false');
+    case 'integer':
+      return Number.isInteger(c.operand) ? c.operand : bad('expects an integer');
+    case 'type':
+      return typeof c.operand === 'string' || typeof c.operand === 'number' ? c.operand : bad('expects a type name');
+    case 'mod':
+      return Array.isArray(c.operand) && c.operand.length === 2 && c.operand.every(Number.isInteger) && c.operand[0] !== 0
+        ? c.operand
+        : bad('expects [divisor, remainder] with a non-zero divisor');
+    case 'options':
+      return typeof c.operand === 'string' ? c.operand : bad('expects a string of flags');
+    case 'regex': {
+      if (typeof c.operand !== 'string') return bad('expects a string pattern');
+      const options = c.siblings.$options;
+      const why = unsafeRegexReason(c.operand, typeof options === 'string' ? options : '');
+      return why ? bad(`refused: ${why}`) : c.operand;
+    }
+    case 'operators':
+      if (!isPlainObject(c.operand)) return bad('expects an operator object');
+      return checkCondition(c.path, c.kind, c.operand, c.ctx, c.depth + 1);
+    case 'filter':
+      if (!isPlainObject(c.operand)) return bad('expects a filter object');
+      return c.kind.startsWith('array:object')
+        ? checkFilter(c.operand, c.ctx, c.depth + 1, `${c.path}.`)
+        : checkCondition(c.path, c.kind.replace(/^array:/, ''), c.operand, c.ctx, c.depth + 1);
+  }
+}
+
+/** Datetime fields take RFC 1123 / ISO strings; everything else passes as given. */
+function coerceValue(path: string, kind: string, value: Json): unknown {
+  if ((kind === 'datetime' || kind === 'array:datetime') && typeof value === 'string') {
+    const date = parseDate(value);
+    if (!date) throw new BadRequest(`where: "${path}" expects a date (RFC 1123 or ISO 8601), got "${value}"`);
+    return date;
+  }
+  if (isPlainObject(value) && kind.startsWith('array:object')) return value;
+  return value;
+}
+
+/** A JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
