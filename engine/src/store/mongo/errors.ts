@@ -1,0 +1,120 @@
+/**
+ * Driver errors translated at the adapter's edge (STYLE §8): a duplicate key becomes `Conflict`
+ * naming the field, an unreachable or unusable database becomes `ServiceUnavailable`. Anything
+ * else is rethrown as it is and renders as a bare 500.
+ */
+import { Conflict, HttpError, ServiceUnavailable } from '../../errors';
+
+/** E11000 (and its legacy/sharded twins): a unique index refused the write. */
+const DUPLICATE_KEY_CODES: ReadonlySet<number> = new Set([11000, 11001, 12582]);
+
+/** Driver error classes meaning "no usable server": selection timed out, network gone, closed. */
+const UNREACHABLE_NAMES: ReadonlySet<string> = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'MongoServerClosedError',
+  'MongoOperationTimeoutError',
+  'MongoClientClosedError',
+  'MongoStalePrimaryError',
+  // The write reached the primary but not the requested number of members (w: majority timed out).
+  'MongoWriteConcernError',
+]);
+
+/**
+ * Server codes that mean "not now" rather than "bad request": elections, shutdowns, lost hosts,
+ * refused credentials (https://github.com/mongodb/mongo/blob/master/src/mongo/base/error_codes.yml).
+ */
+const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  18, // AuthenticationFailed
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The error and the places a driver error nests the server's reply: bulk write errors, causes. */
+function layers(error: Record<string, unknown>): Record<string, unknown>[] {
+  const out = [error];
+  const writeErrors = error.writeErrors;
+  const first: unknown = Array.isArray(writeErrors) ? writeErrors[0] : undefined;
+  if (isRecord(first)) out.push(first, ...(isRecord(first.err) ? [first.err] : []));
+  for (const key of ['errorResponse', 'cause']) {
+    const nested = error[key];
+    if (isRecord(nested)) out.push(nested);
+  }
+  return out;
+}
+
+function codeOf(layer: Record<string, unknown>): number | undefined {
+  return typeof layer.code === 'number' ? layer.code : undefined;
+}
+
+/**
+ * The field(s) a duplicate key error names: `keyPattern` (MongoDB >= 4.2), else `keyValue`, else
+ * the index name in the message (`index: host_1_name_1 dup key`). Compound keys are joined by `,`
+ * as the embedded store does.
+ */
+export function duplicateKeyField(layers: readonly Record<string, unknown>[]): string {
+  for (const layer of layers) {
+    for (const key of ['keyPattern', 'keyValue']) {
+      const pattern = layer[key];
+      if (isRecord(pattern) && Object.keys(pattern).length > 0) return Object.keys(pattern).join(',');
+    }
+  }
+  for (const layer of layers) {
+    const message = typeof layer.errmsg === 'string' ? layer.errmsg : typeof layer.message === 'string' ? layer.message : '';
+    const index = /index: (\S+) dup key/.exec(message)?.[1];
+    if (index === '_id_') return '_id';
+    // Default index names are `<field>_<direction>` joined by `_`: `host_1__created_-1`.
+    const fields = index?.split(/_-?1(?:_|$)/).filter((part) => part.length > 0) ?? [];
+    if (fields.length > 0) return fields.join(',');
+  }
+  return '_id';
+}
+
+/** Removes credentials a connection string in a message could carry (`//user:pass@host`). */
+export function redact(message: string): string {
+  return message.replace(/\/\/[^/@\s]*@/g, '//***@');
+}
+
+/** The error to throw for a driver error: an `HttpError` when it maps, else the error unchanged. */
+export function translateMongoError(error: unknown): unknown {
+  if (error instanceof HttpError || !isRecord(error)) return error;
+  const all = layers(error);
+  if (all.some((layer) => DUPLICATE_KEY_CODES.has(codeOf(layer) ?? 0))) {
+    const field = duplicateKeyField(all);
+    return new Conflict(`duplicate value for '${field}'`, field);
+  }
+  const name = typeof error.name === 'string' ? error.name : '';
+  const code = codeOf(error);
+  if (UNREACHABLE_NAMES.has(name) || (code !== undefined && UNAVAILABLE_CODES.has(code))) {
+    const message = typeof error.message === 'string' ? error.message : name;
+    return new ServiceUnavailable(`database unreachable: ${redact(message)}`);
+  }
+  return error;
+}
+
+/** Runs a driver call, translating what it rejects with. */
+export async function translated<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw translateMongoError(error);
+  }
+}

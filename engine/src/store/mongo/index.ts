@@ -1,0 +1,67 @@
+/**
+ * The MongoDB store (DESIGN §2): selected by `DATABASE_URL=mongodb://...` or `mongodb+srv://...`.
+ * Several stateless API instances may share one database; leases make the once-only work
+ * (scheduler, master sync, snapshots) run on one of them at a time.
+ */
+import mongoose from 'mongoose';
+import type { CompiledResource } from '../../compile/compile';
+import type { Log } from '../../definition/define';
+import { MongoConnector } from './connection';
+import { redact } from './errors';
+import { compileMongooseSchema } from './schema';
+import { MongoStore } from './store';
+
+export { compileMongooseSchema } from './schema';
+export { translateMongoError } from './errors';
+export { MEDIA_BUCKET } from './media';
+export { LEASES_COLLECTION, planAcquire, planRenew } from './leases';
+export { MongoStore, schemaIndexPlans } from './store';
+export * from './plan';
+
+/** How to reach the database; the timeouts bound every call (503 instead of a hang). */
+export interface MongoStoreOptions {
+  /** `mongodb://...` or `mongodb+srv://...`; the database is the URL's path (default `test`). */
+  readonly url: string;
+  /** Connection events and index mismatches are reported here. */
+  readonly log?: Log;
+  /** How long a call waits for a usable server; default 5000. */
+  readonly serverSelectionTimeoutMS?: number;
+  /** How long an operation's socket may stay silent; default 30000 (an aggregation may take a while). */
+  readonly socketTimeoutMS?: number;
+  /** Compiled resources: their Mongoose schemas are compiled at open and declare the indexes. */
+  readonly resources?: readonly CompiledResource[];
+}
+
+/** Default bound on waiting for a usable server. */
+export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
+/** Default bound on a silent socket during an operation. */
+export const DEFAULT_SOCKET_TIMEOUT_MS = 30000;
+
+/** Checks the URL's syntax now (no network), so a bad `DATABASE_URL` stops the server at start. */
+function checkUrl(url: string): void {
+  if (!/^mongodb(\+srv)?:\/\//.test(url)) throw new Error('DATABASE_URL: a MongoDB URL starts with mongodb:// or mongodb+srv://');
+  try {
+    // Constructing a client parses and validates the connection string without connecting.
+    void new mongoose.mongo.MongoClient(url);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`DATABASE_URL: ${redact(message)}`);
+  }
+}
+
+/**
+ * Opens the MongoDB store on its own Mongoose connection. Resolves at once: connecting happens in
+ * the background, and a call made while the database is unreachable rejects with
+ * `ServiceUnavailable` after `serverSelectionTimeoutMS`.
+ */
+export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
+  checkUrl(options.url);
+  const schemas = new Map((options.resources ?? []).map((res) => [res.name, compileMongooseSchema(res)] as const));
+  const connector = new MongoConnector({
+    url: options.url,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS,
+    socketTimeoutMS: options.socketTimeoutMS ?? DEFAULT_SOCKET_TIMEOUT_MS,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return new MongoStore(connector, schemas, options.log);
+}
