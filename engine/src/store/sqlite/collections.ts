@@ -1,0 +1,91 @@
+/**
+ * Collection tables and their expression indexes, and what the adapter remembers per collection:
+ * the pushable fields, the datetime paths to revive, and which field each unique index guards.
+ */
+import { BadRequest } from '../../errors';
+import type { CollectionSpec, IndexSpec, ScalarType } from '../port';
+import type { SqliteDb } from './db';
+import { fieldExpr, SAFE_PATH } from './translate';
+
+/** What the adapter knows about one collection. */
+export interface CollectionInfo {
+  readonly name: string;
+  /** `c_<name>`: safe to splice into SQL (the name is validated). */
+  readonly table: string;
+  /** `_id` plus the declared scalar paths: what the filter translator may push down. */
+  readonly fields: ReadonlyMap<string, ScalarType>;
+  readonly datetimePaths: readonly string[];
+  /** Unique index name -> the field(s) it guards, to name them in `Conflict`. */
+  readonly uniqueIndexes: ReadonlyMap<string, string>;
+}
+
+const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
+
+/** The registry of declared (or implicitly created) collections of one database. */
+export class Collections {
+  private readonly infos = new Map<string, CollectionInfo>();
+
+  constructor(private readonly db: SqliteDb) {}
+
+  /** Creates the table and indexes (idempotent) and remembers the spec. */
+  ensure(spec: CollectionSpec): CollectionInfo {
+    const table = tableName(spec.name);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+    const uniqueIndexes = new Map<string, string>();
+    for (const index of spec.indexes) {
+      const name = indexName(spec.name, index);
+      this.db.exec(indexDdl(name, table, index));
+      if (index.unique === true) uniqueIndexes.set(name, index.fields.map(([f]) => f).join(','));
+    }
+    const info: CollectionInfo = {
+      name: spec.name,
+      table,
+      fields: pushableFields(spec.scalarPaths),
+      datetimePaths: [...spec.datetimePaths],
+      uniqueIndexes,
+    };
+    this.infos.set(spec.name, info);
+    return info;
+  }
+
+  /** The collection's info; an undeclared one is created on the fly (no push-down, no revival). */
+  get(name: string): CollectionInfo {
+    this.db.assertOpen();
+    return this.infos.get(name) ?? this.ensure({ name, scalarPaths: {}, datetimePaths: [], indexes: [] });
+  }
+}
+
+function tableName(name: string): string {
+  if (!COLLECTION_NAME.test(name)) throw new BadRequest(`invalid collection name: ${JSON.stringify(name)}`);
+  return `c_${name}`;
+}
+
+/** `ix_<collection>_<fields>`, a `_desc` suffix on descending keys so both directions can coexist. */
+function indexName(collection: string, index: IndexSpec): string {
+  const parts = index.fields.map(([path, dir]) => `${path.replace(/\./g, '_')}${dir === -1 ? '_desc' : ''}`);
+  return `ix_${collection}_${parts.join('_')}`;
+}
+
+/**
+ * Non-unique indexes end with `id`: the tie-breaker every ORDER BY appends, so a filtered, sorted
+ * page is read straight from the index with no sort step.
+ */
+function indexDdl(name: string, table: string, index: IndexSpec): string {
+  if (index.fields.length === 0) throw new BadRequest(`index ${name} has no fields`);
+  const keys = index.fields.map(([path, dir]) => {
+    if (path !== '_id' && !SAFE_PATH.test(path)) throw new BadRequest(`invalid index path: ${JSON.stringify(path)}`);
+    return `${fieldExpr(path)}${dir === -1 ? ' DESC' : ''}`;
+  });
+  const unique = index.unique === true;
+  if (!unique && !index.fields.some(([path]) => path === '_id')) keys.push('id');
+  return `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table}(${keys.join(', ')})`;
+}
+
+/** Paths that could not be spliced into a JSON path literal safely are simply not pushed down. */
+function pushableFields(scalarPaths: Readonly<Record<string, ScalarType>>): Map<string, ScalarType> {
+  const fields = new Map<string, ScalarType>([['_id', 'string']]);
+  for (const [path, type] of Object.entries(scalarPaths)) {
+    if (path !== '_id' && SAFE_PATH.test(path)) fields.set(path, type);
+  }
+  return fields;
+}

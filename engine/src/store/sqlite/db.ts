@@ -1,0 +1,81 @@
+/**
+ * The SQLite connection: opening with the durability pragmas, a statement cache keyed by SQL
+ * text, IMMEDIATE transactions, and the closed guard every store method goes through.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { ServiceUnavailable } from '../../errors';
+
+/** A prepared statement as better-sqlite3 types it (positional parameters). */
+export type Statement = Database.Statement<unknown[], unknown>;
+
+/** Prepared statements kept per connection; query shapes are few, values are bound. */
+const STATEMENT_CACHE_SIZE = 400;
+
+/** One open SQLite database with a small LRU of prepared statements. */
+export class SqliteDb {
+  private readonly raw: Database.Database;
+  private readonly statements = new Map<string, Statement>();
+  private closed = false;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.raw = new Database(path);
+    // WAL lets readers run beside the one writer; FULL fsyncs the WAL on every commit so a write
+    // that resolved survives kill -9 and power loss (https://sqlite.org/pragma.html#pragma_synchronous).
+    this.raw.pragma('journal_mode = WAL');
+    this.raw.pragma('synchronous = FULL');
+    this.raw.pragma('foreign_keys = OFF');
+    // Other processes on the same file (a second instance, the CLI) may hold the write lock briefly.
+    this.raw.pragma('busy_timeout = 5000');
+  }
+
+  /** Throws `ServiceUnavailable` once closed: the port says further calls reject. */
+  assertOpen(): void {
+    if (this.closed) throw new ServiceUnavailable('store is closed');
+  }
+
+  /** The cached prepared statement for this SQL text. */
+  prepare(sql: string): Statement {
+    this.assertOpen();
+    const cached = this.statements.get(sql);
+    if (cached !== undefined) {
+      // Re-insert to mark as most recently used: Map iteration order is insertion order.
+      this.statements.delete(sql);
+      this.statements.set(sql, cached);
+      return cached;
+    }
+    const statement = this.raw.prepare<unknown[], unknown>(sql);
+    this.statements.set(sql, statement);
+    if (this.statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.statements.keys().next();
+      if (oldest.done !== true) this.statements.delete(oldest.value);
+    }
+    return statement;
+  }
+
+  /** Runs DDL or several statements at once. */
+  exec(sql: string): void {
+    this.assertOpen();
+    this.raw.exec(sql);
+  }
+
+  /**
+   * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken before the first read, so
+   * a read-modify-write (a claim, a lease) can never interleave with another writer's.
+   */
+  immediate<T>(fn: () => T): T {
+    this.assertOpen();
+    return this.raw.transaction(fn).immediate();
+  }
+
+  /** Checkpoints the WAL into the main file and closes; idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    if (this.raw.memory === false) this.raw.pragma('wal_checkpoint(TRUNCATE)');
+    this.raw.close();
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Leases in one table. Every operation is a read-then-write inside an IMMEDIATE transaction, so
+ * two instances on the same file can never both believe they hold a lease.
+ */
+import type { Lease, LeaseStore } from '../port';
+import type { SqliteDb } from './db';
+
+const SCHEMA = 'CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)';
+
+interface LeaseRow {
+  readonly holder: string;
+  readonly expiresAt: number;
+}
+
+/** The lease store over one database; time is `Date.now()` (milliseconds). */
+export function sqliteLeases(db: SqliteDb): LeaseStore {
+  db.exec(SCHEMA);
+  const read = (name: string): LeaseRow | undefined => {
+    const row: unknown = db.prepare('SELECT holder, expires_at FROM leases WHERE name = ?').get(name);
+    if (typeof row !== 'object' || row === null) return undefined;
+    const r = row as Record<string, unknown>;
+    return { holder: String(r.holder), expiresAt: Number(r.expires_at) };
+  };
+  const write = (name: string, holder: string, ttlMs: number): Lease => {
+    const expiresAt = Date.now() + ttlMs;
+    db.prepare('INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at').run(
+      name, holder, expiresAt,
+    );
+    return { name, holder, expiresAt: new Date(expiresAt) };
+  };
+  return {
+    async acquire(name, holder, ttlMs) {
+      return db.immediate(() => {
+        const current = read(name);
+        const free = current === undefined || current.holder === holder || current.expiresAt <= Date.now();
+        return free ? write(name, holder, ttlMs) : null;
+      });
+    },
+    async renew(name, holder, ttlMs) {
+      // Still ours even past expiry as long as nobody took it over.
+      return db.immediate(() => (read(name)?.holder === holder ? write(name, holder, ttlMs) : null));
+    },
+    async release(name, holder) {
+      return db.immediate(() => db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder).changes > 0);
+    },
+  };
+}

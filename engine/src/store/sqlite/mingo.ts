@@ -1,0 +1,60 @@
+/**
+ * The one place the adapter calls mingo: shared options (no server-side JavaScript) and the
+ * translation of mingo's errors (a malformed filter, update or pipeline) into `BadRequest`.
+ */
+import { aggregate as mingoAggregate, find as mingoFind, Query, update as mingoUpdate } from 'mingo';
+import type { Options } from 'mingo/types';
+import { MingoError } from 'mingo/util';
+import { BadRequest } from '../../errors';
+import type { Doc, Filter, Projection, SortSpec } from '../port';
+
+/** `$where`, `$function` and `$accumulator` run JavaScript: never from a stored query. */
+const OPTIONS: Partial<Options> = { scriptEnabled: false };
+
+/** Runs `fn`, turning mingo's own errors (bad operator, bad argument) into a 400. */
+export function guard<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof MingoError) throw new BadRequest(error.message);
+    throw error;
+  }
+}
+
+/** A compiled filter's predicate. */
+export function compileFilter(filter: Filter): (doc: Doc) => boolean {
+  const query = guard(() => new Query(filter, OPTIONS));
+  return (doc) => guard(() => query.test(doc));
+}
+
+/** The mingo sort object, with `_id` as the last tie-breaker like the SQL ORDER BY. */
+export function sortObject(sort: SortSpec): Record<string, 1 | -1> {
+  const spec: Record<string, 1 | -1> = {};
+  for (const [path, dir] of sort) spec[path] = dir;
+  if (!('_id' in spec)) spec._id = 1;
+  return spec;
+}
+
+/** Filters, sorts and pages in memory. */
+export function findInMemory(docs: readonly Doc[], filter: Filter, page: { sort: SortSpec; skip: number; limit: number }): Doc[] {
+  return guard(() => {
+    let cursor = mingoFind<Doc>([...docs], filter, undefined, OPTIONS).sort(sortObject(page.sort)).skip(page.skip);
+    if (page.limit > 0) cursor = cursor.limit(page.limit);
+    return cursor.all();
+  });
+}
+
+/** Applies a projection (already normalised: no `_id` key, all 1 or all 0). */
+export function project(docs: readonly Doc[], projection: Projection): Doc[] {
+  return guard(() => mingoFind<Doc>([...docs], {}, projection, OPTIONS).all());
+}
+
+/** Applies update operators in place; resolves the paths mingo reports as changed. */
+export function applyOperators(doc: Doc, modifier: Record<string, unknown>): string[] {
+  return guard(() => mingoUpdate(doc, modifier, undefined, undefined, { queryOptions: OPTIONS }));
+}
+
+/** Runs an aggregation pipeline over documents already in memory. */
+export function aggregateInMemory(docs: readonly Doc[], pipeline: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return guard(() => mingoAggregate([...docs], [...pipeline], OPTIONS));
+}

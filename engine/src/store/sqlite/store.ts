@@ -1,0 +1,73 @@
+/**
+ * The embedded store: the port's methods over one SQLite file, wired from the pieces beside this
+ * file (collections, query, writes, media, leases).
+ */
+import type { Doc, Filter, FindOptions, Store } from '../port';
+import { Collections } from './collections';
+import { SqliteDb } from './db';
+import { sqliteLeases } from './leases';
+import { sqliteMedia } from './media';
+import { aggregateInMemory } from './mingo';
+import { countDocs, explainFind, findDocs } from './query';
+import { isPlainObject } from './translate';
+import { deleteDocs, findOneAndUpdateDoc, insertDocs, updateDocs } from './writes';
+
+/** The embedded store, plus a debug helper for tests and benchmarks. */
+export interface SqliteStore extends Store {
+  /**
+   * How a find would run: `mode: sql|stream|memory` (all in SQL, SQL order + mingo filter, mingo
+   * filter and sort), then SQLite's `EXPLAIN QUERY PLAN` lines for the SQL it sends.
+   */
+  explain(collection: string, filter: Filter, options?: FindOptions): Promise<string>;
+}
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** A file path (its directory is created if missing) or `:memory:`. */
+  readonly path: string;
+}
+
+/** Opens (creating if needed) the SQLite store at `path`. */
+export function openSqliteStore({ path }: SqliteStoreOptions): SqliteStore {
+  const db = new SqliteDb(path);
+  const collections = new Collections(db);
+  return {
+    async ensureCollection(spec) {
+      collections.ensure(spec);
+    },
+    async find(collection, filter, options) {
+      return findDocs(db, collections.get(collection), filter, options);
+    },
+    async count(collection, filter) {
+      return countDocs(db, collections.get(collection), filter);
+    },
+    async insert(collection, docs) {
+      insertDocs(db, collections.get(collection), docs);
+    },
+    async update(collection, filter, update, options) {
+      return updateDocs(db, collections.get(collection), filter, update, options);
+    },
+    async findOneAndUpdate(collection, filter, update, options) {
+      return findOneAndUpdateDoc(db, collections.get(collection), filter, update, options);
+    },
+    async delete(collection, filter) {
+      return deleteDocs(db, collections.get(collection), filter);
+    },
+    async aggregate(collection, pipeline) {
+      const info = collections.get(collection);
+      // A leading $match is the pre-filter (pushed down where it can be); mingo runs the rest.
+      const first = pipeline[0];
+      const match = first !== undefined && Object.keys(first).length === 1 && isPlainObject(first.$match) ? first.$match : undefined;
+      const docs: Doc[] = findDocs(db, info, match ?? {});
+      return aggregateInMemory(docs, match === undefined ? pipeline : pipeline.slice(1));
+    },
+    media: sqliteMedia(db),
+    leases: sqliteLeases(db),
+    async close() {
+      db.close();
+    },
+    async explain(collection, filter, options) {
+      return explainFind(db, collections.get(collection), filter, options);
+    },
+  };
+}

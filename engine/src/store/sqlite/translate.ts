@@ -1,0 +1,187 @@
+/**
+ * MongoDB filter -> SQL push-down. Translates what an expression index can serve (comparisons on
+ * `_id` and on declared scalar paths whose value has the declared type) and reports whether the
+ * translation is complete. An incomplete one is still a superset of the matches: the caller runs
+ * the whole filter through mingo on what SQL returns.
+ */
+import type { Filter, ScalarType, SortSpec } from '../port';
+
+/** A value bound to a `?`: JSON scalars as `json_extract` returns them. */
+export type SqlValue = string | number | null;
+
+/** A translated condition; `sql` undefined means "no constraint" (TRUE). */
+export interface SqlCondition {
+  readonly sql: string | undefined;
+  readonly params: readonly SqlValue[];
+  /** `true` when `sql` is exactly the filter, `false` when it is a superset. */
+  readonly complete: boolean;
+}
+
+/** The pushable fields of one collection: `_id` plus its declared scalar paths. */
+export type PushableFields = ReadonlyMap<string, ScalarType>;
+
+const RESIDUAL: SqlCondition = { sql: undefined, params: [], complete: false };
+const TRUE: SqlCondition = { sql: undefined, params: [], complete: true };
+
+/** Dotted paths safe to splice into `'$.path'` (checked when a collection is declared). */
+export const SAFE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * The SQL expression of a field. The index DDL uses this very text: SQLite matches expression
+ * indexes by their text, so any difference (spaces, quotes) would lose the index.
+ */
+export function fieldExpr(path: string): string {
+  return path === '_id' ? 'id' : `json_extract(doc,'$.${path}')`;
+}
+
+/** Translates a whole filter (an implicit `$and` of its entries). */
+export function translateFilter(filter: Filter, fields: PushableFields): SqlCondition {
+  return and(Object.entries(filter).map(([key, value]) => translateEntry(key, value, fields)));
+}
+
+/** `ORDER BY` text when every key is pushable, with `id` as the last tie-breaker; else undefined. */
+export function orderBy(sort: SortSpec, fields: PushableFields): string | undefined {
+  if (!sort.every(([path]) => fields.has(path))) return undefined;
+  const keys = sort.map(([path, dir]) => `${fieldExpr(path)}${dir === -1 ? ' DESC' : ''}`);
+  if (!sort.some(([path]) => path === '_id')) keys.push('id');
+  return keys.join(', ');
+}
+
+function translateEntry(key: string, value: unknown, fields: PushableFields): SqlCondition {
+  if (key === '$and') return Array.isArray(value) ? and(value.map((f) => subFilter(f, fields))) : RESIDUAL;
+  if (key === '$or') return Array.isArray(value) && value.length > 0 ? or(value.map((f) => subFilter(f, fields))) : RESIDUAL;
+  const type = key.startsWith('$') ? undefined : fields.get(key);
+  if (type === undefined) return RESIDUAL;
+  const expr = fieldExpr(key);
+  if (!isOperatorObject(value)) return equals(expr, type, value);
+  return and(Object.entries(value).map(([op, arg]) => translateOperator(expr, type, op, arg)));
+}
+
+function subFilter(filter: unknown, fields: PushableFields): SqlCondition {
+  return isPlainObject(filter) ? translateFilter(filter, fields) : RESIDUAL;
+}
+
+function translateOperator(expr: string, type: ScalarType, op: string, arg: unknown): SqlCondition {
+  switch (op) {
+    case '$eq':
+      return equals(expr, type, arg);
+    case '$ne':
+      if (arg === null) return cond(`${expr} IS NOT NULL`, []);
+      // IS NOT (not <>): a missing field is NULL and MongoDB's $ne matches it.
+      return withValue(type, arg, (v) => cond(`${expr} IS NOT ?`, [v]));
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte':
+      return range(expr, type, op, arg);
+    case '$in':
+      return Array.isArray(arg) ? inList(expr, type, arg, false) : RESIDUAL;
+    case '$nin':
+      return Array.isArray(arg) ? inList(expr, type, arg, true) : RESIDUAL;
+    default:
+      return RESIDUAL;
+  }
+}
+
+function equals(expr: string, type: ScalarType, value: unknown): SqlCondition {
+  // json_extract gives NULL both for JSON null and a missing field, as MongoDB's {f: null} matches.
+  if (value === null) return cond(`${expr} IS NULL`, []);
+  return withValue(type, value, (v) => cond(`${expr} = ?`, [v]));
+}
+
+const RANGE_SQL = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+
+/**
+ * MongoDB compares only within a type ("type bracketing"); SQLite orders every number before
+ * every text. The extra bound against '' (the smallest text) keeps a stray value of another type
+ * out, and is itself a range bound the index serves.
+ */
+function range(expr: string, type: ScalarType, op: keyof typeof RANGE_SQL, arg: unknown): SqlCondition {
+  if (type === 'boolean') return RESIDUAL;
+  return withValue(type, arg, (v) => {
+    const base = `${expr} ${RANGE_SQL[op]} ?`;
+    const numeric = typeof v === 'number';
+    if (expr === 'id' || (!numeric && (op === '$gt' || op === '$gte'))) return cond(base, [v]);
+    return cond(`(${base} AND ${expr} ${numeric ? "< ''" : ">= ''"})`, [v]);
+  });
+}
+
+function inList(expr: string, type: ScalarType, values: readonly unknown[], negate: boolean): SqlCondition {
+  const bound: SqlValue[] = [];
+  let hasNull = false;
+  for (const value of values) {
+    if (value === null) hasNull = true;
+    else {
+      const v = toSqlValue(type, value);
+      if (v === undefined) return RESIDUAL;
+      bound.push(v);
+    }
+  }
+  const list = bound.length > 0 ? `${expr} ${negate ? 'NOT IN' : 'IN'} (${bound.map(() => '?').join(', ')})` : undefined;
+  if (!negate) {
+    const parts = [list, hasNull ? `${expr} IS NULL` : undefined].filter((p) => p !== undefined);
+    return cond(parts.length === 0 ? '0' : `(${parts.join(' OR ')})`, bound);
+  }
+  // NOT IN is NULL (not true) for a NULL field, yet MongoDB's $nin matches a missing field.
+  if (hasNull) return cond(list === undefined ? `${expr} IS NOT NULL` : `(${expr} IS NOT NULL AND ${list})`, bound);
+  return list === undefined ? TRUE : cond(`(${expr} IS NULL OR ${list})`, bound);
+}
+
+/** Binds a value of the declared type; anything else (a regex, an array, a mismatched type) is residual. */
+function withValue(type: ScalarType, value: unknown, build: (v: SqlValue) => SqlCondition): SqlCondition {
+  const v = toSqlValue(type, value);
+  return v === undefined ? RESIDUAL : build(v);
+}
+
+function toSqlValue(type: ScalarType, value: unknown): SqlValue | undefined {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? value : undefined;
+    case 'integer':
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'boolean':
+      // json_extract yields 1/0 for JSON true/false.
+      return typeof value === 'boolean' ? (value ? 1 : 0) : undefined;
+    case 'datetime':
+      return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : undefined;
+  }
+}
+
+function cond(sql: string, params: readonly SqlValue[]): SqlCondition {
+  return { sql, params, complete: true };
+}
+
+function and(parts: readonly SqlCondition[]): SqlCondition {
+  const sqls = parts.map((p) => p.sql).filter((s): s is string => s !== undefined);
+  return {
+    sql: sqls.length === 0 ? undefined : sqls.join(' AND '),
+    params: parts.flatMap((p) => p.params),
+    complete: parts.every((p) => p.complete),
+  };
+}
+
+/** A disjunction of supersets is a superset; a branch with no constraint makes the whole TRUE. */
+function or(branches: readonly SqlCondition[]): SqlCondition {
+  if (branches.some((b) => b.sql === undefined && b.complete)) return TRUE;
+  if (branches.some((b) => b.sql === undefined)) return RESIDUAL;
+  return {
+    sql: `(${branches.map((b) => `(${b.sql ?? ''})`).join(' OR ')})`,
+    params: branches.flatMap((b) => b.params),
+    complete: branches.every((b) => b.complete),
+  };
+}
+
+/** A plain object (not a Date, RegExp, array or class instance). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** `{$gt: 1, $lt: 5}` rather than an embedded document to compare whole. */
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
+}
