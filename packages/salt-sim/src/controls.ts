@@ -1,0 +1,128 @@
+/**
+ * Fault injection and inspection for tests: a dead or slow master, injected HTTP errors,
+ * expired sessions, dropped event streams, changed keys, hosts going up and down, and
+ * counters of what was received.
+ */
+import { randomBytes } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { emptyStats, type SimContext, type SimSettings, type SimStats } from './context';
+import { generateMinion } from './fleet';
+import { SimError, sendSimError, unexpectedError } from './http-errors';
+import { makePublicKey, pemFinger, RSA_2048_SPKI_BYTES } from './keys';
+import type { KeyState, SimMinion } from './model';
+
+/** What tests can do to a running simulator. */
+export interface SimControls {
+  /** true: the listener closes and open sockets are destroyed (connection refused); false: listen again on the same port. */
+  masterDown(down: boolean): Promise<void>;
+  /** salt-api stays up but the master daemon is gone: every call answers 503 "Salt Master is not available.". */
+  masterUnavailable(unavailable: boolean): void;
+  /** Delays every answer by `ms` (0 turns it off). */
+  slow(ms: number): void;
+  /** The next `n` requests answer `status` (500: the JSON catch-all; others: CherryPy HTML page). */
+  failNext(n: number, status?: number, message?: string): void;
+  /** Forgets every session (a salt-api restart): the next call with an old token gets 401. */
+  expireSessions(): void;
+  /** Cuts every open `/events` stream. */
+  dropEventStream(): void;
+  /** Gives a minion a new key pair; returns the new fingerprint. */
+  changeKey(minionId: string): string;
+  /** Brings a minion up (firing its start events) or takes it down. */
+  setUp(minionId: string, up: boolean): void;
+  /** Adds a minion (default: a pending key, as a freshly installed host presents). */
+  addMinion(minionId: string, options?: { key?: KeyState; grains?: Record<string, unknown>; up?: boolean }): SimMinion;
+  /** Removes a minion and its key. */
+  removeMinion(minionId: string): void;
+  /** Fires a raw bus event (as runner `event.send` would: the data dict as given). */
+  emitEvent(tag: string, data: Record<string, unknown>): void;
+  /** Fires an event the way a minion's `event.send` does: the payload nested under `data`. */
+  minionEvent(minionId: string, tag: string, data: Record<string, unknown>): void;
+  /** Live settings (return delay, session TTL, enabled clients...). */
+  readonly settings: SimSettings;
+  /** Counters of received requests. */
+  readonly stats: SimStats;
+  resetStats(): void;
+}
+
+/** Fault state shared by the middleware and the controls. */
+export interface Faults {
+  slowMs: number;
+  failCount: number;
+  failStatus: number;
+  failMessage: string | undefined;
+}
+
+/** Counts, delays and fails requests before they reach the salt-api routes. */
+export function faultMiddleware(ctx: SimContext, faults: Faults) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    ctx.stats.requests += 1;
+    if (faults.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.slowMs));
+    if (res.destroyed || req.destroyed) return;
+    if (faults.failCount > 0) {
+      faults.failCount -= 1;
+      ctx.stats.injectedFailures += 1;
+      const err = faults.failStatus === 500 && faults.failMessage === undefined ? unexpectedError() : new SimError(faults.failStatus, faults.failMessage);
+      sendSimError(res, err);
+      return;
+    }
+    next();
+  };
+}
+
+function minion(ctx: SimContext, id: string): SimMinion {
+  const m = ctx.fleet.minions.get(id);
+  if (m === undefined) throw new Error(`no such minion: ${id}`);
+  return m;
+}
+
+function fireStart(ctx: SimContext, id: string): void {
+  const data = `Minion ${id} started at ${new Date().toUTCString()}`;
+  ctx.bus.fire(`salt/minion/${id}/start`, { id, cmd: '_minion_event', pretag: null, data, tag: `salt/minion/${id}/start` });
+  ctx.bus.fire('minion_start', { id, cmd: '_minion_event', pretag: null, data, tag: 'minion_start' });
+}
+
+/** Builds the controls of one simulator. */
+export function createControls(ctx: SimContext, faults: Faults, setDown: (down: boolean) => Promise<void>): SimControls {
+  return {
+    masterDown: setDown,
+    masterUnavailable: (u) => { ctx.settings.masterRunning = !u; },
+    slow: (ms) => { faults.slowMs = ms; },
+    failNext: (n, status = 500, message) => {
+      faults.failCount = n;
+      faults.failStatus = status;
+      faults.failMessage = message;
+    },
+    expireSessions: () => ctx.sessions.clear(),
+    dropEventStream: () => ctx.bus.dropStreams(),
+    changeKey: (id) => {
+      const m = minion(ctx, id);
+      m.pem = makePublicKey(randomBytes(RSA_2048_SPKI_BYTES));
+      ctx.bus.fire('salt/auth', { result: true, act: 'accept', id, pub: m.pem });
+      return pemFinger(m.pem);
+    },
+    setUp: (id, up) => {
+      const m = minion(ctx, id);
+      const wasUp = m.up;
+      m.up = up;
+      if (up && !wasUp) fireStart(ctx, id);
+    },
+    addMinion: (id, options = {}) => {
+      const key = options.key ?? 'pending';
+      const m = generateMinion(ctx.fleet, id, key, ctx.fleet.minions.size + 1);
+      Object.assign(m.grains, options.grains ?? {});
+      m.up = options.up ?? key === 'accepted';
+      ctx.fleet.minions.set(id, m);
+      ctx.bus.fire('salt/auth', { result: true, act: key === 'accepted' ? 'accept' : 'pend', id, pub: m.pem });
+      if (m.up) fireStart(ctx, id);
+      return m;
+    },
+    removeMinion: (id) => {
+      if (ctx.fleet.minions.delete(id)) ctx.bus.fire('salt/key', { result: true, act: 'delete', id });
+    },
+    emitEvent: (tag, data) => ctx.bus.fire(tag, data),
+    minionEvent: (id, tag, data) => ctx.bus.fire(tag, { id, cmd: '_minion_event', pretag: null, tag, data }),
+    settings: ctx.settings,
+    stats: ctx.stats,
+    resetStats: () => { Object.assign(ctx.stats, emptyStats()); },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * @fleet/salt-sim: a salt-api (rest_cherrypy) simulator serving a generated fleet over
+ * real HTTP on loopback, with the controls tests need to break it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app';
+import { EventBus } from './bus';
+import { CLIENTS, emptyStats, type SimContext, type SimSettings } from './context';
+import { createControls, type Faults, type SimControls } from './controls';
+import { generateFleet } from './fleet';
+import { JobStore } from './jobs';
+import type { Fleet } from './model';
+import { SessionStore, type SimUser } from './sessions';
+
+export { generateFleet } from './fleet';
+export { pemFinger } from './keys';
+export { resolveTarget, compoundMatches, nodegroupExpression } from './match';
+export type { Fleet, FleetOptions, KeyState, SimMinion } from './model';
+export type { SimControls } from './controls';
+export type { SimSettings, SimStats } from './context';
+export type { SimUser } from './sessions';
+
+/** Options of `startSaltSim`; everything has a default. */
+export interface SaltSimOptions {
+  host?: string;
+  /** 0 (default): any free port. */
+  port?: number;
+  /** A prepared fleet; else one is generated from `hosts` / `seed`. */
+  fleet?: Fleet;
+  hosts?: number;
+  seed?: number;
+  toolKey?: string;
+  /** external_auth users; default one `saltdev` / `saltdev` user allowed everything. */
+  users?: SimUser[];
+  sessionTtlMs?: number;
+  tokenExpireS?: number;
+  returnDelayMs?: number;
+  noReturnWaitMs?: number;
+  enabledClients?: string[];
+}
+
+/** A running simulator. */
+export interface SaltSim {
+  url: string;
+  port: number;
+  fleet: Fleet;
+  controls: SimControls;
+  /** Credentials of the first configured user (for the CLI and tests). */
+  credentials: { username: string; password: string; eauth: string };
+  close(): Promise<void>;
+}
+
+const DEFAULT_USERS: SimUser[] = [{ username: 'saltdev', password: 'saltdev' }];
+
+function settingsFrom(o: SaltSimOptions): SimSettings {
+  return {
+    returnDelayMs: o.returnDelayMs ?? 20,
+    noReturnWaitMs: o.noReturnWaitMs ?? 150,
+    sessionTtlMs: o.sessionTtlMs ?? 36_000_000,
+    tokenExpireS: o.tokenExpireS ?? 43_200,
+    enabledClients: o.enabledClients ?? [...CLIENTS],
+    masterRunning: true,
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Starts the simulator on loopback; resolves once it accepts connections. */
+export async function startSaltSim(options: SaltSimOptions = {}): Promise<SaltSim> {
+  const host = options.host ?? '127.0.0.1';
+  const fleet = options.fleet ?? generateFleet({ hosts: options.hosts ?? 20, seed: options.seed ?? 1, toolKey: options.toolKey ?? 'tool' });
+  const settings = settingsFrom(options);
+  const users = options.users ?? DEFAULT_USERS;
+  const bus = new EventBus();
+  const jobs = new JobStore(fleet, bus, () => settings.returnDelayMs);
+  const ctx: SimContext = { fleet, bus, jobs, sessions: new SessionStore(users, () => settings), settings, stats: emptyStats() };
+  const faults: Faults = { slowMs: 0, failCount: 0, failStatus: 500, failMessage: undefined };
+  const server = createServer(buildApp(ctx, faults));
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  const port = await listen(server, options.port ?? 0, host);
+  const stop = (): Promise<void> => new Promise((resolve) => {
+    bus.dropStreams();
+    for (const s of sockets) s.destroy();
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+  });
+  const setDown = async (down: boolean): Promise<void> => {
+    if (down) await stop();
+    else if (!server.listening) await listen(server, port, host);
+  };
+  const first = users[0] ?? { username: '', password: '' };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    fleet,
+    controls: createControls(ctx, faults, setDown),
+    credentials: { username: first.username, password: first.password, eauth: first.eauth?.[0] ?? 'pam' },
+    close: async () => {
+      jobs.close();
+      await stop();
+    },
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * Publications and the job cache (salt-api notes §2, §4, §10). A publication gets a jid
+ * (`%Y%m%d%H%M%S%f` of UTC now), fires `<jid>` and `salt/job/<jid>/new`, and each up
+ * minion returns after a short delay with `salt/job/<jid>/ret/<mid>`; down minions never
+ * return. The cache answers jobs.list_jobs / list_job / lookup_jid in their real shapes.
+ */
+import type { EventBus } from './bus';
+import { saltStamp } from './bus';
+import { execute } from './execution';
+import type { Fleet } from './model';
+import type { MinionOutput } from './state';
+
+/** One minion's entry in the job cache. */
+export interface JobReturn {
+  return: unknown;
+  retcode: number;
+  success: boolean;
+  out?: string;
+}
+
+/** A published job. `settled` resolves once every minion that was up has returned. */
+export interface SimJob {
+  jid: string;
+  fun: string;
+  /** Positional args, then kwargs as a trailing dict with `__kwarg__: true`. */
+  arg: unknown[];
+  tgt: unknown;
+  tgtType: string;
+  user: string;
+  minions: string[];
+  missing: string[];
+  startMs: number;
+  metadata?: unknown;
+  returns: Map<string, JobReturn>;
+  settled: Promise<void>;
+}
+
+/** What `publish` needs. */
+export interface Publication {
+  fun: string;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+  tgt: unknown;
+  tgtType: string;
+  user: string;
+  minions: string[];
+  missing: string[];
+  metadata?: unknown;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MAX_JOBS = 5000;
+
+/** `salt.utils.jid.jid_to_time`: "2024, Jan 01 12:00:00.123456". */
+export function jidToTime(jid: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{6})/.exec(jid);
+  if (!m) return '';
+  return `${m[1]}, ${MONTHS[Number(m[2]) - 1] ?? 'Jan'} ${m[3]} ${m[4]}:${m[5]}:${m[6]}.${m[7]}`;
+}
+
+/** Publishes jobs on the simulated minions and keeps the job cache. */
+export class JobStore {
+  private readonly jobs = new Map<string, SimJob>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private lastJid = '';
+
+  constructor(
+    private readonly fleet: Fleet,
+    private readonly bus: EventBus,
+    private readonly returnDelayMs: () => number,
+  ) {}
+
+  /** `gen_jid`: UTC now to the microsecond, bumped when two jobs share a microsecond. */
+  newJid(): string {
+    const d = new Date();
+    const base = d.toISOString().replace(/[-:TZ.]/g, '').slice(0, 17);
+    let jid = `${base}000`;
+    if (jid <= this.lastJid) jid = (BigInt(this.lastJid) + 1n).toString();
+    this.lastJid = jid;
+    return jid;
+  }
+
+  /** Publishes a job; returns are delivered asynchronously by the up minions. */
+  publish(pub: Publication): SimJob {
+    const jid = this.newJid();
+    const kw = Object.keys(pub.kwargs).length > 0 ? [{ ...pub.kwargs, __kwarg__: true }] : [];
+    const arg = [...pub.args, ...kw];
+    const upAtPublish = pub.minions.filter((id) => this.fleet.minions.get(id)?.up === true);
+    let resolveSettled: () => void = () => undefined;
+    const settled = new Promise<void>((resolve) => { resolveSettled = resolve; });
+    const job: SimJob = { jid, fun: pub.fun, arg, tgt: pub.tgt, tgtType: pub.tgtType, user: pub.user, minions: pub.minions,
+      missing: pub.missing, startMs: Date.now(), metadata: pub.metadata, returns: new Map(), settled };
+    this.remember(job);
+    this.bus.fire(jid, { minions: pub.minions });
+    this.bus.fire(`salt/job/${jid}/new`, { jid, tgt_type: pub.tgtType, tgt: pub.tgt, user: pub.user, fun: pub.fun, arg,
+      minions: pub.minions, missing: pub.missing });
+    let left = upAtPublish.length;
+    if (left === 0) resolveSettled();
+    upAtPublish.forEach((id, i) => {
+      this.later(this.returnDelayMs() + i * 2, () => {
+        this.deliver(job, id, pub);
+        left -= 1;
+        if (left === 0) resolveSettled();
+      });
+    });
+    return job;
+  }
+
+  private deliver(job: SimJob, id: string, pub: Publication): void {
+    const minion = this.fleet.minions.get(id);
+    if (minion === undefined || !minion.up) return;
+    const out: MinionOutput = execute(pub.fun, { fleet: this.fleet, minion, args: pub.args, kwargs: pub.kwargs });
+    const entry: JobReturn = { return: out.ret, retcode: out.retcode, success: out.retcode === 0, ...(out.out ? { out: out.out } : {}) };
+    job.returns.set(id, entry);
+    const kw = Object.keys(pub.kwargs).length > 0 ? [pub.kwargs] : [];
+    this.bus.fire(`salt/job/${job.jid}/ret/${id}`, { cmd: '_return', id, jid: job.jid, fun: pub.fun, fun_args: [...pub.args, ...kw],
+      return: out.ret, retcode: out.retcode, success: entry.success, ...(out.out ? { out: out.out } : {}), user: pub.user,
+      ...(pub.metadata !== undefined ? { metadata: pub.metadata } : {}), _stamp: saltStamp() });
+  }
+
+  private remember(job: SimJob): void {
+    this.jobs.set(job.jid, job);
+    if (this.jobs.size > MAX_JOBS) {
+      const oldest = this.jobs.keys().next().value;
+      if (oldest !== undefined) this.jobs.delete(oldest);
+    }
+  }
+
+  /** Runs `fn` after `ms` unless the store is closed first. */
+  later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  get(jid: string): SimJob | undefined {
+    return this.jobs.get(jid);
+  }
+
+  /** runner `jobs.list_jobs`: jid -> {Function, Arguments, Target, Target-type, User, StartTime}. */
+  listJobs(): Record<string, Record<string, unknown>> {
+    return Object.fromEntries([...this.jobs.values()].map((j) => [j.jid, this.summary(j)]));
+  }
+
+  private summary(j: SimJob): Record<string, unknown> {
+    return { Function: j.fun, Arguments: j.arg, Target: j.tgt, 'Target-type': j.tgtType, User: j.user,
+      StartTime: jidToTime(j.jid), ...(j.metadata !== undefined ? { Metadata: j.metadata } : {}) };
+  }
+
+  /** runner `jobs.list_job`: the summary plus sorted Minions and the per-minion Result. */
+  listJob(jid: string): Record<string, unknown> {
+    const j = this.jobs.get(jid);
+    if (j === undefined) return { jid, Error: 'Cannot contact returner or no job with this jid', StartTime: '', Result: {} };
+    return { jid, ...this.summary(j), Minions: [...j.minions].sort(), Result: Object.fromEntries(j.returns) };
+  }
+
+  /** runner `jobs.lookup_jid`: mid -> return, wrapped in {outputter, data} for outputter jobs. */
+  lookupJid(jid: string, missing: boolean): Record<string, unknown> {
+    const j = this.jobs.get(jid);
+    if (j === undefined) return {};
+    const data: Record<string, unknown> = Object.fromEntries([...j.returns].map(([id, r]) => [id, r.return]));
+    if (missing) for (const id of j.minions) if (!j.returns.has(id)) data[id] = 'Minion did not return';
+    const out = [...j.returns.values()].find((r) => r.out !== undefined)?.out;
+    return out !== undefined ? { outputter: out, data } : data;
+  }
+
+  /** Cancels pending returns (server shutdown). */
+  close(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}

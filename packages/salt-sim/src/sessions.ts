@@ -1,0 +1,105 @@
+/**
+ * salt-api sessions (salt-api notes §1): `POST /login` checks the eauth credentials,
+ * mints a Salt eauth token (`start`, `expire = start + token_expire`) and a CherryPy
+ * session id (40 lowercase hex) that is what clients send back as `X-Auth-Token` or the
+ * `session_id` cookie. A session is valid while it is used within its idle timeout and
+ * its Salt token has not expired; sessions live in RAM, so a restart forgets them all.
+ */
+import { randomBytes } from 'node:crypto';
+
+/** A user of the simulated `external_auth` config. */
+export interface SimUser {
+  username: string;
+  password: string;
+  /** eauth backends this user may log in with (`external_auth: {pam: {user: [...]}}`). */
+  eauth?: string[];
+  /** `external_auth` perms; default `['.*', '@runner', '@wheel', '@jobs']`. */
+  perms?: Array<string | Record<string, string[]>>;
+}
+
+/** A logged-in session. */
+export interface Session {
+  id: string;
+  saltToken: string;
+  user: string;
+  eauth: string;
+  start: number;
+  expire: number;
+  perms: Array<string | Record<string, string[]>>;
+  lastUsedMs: number;
+}
+
+/** Session settings: idle timeout (CherryPy `tools.sessions.timeout`) and `token_expire`. */
+export interface SessionOptions {
+  sessionTtlMs: number;
+  tokenExpireS: number;
+}
+
+const DEFAULT_PERMS = ['.*', '@runner', '@wheel', '@jobs'];
+
+/** The session table of one salt-api process. */
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly users: SimUser[],
+    private readonly options: () => SessionOptions,
+  ) {}
+
+  /** `Resolver.mk_token`: a session for valid credentials, else undefined. */
+  login(username: unknown, password: unknown, eauth: unknown): Session | undefined {
+    const user = this.users.find((u) => u.username === username && u.password === password);
+    if (user === undefined || typeof eauth !== 'string' || !(user.eauth ?? ['pam', 'auto']).includes(eauth)) return undefined;
+    const nowMs = Date.now();
+    const start = nowMs / 1000;
+    const session: Session = {
+      id: randomBytes(20).toString('hex'),
+      saltToken: randomBytes(20).toString('hex'),
+      user: user.username,
+      eauth,
+      start,
+      expire: start + this.options().tokenExpireS,
+      perms: user.perms ?? DEFAULT_PERMS,
+      lastUsedMs: nowMs,
+    };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** A valid session for the id (sliding its idle timer), or undefined. */
+  touch(id: string | undefined): Session | undefined {
+    if (id === undefined) return undefined;
+    const s = this.sessions.get(id);
+    if (s === undefined) return undefined;
+    const now = Date.now();
+    if (now - s.lastUsedMs > this.options().sessionTtlMs || now / 1000 > s.expire) {
+      this.sessions.delete(id);
+      return undefined;
+    }
+    s.lastUsedMs = now;
+    return s;
+  }
+
+  /** Whether the session still exists and is unexpired, without sliding it. */
+  isValid(id: string): boolean {
+    const s = this.sessions.get(id);
+    return s !== undefined && Date.now() - s.lastUsedMs <= this.options().sessionTtlMs && Date.now() / 1000 <= s.expire;
+  }
+
+  /** Resolves a Salt eauth token (for `/run` and `/events?salt_token=`). */
+  bySaltToken(token: string | undefined): Session | undefined {
+    if (token === undefined) return undefined;
+    for (const s of this.sessions.values()) if (s.saltToken === token && Date.now() / 1000 <= s.expire) return s;
+    return undefined;
+  }
+
+  /** `POST /logout`: forgets the session. */
+  logout(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  /** Forgets every session, as a salt-api restart does. */
+  clear(): void {
+    this.sessions.clear();
+  }
+}
