@@ -4,9 +4,12 @@
  */
 import type { Registry } from './compile/registry';
 import { createRegistry } from './compile/registry';
-import type { Log, ResourceDefinition, Runtime, SecretBox } from './definition/define';
+import type { Log, Principal, ResourceDefinition, Runtime, SecretBox } from './definition/define';
 import { createResourceOps, type FullResourceOps } from './ops/resource-ops';
 import type { Store } from './store/port';
+
+/** The principal of work the server does by itself (boot, sync, scheduler). */
+export const SYSTEM: Principal = { name: 'system', role: 'admin' };
 
 export interface Engine {
   readonly registry: Registry;
@@ -52,6 +55,14 @@ export function createEngine(options: EngineOptions): Engine {
     ops: (name) => resources.get(name),
     async ensureCollections() {
       for (const res of registry.resources.values()) await options.store.ensureCollection(res.collection);
+      const ctx = { principal: SYSTEM, now: new Date(), runtime };
+      for (const res of registry.resources.values()) {
+        for (const item of res.def.initialItems?.(runtime.config) ?? []) {
+          const id = item._id;
+          if (typeof id !== 'string') throw new Error(`${res.name}: initial items need a string _id`);
+          if ((await options.store.count(res.name, { _id: id })) === 0) await resources.get(res.name).createMany([item], ctx);
+        }
+      }
     },
   };
 }

@@ -5,7 +5,7 @@ export * from './definition/define';
 export * from './definition/infer';
 export { compileResource, type CompiledResource, type Relation } from './compile/compile';
 export { createRegistry, type Registry } from './compile/registry';
-export { createEngine, type Engine, type EngineOptions } from './engine';
+export { createEngine, SYSTEM, type Engine, type EngineOptions } from './engine';
 export { apiRouter, type ApiOptions } from './http/api';
 export { createAuthenticator, defaultTokenName, requireRole, type Authenticator, type TokenGrant } from './http/auth';
 export { errorHandler, notFoundHandler, errorBody } from './http/error-handler';

@@ -151,6 +151,8 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   readonly defaultSort?: SortSpec;
   readonly hooks?: Hooks;
   readonly routes?: readonly CustomRoute[];
+  /** Items created at boot when their `_id` is missing (the settings item `"0"`). */
+  readonly initialItems?: (config: Readonly<Record<string, unknown>>) => readonly Record<string, unknown>[];
 }
 
 /** Declares a resource. The literal is captured (`const`) so its types can be inferred. */

@@ -117,7 +117,7 @@ export function createResourceOps(res: CompiledResource, runtime: Runtime): Full
       for (const body of bodies) {
         const { prepared, extras } = await prepare('create', body, ctx);
         const id = res.def.id === 'natural' ? naturalId(prepared) : newObjectId();
-        const doc: Record<string, unknown> = { _id: id, ...prepared, _created: ctx.now, _updated: ctx.now };
+        const doc: Record<string, unknown> = { _id: id, ...serverDefaults(res), ...prepared, _created: ctx.now, _updated: ctx.now };
         if (res.softDelete) doc[res.softDelete.field] = false;
         docs.push(finish(doc));
         extrasOf.push(extras);
@@ -171,6 +171,16 @@ export function createResourceOps(res: CompiledResource, runtime: Runtime): Full
     },
   };
   return ops;
+}
+
+/** Defaults of server-set (readonly) fields, which no create body can carry. */
+function serverDefaults(res: CompiledResource): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(res.def.fields)) {
+    if (!field.readonly || !('default' in field) || field.default === undefined) continue;
+    out[name] = typeof field.default === 'function' ? (field.default as () => unknown)() : field.default;
+  }
+  return out;
 }
 
 /** Whether a filter names `field` anywhere (then the caller decides about soft-deleted items). */

@@ -1,0 +1,89 @@
+/**
+ * Boot: store, engine, collections and initial items, the HTTP server; and a clean shutdown
+ * (stop accepting, let in-flight requests finish, close the store).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAuthenticator, createEngine, createSecretBox, type Engine, type Store } from '@fleet/engine';
+import { allResources } from '@fleet/resources';
+import type { Logger } from 'pino';
+import { createApp } from './app';
+import type { Config } from './config';
+import { createLogger } from './logger';
+import { tokenGrants, secretKey } from './secrets';
+import { chooseStore } from './store';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly engine: Engine;
+  readonly store: Store;
+  readonly log: Logger;
+  /** Set when the server generated (or reused) its admin token. */
+  readonly adminToken?: { token: string; created: boolean; path: string };
+  /** Graceful: in-flight requests finish, then the store closes. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly log?: Logger;
+  readonly cwd?: string;
+}
+
+/** Starts the API with `config`; resolves once it listens. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  const choice = chooseStore(config.DATABASE_URL, options.cwd);
+  const store = await choice.open(log);
+  const engine = createEngine({
+    definitions: allResources,
+    store,
+    secrets: createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir)),
+    log,
+    config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
+  });
+  await engine.ensureCollections();
+  const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
+  const app = createApp({
+    engine,
+    config,
+    authenticator: createAuthenticator(grants),
+    log,
+    health: async () => {
+      try {
+        await store.count('settings', { _id: '0' });
+        return { status: 'ok', store: choice.kind };
+      } catch {
+        return { status: 'unavailable', store: choice.kind };
+      }
+    },
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 5000;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  log.info({ port, store: choice.describe, resources: engine.registry.resources.size }, 'fleet-api listening');
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    engine,
+    store,
+    log,
+    ...(generated ? { adminToken: generated } : {}),
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await store.close();
+        log.info({}, 'fleet-api stopped');
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The command line: `serve` (the API) and `seed --hosts N [--actions M]` (a realistic fleet into
+ * the store). Configuration comes from the environment.
+ */
+import { ConfigError, loadConfig } from './config';
+import { startServer } from './boot';
+import { seedCommand } from './seed/command';
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const running = await startServer(config);
+  if (running.adminToken) {
+    const how = running.adminToken.created ? 'Generated an admin token' : 'Using the admin token';
+    process.stdout.write(
+      `\n${how} (kept in ${running.adminToken.path}):\n  Authorization: Bearer ${running.adminToken.token}\n` +
+        `Try: curl -H 'Authorization: Bearer ${running.adminToken.token}' ${running.url}/api/hosts\n\n`,
+    );
+  } else {
+    process.stdout.write(`\nAuthenticate with a token of API_TOKENS: Authorization: Bearer <token>\n\n`);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    running.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  if (command === 'serve') return serve();
+  if (command === 'seed') return seedCommand(rest);
+  throw new ConfigError(`Unknown command "${command}": use serve or seed`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`fleet-api failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+/**
+ * Configuration from the environment (DESIGN §6; the names are fixed). Validated with Zod: a bad
+ * value stops the start with one line naming the variable.
+ */
+import { z } from 'zod';
+
+const intIn = (min: number, max: number, dflt: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return dflt;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max} (got "${v}")` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const url = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), 'must be an http(s) URL');
+
+const schema = z.object({
+  PORT: intIn(0, 65535, 5000),
+  HOST: optionalString.transform((v) => v ?? '0.0.0.0'),
+  DATABASE_URL: optionalString.refine(
+    (v) => v === undefined || /^(sqlite:.+|memory:|mongodb(\+srv)?:\/\/.+)$/.test(v),
+    'must be sqlite:<path>, memory: or mongodb://... / mongodb+srv://...',
+  ),
+  API_TOKENS: optionalString.refine(
+    (v) => v === undefined || v.split(',').every((t) => /^(?:[\w.-]+=)?[^\s:,=]{16,}:(viewer|operator|admin)$/.test(t.trim())),
+    'must be a comma list of [name=]token:role, role viewer|operator|admin, tokens of 16+ characters',
+  ),
+  SALT_API_URL: url,
+  SALT_API_USER: optionalString,
+  SALT_API_PASSWORD: optionalString,
+  SALT_API_EAUTH: optionalString.transform((v) => v ?? 'pam'),
+  SALT_MASTER_NAME: optionalString,
+  SYNC_INTERVAL_S: intIn(1, 86400, 60),
+  SNAPSHOT_INTERVAL_S: intIn(1, 86400, 300),
+  SNAPSHOT_RETENTION_DAYS: intIn(1, 3650, 90),
+  PAGINATION_LIMIT: intIn(1, 100000, 1000),
+  MAX_UPLOAD_BYTES: intIn(1, 10 * 1024 * 1024 * 1024, 50 * 1024 * 1024),
+  EXEC_ALLOWED_FUNS: optionalString.transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean))),
+  GRAIN_TOOL_KEY: optionalString.transform((v) => v ?? 'tool'),
+  SECRET_KEY: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  LOG_LEVEL: optionalString
+    .transform((v) => v ?? 'info')
+    .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), 'must be one of fatal, error, warn, info, debug, trace, silent'),
+  CORS_ORIGINS: optionalString.transform((v) => (v === undefined ? [] : v.split(',').map((s) => s.trim()).filter(Boolean))),
+});
+
+export type Config = z.infer<typeof schema>;
+
+/** Thrown for invalid configuration; its message is the one line to print. */
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = String(issue?.path[0] ?? 'configuration');
+  throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}`);
+}

@@ -1,0 +1,46 @@
+/**
+ * Picks the store from DATABASE_URL: unset -> ./data/fleet.db, `sqlite:<path>`, `memory:`, or
+ * `mongodb://` / `mongodb+srv://` (loaded only then, so the embedded mode never loads the driver).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Log, Store } from '@fleet/engine';
+import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+
+export interface StoreChoice {
+  readonly kind: 'sqlite' | 'memory' | 'mongo';
+  /** Where the server keeps its generated files (admin token, secret key). */
+  readonly dataDir: string;
+  readonly open: (log: Log) => Promise<Store>;
+  /** For logs: the location without credentials. */
+  readonly describe: string;
+}
+
+/** Interprets DATABASE_URL. */
+export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()): StoreChoice {
+  const url = databaseUrl ?? `sqlite:${resolve(cwd, 'data', 'fleet.db')}`;
+  if (url === 'memory:') {
+    return { kind: 'memory', dataDir: resolve(cwd, 'data'), describe: 'memory:', open: async () => openSqliteStore({ path: ':memory:' }) };
+  }
+  if (url.startsWith('sqlite:')) {
+    const path = resolve(cwd, url.slice('sqlite:'.length));
+    return {
+      kind: 'sqlite',
+      dataDir: dirname(path),
+      describe: `sqlite:${path}`,
+      open: async () => {
+        mkdirSync(dirname(path), { recursive: true });
+        return openSqliteStore({ path });
+      },
+    };
+  }
+  return {
+    kind: 'mongo',
+    dataDir: resolve(cwd, 'data'),
+    describe: url.replace(/\/\/[^@/]*@/, '//***@'),
+    open: async (log) => {
+      const { openMongoStore } = await import('@fleet/engine/src/store/mongo');
+      return openMongoStore({ url, log });
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * actions: completed remote executions, one item per job and host (`_id` = 20-digit jid followed
+ * by the host name). Recorded by execution proxying, the live events and the fleet sync.
+ */
+import { defineResource, f } from '@fleet/engine';
+
+export const actions = defineResource({
+  name: 'actions',
+  description: 'Completed remote actions, one per job and host.',
+  id: 'natural',
+  fields: {
+    jid: f.string({ required: true }),
+    action: f.string({ required: true, description: 'Executed function, e.g. cmd.run' }),
+    host: f.ref('hosts', { required: true }),
+    state: f.string({ default: 'finished' }),
+    args: f.array(f.object({ __kwarg__: f.boolean() }, { open: true }), { default: () => [] }),
+    return: f.string({ nullable: true, description: 'Output of the action' }),
+    success: f.boolean({ nullable: true, description: 'false when the minion reported a failure' }),
+    user: f.string({ nullable: true, description: 'Name of the API token that started it' }),
+  },
+  methods: { list: 'viewer', get: 'viewer' },
+  indexes: [{ fields: [['host', 1], ['_created', -1]] }, { fields: [['_created', -1]] }, { fields: [['jid', 1]] }],
+  defaultSort: [['_created', -1]],
+});

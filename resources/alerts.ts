@@ -1,0 +1,33 @@
+/**
+ * alerts: notifications from the master's events (`vnc.connect`) and from the service itself
+ * (host down/up, key fingerprint change, failed patch, failed task run, master unreachable).
+ * `mark_as_read=1` on a GET persists `read: true` on the alerts it returns.
+ */
+import { defineResource, f, requireRole } from '@fleet/engine';
+import { touched } from './lib/touch';
+
+export const alerts = defineResource({
+  name: 'alerts',
+  description: 'Notifications. GET with mark_as_read=1 marks the returned alerts as read.',
+  fields: {
+    type: f.string({ required: true, description: 'e.g. vnc.connect, host.down, host.up, key.changed, patch.failed, task.failed, master.unreachable' }),
+    level: f.string({ enum: ['info', 'warning', 'error', 'critical'], default: 'info' }),
+    payload: f.object({ hostname: f.string(), status: f.string() }, { open: true, default: () => ({}) }),
+    read: f.boolean({ default: false }),
+  },
+  methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', delete: 'admin' },
+  patchable: ['read'],
+  indexes: [{ fields: [['read', 1], ['_created', -1]] }, { fields: [['_created', -1]] }],
+  defaultSort: [['_created', -1]],
+  hooks: {
+    async afterRead({ docs, params, ctx }) {
+      if (params.mark_as_read === undefined || params.mark_as_read === '0') return;
+      requireRole(ctx.principal, 'operator', 'mark_as_read');
+      const unread = docs.filter((d) => d.read !== true);
+      if (unread.length === 0) return;
+      const set = { read: true, ...touched(ctx.now) };
+      await ctx.runtime.store.update('alerts', { _id: { $in: unread.map((d) => d._id) } }, { $set: set }, { multi: true });
+      for (const doc of unread) Object.assign(doc, set);
+    },
+  },
+});

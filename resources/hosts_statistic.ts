@@ -1,0 +1,32 @@
+/**
+ * hosts_statistic: periodic snapshots of the host list (every SNAPSHOT_INTERVAL_S, kept
+ * SNAPSHOT_RETENTION_DAYS). Clients normally use the aggregated /hosts/statistics/* endpoints.
+ */
+import { defineResource, f } from '@fleet/engine';
+
+const summary = f.object({
+  _id: f.string(),
+  version: f.string({ nullable: true }),
+  ip: f.string({ nullable: true }),
+  nodegroups: f.array(f.string()),
+  status: f.string({ nullable: true }),
+  last_stateapply: f.datetime({ nullable: true }),
+  last_distupgrade: f.datetime({ nullable: true }),
+  _created: f.datetime(),
+  _updated: f.datetime(),
+  _soft_deleted: f.boolean(),
+});
+
+export const hosts_statistic = defineResource({
+  name: 'hosts_statistic',
+  itemTitle: 'Hosts_statistic',
+  description: 'Snapshots of the host list; prefer /api/hosts/statistics/*.',
+  fields: {
+    hosts: f.array(summary, { default: () => [] }),
+    timestamp: f.datetime({ required: true }),
+    index: f.integer({ default: 0 }),
+  },
+  methods: { list: 'viewer', get: 'viewer' },
+  indexes: [{ fields: [['timestamp', 1]] }],
+  defaultSort: [['timestamp', -1]],
+});

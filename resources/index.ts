@@ -1,0 +1,35 @@
+/**
+ * Every resource of the API. Adding a resource = one definition file + one line here.
+ */
+import type { ResourceDefinition } from '@fleet/engine';
+import { actions } from './actions';
+import { alerts } from './alerts';
+import { failed_patches } from './failed_patches';
+import { files } from './files';
+import { groups } from './groups';
+import { hosts } from './hosts';
+import { hosts_statistic } from './hosts_statistic';
+import { nodegroups } from './nodegroups';
+import { settings } from './settings';
+import { tasks } from './tasks';
+import { updates } from './updates';
+import { vpn_managers } from './vpn_managers';
+import { vpn_organizations } from './vpn_organizations';
+
+export const allResources: readonly ResourceDefinition[] = [
+  actions,
+  alerts,
+  failed_patches,
+  files,
+  groups,
+  hosts,
+  hosts_statistic,
+  nodegroups,
+  settings,
+  tasks,
+  updates,
+  vpn_managers,
+  vpn_organizations,
+];
+
+export { actions, alerts, failed_patches, files, groups, hosts, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };

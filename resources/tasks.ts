@@ -1,0 +1,86 @@
+/**
+ * tasks: scheduled remote executions. `start` "YYYY-MM-DD HH:MM" is UTC; `interval` seconds or
+ * `cron`; `next` and the run counters are server-set. Status moves by PATCH /tasks/{id}/{status}
+ * (paused | scheduled; resuming recomputes `next` from now). PUT /tasks names the task by `_id`.
+ */
+import { Conflict, defineResource, f, NotFound, Unprocessable, type Doc } from '@fleet/engine';
+import { touched } from './lib/touch';
+import { cronError, nextRun, type Schedule } from './tasks/schedule';
+
+function scheduleOf(doc: Record<string, unknown>): Schedule {
+  return {
+    start: doc.start as Date,
+    end: (doc.end as Date | null | undefined) ?? null,
+    interval: (doc.interval as number | null | undefined) ?? null,
+    cron: (doc.cron as string | null | undefined) ?? null,
+  };
+}
+
+function checkSchedule(task: Record<string, unknown>): void {
+  const issues: Record<string, string> = {};
+  if (task.interval != null && task.cron != null) issues.cron = 'give either interval or cron, not both';
+  if (typeof task.cron === 'string') {
+    const why = cronError(task.cron);
+    if (why) issues.cron = why;
+  }
+  if (task.end instanceof Date && task.start instanceof Date && task.end <= task.start) issues.end = 'must be after start';
+  if (Object.keys(issues).length > 0) throw new Unprocessable('tasks: invalid schedule', issues);
+}
+
+export const tasks = defineResource({
+  name: 'tasks',
+  description: 'Scheduled remote executions.',
+  fields: {
+    salt_client: f.string({ enum: ['local', 'local_async', 'local_batch'], default: 'local_async' }),
+    name: f.string({ required: true, minLength: 1, maxLength: 200 }),
+    fun: f.string({ required: true, minLength: 1, maxLength: 200 }),
+    kwarg: f.object({}, { open: true, default: () => ({}) }),
+    arg: f.array(f.string(), { default: () => [] }),
+    start: f.datetime({ required: true, description: 'UTC; "YYYY-MM-DD HH:MM" accepted' }),
+    end: f.datetime({ nullable: true }),
+    status: f.string({ enum: ['scheduled', 'paused', 'finished'], default: 'scheduled' }),
+    tgt: f.array(f.string({ minLength: 1 }), { required: true }),
+    interval: f.integer({ nullable: true, min: 1, description: 'Seconds between runs' }),
+    cron: f.string({ nullable: true, maxLength: 200, description: 'Cron expression (UTC), instead of interval' }),
+    next: f.datetime({ readonly: true, nullable: true }),
+    count_of_execution: f.integer({ readonly: true, default: 0 }),
+    last_run: f.datetime({ readonly: true, nullable: true }),
+    last_jid: f.string({ readonly: true, nullable: true }),
+    last_error: f.string({ readonly: true, nullable: true }),
+  },
+  methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', updateByBody: 'operator', delete: 'operator' },
+  indexes: [{ fields: [['status', 1], ['next', 1]] }],
+  hooks: {
+    async prepare({ op, fields, original, ctx }) {
+      const merged: Record<string, unknown> = { ...(original ?? {}), ...fields };
+      checkSchedule(merged);
+      if (op === 'create' && fields.status === 'finished') throw new Unprocessable('tasks: bad status', { status: 'a new task is scheduled or paused' });
+      const scheduleChanged = op !== 'patch' || ['start', 'end', 'interval', 'cron', 'status'].some((k) => k in fields);
+      if (scheduleChanged) fields.next = merged.status === 'finished' ? null : nextRun(scheduleOf(merged), ctx.now);
+      return fields;
+    },
+  },
+  routes: [
+    {
+      method: 'patch',
+      path: '/:id/:status',
+      role: 'operator',
+      summary: 'Pauses (paused) or resumes (scheduled) a task',
+      async handler({ params, ctx }) {
+        const status = params.status ?? '';
+        if (status !== 'paused' && status !== 'scheduled') {
+          throw new Unprocessable('tasks: unknown status', { status: 'must be paused or scheduled' });
+        }
+        const store = ctx.runtime.store;
+        const [task] = await store.find('tasks', { _id: params.id ?? '' }, { limit: 1 });
+        if (!task) throw new NotFound(`Task "${params.id ?? ''}" was not found`);
+        if (task.status === 'finished') throw new Conflict('tasks: a finished task cannot change status');
+        const next = status === 'scheduled' ? nextRun(scheduleOf(task), ctx.now) : (task.next as Date | null);
+        const set = { status: next === null ? 'finished' : status, next, ...touched(ctx.now) };
+        await store.update('tasks', { _id: task._id }, { $set: set });
+        const doc: Doc = { ...task, ...set };
+        return { body: { _id: doc._id, _updated: ctx.now.toUTCString(), _etag: doc._etag, status: doc.status, next: next?.toUTCString() ?? null, _status: 'OK' } };
+      },
+    },
+  ],
+});
