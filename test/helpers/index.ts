@@ -1,0 +1,4 @@
+/** Shared helpers of the end-to-end HTTP tests. */
+export * from './server';
+export * from './expect';
+export * from './fixtures';

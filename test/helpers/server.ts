@@ -1,0 +1,86 @@
+/**
+ * Starts the real server for end-to-end tests: `startServer(loadConfig(env))` on a loopback port,
+ * a fresh SQLite file in a temp dir, three fixed tokens (admin, operator, viewer), and every log
+ * line captured in memory so tests can prove what the server does and does not log.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import supertest from 'supertest';
+import type { Engine, Store } from '../../engine/src';
+import { startServer, type RunningServer } from '../../packages/server/src/boot';
+import { loadConfig, type Config } from '../../packages/server/src/config';
+import { createLogger } from '../../packages/server/src/logger';
+
+/** The bearer token of each role (API_TOKENS of every test server). */
+export const TOKENS = {
+  admin: 'test-admin-token-0123456789',
+  operator: 'test-operator-token-0123456789',
+  viewer: 'test-viewer-token-0123456789',
+} as const;
+
+export type TestRole = keyof typeof TOKENS;
+
+/** The `Authorization` header of a role: `request.get(url).set(auth('viewer'))`. */
+export function auth(role: TestRole): { Authorization: string } {
+  return { Authorization: `Bearer ${TOKENS[role]}` };
+}
+
+export interface TestServerOptions {
+  /** Extra or overriding environment variables (`PAGINATION_LIMIT`, `MAX_UPLOAD_BYTES`, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Level of the captured logs (default `silent`; `info` or `debug` to inspect them). */
+  readonly logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+}
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** A supertest agent bound to the server: `request.get('/api/hosts').set(auth('viewer'))`. */
+  readonly request: InstanceType<typeof supertest.agent>;
+  readonly store: Store;
+  readonly engine: Engine;
+  readonly config: Config;
+  readonly server: RunningServer;
+  /** The temp dir holding `fleet.db` (and the generated secret key). */
+  readonly dir: string;
+  readonly dbPath: string;
+  /** Every log line written so far, as raw JSON text. */
+  logs(): string;
+  /** Stops the server, closes the store and removes the temp dir. */
+  close(): Promise<void>;
+}
+
+/** Starts a server on a fresh database; call `close()` in `afterAll`. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-http-'));
+  const dbPath = join(dir, 'fleet.db');
+  const lines: string[] = [];
+  const level = options.logLevel ?? 'silent';
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${dbPath}`,
+    API_TOKENS: `admin=${TOKENS.admin}:admin,operator=${TOKENS.operator}:operator,viewer=${TOKENS.viewer}:viewer`,
+    LOG_LEVEL: level,
+    ...options.env,
+  });
+  const log = createLogger(config.LOG_LEVEL, { write: (line: string) => void lines.push(line) });
+  const server = await startServer(config, { log, cwd: dir });
+  let closed: Promise<void> | undefined;
+  return {
+    url: server.url,
+    request: supertest.agent(server.url),
+    store: server.store,
+    engine: server.engine,
+    config,
+    server,
+    dir,
+    dbPath,
+    logs: () => lines.join(''),
+    close() {
+      closed ??= server.close().finally(() => rmSync(dir, { recursive: true, force: true }));
+      return closed;
+    },
+  };
+}
