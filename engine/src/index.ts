@@ -16,3 +16,4 @@ export type { FullResourceOps } from './ops/resource-ops';
 export { parseWhere, isPlainObject } from './query/where';
 export { parseListParams, single } from './query/params';
 export type * from './store/port';
+export { openApiDocument } from './openapi';

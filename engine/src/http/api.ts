@@ -5,6 +5,7 @@
 import express, { Router } from 'express';
 import type { Engine } from '../engine';
 import { NotFound } from '../errors';
+import { openApiDocument } from '../openapi';
 import type { Authenticator } from './auth';
 import { requireRole } from './auth';
 import type { ApiContext, HttpLimits } from './context';
@@ -22,6 +23,11 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
   const api: ApiContext = { registry: engine.registry, runtime: engine.runtime, authenticator: options.authenticator, limits: options.limits };
   const router = Router();
   router.use(express.json({ limit: options.jsonLimitBytes ?? 1024 * 1024, type: ['application/json', 'application/*+json'] }));
+
+  const openapi = openApiDocument(engine.registry, { title: 'Fleet API', version: '1.0.0' });
+  router.get('/docs/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
 
   router.get('/', (req, res) => {
     requireRole(options.authenticator.authenticate(req.get('authorization')), 'viewer', 'GET /');

@@ -65,6 +65,7 @@ export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions)
     if (!(name in doc)) continue;
     out[name] = doc[name];
   }
+  applySubProjection(out, opts.projection);
   for (const name of res.mediaFields) {
     if (typeof out[name] === 'string') out[name] = `/api/media/${String(out[name])}`;
   }
@@ -82,6 +83,51 @@ export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions)
   maskSecrets(rendered, res.secretPaths);
   if (opts.mode !== 'embedded') rendered._links = itemLinks(res, doc, opts);
   return rendered;
+}
+
+/** Dotted projection keys (`grain.cpu_model`) keep or drop just that part of a sub-document. */
+function applySubProjection(out: Record<string, unknown>, projection: RenderOptions['projection']): void {
+  if (!projection) return;
+  const dotted = Object.entries(projection).filter(([k]) => k.includes('.'));
+  const inclusive = Object.values(projection).includes(1);
+  const byTop = new Map<string, string[][]>();
+  for (const [key] of dotted) {
+    const [top, ...rest] = key.split('.');
+    if (top === undefined) continue;
+    byTop.set(top, [...(byTop.get(top) ?? []), rest]);
+  }
+  for (const [top, subPaths] of byTop) {
+    if (!(top in out)) continue;
+    if (inclusive && projection[top] !== 1) out[top] = pickPaths(out[top], subPaths);
+    if (!inclusive) out[top] = dropPaths(out[top], subPaths);
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function pickPaths(value: unknown, paths: string[][]): unknown {
+  if (Array.isArray(value)) return value.map((el) => pickPaths(el, paths));
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [head, ...rest] of paths) {
+    if (head === undefined || !(head in value)) continue;
+    out[head] = rest.length === 0 ? value[head] : pickPaths(value[head], [rest]);
+  }
+  return out;
+}
+
+function dropPaths(value: unknown, paths: string[][]): unknown {
+  if (Array.isArray(value)) return value.map((el) => dropPaths(el, paths));
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const [head, ...rest] of paths) {
+    if (head === undefined || !(head in out)) continue;
+    if (rest.length === 0) delete out[head];
+    else out[head] = dropPaths(out[head], [rest]);
+  }
+  return out;
 }
 
 function itemLinks(res: CompiledResource, doc: Doc, opts: RenderOptions): Record<string, unknown> {
