@@ -23,6 +23,13 @@ export interface ConnectorOptions {
   readonly log?: Log;
 }
 
+/** Where the adapter gets its driver database from: the connector, or a fake in the no-server tests. */
+export interface DbSource {
+  /** The driver `Db`; rejects with `ServiceUnavailable` when the database is unreachable or closed. */
+  db(): Promise<mongoose.mongo.Db>;
+  close(): Promise<void>;
+}
+
 /** An established connection and the driver handle of its database (one `Db` per connection). */
 interface Live {
   readonly connection: mongoose.Connection;
@@ -30,7 +37,7 @@ interface Live {
 }
 
 /** Owns the current connection; `db()` hands out the driver database, reconnecting when needed. */
-export class MongoConnector {
+export class MongoConnector implements DbSource {
   private current: Promise<Live> | undefined;
   private closed = false;
 

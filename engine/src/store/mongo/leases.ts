@@ -11,7 +11,7 @@
 import type mongoose from 'mongoose';
 import { Conflict } from '../../errors';
 import type { Lease, LeaseStore } from '../port';
-import type { MongoConnector } from './connection';
+import type { DbSource } from './connection';
 import { translateMongoError } from './errors';
 
 /** The collection holding leases. */
@@ -54,7 +54,7 @@ function leaseOf(doc: LeaseDoc | null): Lease | null {
 
 /** Leases over the connector's database. */
 export class MongoLeases implements LeaseStore {
-  constructor(private readonly connector: MongoConnector) {}
+  constructor(private readonly connector: DbSource) {}
 
   /** Takes the lease when it is free, expired, or ours; `null` when another holder has it. */
   async acquire(name: string, holder: string, ttlMs: number): Promise<Lease | null> {

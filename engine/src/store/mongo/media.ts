@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mongoose from 'mongoose';
 import type { MediaInfo, MediaStore } from '../port';
-import type { MongoConnector } from './connection';
+import type { DbSource } from './connection';
 import { translated, translateMongoError } from './errors';
 
 /** The GridFS bucket name: collections `media.files` and `media.chunks`. */
@@ -46,7 +46,7 @@ export class GridFsMedia implements MediaStore {
   /** One bucket per database handle: a bucket checks its indexes once, on its first upload. */
   private cached: { db: mongoose.mongo.Db; bucket: mongoose.mongo.GridFSBucket } | undefined;
 
-  constructor(private readonly connector: MongoConnector) {}
+  constructor(private readonly connector: DbSource) {}
 
   /** Streams the bytes into GridFS; resolves once the file document is written. */
   async put(content: Readable, meta: { filename: string; contentType: string }): Promise<MediaInfo> {

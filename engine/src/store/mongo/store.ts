@@ -13,7 +13,7 @@ import mongoose from 'mongoose';
 import type { Log } from '../../definition/define';
 import { BadRequest } from '../../errors';
 import type { CollectionSpec, Doc, Filter, FindOneAndUpdateOptions, FindOptions, Store, Update, UpdateOptions, UpdateResult } from '../port';
-import type { MongoConnector } from './connection';
+import type { DbSource } from './connection';
 import { translated, translateMongoError } from './errors';
 import { MongoLeases } from './leases';
 import { GridFsMedia } from './media';
@@ -57,7 +57,7 @@ export class MongoStore implements Store {
   readonly leases: MongoLeases;
 
   constructor(
-    private readonly connector: MongoConnector,
+    private readonly connector: DbSource,
     private readonly schemas: ReadonlyMap<string, mongoose.Schema> = new Map(),
     private readonly log?: Log,
   ) {
