@@ -39,7 +39,9 @@ export function findDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, opt
   if (plan.mode === 'sql') {
     docs = statement.all(...plan.params).map((row) => decodeDoc(docColumn(row), info.datetimePaths));
   } else if (plan.mode === 'stream') {
-    docs = streamMatches(statement.iterate(...plan.params), info, compileFilter(filter), page);
+    // Compile first: a filter that throws must not leave an open iterator (the connection stays busy).
+    const test = compileFilter(filter);
+    docs = streamMatches(statement.iterate(...plan.params), info, test, page);
   } else {
     const candidates = statement.all(...plan.params).map((row) => decodeDoc(docColumn(row), info.datetimePaths));
     docs = findInMemory(candidates, filter, page);
