@@ -3,7 +3,7 @@
  * the graph's master root (2), gateways (3) and direct-attached hosts (4). Any group may also have
  * static members: `hosts` in a write sets those hosts' `groups`.
  */
-import { defineResource, f, NotFound, Unprocessable, type CallContext, type Doc } from '@fleet/engine';
+import { BadRequest, defineResource, f, isPlainObject, NotFound, Unprocessable, type CallContext, type Doc } from '@fleet/engine';
 import { unsafeRegexReason } from '@fleet/engine/src/query/regex-guard';
 import { hostnamesOf, wouldCycle } from './groups/membership';
 import { touched } from './lib/touch';
@@ -31,6 +31,23 @@ async function setMembers(ctx: CallContext, id: string, hosts: string[]): Promis
   const set = touched(ctx.now);
   await store.update('hosts', { groups: id, _id: { $nin: hosts } }, { $pull: { groups: id }, $set: set }, { multi: true });
   await store.update('hosts', { _id: { $in: hosts }, groups: { $ne: id } }, { $addToSet: { groups: id }, $set: set }, { multi: true });
+}
+
+const DELETE_USAGE = 'where: DELETE /groups takes {"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}';
+
+/** The group types named by the `where` of DELETE /groups (the spec: an integer or an array of them). */
+function typesToDelete(raw: unknown): number[] {
+  let where: unknown;
+  try {
+    where = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+  } catch {
+    throw new BadRequest(DELETE_USAGE);
+  }
+  if (!isPlainObject(where) || Object.keys(where).join() !== 'type') throw new BadRequest(DELETE_USAGE);
+  const type = where.type;
+  const list: unknown = isPlainObject(type) && Object.keys(type).join() === '$in' ? type.$in : Array.isArray(type) ? type : [type];
+  if (!Array.isArray(list) || list.length === 0 || !list.every((t) => Number.isInteger(t))) throw new BadRequest(DELETE_USAGE);
+  return list as number[];
 }
 
 async function group(ctx: CallContext, id: string): Promise<Doc> {
@@ -80,6 +97,18 @@ export const groups = defineResource({
     },
   },
   routes: [
+    {
+      // '' is the collection itself: this replaces the generic where-delete, whose Mongo semantics
+      // would read {"type": [2, 3]} as "type equals the array" and delete nothing.
+      method: 'delete',
+      path: '',
+      role: 'admin',
+      summary: 'Deletes every group of the given type(s): where={"type": n} or {"type": [n, ...]}',
+      async handler({ query, ctx }) {
+        const deleted = await ctx.runtime.resources.get('groups').removeMany({ type: { $in: typesToDelete(query.where) } }, ctx);
+        return { status: 204, headers: { 'X-Deleted-Count': String(deleted) } };
+      },
+    },
     {
       method: 'get',
       path: '/:id/subgroups',
