@@ -44,9 +44,9 @@ function extraParams(query: Request['query']): Record<string, string> {
   return out;
 }
 
-/** The store projection: the client's, plus list-hidden fields left out unless asked for. */
+/** The store projection: the client's (meta fields always kept), plus list-hidden fields left out unless asked for. */
 function storeProjection(res: CompiledResource, projection: Projection | undefined, mode: 'list' | 'item'): Projection | undefined {
-  if (projection && Object.values(projection).includes(1)) return projection;
+  if (projection && Object.values(projection).includes(1)) return { ...projection, _created: 1, _updated: 1, _etag: 1 };
   const hidden = mode === 'list' ? Object.fromEntries(res.hiddenInList.map((f) => [f, 0 as const])) : {};
   const merged = { ...hidden, ...projection };
   return Object.keys(merged).length > 0 ? merged : undefined;
