@@ -25,6 +25,8 @@ function translate(err: unknown, maxUploadBytes: number): HttpError | null {
   if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLarge(`The upload is larger than the limit of ${maxUploadBytes} bytes`);
   if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) return new BadRequest(`Upload refused: ${e.message ?? e.code}`);
   if (e.message === 'Unexpected end of form' || e.message === 'Multipart: Boundary not found') return new BadRequest(`Malformed multipart body: ${e.message}`);
+  // Other client errors of Express and its parsers: a bad %-escape in the path, a corrupt compressed body.
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new HttpError(e.status, e.message ?? 'Bad request');
   return null;
 }
 
