@@ -1,0 +1,166 @@
+/**
+ * `createSaltClient`: typed methods over salt-api's rest_cherrypy interface. Executions
+ * go through POST / with lowstate chunks and are never retried; reads (GET /jobs, /keys,
+ * /minions and the read-only runner/wheel functions below) are retried with back-off.
+ */
+import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine/src/errors';
+import { openEventStream } from './events';
+import { asObject, eventPayload, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
+import { Transport } from './transport';
+import type {
+  AsyncJob, JobDetail, JobSummary, KeyFingerprints, KeyLists, LocalOptions, LocalResult, LowstateChunk, ManageStatus,
+  SaltClientOptions, SaltEventStream, TargetType,
+} from './types';
+
+/** Runner functions that only read (notes §4-5, §8b, §9): safe to retry. */
+const READ_RUNNERS = new Set(['manage.status', 'manage.up', 'manage.present', 'manage.not_present', 'manage.list_state',
+  'manage.joined', 'manage.alived', 'manage.versions', 'jobs.list_jobs', 'jobs.list_jobs_filter', 'jobs.list_job',
+  'jobs.lookup_jid', 'jobs.print_job', 'jobs.exit_success', 'jobs.active', 'jobs.last_run', 'fileserver.file_list',
+  'fileserver.dir_list', 'fileserver.empty_dir_list', 'fileserver.symlink_list', 'fileserver.envs', 'config.get']);
+/** Wheel functions that only read. */
+const READ_WHEELS = new Set(['key.list_all', 'key.list', 'key.finger', 'key.finger_master', 'key.print', 'key.name_match']);
+
+type Grains = Record<string, unknown>;
+
+/** The salt-api client used by the service. */
+export interface SaltClient {
+  /** POST / with any lowstate; returns the `return` list. Retried only if every chunk is a known read. */
+  run(lowstate: LowstateChunk | LowstateChunk[]): Promise<unknown[]>;
+  /** Synchronous `local` call; silent minions are `no_response`, never a fake `false`. */
+  local(tgt: string | string[], fun: string, options?: LocalOptions): Promise<LocalResult>;
+  /** `local_async`: publishes and returns `{jid, minions}` at once. */
+  localAsync(tgt: string | string[], fun: string, options?: LocalOptions): Promise<AsyncJob>;
+  /** A runner function's return; a runner that raised becomes BadGateway. */
+  runner(fun: string, kwarg?: Record<string, unknown>): Promise<unknown>;
+  /** A wheel function's `data.return`; `success: false` becomes BadGateway. */
+  wheel(fun: string, kwarg?: Record<string, unknown>): Promise<unknown>;
+  /** GET /jobs (all cached jobs) or GET /jobs/<jid> (one job with results and pending minions). */
+  jobs(): Promise<Record<string, JobSummary>>;
+  jobs(jid: string): Promise<JobDetail>;
+  /** GET /minions[/<mid>]: grains per minion, null for one that did not answer. */
+  minions(mid?: string): Promise<Record<string, Grains | null>>;
+  /** GET /keys. */
+  keys(): Promise<KeyLists>;
+  /** Opens GET /events; resolves once the server has accepted the subscription. */
+  events(): Promise<SaltEventStream>;
+  /** wheel key.list_all: ids in every key state. */
+  listKeys(): Promise<KeyLists>;
+  /** wheel key.finger: fingerprint per state and minion id. */
+  keyFingerprints(match?: string): Promise<KeyFingerprints>;
+  /** local grains.items (full_return): grains per minion, null for one that did not answer. */
+  grains(tgt?: string | string[], tgtType?: TargetType): Promise<Record<string, Grains | null>>;
+  /** runner manage.status. */
+  manageStatus(tgt?: string, tgtType?: TargetType): Promise<ManageStatus>;
+  /** runner config.get nodegroups, as compound expression strings. */
+  nodegroups(): Promise<Record<string, string>>;
+  /** runner fileserver.file_list (base env), filtered by path prefix. */
+  fileList(prefix?: string): Promise<string[]>;
+  /** cp.get_file_str salt://<path> on a connected minion (or `tgt`). */
+  fileRead(path: string, options?: { tgt?: string }): Promise<string>;
+  /** Frees keep-alive sockets. */
+  close(): void;
+}
+
+function isReadChunk(c: LowstateChunk): boolean {
+  if (c.client === 'runner') return READ_RUNNERS.has(c.fun);
+  if (c.client === 'wheel') return READ_WHEELS.has(c.fun);
+  return false;
+}
+
+function localChunk(client: string, tgt: string | string[], fun: string, o: LocalOptions): LowstateChunk {
+  return { ...o.extra, client, tgt, fun, arg: o.arg ?? [], ...(o.kwarg ? { kwarg: o.kwarg } : {}), ...(o.tgt_type ? { tgt_type: o.tgt_type } : {}) };
+}
+
+function firstLine(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return `${lines[0] ?? ''}${lines.length > 1 ? ` ${lines[lines.length - 1] ?? ''}` : ''}`.slice(0, 300);
+}
+
+/** Creates a client; nothing is sent until the first call (which logs in). */
+export function createSaltClient(options: SaltClientOptions): SaltClient {
+  const t = new Transport(options);
+  const post = async (chunks: LowstateChunk[], kind: 'exec' | 'read'): Promise<unknown[]> =>
+    returnList(await t.request({ method: 'POST', path: '/', body: chunks, kind }), 'POST /');
+  const run = (lowstate: LowstateChunk | LowstateChunk[]): Promise<unknown[]> => {
+    const chunks = Array.isArray(lowstate) ? lowstate : [lowstate];
+    return post(chunks, chunks.length > 0 && chunks.every(isReadChunk) ? 'read' : 'exec');
+  };
+  const runner = async (fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> => {
+    const [ret] = await run({ client: 'runner', fun, kwarg });
+    // A runner that raises still answers 200, with its traceback as the return (notes §2).
+    if (typeof ret === 'string' && ret.startsWith('Exception occurred in runner')) throw new BadGateway(`salt runner ${fun} failed: ${firstLine(ret)}`);
+    return ret;
+  };
+  const wheel = async (fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> => {
+    const [ret] = await run({ client: 'wheel', fun, kwarg });
+    const data = asObject(asObject(ret)?.['data']);
+    if (data === undefined) throw new BadGateway(`salt wheel ${fun}: unexpected answer`);
+    if (data['success'] === false) throw new BadGateway(`salt wheel ${fun} failed: ${firstLine(String(data['return']))}`);
+    return data['return'];
+  };
+  const local = async (tgt: string | string[], fun: string, o: LocalOptions = {}): Promise<LocalResult> => {
+    const fullReturn = o.fullReturn ?? true;
+    const [ret] = await post([{ ...localChunk('local', tgt, fun, o), full_return: fullReturn }], 'exec');
+    const minions = Object.fromEntries(Object.entries(asObject(ret) ?? {}).map(([id, v]) => [id, minionOutcome(v, fullReturn)]));
+    const jid = Object.values(minions).find((m) => m.status === 'returned' && m.jid !== null);
+    return { jid: jid?.status === 'returned' ? jid.jid : null, minions };
+  };
+  const grains = async (tgt: string | string[] = '*', tgtType: TargetType = 'glob'): Promise<Record<string, Grains | null>> => {
+    const { minions } = await local(tgt, 'grains.items', { tgt_type: tgtType });
+    return Object.fromEntries(Object.entries(minions).map(([id, m]) => [id, m.status === 'returned' ? asObject(m.ret) ?? null : null]));
+  };
+  const fileRead = async (path: string, o: { tgt?: string } = {}): Promise<string> => {
+    const rel = path.replace(/^salt:\/\//, '').replace(/^\/+/, '');
+    const present = o.tgt !== undefined ? [o.tgt] : ((await runner('manage.present')) as unknown[]).map(String).slice(0, 3);
+    for (const tgt of present) {
+      const outcome = (await local(tgt, 'cp.get_file_str', { arg: [`salt://${rel}`] })).minions[tgt];
+      if (outcome?.status !== 'returned') continue;
+      if (typeof outcome.ret === 'string') return outcome.ret;
+      throw new NotFound(`salt://${rel} is not on the master's file server`);
+    }
+    throw new ServiceUnavailable(`no connected minion could read salt://${rel}`);
+  };
+  async function jobs(): Promise<Record<string, JobSummary>>;
+  async function jobs(jid: string): Promise<JobDetail>;
+  async function jobs(jid?: string): Promise<Record<string, JobSummary> | JobDetail> {
+    if (jid !== undefined) return jobDetail(jid, await t.request({ method: 'GET', path: `/jobs/${encodeURIComponent(jid)}`, kind: 'read' }));
+    const [all] = returnList(await t.request({ method: 'GET', path: '/jobs', kind: 'read' }), 'GET /jobs');
+    return Object.fromEntries(Object.entries(asObject(all) ?? {}).map(([id, v]) => [id, jobSummary(id, v)]));
+  }
+  return {
+    run,
+    local,
+    localAsync: async (tgt, fun, o = {}) => {
+      const [ret] = await post([localChunk('local_async', tgt, fun, o)], 'exec');
+      const r = asObject(ret) ?? {};
+      return { jid: typeof r['jid'] === 'string' ? r['jid'] : null, minions: Array.isArray(r['minions']) ? r['minions'].map(String) : [] };
+    },
+    runner,
+    wheel,
+    jobs,
+    minions: async (mid) => {
+      const path = mid === undefined ? '/minions' : `/minions/${encodeURIComponent(mid)}`;
+      const [ret] = returnList(await t.request({ method: 'GET', path, kind: 'read' }), `GET ${path}`);
+      return Object.fromEntries(Object.entries(asObject(ret) ?? {}).map(([id, g]) => [id, asObject(g) ?? null]));
+    },
+    keys: async () => keyLists(asObject(await t.request({ method: 'GET', path: '/keys', kind: 'read' }))?.['return']),
+    events: () => openEventStream(t),
+    listKeys: async () => keyLists(await wheel('key.list_all')),
+    keyFingerprints: async (match = '*') => keyFingerprints(await wheel('key.finger', { match })),
+    grains,
+    manageStatus: async (tgt = '*', tgtType = 'glob') => {
+      const r = asObject(await runner('manage.status', { tgt, tgt_type: tgtType })) ?? {};
+      const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+      return { up: ids(r['up']), down: ids(r['down']) };
+    },
+    nodegroups: async () => nodegroupExpressions(await runner('config.get', { key: 'nodegroups' })),
+    fileList: async (prefix = '') => {
+      const files = await runner('fileserver.file_list', { saltenv: 'base' });
+      return (Array.isArray(files) ? files.map(String) : []).filter((f) => f.startsWith(prefix));
+    },
+    fileRead,
+    close: () => t.close(),
+  };
+}
+
+export { eventPayload };

@@ -1,0 +1,100 @@
+/**
+ * Translation of transport failures and salt-api error answers into the engine's typed
+ * HTTP errors, at the client's edge. Messages are built here from safe parts only (code,
+ * status, the master's own message text): axios errors carry the request config, body
+ * included, so they are never rethrown or logged raw, and every message is passed
+ * through `redact` to keep the password and the session token out.
+ */
+import { isAxiosError } from 'axios';
+import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine/src/errors';
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_SOCKET_CLOSED', 'ECONNABORTED_RESET']);
+const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+const MAX_MESSAGE = 300;
+
+/** Errors worth another attempt for an idempotent read (unreachable, timeout, 5xx). */
+const retriable = new WeakSet<Error>();
+
+/** Whether a read may be retried after this error. */
+export function isRetriable(err: unknown): boolean {
+  return err instanceof Error && retriable.has(err);
+}
+
+function mark<E extends Error>(err: E): E {
+  retriable.add(err);
+  return err;
+}
+
+/** Removes secrets from a text before it goes into an error or a log line. */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const s of secrets) if (s !== undefined && s.length >= 3) out = out.split(s).join('***');
+  return out;
+}
+
+/** The base URL without user info, for messages. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+}
+
+/**
+ * The master's message from an error body, by content type: CherryPy's HTML page has it
+ * in the first `<p>` (notes §0); the hypermedia catch-all is JSON `{"status", "return"}`.
+ */
+export function errorMessage(body: string, contentType: string | undefined, status: number): string {
+  let text = '';
+  if ((contentType ?? '').includes('html') || /^\s*<(!DOCTYPE|html)/i.test(body)) {
+    const p = /<p>([\s\S]*?)<\/p>/i.exec(body)?.[1] ?? /<title>([\s\S]*?)<\/title>/i.exec(body)?.[1] ?? '';
+    text = decodeEntities(p.replace(/<[^>]*>/g, ''));
+  } else if ((contentType ?? '').includes('json')) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      const ret = parsed !== null && typeof parsed === 'object' && 'return' in parsed ? parsed.return : parsed;
+      text = typeof ret === 'string' ? ret : JSON.stringify(ret);
+    } catch {
+      text = body;
+    }
+  } else text = body;
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return (clean === '' ? `HTTP ${status}` : clean).slice(0, MAX_MESSAGE);
+}
+
+/** Maps a non-2xx answer (other than a handled 401) to a typed error. */
+export function statusError(status: number, message: string, what: string): HttpError {
+  // 503 is salt-api saying the master daemon is not running; 504 a runner wait exceeded (notes §0 table).
+  if (status === 503) return mark(new ServiceUnavailable(`salt master unavailable (${what}): ${message}`));
+  if (status === 504) return mark(new GatewayTimeout(`salt master timed out (${what}): ${message}`));
+  const err = new BadGateway(`salt-api answered ${status} (${what}): ${message}`);
+  return status >= 500 ? mark(err) : err;
+}
+
+/** Maps an axios/network failure to ServiceUnavailable or GatewayTimeout. */
+export function transportError(err: unknown, url: string, what: string, timeoutMs: number): HttpError {
+  if (err instanceof HttpError) return err;
+  const code = isAxiosError(err) ? err.code : err instanceof Error && 'code' in err ? String(err.code) : undefined;
+  const message = err instanceof Error ? err.message : '';
+  if (err instanceof Error && (err.name === 'CanceledError' || code === 'ERR_CANCELED')) {
+    return mark(new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`));
+  }
+  if ((code !== undefined && TIMEOUT.has(code)) || /timeout/i.test(message)) {
+    return mark(new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`));
+  }
+  const reason = code !== undefined && UNREACHABLE.has(code) ? code : code ?? 'network error';
+  return mark(new ServiceUnavailable(`salt master unreachable at ${safeUrl(url)}: ${reason} (${what})`));
+}
+
+/** A 2xx answer whose body is not the JSON salt-api promises. */
+export function malformed(what: string, detail: string): BadGateway {
+  return new BadGateway(`salt-api sent an unexpected answer (${what}): ${detail}`.slice(0, MAX_MESSAGE + 80));
+}

@@ -1,0 +1,162 @@
+/**
+ * GET /events as an async iterable (salt-api notes §3 "GET /events"): the token goes in
+ * the X-Auth-Token header (works in every version; 3009 rejects the query form), the
+ * wire format is `retry: N` once, then `tag: <tag>` + `data: {"data": ..., "tag": ...}`
+ * blocks separated by a blank line, with no keep-alives. The stream ends when the server
+ * drops it; reconnecting (re-login + reopen) is the caller's job.
+ */
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { AxiosResponse } from 'axios';
+import { BadGateway } from '@fleet/engine/src/errors';
+import { errorMessage, malformed, statusError, transportError } from './errors';
+import { contentType, type Transport } from './transport';
+import type { SaltEvent, SaltEventStream, SaltLogger, StreamEnd } from './types';
+
+class SseStream implements SaltEventStream {
+  retryMs: number | undefined;
+  readonly ended: Promise<StreamEnd>;
+  private resolveEnded: (reason: StreamEnd) => void = () => undefined;
+  private readonly queue: SaltEvent[] = [];
+  private readonly waiters: Array<(r: IteratorResult<SaltEvent>) => void> = [];
+  private readonly decoder = new StringDecoder('utf8');
+  private buffer = '';
+  private tag: string | undefined;
+  private data: string[] = [];
+  private done = false;
+
+  constructor(
+    private readonly body: Readable,
+    private readonly controller: AbortController,
+    private readonly logger: SaltLogger,
+  ) {
+    this.ended = new Promise((resolve) => { this.resolveEnded = resolve; });
+    body.on('data', (chunk: Buffer) => this.feed(this.decoder.write(chunk)));
+    body.on('end', () => this.finish('closed_by_server'));
+    body.on('close', () => this.finish('closed_by_server'));
+    body.on('error', (err: Error) => {
+      // A server that cuts the socket shows up as an "aborted"/ECONNRESET error.
+      const reset = err.message === 'aborted' || ('code' in err && err.code === 'ECONNRESET');
+      this.finish(reset ? 'closed_by_server' : 'error');
+    });
+  }
+
+  private feed(text: string): void {
+    this.buffer += text;
+    const lines = this.buffer.split(/\r?\n/);
+    this.buffer = lines.pop() ?? '';
+    for (const line of lines) this.line(line);
+  }
+
+  private line(line: string): void {
+    if (line === '') return this.dispatch();
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
+    else if (field === 'tag') this.tag = value;
+    else if (field === 'data') this.data.push(value);
+  }
+
+  private dispatch(): void {
+    const raw = this.data.join('\n');
+    const tag = this.tag;
+    this.data = [];
+    this.tag = undefined;
+    if (raw === '') return;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      const obj = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+      const data = obj['data'];
+      const event: SaltEvent = {
+        tag: typeof obj['tag'] === 'string' ? obj['tag'] : tag ?? '',
+        data: data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data },
+      };
+      const waiter = this.waiters.shift();
+      if (waiter) waiter({ value: event, done: false });
+      else this.queue.push(event);
+    } catch {
+      this.logger.warn({ tag }, 'salt-api event with unparseable data skipped');
+    }
+  }
+
+  private finish(reason: StreamEnd): void {
+    if (this.done) return;
+    this.done = true;
+    this.resolveEnded(reason);
+    for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
+  }
+
+  close(): void {
+    this.finish('closed_by_client');
+    this.controller.abort();
+    this.body.destroy();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<SaltEvent> {
+    return {
+      next: () => {
+        const queued = this.queue.shift();
+        if (queued) return Promise.resolve({ value: queued, done: false });
+        if (this.done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => this.waiters.push(resolve));
+      },
+      return: () => {
+        this.close();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+}
+
+async function drain(body: Readable, limit = 8192): Promise<string> {
+  let text = '';
+  for await (const chunk of body) {
+    text += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+    if (text.length > limit) break;
+  }
+  body.destroy();
+  return text;
+}
+
+async function open(t: Transport, token: string): Promise<{ res: AxiosResponse<Readable>; controller: AbortController }> {
+  const controller = new AbortController();
+  // The read timeout covers getting the headers; afterwards a quiet bus is normal (no keep-alives).
+  const timer = setTimeout(() => controller.abort(), t.timeouts.read);
+  try {
+    const res = await t.http.get<Readable>('/events', {
+      responseType: 'stream', signal: controller.signal, timeout: 0,
+      headers: { 'X-Auth-Token': token, Accept: 'text/event-stream' },
+    });
+    return { res, controller };
+  } catch (err) {
+    throw transportError(err, t.http.defaults.baseURL ?? '', 'GET /events', t.timeouts.read);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Opens GET /events once the server has answered 200 (subscribe before publishing). */
+export async function openEventStream(t: Transport): Promise<SaltEventStream> {
+  const token = await t.token();
+  let { res, controller } = await open(t, token);
+  if (res.status === 401) {
+    await drain(res.data);
+    t.invalidate(token);
+    ({ res, controller } = await open(t, await t.token()));
+    if (res.status === 401) {
+      const msg = t.redact(errorMessage(await drain(res.data), contentType(res), 401));
+      throw new BadGateway(`salt-api refused the event stream after a fresh login: ${msg}`);
+    }
+  }
+  if (res.status !== 200) {
+    throw statusError(res.status, t.redact(errorMessage(await drain(res.data), contentType(res), res.status)), 'GET /events');
+  }
+  if (!contentType(res).includes('text/event-stream')) {
+    res.data.destroy();
+    throw malformed('GET /events', `content type ${contentType(res) || 'none'}`);
+  }
+  t.logger.debug({}, 'salt-api event stream open');
+  return new SseStream(res.data, controller, t.logger);
+}

@@ -1,0 +1,164 @@
+/**
+ * HTTP to salt-api: one axios instance (no proxy, no redirects, raw text bodies, status
+ * handled here), a session (token reused until its `expire`, ONE transparent re-login
+ * on a 401 then one retry, one login in flight shared by concurrent callers — notes §1
+ * "Correct client behaviour"), per-kind timeouts, and bounded back-off for reads only.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import { BadGateway } from '@fleet/engine/src/errors';
+import { errorMessage, isRetriable, malformed, redact, statusError, transportError } from './errors';
+import type { SaltClientOptions, SaltLogger, SaltRetry, SaltTimeouts } from './types';
+
+/** One request: `read` ones may be retried, `exec` ones never. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  kind: 'exec' | 'read';
+}
+
+const SKEW_MS = 60_000;
+const QUIET: SaltLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The response's Content-Type as a string ('' when absent). */
+export function contentType(res: AxiosResponse): string {
+  const v: unknown = res.headers['content-type'];
+  return typeof v === 'string' ? v : '';
+}
+
+interface Session {
+  token: string;
+  expiresAtMs: number;
+}
+
+/** Session-aware request sender shared by the client's methods and the event stream. */
+export class Transport {
+  readonly http: AxiosInstance;
+  readonly timeouts: SaltTimeouts;
+  readonly logger: SaltLogger;
+  private readonly retry: SaltRetry;
+  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  private session: Session | undefined;
+  private loginInFlight: Promise<Session> | undefined;
+
+  constructor(private readonly options: SaltClientOptions) {
+    this.timeouts = { login: 10_000, exec: 120_000, read: 15_000, ...options.timeouts };
+    this.retry = { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000, ...options.retry };
+    this.logger = options.logger ?? QUIET;
+    this.http = axios.create({
+      baseURL: options.url.replace(/\/+$/, ''),
+      proxy: false,
+      maxRedirects: 0,
+      httpAgent: this.agents.http,
+      httpsAgent: this.agents.https,
+      responseType: 'text',
+      transformResponse: [(d: unknown) => d],
+      validateStatus: () => true,
+      headers: { Accept: 'application/json' },
+    });
+  }
+
+  /** Removes the password and the session token from a text. */
+  redact(text: string): string {
+    return redact(text, [this.options.password, this.session?.token]);
+  }
+
+  /** The current token, logging in when there is none or it is about to expire. */
+  async token(): Promise<string> {
+    if (this.session !== undefined && Date.now() < this.session.expiresAtMs - SKEW_MS) return this.session.token;
+    this.loginInFlight ??= this.login().finally(() => { this.loginInFlight = undefined; });
+    return (await this.loginInFlight).token;
+  }
+
+  /** Drops the session if it still is the one that was refused (so concurrent 401s re-login once). */
+  invalidate(token: string): void {
+    if (this.session?.token === token) this.session = undefined;
+  }
+
+  private async login(): Promise<Session> {
+    const { username, password, eauth = 'pam' } = this.options;
+    const what = 'POST /login';
+    let res: AxiosResponse<string>;
+    try {
+      res = await this.http.post('/login', { username, password, eauth }, { timeout: this.timeouts.login });
+    } catch (err) {
+      throw transportError(err, this.options.url, what, this.timeouts.login);
+    }
+    if (res.status === 401) {
+      const msg = this.redact(errorMessage(String(res.data ?? ''), contentType(res), 401));
+      this.logger.error({ user: username, eauth }, 'salt-api login refused');
+      throw new BadGateway(`salt-api refused the login of user '${username}' (eauth ${eauth}): ${msg}`);
+    }
+    const body = this.parse(res, what);
+    const first = body !== null && typeof body === 'object' && 'return' in body && Array.isArray(body.return) ? (body.return[0] as unknown) : undefined;
+    const token = first !== null && typeof first === 'object' && 'token' in first ? first.token : undefined;
+    const expire = first !== null && typeof first === 'object' && 'expire' in first ? Number(first.expire) : NaN;
+    if (typeof token !== 'string' || token === '') throw malformed(what, 'no token in the login answer');
+    const expiresAtMs = Number.isFinite(expire) ? expire * 1000 : Date.now() + 3_600_000;
+    this.session = { token, expiresAtMs };
+    this.logger.info({ user: username, eauth, expires: new Date(expiresAtMs).toISOString() }, 'salt-api login');
+    return this.session;
+  }
+
+  /** Parses a 2xx JSON body or maps an error status; never JSON.parses blindly. */
+  parse(res: AxiosResponse<string>, what: string): unknown {
+    const type = contentType(res);
+    if (res.status < 200 || res.status >= 300) {
+      throw statusError(res.status, this.redact(errorMessage(String(res.data ?? ''), type, res.status)), what);
+    }
+    if (!type.includes('json')) throw malformed(what, `content type ${type || 'none'}`);
+    try {
+      return JSON.parse(res.data) as unknown;
+    } catch {
+      throw malformed(what, 'invalid JSON');
+    }
+  }
+
+  /** Sends with the session, re-logging in once on a 401, and retrying reads with back-off. */
+  async request(spec: RequestSpec): Promise<unknown> {
+    const attempts = spec.kind === 'read' ? Math.max(1, this.retry.attempts) : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.authed(spec);
+      } catch (err) {
+        if (attempt >= attempts || !isRetriable(err)) throw err;
+        const delay = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+        this.logger.warn({ what: `${spec.method} ${spec.path}`, attempt, delayMs: delay, error: err instanceof Error ? err.message : '' }, 'salt-api read failed, retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async authed(spec: RequestSpec): Promise<unknown> {
+    const what = `${spec.method} ${spec.path}`;
+    const token = await this.token();
+    let res = await this.send(spec, token, what);
+    if (res.status === 401) {
+      this.logger.info({ what }, 'salt-api session refused, logging in again');
+      this.invalidate(token);
+      res = await this.send(spec, await this.token(), what);
+      if (res.status === 401) {
+        const msg = this.redact(errorMessage(String(res.data ?? ''), contentType(res), 401));
+        throw new BadGateway(`salt-api refused the request after a fresh login (${what}): ${msg}`);
+      }
+    }
+    return this.parse(res, what);
+  }
+
+  private async send(spec: RequestSpec, token: string, what: string): Promise<AxiosResponse<string>> {
+    const timeout = this.timeouts[spec.kind];
+    try {
+      return await this.http.request<string>({ method: spec.method, url: spec.path, data: spec.body, timeout, headers: { 'X-Auth-Token': token } });
+    } catch (err) {
+      throw transportError(err, this.options.url, what, timeout);
+    }
+  }
+
+  /** Frees the keep-alive sockets. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+}
