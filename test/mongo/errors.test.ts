@@ -7,7 +7,7 @@
  * `keyValue` included; a `MongoBulkWriteError` lists `writeErrors` whose `err` is the reply).
  * The test workspace does not depend on the driver, so its classes are not imported.
  */
-import { Conflict, NotFound, ServiceUnavailable } from '../../engine/src/errors';
+import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../engine/src/errors';
 import { translateMongoError } from '../../engine/src/store/mongo';
 
 /** An error with the driver's class name and the reply's fields. */
@@ -83,9 +83,23 @@ describe('an unusable database becomes ServiceUnavailable', () => {
   });
 });
 
+describe('a query or update the server cannot parse is a BadRequest, as on the embedded store', () => {
+  test.each([
+    ['unknown operator (BadValue)', serverError({ code: 2, errmsg: 'unknown operator: $foo' })],
+    ['unknown update modifier (FailedToParse)', serverError({ code: 9, errmsg: "Unknown modifier: $bogus. Expected a valid update modifier or pipeline-style update specified as an array" })],
+    ['changing _id (ImmutableField)', serverError({ code: 66, errmsg: "Performing an update on the path '_id' would modify the immutable field '_id'" })],
+    ['mixed projection', serverError({ code: 31254, errmsg: 'Cannot do exclusion on field status in inclusion projection' })],
+    ['bad regex', serverError({ code: 51091, errmsg: 'Regular expression is invalid: missing )' })],
+  ])('%s', (_name, error) => {
+    const translated = translateMongoError(error);
+    expect(translated).toBeInstanceOf(BadRequest);
+    expect(translated).toMatchObject({ status: 400, message: expect.stringMatching(/^invalid query or update: /) });
+  });
+});
+
 describe('everything else passes through unchanged', () => {
   test.each([
-    ['a bad query (BadValue)', serverError({ code: 2, errmsg: 'unknown operator: $foo' })],
+    ['a server error of another kind', serverError({ code: 14, errmsg: 'Cannot apply $inc to a value of non-numeric type' })],
     ['an HttpError already', new NotFound()],
     ['a plain Error', new Error('boom')],
   ])('%s', (_name, error) => {

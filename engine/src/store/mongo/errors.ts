@@ -1,9 +1,10 @@
 /**
  * Driver errors translated at the adapter's edge (STYLE §8): a duplicate key becomes `Conflict`
- * naming the field, an unreachable or unusable database becomes `ServiceUnavailable`. Anything
- * else is rethrown as it is and renders as a bare 500.
+ * naming the field, a query or update the server refuses to parse becomes `BadRequest` (as the
+ * embedded store answers), an unreachable or unusable database becomes `ServiceUnavailable`.
+ * Anything else is rethrown as it is and renders as a bare 500.
  */
-import { Conflict, HttpError, ServiceUnavailable } from '../../errors';
+import { BadRequest, Conflict, HttpError, ServiceUnavailable } from '../../errors';
 
 /** E11000 (and its legacy/sharded twins): a unique index refused the write. */
 const DUPLICATE_KEY_CODES: ReadonlySet<number> = new Set([11000, 11001, 12582]);
@@ -42,6 +43,15 @@ const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
   11602, // InterruptedDueToReplStateChange
   13435, // NotPrimaryNoSecondaryOk
   13436, // NotPrimaryOrSecondary
+]);
+
+/** Server codes for a malformed query, update or projection: the caller's mistake, not ours. */
+const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
+  2, // BadValue: unknown operator, `$in` without an array, bad `$regex` options
+  9, // FailedToParse: unknown update modifier, mixed operators and fields
+  66, // ImmutableField: an update that would change `_id`
+  31254, // an exclusion inside an inclusion projection
+  51091, // a regular expression that does not compile
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -103,8 +113,9 @@ export function translateMongoError(error: unknown): unknown {
   }
   const name = typeof error.name === 'string' ? error.name : '';
   const code = codeOf(error);
+  const message = typeof error.message === 'string' ? error.message : name;
+  if (code !== undefined && BAD_REQUEST_CODES.has(code)) return new BadRequest(`invalid query or update: ${message}`);
   if (UNREACHABLE_NAMES.has(name) || (code !== undefined && UNAVAILABLE_CODES.has(code))) {
-    const message = typeof error.message === 'string' ? error.message : name;
     return new ServiceUnavailable(`database unreachable: ${redact(message)}`);
   }
   return error;

@@ -160,6 +160,15 @@ export class MongoStore implements Store {
     await this.connector.close();
   }
 
+  /**
+   * Drops this store's whole database. Not part of the port and never called by the API: it is
+   * for throwaway databases (the contract suite gives each test its own) and for tooling.
+   */
+  async dropDatabase(): Promise<void> {
+    const db = await this.connector.db();
+    await translated(() => db.dropDatabase());
+  }
+
   /** The compiled schema's indexes when the resource was given at open, else the spec's. */
   private indexesOf(spec: CollectionSpec): IndexPlan[] {
     const schema = this.schemas.get(spec.name);
