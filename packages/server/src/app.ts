@@ -21,10 +21,12 @@ function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const id = (req.get('x-request-id') ?? '').slice(0, 64) || randomUUID();
     const started = process.hrtime.bigint();
+    // Read now: routers rewrite req.url (and so req.path) to the part below their mount point.
+    const path = req.path;
     res.setHeader('X-Request-Id', id);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ reqId: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info({ reqId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };
