@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { BadRequest, ServiceUnavailable } from '../../engine/src/errors';
 import type { CollectionSpec } from '../../engine/src/store/port';
 import { newObjectId, openSqliteStore, type SqliteStore } from '../../engine/src/store/sqlite';
@@ -170,6 +170,17 @@ describe('sqlite only', () => {
     expect(rows).toEqual([{ id: 'a1', created: '2024-01-02T00:00:00.000Z' }]);
     raw.close();
     store = openSqliteStore({ path });
+  });
+
+  test('a failed upload leaves no chunks behind', async () => {
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield Buffer.alloc(5 * 1024 * 1024, 7); // more than one batch of chunks is written before the error
+      throw new Error('client went away');
+    }
+    await expect(store.media.put(Readable.from(failing()), { filename: 'x', contentType: 'text/plain' })).rejects.toThrow('client went away');
+    const raw = new SqliteDb(path);
+    expect(raw.prepare('SELECT count(*) AS n FROM media_chunks').get()).toEqual({ n: 0 });
+    raw.close();
   });
 
   test('malformed input is a BadRequest', async () => {

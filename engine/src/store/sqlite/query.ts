@@ -7,8 +7,8 @@ import type { Doc, Filter, FindOptions, Projection, SortSpec } from '../port';
 import type { CollectionInfo } from './collections';
 import type { SqliteDb } from './db';
 import { decodeDoc } from './json';
-import { compileFilter, findInMemory, project } from './mingo';
-import { orderBy, type SqlValue, translateFilter } from './translate';
+import { aggregateInMemory, compileFilter, findInMemory, project } from './mingo';
+import { isPlainObject, orderBy, type SqlValue, translateFilter } from './translate';
 
 /** How a find runs: all in SQL, SQL order + mingo filter streamed, or mingo filter + sort in memory. */
 type Mode = 'sql' | 'stream' | 'memory';
@@ -63,6 +63,15 @@ export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): n
     if (test(decodeDoc(docColumn(row), info.datetimePaths))) n += 1;
   }
   return n;
+}
+
+/** Runs a pipeline; a leading `$match` becomes the (pushed-down where possible) pre-filter. */
+export function aggregateDocs(db: SqliteDb, info: CollectionInfo, pipeline: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const first = pipeline[0];
+  const match = first !== undefined && Object.keys(first).length === 1 && isPlainObject(first.$match) ? first.$match : undefined;
+  // Documents are decoded (datetimes revived) before mingo sees them, so date operators work.
+  const docs = findDocs(db, info, match ?? {});
+  return aggregateInMemory(docs, match === undefined ? pipeline : pipeline.slice(1));
 }
 
 /** SQLite's `EXPLAIN QUERY PLAN` for the SQL a find would run: one line per plan step. */

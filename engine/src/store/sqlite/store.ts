@@ -2,14 +2,12 @@
  * The embedded store: the port's methods over one SQLite file, wired from the pieces beside this
  * file (collections, query, writes, media, leases).
  */
-import type { Doc, Filter, FindOptions, Store } from '../port';
+import type { Filter, FindOptions, Store } from '../port';
 import { Collections } from './collections';
 import { SqliteDb } from './db';
 import { sqliteLeases } from './leases';
 import { sqliteMedia } from './media';
-import { aggregateInMemory } from './mingo';
-import { countDocs, explainFind, findDocs } from './query';
-import { isPlainObject } from './translate';
+import { aggregateDocs, countDocs, explainFind, findDocs } from './query';
 import { deleteDocs, findOneAndUpdateDoc, insertDocs, updateDocs } from './writes';
 
 /** The embedded store, plus a debug helper for tests and benchmarks. */
@@ -54,12 +52,7 @@ export function openSqliteStore({ path }: SqliteStoreOptions): SqliteStore {
       return deleteDocs(db, collections.get(collection), filter);
     },
     async aggregate(collection, pipeline) {
-      const info = collections.get(collection);
-      // A leading $match is the pre-filter (pushed down where it can be); mingo runs the rest.
-      const first = pipeline[0];
-      const match = first !== undefined && Object.keys(first).length === 1 && isPlainObject(first.$match) ? first.$match : undefined;
-      const docs: Doc[] = findDocs(db, info, match ?? {});
-      return aggregateInMemory(docs, match === undefined ? pipeline : pipeline.slice(1));
+      return aggregateDocs(db, collections.get(collection), pipeline);
     },
     media: sqliteMedia(db),
     leases: sqliteLeases(db),
