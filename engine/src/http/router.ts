@@ -119,6 +119,8 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
       return;
     }
     const [item] = await render(req, [doc], 'item', p.embedded, p.projection);
+    // afterRead may have changed the item (an alert marked as read): the header follows the body.
+    resp.setHeader('ETag', `"${String(doc._etag)}"`);
     resp.json(item);
   });
 
