@@ -6,6 +6,7 @@
 import { BadRequest, defineResource, f, isPlainObject, NotFound, Unprocessable, type CallContext, type Doc } from '@fleet/engine';
 import { unsafeRegexReason } from '@fleet/engine/src/query/regex-guard';
 import { hostnamesOf, wouldCycle } from './groups/membership';
+import { jsonBody, master } from './lib/master';
 import { touched } from './lib/touch';
 
 async function checkSubgroups(ctx: CallContext, subgroups: string[], selfId: string | undefined): Promise<void> {
@@ -122,6 +123,18 @@ export const groups = defineResource({
       role: 'viewer',
       summary: 'Host names of the group and all its nested subgroups (static members and rule matches)',
       handler: async ({ params, ctx }) => ({ body: await hostnamesOf(ctx.runtime.store, await group(ctx, params.id ?? '')) }),
+    },
+    {
+      method: 'post',
+      path: '/:id',
+      role: 'operator',
+      summary: 'Runs a Salt function on every host of the group (tgt: its host names, tgt_type: list)',
+      async handler({ params, body, ctx }) {
+        const service = master(ctx);
+        const targets = await hostnamesOf(ctx.runtime.store, await group(ctx, params.id ?? ''));
+        if (targets.length === 0) throw new Unprocessable('group has no hosts');
+        return { body: await service.execute({ targets, kind: 'group', body: jsonBody(body) }, ctx) };
+      },
     },
   ],
 });

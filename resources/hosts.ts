@@ -3,6 +3,7 @@
  * fleet sync (no POST); PATCH sets the operator-owned fields; DELETE hides the host (soft delete).
  */
 import { defineResource, f, Unprocessable } from '@fleet/engine';
+import { jsonBody, master, monitoringAction } from './lib/master';
 
 const grain = f.object(
   {
@@ -103,4 +104,24 @@ export const hosts = defineResource({
       return fields;
     },
   },
+  routes: [
+    {
+      method: 'post',
+      path: '/:id',
+      role: 'operator',
+      summary: 'Runs a Salt function on the host through the master (execution proxying): {exec_client, fun, arg, kwarg, ...}',
+      async handler({ params, body, ctx }) {
+        const service = master(ctx);
+        const host = await ctx.runtime.resources.get('hosts').get(params.id ?? '');
+        return { body: await service.execute({ targets: [host._id], kind: 'host', body: jsonBody(body) }, ctx) };
+      },
+    },
+    {
+      method: 'post',
+      path: '/:id/all_status',
+      role: 'operator',
+      summary: 'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',
+      handler: async ({ params, body, ctx }) => ({ body: await master(ctx).monitoring(params.id ?? '', monitoringAction(body), ctx) }),
+    },
+  ],
 });

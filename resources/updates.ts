@@ -3,6 +3,7 @@
  * `name`); `description` is local and kept across downloads.
  */
 import { defineResource, f } from '@fleet/engine';
+import { master } from './lib/master';
 
 export const updates = defineResource({
   name: 'updates',
@@ -15,4 +16,14 @@ export const updates = defineResource({
   methods: { list: 'viewer', get: 'viewer', patch: 'operator' },
   patchable: ['description'],
   defaultSort: [['name', 1]],
+  routes: [
+    {
+      // '' is the collection itself: there is no generic create, only this download.
+      method: 'post',
+      path: '',
+      role: 'operator',
+      summary: "Downloads the patches from the master's file server (patches/), upserting each by name",
+      handler: async ({ ctx }) => ({ body: { _status: 'OK', ...(await master(ctx).downloadPatches(ctx)) } }),
+    },
+  ],
 });

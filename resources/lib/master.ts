@@ -3,7 +3,7 @@
  * `master`. The server registers it when SALT_API_URL is set; without it, every route that needs
  * the master answers 503 saying how to configure it.
  */
-import { ServiceUnavailable, type CallContext } from '@fleet/engine';
+import { BadRequest, isPlainObject, ServiceUnavailable, Unprocessable, type CallContext } from '@fleet/engine';
 
 /** The execution request as the API receives it (spec: execution proxying). */
 export interface ExecutionRequest {
@@ -22,12 +22,26 @@ export interface ExecutionResponse {
   readonly return: { readonly return: readonly Record<string, unknown>[] };
 }
 
+/**
+ * What POST /hosts/{id}/all_status does: `start` / `stop` periodic collection for the host,
+ * `stop_all` for every host; without an `action` (`once`) one sample is taken and returned.
+ */
+export type MonitoringAction = 'start' | 'stop' | 'stop_all' | 'once';
+
+/** The result of a patch download. */
+export interface PatchDownload {
+  readonly created: number;
+  readonly updated: number;
+  /** Every patch name listed by the master (created, updated or unchanged). */
+  readonly names: readonly string[];
+}
+
 export interface MasterService {
   execute(request: ExecutionRequest, ctx: CallContext): Promise<ExecutionResponse>;
   /** Lists `patches/` on the master's file server and upserts each patch by name. */
-  downloadPatches(ctx: CallContext): Promise<{ readonly created: number; readonly updated: number; readonly names: readonly string[] }>;
+  downloadPatches(ctx: CallContext): Promise<PatchDownload>;
   /** Starts or stops periodic `status.all_status` collection for a host (or all, `stop_all`). */
-  monitoring(hostId: string, action: 'start' | 'stop' | 'stop_all', ctx: CallContext): Promise<Record<string, unknown>>;
+  monitoring(hostId: string, action: MonitoringAction, ctx: CallContext): Promise<Record<string, unknown>>;
   /** Runs the fleet sync now (admin endpoint). */
   syncNow(ctx: CallContext): Promise<Record<string, unknown>>;
 }
@@ -37,4 +51,23 @@ export function master(ctx: CallContext): MasterService {
   const service = ctx.runtime.services.get('master') as MasterService | undefined;
   if (!service) throw new ServiceUnavailable('No master is configured: set SALT_API_URL, SALT_API_USER and SALT_API_PASSWORD');
   return service;
+}
+
+/** A request body that must be a JSON object (execution proxying, monitoring). */
+export function jsonBody(body: unknown): Readonly<Record<string, unknown>> {
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw new BadRequest('The body must be a JSON object');
+  return body;
+}
+
+const MONITORING_ACTIONS: readonly MonitoringAction[] = ['start', 'stop', 'stop_all'];
+
+/** The `action` of POST /hosts/{id}/all_status (spec: start, stop or stop_all; optional). */
+export function monitoringAction(body: unknown): MonitoringAction {
+  const action = jsonBody(body).action;
+  if (action === undefined || action === null) return 'once';
+  if (typeof action !== 'string' || !(MONITORING_ACTIONS as readonly string[]).includes(action)) {
+    throw new Unprocessable('all_status: unknown action', { action: 'must be start, stop or stop_all' });
+  }
+  return action as MonitoringAction;
 }

@@ -9,6 +9,7 @@ import { allResources } from '@fleet/resources';
 import type { Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
+import { startIntegrations } from './integrations';
 import { createLogger } from './logger';
 import { tokenGrants, secretKey } from './secrets';
 import { chooseStore } from './store';
@@ -35,14 +36,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const choice = chooseStore(config.DATABASE_URL, options.cwd);
   const store = await choice.open(log);
+  // Filled by the integrations after the collections exist; the resources look services up per call.
+  const services = new Map<string, unknown>();
   const engine = createEngine({
     definitions: allResources,
     store,
     secrets: createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir)),
     log,
+    services,
     config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
   });
   await engine.ensureCollections();
+  const integrations = await startIntegrations({ config, store, log, services });
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
   const app = createApp({
     engine,
@@ -58,9 +63,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }
     },
   });
-  const server: Server = await new Promise((resolve, reject) => {
+  const server: Server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
+  }).catch(async (err: unknown) => {
+    await integrations.stop();
+    throw err;
   });
   server.keepAliveTimeout = 5000;
   const port = (server.address() as AddressInfo).port;
@@ -80,6 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await integrations.stop();
         await store.close();
         log.info({}, 'fleet-api stopped');
       })();

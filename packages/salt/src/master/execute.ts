@@ -1,0 +1,130 @@
+/**
+ * Execution proxying (spec "Execution proxying", DESIGN §5): the validated body becomes one
+ * lowstate chunk (`exec_client` renamed `client`; `tgt` the host id, or the group's host names
+ * with `tgt_type: list`), sent to salt-api; the answer becomes `{task_id, status, return}`.
+ *
+ * - `local`: one action per targeted host is recorded at once (user = the token's name).
+ * - `local_async`: answers `{jid, minions}` at once; the tracker records the returns as they arrive.
+ * - `local_batch`: one element per minion return (notes §2), recorded at once.
+ *
+ * `status`: `success` when every targeted host answered successfully (for `local_async`: the
+ * job was published to every target), `failed` when none did, `partial` otherwise. A host that did
+ * not answer is shown with Salt's "Minion did not return" text and recorded with success false.
+ * Master errors (502/503/504) propagate from the client before anything is stored.
+ */
+import type { CallContext, Store } from '@fleet/engine';
+import type { ExecutionRequest, ExecutionResponse } from '../../../../resources/lib/master';
+import type { SaltClient } from '../client';
+import type { LocalOptions, MinionOutcome } from '../client/types';
+import { recordReturns, type JobReturn } from '../record';
+import { NO_RESPONSE, type AsyncJobTracker } from './async-jobs';
+import { funArgs, localJid, parseExecution, type ParsedExecution } from './request';
+
+/** Shown for a target the master did not publish to (no accepted key, or no match). */
+export const NOT_TARGETED = 'Minion did not return. [Not targeted: the master has no accepted key for it]';
+
+export interface ExecuteDeps {
+  readonly client: SaltClient;
+  readonly store: Store;
+  readonly tracker: AsyncJobTracker;
+}
+
+/** One host's line of the answer and its record. */
+interface HostResult {
+  readonly host: string;
+  readonly output: unknown;
+  readonly ret: JobReturn;
+}
+
+type Call = { readonly parsed: ParsedExecution; readonly request: ExecutionRequest; readonly ctx: CallContext };
+
+function allowedFuns(config: Readonly<Record<string, unknown>>): readonly string[] | undefined {
+  const v = config.execAllowedFuns;
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+}
+
+function target(request: ExecutionRequest): { tgt: string | string[]; options: Pick<LocalOptions, 'tgt_type'> } {
+  if (request.kind === 'host') return { tgt: request.targets[0] ?? '', options: {} };
+  return { tgt: [...request.targets], options: { tgt_type: 'list' } };
+}
+
+function options(call: Call): LocalOptions {
+  const { parsed } = call;
+  return { arg: [...parsed.arg], ...(Object.keys(parsed.kwarg).length > 0 ? { kwarg: { ...parsed.kwarg } } : {}), ...target(call.request).options, extra: { ...parsed.extra } };
+}
+
+function jobReturn(call: Call, jid: string, host: string, ret: unknown, retcode: number | null, success: boolean): JobReturn {
+  return { jid, host, fun: call.parsed.fun, funArgs: funArgs(call.parsed), ret, retcode, success, user: call.ctx.principal.name };
+}
+
+/** A host's result from its `local` outcome (a missing outcome: the master did not target it). */
+function fromOutcome(call: Call, jid: string, host: string, outcome: MinionOutcome | undefined): HostResult {
+  if (outcome === undefined) return { host, output: NOT_TARGETED, ret: jobReturn(call, jid, host, NOT_TARGETED, null, false) };
+  if (outcome.status === 'returned') {
+    const success = outcome.retcode === null ? outcome.ret !== false : outcome.retcode === 0;
+    return { host, output: outcome.ret, ret: jobReturn(call, jid, host, outcome.ret, outcome.retcode, success) };
+  }
+  const message = outcome.status === 'no_response' ? outcome.message : NO_RESPONSE;
+  return { host, output: message, ret: jobReturn(call, jid, host, message, null, false) };
+}
+
+/** success | partial | failed from how many of `total` succeeded. */
+export function overallStatus(succeeded: number, total: number): 'success' | 'partial' | 'failed' {
+  if (total > 0 && succeeded === total) return 'success';
+  return succeeded === 0 ? 'failed' : 'partial';
+}
+
+function hostsOf(request: ExecutionRequest, answered: readonly string[]): string[] {
+  return [...new Set([...request.targets, ...answered])];
+}
+
+async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionResponse> {
+  const { tgt } = target(call.request);
+  const result = await deps.client.local(tgt, call.parsed.fun, options(call));
+  const jid = result.jid ?? localJid(call.ctx.now);
+  const lines = hostsOf(call.request, Object.keys(result.minions)).map((host) => fromOutcome(call, jid, host, result.minions[host]));
+  await recordReturns(deps.store, lines.map((l) => l.ret), call.ctx.now);
+  const output = Object.fromEntries(lines.map((l) => [l.host, l.output]));
+  return { task_id: jid, status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length), return: { return: [output] } };
+}
+
+async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionResponse> {
+  const { tgt } = target(call.request);
+  const job = await deps.client.localAsync(tgt, call.parsed.fun, options(call));
+  const jid = job.jid ?? localJid(call.ctx.now);
+  const untargeted = call.request.targets.filter((host) => !job.minions.includes(host));
+  await recordReturns(deps.store, untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false)), call.ctx.now);
+  if (job.jid !== null && job.minions.length > 0) {
+    deps.tracker.track({ jid: job.jid, minions: job.minions, fun: call.parsed.fun, funArgs: funArgs(call.parsed), user: call.ctx.principal.name });
+  }
+  const published = job.minions.length;
+  const body = job.jid === null ? {} : { jid: job.jid, minions: job.minions };
+  return { task_id: jid, status: overallStatus(published, published + untargeted.length), return: { return: [body] } };
+}
+
+async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionResponse> {
+  const { tgt, options: t } = target(call.request);
+  const { parsed } = call;
+  const kwarg = Object.keys(parsed.kwarg).length > 0 ? { kwarg: { ...parsed.kwarg } } : {};
+  const elements = await deps.client.run({ ...parsed.extra, client: 'local_batch', tgt, fun: parsed.fun, arg: [...parsed.arg], ...kwarg, ...t });
+  const jid = localJid(call.ctx.now);
+  const answered = new Map<string, unknown>();
+  for (const element of elements) {
+    if (element !== null && typeof element === 'object' && !Array.isArray(element)) for (const [host, ret] of Object.entries(element)) answered.set(host, ret);
+  }
+  // Batch drops the minions that fail its initial ping (notes §2): they are shown as silent.
+  const silent = call.request.targets.filter((host) => !answered.has(host));
+  const lines = hostsOf(call.request, [...answered.keys()]).map((host) =>
+    fromOutcome(call, jid, host, answered.has(host) ? { status: 'returned', ret: answered.get(host), retcode: null, jid: null } : { status: 'no_response', message: NO_RESPONSE }));
+  await recordReturns(deps.store, lines.map((l) => l.ret), call.ctx.now);
+  const output = [...elements, ...silent.map((host) => ({ [host]: NO_RESPONSE }))];
+  return { task_id: jid, status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length), return: { return: output as Record<string, unknown>[] } };
+}
+
+const RUNNERS = { local: runLocal, local_async: runAsync, local_batch: runBatch } as const;
+
+/** Runs an execution request on the master and records its returns. */
+export async function execute(deps: ExecuteDeps, request: ExecutionRequest, ctx: CallContext): Promise<ExecutionResponse> {
+  const parsed = parseExecution(request.body, allowedFuns(ctx.runtime.config), ctx.principal.name);
+  return RUNNERS[parsed.client](deps, { parsed, request, ctx });
+}

@@ -1,0 +1,85 @@
+/**
+ * The master service: the implementation of the `MasterService` port that resources call
+ * (resources/lib/master.ts) over the salt-api client — execution proxying, patch download,
+ * host monitoring and the admin's "sync now". The server registers it as the `master` service
+ * when SALT_API_URL is set (packages/server/src/integrations.ts).
+ */
+import type { CallContext, Log, Store } from '@fleet/engine';
+import { ServiceUnavailable } from '@fleet/engine/src/errors';
+import type { MasterService, MonitoringAction } from '../../../../resources/lib/master';
+import type { SaltClient } from '../client';
+import { AsyncJobTracker } from './async-jobs';
+import { execute } from './execute';
+import { Monitor } from './monitoring';
+import { downloadPatches } from './patches';
+
+export { EXEC_CLIENTS, funAllowed, parseExecution } from './request';
+export { NO_RESPONSE } from './async-jobs';
+export { NOT_TARGETED } from './execute';
+
+/** The fleet sync as the service needs it: run one pass now. */
+export interface SyncTrigger {
+  runNow(): Promise<unknown>;
+}
+
+export interface MasterOptions {
+  readonly client: SaltClient;
+  readonly store: Store;
+  readonly log: Log;
+  /** Between two `status.all_status` samples of a monitored host. Default 30 s. */
+  readonly monitorIntervalMs?: number;
+  /** Between two polls of a `local_async` job. Default 1 s. */
+  readonly asyncPollMs?: number;
+  /** How long a `local_async` job's returns are waited for. Default 5 min. */
+  readonly asyncDeadlineMs?: number;
+  /** The fleet sync loop, when it runs; `syncNow` answers 503 without it. */
+  readonly sync?: SyncTrigger;
+}
+
+/** The service plus what the server needs to shut it down. */
+export interface RunningMaster extends MasterService {
+  /** Stops the monitoring timers and the async job follow-ups. */
+  stop(): Promise<void>;
+  /** `local_async` jobs still followed (for tests and logs). */
+  readonly followedJobs: number;
+  /** Hosts monitored now. */
+  readonly monitoredHosts: readonly string[];
+}
+
+function monitoringBody(monitor: Monitor): (hostId: string, action: MonitoringAction, ctx: CallContext) => Promise<Record<string, unknown>> {
+  return async (hostId, action, ctx) => {
+    if (action === 'stop_all') return { _status: 'OK', action, stopped: monitor.stopAll() };
+    if (action === 'stop') return { _status: 'OK', action, host: hostId, monitoring: false, was_monitoring: monitor.stop(hostId) };
+    // 404 for an unknown or soft-deleted host, as its item GET answers.
+    await ctx.runtime.resources.get('hosts').get(hostId);
+    const sample = await monitor.sample(hostId);
+    if (action === 'once') return { _status: 'OK', host: hostId, answered: sample !== null, all_status: sample };
+    monitor.start(hostId);
+    return { _status: 'OK', action, host: hostId, monitoring: true, interval_s: monitor.intervalMs / 1000, answered: sample !== null };
+  };
+}
+
+/** Builds the master service over a salt-api client. */
+export function createMasterService(o: MasterOptions): RunningMaster {
+  const tracker = new AsyncJobTracker({ client: o.client, store: o.store, log: o.log, pollMs: o.asyncPollMs ?? 1000, deadlineMs: o.asyncDeadlineMs ?? 300_000 });
+  const monitor = new Monitor({ client: o.client, store: o.store, log: o.log, intervalMs: o.monitorIntervalMs ?? 30_000 });
+  return {
+    execute: (request, ctx) => execute({ client: o.client, store: o.store, tracker }, request, ctx),
+    downloadPatches: (ctx) => downloadPatches({ client: o.client, store: o.store, log: o.log }, ctx.now),
+    monitoring: monitoringBody(monitor),
+    async syncNow() {
+      if (o.sync === undefined) throw new ServiceUnavailable('The fleet sync is not running on this server');
+      const report = await o.sync.runNow();
+      return report !== null && typeof report === 'object' && !Array.isArray(report) ? { ...report } : { result: report };
+    },
+    async stop() {
+      await Promise.all([monitor.close(), tracker.stop()]);
+    },
+    get followedJobs() {
+      return tracker.active;
+    },
+    get monitoredHosts() {
+      return monitor.hosts();
+    },
+  };
+}

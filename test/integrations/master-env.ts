@@ -1,0 +1,86 @@
+/**
+ * The master tests' setup: salt-sim on a loopback port and the real API (startTestServer) with
+ * SALT_API_URL pointing at it; the sim's accepted minions inserted as hosts, as the fleet sync
+ * would store them. Optional knobs that the fixed configuration does not carry
+ * (SALT_API_TIMEOUT_S, ALL_STATUS_INTERVAL_S) are read from process.env at start: they are set
+ * only while the server starts.
+ */
+import { startSaltSim, type SaltSim, type SaltSimOptions, type SimUser } from '@fleet/salt-sim';
+import { auth, insertHost, startTestServer, type TestServer } from '../helpers';
+
+export interface MasterEnv {
+  readonly sim: SaltSim;
+  readonly api: TestServer;
+  /** Accepted minions that answer, sorted. */
+  readonly up: readonly string[];
+  /** Accepted minions that do not answer, sorted. */
+  readonly down: readonly string[];
+  close(): Promise<void>;
+}
+
+export interface MasterEnvOptions {
+  readonly sim?: SaltSimOptions;
+  /** Environment of the API (besides SALT_API_*). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Knobs read from process.env at start. */
+  readonly knobs?: Readonly<Record<string, string>>;
+}
+
+/** A user whose password is distinct from every other string, to prove it never leaks. */
+export const SALT_USER: SimUser = { username: 'fleet-api', password: 'pw-7f3c9a1e5d' };
+
+/** Starts the API on `env` with `knobs` in process.env for the duration of the start. */
+export async function startApi(env: Readonly<Record<string, string>>, knobs: Readonly<Record<string, string>> = {}): Promise<TestServer> {
+  const saved = Object.fromEntries(Object.keys(knobs).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, knobs);
+  try {
+    return await startTestServer({ env });
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** The SALT_API_* variables of a simulator. */
+export function saltEnv(sim: SaltSim): Record<string, string> {
+  const { username, password, eauth } = sim.credentials;
+  return { SALT_API_URL: sim.url, SALT_API_USER: username, SALT_API_PASSWORD: password, SALT_API_EAUTH: eauth };
+}
+
+/** Starts the simulator and the API wired to it, with the accepted minions stored as hosts. */
+export async function startMasterEnv(o: MasterEnvOptions = {}): Promise<MasterEnv> {
+  const sim = await startSaltSim({ hosts: 12, seed: 7, users: [SALT_USER], ...o.sim });
+  const api = await startApi({ ...saltEnv(sim), ...o.env }, o.knobs);
+  const accepted = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted');
+  for (const m of accepted) await insertHost(api.store, m.id, { status: m.up ? 'up' : 'down' });
+  return {
+    sim,
+    api,
+    up: accepted.filter((m) => m.up).map((m) => m.id).sort(),
+    down: accepted.filter((m) => !m.up).map((m) => m.id).sort(),
+    async close() {
+      await api.close();
+      await sim.close();
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The `/api/actions` items of a job. */
+export async function actionsOf(api: TestServer, jid: string): Promise<Record<string, unknown>[]> {
+  const res = await api.request.get('/api/actions').query({ where: JSON.stringify({ jid }), max_results: '100' }).set(auth('viewer'));
+  expect(res.status).toBe(200);
+  return (res.body as { _items: Record<string, unknown>[] })._items;
+}
