@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuthenticator, createEngine, createSecretBox, type Engine, type Store } from '@fleet/engine';
+import { createAuthenticator, createEngine, createSecretBox, type Engine, type ResourceDefinition, type Store } from '@fleet/engine';
 import { allResources } from '@fleet/resources';
 import type { Logger } from 'pino';
 import { createApp } from './app';
@@ -29,6 +29,8 @@ export interface RunningServer {
 export interface StartOptions {
   readonly log?: Logger;
   readonly cwd?: string;
+  /** The resources to serve (default: allResources); a test adds a throwaway definition here. */
+  readonly definitions?: readonly ResourceDefinition[];
 }
 
 /** Starts the API with `config`; resolves once it listens. */
@@ -39,7 +41,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Filled by the integrations after the collections exist; the resources look services up per call.
   const services = new Map<string, unknown>();
   const engine = createEngine({
-    definitions: allResources,
+    definitions: options.definitions ?? allResources,
     store,
     secrets: createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir)),
     log,
