@@ -4,7 +4,6 @@
  * upload size limit (413, nothing stored).
  */
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'superagent';
 import { auth, expectEnvelope, expectEveError, startTestServer, uniqueName, type TestServer } from '../../helpers';
 import { mediaRows, q } from './_support';
 
@@ -14,13 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Collects a response body as raw bytes, whatever its content type. */
-function binary(res: Response, done: (err: Error | null, body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-}
-
 async function upload(server: TestServer, bytes: Buffer, options: { name?: string; filename?: string; contentType?: string } = {}) {
   const req = server.request.post('/api/files').set(auth('operator'));
   if (options.name !== undefined) void req.field('name', options.name);
@@ -28,7 +20,8 @@ async function upload(server: TestServer, bytes: Buffer, options: { name?: strin
 }
 
 async function readMedia(path: string) {
-  return t.request.get(path).set(auth('viewer')).buffer(true).parse(binary);
+  // responseType: the body as raw bytes (a Buffer), whatever the content type.
+  return t.request.get(path).set(auth('viewer')).responseType('blob');
 }
 
 describe('POST /api/files (multipart)', () => {
@@ -130,7 +123,7 @@ describe('upload size limit (MAX_UPLOAD_BYTES)', () => {
     const res = await upload(small, bytes, { name: 'just-fits.bin' });
     expect(res.status).toBe(201);
     const item = await small.request.get(`/api/files/${(res.body as { _id: string })._id}`).set(auth('viewer'));
-    const media = await small.request.get((item.body as { data: string }).data).set(auth('viewer')).buffer(true).parse(binary);
+    const media = await small.request.get((item.body as { data: string }).data).set(auth('viewer')).responseType('blob');
     expect(Buffer.compare(media.body as Buffer, bytes)).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ interface Settings {
   _id: string;
   addresses: { resolver_address: string; master_address: string; file: string | null };
   _etag: string;
+  _links: Record<string, unknown>;
 }
 
 const getSettings = async () => {
