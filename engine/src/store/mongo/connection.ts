@@ -84,10 +84,13 @@ export class MongoConnector implements DbSource {
     });
     // An `error` listener also marks Mongoose's initial-connection promise as handled.
     connection.on('error', (error: unknown) => log?.warn({ err: redacted(error) }, 'mongodb connection error'));
-    connection.on('disconnected', () => log?.warn({}, 'mongodb disconnected'));
-    connection.on('reconnected', () => log?.info({}, 'mongodb reconnected'));
     return connection.asPromise().then(
-      () => ({ connection, db: connection.getClient().db(connection.name) }),
+      () => {
+        // Only once connected: a failed first attempt is reported by `error` (and by `db()`).
+        connection.on('disconnected', () => log?.warn({}, 'mongodb disconnected'));
+        connection.on('reconnected', () => log?.info({}, 'mongodb reconnected'));
+        return { connection, db: connection.getClient().db(connection.name) };
+      },
       async (error: unknown) => {
         await connection.close(true).catch(() => undefined);
         throw error;
