@@ -6,7 +6,7 @@
  * only while the server starts.
  */
 import { startSaltSim, type SaltSim, type SaltSimOptions, type SimUser } from '@fleet/salt-sim';
-import { auth, insertHost, startTestServer, type TestServer } from '../helpers';
+import { auth, insertHost, startTestServer, type TestServer, type TestServerOptions } from '../helpers';
 
 export interface MasterEnv {
   readonly sim: SaltSim;
@@ -24,17 +24,19 @@ export interface MasterEnvOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Knobs read from process.env at start. */
   readonly knobs?: Readonly<Record<string, string>>;
+  /** Level of the API's captured logs (default silent). */
+  readonly logLevel?: TestServerOptions['logLevel'];
 }
 
 /** A user whose password is distinct from every other string, to prove it never leaks. */
 export const SALT_USER: SimUser = { username: 'fleet-api', password: 'pw-7f3c9a1e5d' };
 
 /** Starts the API on `env` with `knobs` in process.env for the duration of the start. */
-export async function startApi(env: Readonly<Record<string, string>>, knobs: Readonly<Record<string, string>> = {}): Promise<TestServer> {
+export async function startApi(env: Readonly<Record<string, string>>, knobs: Readonly<Record<string, string>> = {}, logLevel?: TestServerOptions['logLevel']): Promise<TestServer> {
   const saved = Object.fromEntries(Object.keys(knobs).map((k) => [k, process.env[k]]));
   Object.assign(process.env, knobs);
   try {
-    return await startTestServer({ env });
+    return await startTestServer({ env, ...(logLevel ? { logLevel } : {}) });
   } finally {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
@@ -52,7 +54,7 @@ export function saltEnv(sim: SaltSim): Record<string, string> {
 /** Starts the simulator and the API wired to it, with the accepted minions stored as hosts. */
 export async function startMasterEnv(o: MasterEnvOptions = {}): Promise<MasterEnv> {
   const sim = await startSaltSim({ hosts: 12, seed: 7, users: [SALT_USER], ...o.sim });
-  const api = await startApi({ ...saltEnv(sim), ...o.env }, o.knobs);
+  const api = await startApi({ ...saltEnv(sim), ...o.env }, o.knobs, o.logLevel);
   const accepted = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted');
   for (const m of accepted) await insertHost(api.store, m.id, { status: m.up ? 'up' : 'down' });
   return {
