@@ -1,0 +1,6 @@
+/**
+ * The fleet sync: `createFleetSync` (one run on demand) and `startSyncLoop` (at start, every
+ * interval, on the instance holding the `fleet-sync` lease). See run.ts and loop.ts.
+ */
+export { createFleetSync, type SyncOptions, type SyncReport } from './run';
+export { startSyncLoop, SYNC_LEASE } from './loop';

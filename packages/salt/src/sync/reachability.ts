@@ -1,0 +1,37 @@
+/**
+ * The master's reachability as alerts: ONE `master.unreachable` (error) when an outage starts
+ * and ONE `master.reachable` (info) when it ends, however many runs fail in between. The last
+ * master.* alert in the store is the state, so several instances and restarts agree.
+ */
+import { HttpError, type Store } from '@fleet/engine';
+import { alert, raiseAlert } from '../record';
+
+const TYPES = ['master.unreachable', 'master.reachable'];
+
+async function lastState(store: Store): Promise<string | undefined> {
+  const [last] = await store.find('alerts', { type: { $in: TYPES } }, { sort: [['_created', -1]], limit: 1 });
+  return typeof last?.type === 'string' ? last.type : undefined;
+}
+
+/**
+ * Whether an error means the master could not be used for this run: the client's typed errors
+ * (unreachable / 5xx -> 502-503, timeout -> 504, refused login -> 502). Anything else
+ * (the store, a bug) is not the master's fault and is rethrown by the caller.
+ */
+export function isMasterFailure(err: unknown): err is HttpError {
+  return err instanceof HttpError && err.status >= 500;
+}
+
+/** Raises `master.unreachable` unless the outage is already on record; resolves whether it did. */
+export async function noteUnreachable(store: Store, message: string, now: Date): Promise<boolean> {
+  if ((await lastState(store)) === 'master.unreachable') return false;
+  await raiseAlert(store, alert('master.unreachable', 'error', { hostname: 'salt-master', status: 'unreachable', message }), now);
+  return true;
+}
+
+/** Raises `master.reachable` when the last record is an outage; resolves whether it did. */
+export async function noteReachable(store: Store, now: Date): Promise<boolean> {
+  if ((await lastState(store)) !== 'master.unreachable') return false;
+  await raiseAlert(store, alert('master.reachable', 'info', { hostname: 'salt-master', status: 'reachable' }), now);
+  return true;
+}

@@ -1,0 +1,111 @@
+/**
+ * One fleet sync run (DESIGN §5, issue 4 item 3): makes the stored hosts, nodegroups, actions,
+ * failed patches and alerts follow the master. One run reads the master first (keys with
+ * fingerprints, manage.status, nodegroups), then walks the hosts in bounded batches writing
+ * only what changed, then replaces the nodegroups, marks hosts the master forgot, and records
+ * job returns the live events missed. A master failure stops the run where it is: nothing is
+ * removed, marked down or emptied because of it (batches already written hold current data),
+ * and one `master.unreachable` alert is raised per outage. Running it twice in a row writes
+ * nothing the second time.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Log, Store } from '@fleet/engine';
+import type { SaltClient } from '../client';
+import { parseNodegroup } from '../nodegroups';
+import { sameValue, type DeriveContext } from './derive';
+import { markForgotten, readSnapshot, syncHosts, type FleetSnapshot } from './hosts';
+import { repairJobs, type JobCursor } from './jobs';
+import { isMasterFailure, noteReachable, noteUnreachable } from './reachability';
+
+/** What a sync needs. `toolKey` names the grain object holding last_stateapply / last_distupgrade. */
+export interface SyncOptions {
+  client: SaltClient;
+  store: Store;
+  log: Log;
+  toolKey: string;
+  now?: () => Date;
+  /** Refresh an up host's unchanged `heartbeat` once it is this old (default 5 min). */
+  heartbeatRefreshMs?: number;
+}
+
+/** The outcome of one run. */
+export interface SyncReport {
+  hostsSeen: number;
+  hostsChanged: number;
+  hostsNew: number;
+  nodegroups: number;
+  actionsRecorded: number;
+  failedPatches: number;
+  alertsRaised: number;
+  ms: number;
+  masterReachable: boolean;
+}
+
+const HEARTBEAT_REFRESH_MS = 5 * 60_000;
+
+function emptyReport(ms: number, masterReachable: boolean): SyncReport {
+  return { hostsSeen: 0, hostsChanged: 0, hostsNew: 0, nodegroups: 0, actionsRecorded: 0, failedPatches: 0, alertsRaised: 0, ms, masterReachable };
+}
+
+/** Upserts the master's nodegroups (`_id` = name, written only when changed) and deletes the others. */
+async function syncNodegroups(store: Store, groups: Readonly<Record<string, string>>, now: Date): Promise<void> {
+  const stored = new Map((await store.find('nodegroups', {})).map((d) => [d._id, d]));
+  for (const [name, expression] of Object.entries(groups)) {
+    const fields = { name, type: 1, info: parseNodegroup(expression) };
+    const old = stored.get(name);
+    if (old !== undefined && sameValue(old.info, fields.info) && old.type === 1 && old.name === name) continue;
+    await store.update('nodegroups', { _id: name }, {
+      $set: { ...fields, _updated: now, _etag: randomBytes(20).toString('hex') },
+      $setOnInsert: { _created: now },
+    }, { upsert: true });
+  }
+  const removed = [...stored.keys()].filter((name) => !(name in groups));
+  if (removed.length > 0) await store.delete('nodegroups', { _id: { $in: removed } });
+}
+
+async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: SyncReport): Promise<FleetSnapshot> {
+  const snap = await readSnapshot(o.client);
+  const ctx: DeriveContext = { now, toolKey: o.toolKey, nodegroups: snap.nodegroups, heartbeatRefreshMs: o.heartbeatRefreshMs ?? HEARTBEAT_REFRESH_MS };
+  const hosts = await syncHosts(snap, { client: o.client, store: o.store, ctx });
+  await syncNodegroups(o.store, snap.nodegroups, now);
+  const forgotten = await markForgotten(snap, { store: o.store, ctx });
+  if (forgotten.ids.length > 0) {
+    o.log.warn({ count: forgotten.ids.length, hosts: forgotten.ids.slice(0, 20) }, 'fleet sync: hosts the master no longer knows (kept, key denied, status down)');
+  }
+  const jobs = await repairJobs(o.client, o.store, cursor, now);
+  Object.assign(report, {
+    hostsSeen: hosts.seen, hostsChanged: hosts.changed + forgotten.changed, hostsNew: hosts.created, nodegroups: Object.keys(snap.nodegroups).length,
+    actionsRecorded: jobs.actions, failedPatches: jobs.failedPatches, alertsRaised: hosts.alerts + forgotten.alerts,
+  });
+  return snap;
+}
+
+/** Creates a sync over one client and store; `runOnce` never overlaps itself within this object. */
+export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport> } {
+  const cursor: JobCursor = { watermark: '' };
+  const clock = o.now ?? (() => new Date());
+  const run = async (): Promise<SyncReport> => {
+    const now = clock();
+    const started = Date.now();
+    const report = emptyReport(0, true);
+    try {
+      await fullRun(o, cursor, now, report);
+    } catch (err) {
+      if (!isMasterFailure(err)) throw err;
+      const raised = await noteUnreachable(o.store, err.message, now);
+      o.log.error({ err: err.message, status: err.status }, 'fleet sync: salt master unreachable, stored fleet left as it was; retrying at the next run');
+      return { ...emptyReport(Date.now() - started, false), alertsRaised: raised ? 1 : 0 };
+    }
+    if (await noteReachable(o.store, now)) report.alertsRaised += 1;
+    report.ms = Date.now() - started;
+    o.log.info({ ...report }, 'fleet sync done');
+    return report;
+  };
+  let inFlight: Promise<SyncReport> | undefined;
+  return {
+    runOnce: () => {
+      inFlight ??= run().finally(() => { inFlight = undefined; });
+      return inFlight;
+    },
+  };
+}
