@@ -7,6 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Log, Store } from '@fleet/engine';
 import type { SaltClient } from '../client';
+import { SYNC_METADATA } from '../sync/noise';
+
+/** The job metadata of the samples (salt-api notes §2 `metadata`: stored and echoed in returns). */
+export const MONITORING_METADATA: Readonly<Record<string, string>> = Object.freeze({ ...SYNC_METADATA, task: 'all_status' });
 
 export interface MonitorOptions {
   readonly client: SaltClient;
@@ -37,8 +41,8 @@ export class Monitor {
    * Master errors propagate (502/503/504).
    */
   async sample(hostId: string): Promise<Record<string, unknown> | null> {
-    // `metadata` marks these jobs so a consumer of return events can tell them from user actions.
-    const result = await this.o.client.local(hostId, 'status.all_status', { extra: { metadata: { fleet_monitoring: true } } });
+    // Bookkeeping, not an action: the sync and the event consumer skip jobs with this metadata.
+    const result = await this.o.client.local(hostId, 'status.all_status', { extra: { metadata: MONITORING_METADATA } });
     const outcome = result.minions[hostId];
     if (outcome?.status !== 'returned' || outcome.ret === null || typeof outcome.ret !== 'object' || Array.isArray(outcome.ret)) return null;
     const sample = outcome.ret as Record<string, unknown>;
