@@ -42,22 +42,14 @@ const DEFAULTS: Record<string, Responder> = {
 /** A driver `Db` that records every collection call and answers from `responders`. */
 function recordingDb(responders: Record<string, Responder> = {}): { source: DbSource; calls: Call[] } {
   const calls: Call[] = [];
-  const collection = (name: string) =>
-    new Proxy(
-      {},
-      {
-        // Not a thenable: the adapter awaits the collection handle.
-        get: (_target, method: string) =>
-          method === 'then'
-            ? undefined
-            : (...args: unknown[]) => {
-            calls.push({ collection: name, method, args });
-            const respond = responders[method] ?? DEFAULTS[method];
-            if (respond === undefined) throw new Error(`unexpected driver call ${method}`);
-            return respond(...args);
-          },
-      },
-    );
+  const method = (collection: string, name: string) => (...args: unknown[]) => {
+    calls.push({ collection, method: name, args });
+    const respond = responders[name] ?? DEFAULTS[name];
+    if (respond === undefined) throw new Error(`unexpected driver call ${name}`);
+    return respond(...args);
+  };
+  // Not a thenable (`then` is undefined): the adapter awaits the collection handle.
+  const collection = (name: string) => new Proxy({}, { get: (_target, key: string) => (key === 'then' ? undefined : method(name, key)) });
   const db = { collection } as unknown as Awaited<ReturnType<DbSource['db']>>;
   return { source: { db: async () => db, close: async () => undefined }, calls };
 }
@@ -83,7 +75,12 @@ const hosts = compileResource(
 const silent: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 function runtimeOf(store: Store): Runtime {
-  return { store, resources: { get: () => { throw new Error('no other resources here'); } }, secrets: createSecretBox('k'), log: silent, services: new Map(), config: {} };
+  const resources = {
+    get: (): never => {
+      throw new Error('no other resources here');
+    },
+  };
+  return { store, resources, secrets: createSecretBox('k'), log: silent, services: new Map(), config: {} };
 }
 
 /** `GET /api/hosts?<query>` as the API runs it: parse, scope, list. */
