@@ -64,6 +64,12 @@ function readEvents(path: string, headers: Record<string, string>, done: (raw: s
   });
 }
 
+/** Waits until the simulator has `n` open event streams (the subscription is live). */
+async function streamsOpen(n = 1): Promise<void> {
+  for (let i = 0; i < 200 && sim.controls.openEventStreams() < n; i += 1) await new Promise((r) => setTimeout(r, 10));
+  expect(sim.controls.openEventStreams()).toBeGreaterThanOrEqual(n);
+}
+
 beforeAll(async () => {
   sim = await startSaltSim({ hosts: 24, seed: 7, returnDelayMs: 5, noReturnWaitMs: 30 });
   const res = await call('POST', '/login', sim.credentials);
@@ -259,7 +265,7 @@ describe('local clients and targeting', () => {
     expect(jid).toMatch(/^\d{20}$/);
     expect([...minions].sort()).toEqual(accepted());
     let returned: string[] = [];
-    for (let i = 0; i < 50 && returned.length < upIds().length; i += 1) {
+    for (let i = 0; i < 200 && returned.length < upIds().length; i += 1) {
       await new Promise((r) => setTimeout(r, 20));
       const res = await call('GET', `/jobs/${jid}`, undefined, { 'X-Auth-Token': token });
       returned = Object.keys(obj((res.json() as { return: unknown[] }).return[0])).sort();
@@ -330,10 +336,9 @@ describe('runners, wheel and convenience URLs', () => {
 describe('events', () => {
   it('streams retry, then tag/data blocks for job and custom events', async () => {
     const stream = readEvents('/events', { 'X-Auth-Token': token }, (raw) => raw.includes('tag: vnc/connect'));
-    await new Promise((r) => setTimeout(r, 50));
-    const [job] = await lowstate({ client: 'local_async', tgt: upIds()[0], fun: 'test.ping' });
-    const jid = String(obj(job)['jid']);
-    await new Promise((r) => setTimeout(r, 80));
+    await streamsOpen();
+    const [job] = await lowstate({ client: 'local', tgt: upIds()[0], fun: 'test.ping', full_return: true });
+    const jid = String(obj(obj(job)[upIds()[0] ?? ''])['jid']);
     sim.controls.emitEvent('vnc/connect', { hostname: 'ws-1', status: 'connected' });
     const { status, raw, type } = await stream;
     expect(status).toBe(200);
@@ -394,7 +399,7 @@ describe('fault controls', () => {
     sim.controls.setUp(id, false);
     expect(obj((await lowstate({ client: 'local', tgt: id, fun: 'test.ping' }))[0])[id]).toBe(false);
     const stream = readEvents('/events', { 'X-Auth-Token': token }, (raw) => raw.includes(`salt/minion/${id}/start`));
-    await new Promise((r) => setTimeout(r, 50));
+    await streamsOpen();
     sim.controls.setUp(id, true);
     expect((await stream).raw).toContain(`tag: salt/minion/${id}/start`);
     expect(obj((await lowstate({ client: 'local', tgt: id, fun: 'test.ping' }))[0])[id]).toBe(true);

@@ -40,13 +40,10 @@ export function buildApp(ctx: SimContext, faults: Faults): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const count = (route: string): void => {
-    ctx.stats.byRoute[route] = (ctx.stats.byRoute[route] ?? 0) + 1;
-  };
   app.use(faultMiddleware(ctx, faults));
   app.use(cherrypyHeaders);
   app.use(express.raw({ type: () => true, limit: 1_048_576 }));
-  app.use(saltApiRouter(ctx, count));
+  app.use(saltApiRouter(ctx));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     // MethodDispatcher: a known URL with a method it does not expose.
     if (KNOWN_PATHS.test(req.path)) next(new SimError(405));

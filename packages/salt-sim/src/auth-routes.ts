@@ -54,25 +54,21 @@ function postLogin(ctx: SimContext, req: Request, res: Response): void {
 }
 
 /** Mounts the authentication endpoints. */
-export function mountAuth(router: Router, ctx: SimContext, count: (route: string) => void): void {
+export function mountAuth(router: Router, ctx: SimContext): void {
   router.get('/login', (_req, res) => {
-    count('GET /login');
     res.setHeader('WWW-Authenticate', 'Session');
     sendJson(res, { status: 200, return: 'Please log in' });
   });
   router.post('/login', (req, res) => {
-    count('POST /login');
     postLogin(ctx, req, res);
   });
   router.post('/logout', (req, res) => {
-    count('POST /logout');
     const session = requireSession(ctx, req);
     ctx.sessions.logout(session.id);
     res.setHeader('Set-Cookie', `session_id=${session.id}; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`);
     sendJson(res, { return: 'Your token has been cleared' });
   });
   router.post('/token', (req, res) => {
-    count('POST /token');
     const creds = credentials(parseBody(req));
     if (creds['username'] === undefined || creds['password'] === undefined || creds['eauth'] === undefined) {
       throw new SimError(400, 'Require "username", "password", and "eauth" params');

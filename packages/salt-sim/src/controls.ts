@@ -41,6 +41,8 @@ export interface SimControls {
   readonly settings: SimSettings;
   /** Counters of received requests. */
   readonly stats: SimStats;
+  /** Number of open `/events` streams (to wait for a subscription before publishing). */
+  openEventStreams(): number;
   resetStats(): void;
 }
 
@@ -52,10 +54,21 @@ export interface Faults {
   failMessage: string | undefined;
 }
 
+/** `"<METHOD> <route pattern>"` of a request, e.g. `GET /jobs/:jid`. */
+export function routeKey(method: string, path: string): string {
+  const pattern = path
+    .replace(/^\/(jobs)\/[^/]+$/, '/$1/:jid')
+    .replace(/^\/(minions|keys)\/[^/]+$/, '/$1/:mid')
+    .replace(/^\/hook(\/.*)?$/, '/hook{/*path}');
+  return `${method} ${pattern}`;
+}
+
 /** Counts, delays and fails requests before they reach the salt-api routes. */
 export function faultMiddleware(ctx: SimContext, faults: Faults) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     ctx.stats.requests += 1;
+    const key = routeKey(req.method, req.path);
+    ctx.stats.byRoute[key] = (ctx.stats.byRoute[key] ?? 0) + 1;
     if (faults.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.slowMs));
     if (res.destroyed || req.destroyed) return;
     if (faults.failCount > 0) {
@@ -123,6 +136,7 @@ export function createControls(ctx: SimContext, faults: Faults, setDown: (down: 
     minionEvent: (id, tag, data) => ctx.bus.fire(tag, { id, cmd: '_minion_event', pretag: null, tag, data }),
     settings: ctx.settings,
     stats: ctx.stats,
+    openEventStreams: () => ctx.bus.openStreams,
     resetStats: () => { Object.assign(ctx.stats, emptyStats()); },
   };
 }

@@ -89,18 +89,16 @@ function minionAndKeyRoutes(ctx: SimContext, r: (m: 'get' | 'post', path: string
   });
 }
 
-/** Builds the router with every salt-api endpoint; `count` feeds the stats. */
-export function saltApiRouter(ctx: SimContext, count: (route: string) => void): Router {
+/** Builds the router with every salt-api endpoint. */
+export function saltApiRouter(ctx: SimContext): Router {
   const router = Router();
   const r = (method: 'get' | 'post', path: string, h: Handler): void => {
     router[method](path, async (req, res) => {
-      count(`${method.toUpperCase()} ${path}`);
       if (path !== '/events') assertAcceptsJson(req);
       await h(req, res);
     });
   };
   router.get('/', (_req, res) => {
-    count('GET /');
     sendJson(res, { return: 'Welcome', clients: [...CLIENTS] });
   });
   r('post', '/', async (req, res) => {
@@ -112,7 +110,7 @@ export function saltApiRouter(ctx: SimContext, count: (route: string) => void): 
     for (const chunk of toLowstate(parseBody(req))) out.push(...(await runLowstate(ctx, [chunk], runCredentials(ctx, chunk))));
     sendJson(res, { return: out });
   });
-  mountAuth(router, ctx, count);
+  mountAuth(router, ctx);
   jobRoutes(ctx, r);
   minionAndKeyRoutes(ctx, r);
   r('get', '/events', (req, res) => {
