@@ -11,8 +11,7 @@ import { BadRequest, Conflict } from '../../engine/src/errors';
 import { createResourceOps } from '../../engine/src/ops/resource-ops';
 import { createSecretBox } from '../../engine/src/ops/secrets';
 import { parseListParams } from '../../engine/src/query/params';
-import { MongoStore } from '../../engine/src/store/mongo';
-import type { DbSource } from '../../engine/src/store/mongo/connection';
+import { compileMongooseSchema, MongoStore, type DbSource } from '../../engine/src/store/mongo';
 import type { Store } from '../../engine/src/store/port';
 
 interface Call {
@@ -245,12 +244,21 @@ describe('store calls reach the driver as planned', () => {
     const log: Log = { ...silent, warn: (obj) => warnings.push(obj) };
     let n = 0;
     const { source, calls } = recordingDb({ createIndex: async () => (n++ === 0 ? Promise.reject(mismatch) : 'ok') });
-    await new MongoStore(source, new Map(), log).ensureCollection(hosts.collection);
+    await new MongoStore(source, { log }).ensureCollection(hosts.collection);
     expect(calls.map((c) => c.args)).toEqual([
       [{ status: 1, _updated: -1 }, {}],
       [{ name: 1 }, { unique: true }],
     ]);
     expect(warnings).toEqual([{ collection: 'hosts', index: { status: 1, _updated: -1 }, code: 85 }]);
+  });
+
+  test('with compiled schemas given, their indexes are the ones created', async () => {
+    const { source, calls } = recordingDb();
+    await new MongoStore(source, { schemas: new Map([['hosts', compileMongooseSchema(hosts)]]) }).ensureCollection(hosts.collection);
+    expect(calls.map((c) => [c.collection, c.method, ...c.args])).toEqual([
+      ['hosts', 'createIndex', { name: 1 }, { unique: true }],
+      ['hosts', 'createIndex', { status: 1, _updated: -1 }, {}],
+    ]);
   });
 
   test('ensureCollection fails on anything else than a mismatch', async () => {

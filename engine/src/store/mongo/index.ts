@@ -15,7 +15,8 @@ export { compileMongooseSchema } from './schema';
 export { translateMongoError } from './errors';
 export { MEDIA_BUCKET } from './media';
 export { LEASES_COLLECTION, planAcquire, planRenew } from './leases';
-export { MongoStore, schemaIndexPlans } from './store';
+export { MongoStore, schemaIndexPlans, type MongoStoreParts } from './store';
+export type { DbSource } from './connection';
 export * from './plan';
 
 /** How to reach the database; the timeouts bound every call (503 instead of a hang). */
@@ -63,5 +64,5 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     socketTimeoutMS: options.socketTimeoutMS ?? DEFAULT_SOCKET_TIMEOUT_MS,
     ...(options.log ? { log: options.log } : {}),
   });
-  return new MongoStore(connector, schemas, options.log);
+  return new MongoStore(connector, { schemas, ...(options.log ? { log: options.log } : {}) });
 }

@@ -51,16 +51,27 @@ export function insertedBeforeFailure(error: unknown): number {
   return 'insertedCount' in error && typeof error.insertedCount === 'number' ? error.insertedCount : 0;
 }
 
+/** What a `MongoStore` may be given beside its database. */
+export interface MongoStoreParts {
+  /** Compiled Mongoose schemas by collection: their indexes are the ones `ensureCollection` creates. */
+  readonly schemas?: ReadonlyMap<string, mongoose.Schema>;
+  /** Index mismatches and a partial batch that could not be withdrawn are reported here. */
+  readonly log?: Log;
+}
+
 /** The store over one MongoDB database. */
 export class MongoStore implements Store {
   readonly media: GridFsMedia;
   readonly leases: MongoLeases;
+  private readonly schemas: ReadonlyMap<string, mongoose.Schema>;
+  private readonly log: Log | undefined;
 
   constructor(
     private readonly connector: DbSource,
-    private readonly schemas: ReadonlyMap<string, mongoose.Schema> = new Map(),
-    private readonly log?: Log,
+    parts: MongoStoreParts = {},
   ) {
+    this.schemas = parts.schemas ?? new Map();
+    this.log = parts.log;
     this.media = new GridFsMedia(connector);
     this.leases = new MongoLeases(connector);
   }
