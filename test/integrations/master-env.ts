@@ -1,12 +1,11 @@
 /**
  * The master tests' setup: salt-sim on a loopback port and the real API (startTestServer) with
- * SALT_API_URL pointing at it; the sim's accepted minions inserted as hosts, as the fleet sync
- * would store them. Optional knobs that the fixed configuration does not carry
+ * SALT_API_URL pointing at it; the fleet stored by a first sync (POST /api/master/sync). Optional knobs that the fixed configuration does not carry
  * (SALT_API_TIMEOUT_S, ALL_STATUS_INTERVAL_S) are read from process.env at start: they are set
  * only while the server starts.
  */
 import { startSaltSim, type SaltSim, type SaltSimOptions, type SimUser } from '@fleet/salt-sim';
-import { auth, insertHost, startTestServer, type TestServer, type TestServerOptions } from '../helpers';
+import { auth, startTestServer, type TestServer, type TestServerOptions } from '../helpers';
 
 export interface MasterEnv {
   readonly sim: SaltSim;
@@ -55,8 +54,8 @@ export function saltEnv(sim: SaltSim): Record<string, string> {
 export async function startMasterEnv(o: MasterEnvOptions = {}): Promise<MasterEnv> {
   const sim = await startSaltSim({ hosts: 12, seed: 7, users: [SALT_USER], ...o.sim });
   const api = await startApi({ ...saltEnv(sim), ...o.env }, o.knobs, o.logLevel);
+  await syncNow(api);
   const accepted = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted');
-  for (const m of accepted) await insertHost(api.store, m.id, { status: m.up ? 'up' : 'down' });
   return {
     sim,
     api,
@@ -67,6 +66,13 @@ export async function startMasterEnv(o: MasterEnvOptions = {}): Promise<MasterEn
       await sim.close();
     },
   };
+}
+
+/** Runs the fleet sync through the admin endpoint; resolves when it has stored the fleet. */
+export async function syncNow(api: TestServer): Promise<Record<string, unknown>> {
+  const res = await api.request.post('/api/master/sync').set(auth('admin'));
+  expect(res.status).toBe(200);
+  return res.body as Record<string, unknown>;
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */

@@ -1,7 +1,8 @@
 /**
- * The integrations the server runs beside the API. With SALT_API_URL set: the salt-api client and
- * the master service (registered as the `master` service the resources call). Without it nothing
- * runs and the master routes answer 503 naming SALT_API_URL.
+ * The integrations the server runs beside the API. With SALT_API_URL set: the salt-api client, the
+ * fleet sync loop (at start, every SYNC_INTERVAL_S, on demand), the live event consumer (which asks
+ * for a sync after each reconnect) and the master service, registered as the `master` service the
+ * resources call. Without it nothing runs and the master routes answer 503 naming SALT_API_URL.
  *
  * Optional knobs outside the fixed configuration of DESIGN §6, read from the environment and
  * validated here (a bad value stops the start with one line naming it):
@@ -9,11 +10,15 @@
  *   reads wait at most 15 s and the login 10 s, or this value when it is smaller);
  * - ALL_STATUS_INTERVAL_S: between two `status.all_status` samples of a monitored host (default 30).
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Store } from '@fleet/engine';
 import type { Logger } from 'pino';
 import { createSaltClient, type SaltClient } from '../../salt/src/client';
 import { safeUrl } from '../../salt/src/client/errors';
+import { startEventConsumer } from '../../salt/src/events';
 import { createMasterService, type RunningMaster } from '../../salt/src/master';
+import { startSyncLoop } from '../../salt/src/sync';
 import { ConfigError, type Config } from './config';
 
 /** What the server stops on close. */
@@ -65,19 +70,24 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
     return { stop: async () => undefined };
   }
   const client = saltClient(config, env, log);
-  const master = createMasterService({
-    client,
-    store: o.store,
-    log: log.child({ component: 'master' }),
-    monitorIntervalMs: secondsKnob(env, 'ALL_STATUS_INTERVAL_S', 30),
-  });
+  const monitorIntervalMs = secondsKnob(env, 'ALL_STATUS_INTERVAL_S', 30);
+  const toolKey = config.GRAIN_TOOL_KEY;
+  // Unique per process: the sync runs on the one instance holding the store lease.
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const syncLog = log.child({ component: 'sync' });
+  const sync = startSyncLoop({ client, store: o.store, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder });
+  const onReconnect = (): void => {
+    sync.runNow().catch((err: unknown) => syncLog.warn({ err: err instanceof Error ? err.message : String(err) }, 'sync after an event stream reconnect did not run'));
+  };
+  const events = startEventConsumer({ client, store: o.store, log: log.child({ component: 'events' }), toolKey, onReconnect });
+  const master = createMasterService({ client, store: o.store, log: log.child({ component: 'master' }), monitorIntervalMs, sync });
   o.services.set('master', master);
-  log.info({ url: safeUrl(config.SALT_API_URL) }, 'master integration started');
+  log.info({ url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S }, 'master integration started');
   return {
     master,
     async stop() {
       o.services.delete('master');
-      await master.stop();
+      await Promise.all([events.stop(), sync.stop(), master.stop()]);
       client.close();
     },
   };
