@@ -1,9 +1,11 @@
 /**
- * The command line: `serve` (the API) and `seed --hosts N [--actions M]` (a realistic fleet into
- * the store). Configuration comes from the environment.
+ * The command line: `serve` (the API), `seed --hosts N [--actions M]` (a realistic fleet into
+ * the store) and `demo` (the API wired to a salt-api simulator). Configuration comes from the
+ * environment.
  */
 import { ConfigError, loadConfig } from './config';
 import { startServer } from './boot';
+import { demoCommand } from './demo';
 import { seedCommand } from './seed/command';
 
 async function serve(): Promise<void> {
@@ -38,7 +40,8 @@ async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === 'serve') return serve();
   if (command === 'seed') return seedCommand(rest);
-  throw new ConfigError(`Unknown command "${command}": use serve or seed`);
+  if (command === 'demo') return demoCommand(rest);
+  throw new ConfigError(`Unknown command "${command}": use serve, seed or demo`);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -1,0 +1,133 @@
+/**
+ * `fleet-api demo [--hosts N] [--port P] [--sim-port P] [--data DIR]` (`pnpm demo`): the salt-api
+ * simulator with a generated fleet and the API on the embedded store wired to it as to a real
+ * master (SALT_API_URL = the simulator; nothing in the service knows it is one). Runs the first
+ * sync, prints the URLs, an admin token and two curl lines, then keeps the fleet moving a little
+ * (a host goes down or comes back, a VNC connection event) so alerts and statuses change live.
+ * SIGINT / SIGTERM stop both servers.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SYSTEM } from '@fleet/engine';
+import type { MasterService } from '@fleet/resources/lib/master';
+import { startSaltSim, type SaltSim } from '../../salt-sim/src';
+import { startServer, type RunningServer } from './boot';
+import { ConfigError, loadConfig } from './config';
+
+const USAGE = 'usage: demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P (any free)] [--data DIR (./data/demo)]';
+/** Between two simulated fleet changes. */
+const ACTIVITY_MS = 20_000;
+
+interface DemoArgs {
+  readonly hosts: number;
+  readonly port: string;
+  readonly simPort: number;
+  readonly dataDir: string;
+}
+
+function parseDemoArgs(argv: readonly string[]): DemoArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: { hosts: { type: 'string' }, port: { type: 'string' }, 'sim-port': { type: 'string' }, data: { type: 'string' } }, strict: true }));
+  } catch (err) {
+    throw new ConfigError(`demo: ${err instanceof Error ? err.message : String(err)}; ${USAGE}`);
+  }
+  const num = (name: string, dflt: number, max: number): number => {
+    const raw = values[name];
+    const n = typeof raw === 'string' ? Number(raw) : dflt;
+    if (!Number.isInteger(n) || n < 0 || n > max) throw new ConfigError(`demo: --${name} must be a whole number from 0 to ${max}; ${USAGE}`);
+    return n;
+  };
+  const data = values.data;
+  return {
+    hosts: Math.max(1, num('hosts', 50, 5000)),
+    port: String(num('port', Number(process.env.PORT ?? 5000), 65535)),
+    simPort: num('sim-port', 0, 65535),
+    dataDir: resolve(typeof data === 'string' ? data : 'data/demo'),
+  };
+}
+
+/** The API's environment: the caller's, wired to the simulator, on the demo's own database. */
+function demoEnv(args: DemoArgs, sim: SaltSim): NodeJS.ProcessEnv {
+  const { username, password, eauth } = sim.credentials;
+  return {
+    ...process.env,
+    PORT: args.port,
+    HOST: process.env.HOST ?? '127.0.0.1',
+    DATABASE_URL: `sqlite:${resolve(args.dataDir, 'fleet.db')}`,
+    SALT_API_URL: sim.url,
+    SALT_API_USER: username,
+    SALT_API_PASSWORD: password,
+    SALT_API_EAUTH: eauth,
+    SALT_MASTER_NAME: process.env.SALT_MASTER_NAME ?? sim.fleet.masterId,
+    SYNC_INTERVAL_S: process.env.SYNC_INTERVAL_S ?? '15',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+}
+
+/** Every ACTIVITY_MS: a host goes down or comes back, or a user opens a VNC session on one. */
+function startActivity(sim: SaltSim): NodeJS.Timeout {
+  const ids = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted').map((m) => m.id);
+  let step = 0;
+  const timer = setInterval(() => {
+    step += 1;
+    const id = ids[(step * 7) % ids.length];
+    if (id === undefined) return;
+    const minion = sim.fleet.minions.get(id);
+    if (step % 3 === 0) sim.controls.minionEvent(id, 'vnc/connect', { hostname: id, status: 'connected' });
+    else if (minion) sim.controls.setUp(id, !minion.up);
+  }, ACTIVITY_MS);
+  timer.unref();
+  return timer;
+}
+
+function banner(running: RunningServer, sim: SaltSim, report: Record<string, unknown>): string {
+  const token = running.adminToken?.token;
+  const auth = token === undefined ? '<a token of API_TOKENS>' : token;
+  const upHost = [...sim.fleet.minions.values()].find((m) => m.key === 'accepted' && m.up)?.id ?? '<host id>';
+  const api = `${running.url}/api`;
+  return [
+    '',
+    'Fleet API demo',
+    `  API          ${api}   (OpenAPI: ${api}/docs/openapi.json)`,
+    `  salt-api     ${sim.url}   (simulator: ${sim.fleet.minions.size} minions)`,
+    `  admin token  ${auth}`,
+    `  first sync   ${String(report.hostsSeen ?? '?')} hosts, ${String(report.nodegroups ?? '?')} nodegroups, ${String(report.actionsRecorded ?? 0)} actions in ${String(report.ms ?? '?')} ms`,
+    '',
+    'Try:',
+    `  curl -g -H 'Authorization: Bearer ${auth}' '${api}/hosts?max_results=5&projection={"status":1,"ip":1,"version":1}'`,
+    `  curl -X POST -H 'Authorization: Bearer ${auth}' -H 'Content-Type: application/json' -d '{"exec_client":"local","fun":"cmd.run","kwarg":{"cmd":"uptime"}}' ${api}/hosts/${upHost}`,
+    '',
+    'Ctrl-C stops the API and the simulator.',
+    '',
+  ].join('\n');
+}
+
+/** Runs the demo until SIGINT / SIGTERM. */
+export async function demoCommand(argv: readonly string[]): Promise<void> {
+  const args = parseDemoArgs(argv);
+  const sim = await startSaltSim({ hosts: args.hosts, port: args.simPort, seed: 1 });
+  let running: RunningServer;
+  try {
+    running = await startServer(loadConfig(demoEnv(args, sim)), { cwd: args.dataDir });
+  } catch (err) {
+    await sim.close();
+    throw err;
+  }
+  const service = running.engine.runtime.services.get('master') as MasterService | undefined;
+  const report = service ? await service.syncNow({ principal: SYSTEM, now: new Date(), runtime: running.engine.runtime }) : {};
+  process.stdout.write(banner(running, sim, report));
+  const activity = startActivity(sim);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping the demo\n`);
+    clearInterval(activity);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    running.close().then(() => sim.close()).then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
