@@ -1,0 +1,101 @@
+/**
+ * What each master event does to the store (salt-api notes §10):
+ * - `salt/job/<jid>/ret/<mid>` -> `recordReturns` (action, failed patch, patch alert, last_action);
+ *   returns of bookkeeping jobs (the sync's grains, manage.status pings) are skipped, known from
+ *   their `salt/job/<jid>/new` event or the `metadata` the return echoes;
+ * - `salt/key` accept / reject -> the host's `key`; delete -> `key: denied`, `status: down`
+ *   (the host is kept, as the sync keeps hosts the master forgot);
+ * - `salt/minion/<mid>/start` -> `status: up`, `heartbeat: now` (+ `host.up` when it was down);
+ * - `vnc/connect` (a minion's `event.send`: payload under `data.data`; a runner's: in `data`)
+ *   -> a `vnc.connect` info alert with `{hostname, status}`.
+ * Hosts not stored yet are left to the next sync, which creates them with every field.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Store } from '@fleet/engine';
+import { eventPayload, type SaltEvent } from '../client';
+import { alert, raiseAlert, recordReturns, type JobReturn } from '../record';
+import { isBookkeeping } from '../sync/noise';
+
+const RET = /^salt\/job\/([^/]+)\/ret\/(.+)$/;
+const NEW = /^salt\/job\/([^/]+)\/new$/;
+const START = /^salt\/minion\/(.+)\/start$/;
+const KEY_STATES: Readonly<Record<string, string>> = { accept: 'accepted', reject: 'rejected', delete: 'denied' };
+/** How many bookkeeping jids are remembered (a few syncs' worth). */
+const MAX_IGNORED = 2000;
+
+/** Dispatches events to the store; keeps the jids of bookkeeping jobs seen in `new` events. */
+export class EventHandlers {
+  private readonly ignored = new Set<string>();
+
+  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
+
+  /** Handles one event; resolves what it did (for logs), or undefined when it was not for us. */
+  async handle(event: SaltEvent): Promise<string | undefined> {
+    const { tag, data } = event;
+    const ret = RET.exec(tag);
+    if (ret) return this.jobReturn(ret[1] ?? '', ret[2] ?? '', data);
+    const pub = NEW.exec(tag);
+    if (pub) return this.jobNew(pub[1] ?? '', data);
+    const start = START.exec(tag);
+    if (start) return this.minionStart(start[1] ?? '');
+    if (tag === 'salt/key') return this.keyEvent(data);
+    if (tag === 'vnc/connect' || tag.endsWith('/vnc/connect')) return this.vncConnect(event);
+    return undefined;
+  }
+
+  private jobNew(jid: string, data: Record<string, unknown>): string | undefined {
+    const args = Array.isArray(data['arg']) ? data['arg'] : [];
+    if (!isBookkeeping({ fun: String(data['fun'] ?? ''), tgt: data['tgt'], tgtType: data['tgt_type'], args, metadata: data['metadata'] })) return undefined;
+    this.ignored.add(jid);
+    if (this.ignored.size > MAX_IGNORED) {
+      const oldest = this.ignored.values().next();
+      if (oldest.done !== true) this.ignored.delete(oldest.value);
+    }
+    return 'bookkeeping job';
+  }
+
+  private async jobReturn(jid: string, host: string, data: Record<string, unknown>): Promise<string | undefined> {
+    const fun = String(data['fun'] ?? '');
+    if (this.ignored.has(jid) || isBookkeeping({ fun, metadata: data['metadata'] })) return undefined;
+    const retcode = typeof data['retcode'] === 'number' ? data['retcode'] : null;
+    const r: JobReturn = {
+      jid: String(data['jid'] ?? jid), host: String(data['id'] ?? host), fun,
+      funArgs: Array.isArray(data['fun_args']) ? data['fun_args'] : [], ret: data['return'], retcode,
+      success: typeof data['success'] === 'boolean' ? data['success'] : null, user: typeof data['user'] === 'string' ? data['user'] : null,
+    };
+    await recordReturns(this.store, [r], this.now());
+    return `action ${r.jid}${r.host}`;
+  }
+
+  private touched(now: Date): { _updated: Date; _etag: string } {
+    return { _updated: now, _etag: randomBytes(20).toString('hex') };
+  }
+
+  private async minionStart(id: string): Promise<string> {
+    const now = this.now();
+    const before = await this.store.findOneAndUpdate('hosts', { _id: id }, { $set: { status: 'up', heartbeat: now, ...this.touched(now) } }, { returnDocument: 'before' });
+    if (before?.status === 'down' && before._soft_deleted !== true) {
+      await raiseAlert(this.store, alert('host.up', 'info', { hostname: id, status: 'up' }), now);
+    }
+    return `host ${id} up`;
+  }
+
+  private async keyEvent(data: Record<string, unknown>): Promise<string | undefined> {
+    const key = KEY_STATES[String(data['act'] ?? '')];
+    const id = data['id'];
+    if (key === undefined || typeof id !== 'string' || data['result'] === false) return undefined;
+    const now = this.now();
+    const set: Record<string, unknown> = key === 'denied' ? { key, status: 'down', nodegroups: [] } : { key };
+    if (key === 'rejected') set.status = 'down';
+    await this.store.update('hosts', { _id: id, key: { $ne: key } }, { $set: { ...set, ...this.touched(now) } });
+    return `host ${id} key ${key}`;
+  }
+
+  private async vncConnect(event: SaltEvent): Promise<string> {
+    const payload = eventPayload(event);
+    const hostname = String(payload['hostname'] ?? event.data['id'] ?? '');
+    const status = String(payload['status'] ?? 'connected');
+    await raiseAlert(this.store, alert('vnc.connect', 'info', { hostname, status }), this.now());
+    return `vnc.connect ${hostname}`;
+  }
+}
