@@ -94,7 +94,7 @@ function pathsOf(fields: Fields): Record<string, PathDef> {
  * keep them (`strict: false`). No `_id` on sub-documents: they are values, not entities.
  */
 function subSchema(fields: Fields, open: boolean): mongoose.Schema {
-  return new mongoose.Schema(pathsOf(fields) as mongoose.SchemaDefinition, {
+  return new mongoose.Schema(pathsOf(fields), {
     _id: false,
     id: false,
     minimize: false,
@@ -126,7 +126,7 @@ function metaPaths(res: CompiledResource): Record<string, PathDef> {
  * additively, so a mismatch is logged instead of failing a model at first use.
  */
 export function compileMongooseSchema(res: CompiledResource): mongoose.Schema {
-  const schema = new mongoose.Schema({ ...metaPaths(res), ...pathsOf(res.def.fields) } as mongoose.SchemaDefinition, {
+  const schema = new mongoose.Schema({ ...metaPaths(res), ...pathsOf(res.def.fields) }, {
     collection: res.name,
     versionKey: false,
     strict: 'throw',
