@@ -168,6 +168,20 @@ describe('authentication', () => {
   });
 });
 
+describe('/token and /run', () => {
+  it('/token answers a bare list with a Salt token that /run accepts; a session id is refused there', async () => {
+    const res = await call('POST', '/token', sim.credentials);
+    const [salt] = res.json() as Array<Record<string, unknown>>;
+    expect(salt).toEqual(expect.objectContaining({ token: expect.stringMatching(/^[0-9a-f]+$/), name: sim.credentials.username, eauth: 'pam' }));
+    const ok = await call('POST', '/run', [{ client: 'runner', fun: 'fileserver.envs', token: salt?.['token'] }]);
+    expect(ok.json()).toEqual({ return: [['base']] });
+    const inline = await call('POST', '/run', [{ client: 'runner', fun: 'fileserver.envs', ...sim.credentials }]);
+    expect(inline.status).toBe(200);
+    const session = await call('POST', '/run', [{ client: 'runner', fun: 'fileserver.envs', token }]);
+    expect(session.status).toBe(401);
+  });
+});
+
 describe('request handling', () => {
   it('wraps a single chunk, rejects an empty dict, bad JSON, odd content types and Accept', async () => {
     expect(await lowstate({ client: 'runner', fun: 'manage.present' })).toHaveLength(1);
@@ -351,6 +365,33 @@ describe('events', () => {
       .find((e) => e.tag === `salt/job/${jid}/ret/${upIds()[0] ?? ''}`);
     expect(ret?.data).toEqual(expect.objectContaining({ cmd: '_return', jid, fun: 'test.ping', return: true, success: true, _stamp: expect.any(String) }));
     expect(raw).toContain('"hostname":"ws-1","status":"connected"');
+  });
+
+  it('sends ambient vnc/connect events the way a minion event.send does', async () => {
+    const other = await startSaltSim({ hosts: 3, seed: 2, vncEveryMs: 10 });
+    try {
+      const login = await fetch(`${other.url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(other.credentials) });
+      const otherToken = ((await login.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
+      const raw = await new Promise<string>((resolve) => {
+        const req = http.get(`${other.url}/events`, { headers: { 'X-Auth-Token': otherToken } }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => {
+            text += d.toString();
+            if (/tag: vnc\/connect\ndata: .*\n\n/.test(text)) {
+              req.destroy();
+              resolve(text);
+            }
+          });
+        });
+        req.on('error', () => undefined);
+      });
+      const line = /tag: vnc\/connect\ndata: (.*)\n/.exec(raw)?.[1] ?? '{}';
+      const event = JSON.parse(line) as { data: { cmd: string; data: Record<string, unknown> } };
+      expect(event.data.cmd).toBe('_minion_event');
+      expect(event.data.data).toEqual({ hostname: expect.any(String), status: expect.stringMatching(/^(connected|disconnected)$/) });
+    } finally {
+      await other.close();
+    }
   });
 
   it('accepts ?token= and rejects a missing or bad token with 401', async () => {

@@ -1,5 +1,6 @@
 /**
- * Runs the simulator by hand: `tsx packages/salt-sim/src/cli.ts --port 8000 --hosts 50 [--seed 1]`.
+ * Runs the simulator by hand:
+ * `tsx packages/salt-sim/src/cli.ts --port 8000 --hosts 50 [--seed 1] [--host 127.0.0.1] [--vnc-every 0]`.
  * Prints the URL and the credentials to put in SALT_API_URL / SALT_API_USER / SALT_API_PASSWORD.
  */
 import { startSaltSim } from './index';
@@ -17,7 +18,7 @@ function flag(name: string, fallback: number): number {
 async function main(): Promise<void> {
   const hostIndex = process.argv.indexOf('--host');
   const host = hostIndex >= 0 ? process.argv[hostIndex + 1] ?? '127.0.0.1' : '127.0.0.1';
-  const sim = await startSaltSim({ host, port: flag('port', 8000), hosts: flag('hosts', 50), seed: flag('seed', 1) });
+  const sim = await startSaltSim({ host, port: flag('port', 8000), hosts: flag('hosts', 50), seed: flag('seed', 1), vncEveryMs: flag('vnc-every', 0) });
   const { username, password, eauth } = sim.credentials;
   const accepted = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted');
   process.stdout.write(

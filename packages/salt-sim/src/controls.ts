@@ -94,6 +94,26 @@ function fireStart(ctx: SimContext, id: string): void {
   ctx.bus.fire('minion_start', { id, cmd: '_minion_event', pretag: null, data, tag: 'minion_start' });
 }
 
+/** A new key pair for a minion (a reinstalled host): `salt/auth` fires with the new public key. */
+function changeKey(ctx: SimContext, id: string): string {
+  const m = minion(ctx, id);
+  m.pem = makePublicKey(randomBytes(RSA_2048_SPKI_BYTES));
+  ctx.bus.fire('salt/auth', { result: true, act: 'accept', id, pub: m.pem });
+  return pemFinger(m.pem);
+}
+
+/** A freshly installed host presenting its key (pending by default). */
+function addMinion(ctx: SimContext, id: string, options: { key?: KeyState; grains?: Record<string, unknown>; up?: boolean }): SimMinion {
+  const key = options.key ?? 'pending';
+  const m = generateMinion(ctx.fleet, id, key, ctx.fleet.minions.size + 1);
+  Object.assign(m.grains, options.grains ?? {});
+  m.up = options.up ?? key === 'accepted';
+  ctx.fleet.minions.set(id, m);
+  ctx.bus.fire('salt/auth', { result: true, act: key === 'accepted' ? 'accept' : 'pend', id, pub: m.pem });
+  if (m.up) fireStart(ctx, id);
+  return m;
+}
+
 /** Builds the controls of one simulator. */
 export function createControls(ctx: SimContext, faults: Faults, setDown: (down: boolean) => Promise<void>): SimControls {
   return {
@@ -107,28 +127,14 @@ export function createControls(ctx: SimContext, faults: Faults, setDown: (down: 
     },
     expireSessions: () => ctx.sessions.clear(),
     dropEventStream: () => ctx.bus.dropStreams(),
-    changeKey: (id) => {
-      const m = minion(ctx, id);
-      m.pem = makePublicKey(randomBytes(RSA_2048_SPKI_BYTES));
-      ctx.bus.fire('salt/auth', { result: true, act: 'accept', id, pub: m.pem });
-      return pemFinger(m.pem);
-    },
+    changeKey: (id) => changeKey(ctx, id),
     setUp: (id, up) => {
       const m = minion(ctx, id);
       const wasUp = m.up;
       m.up = up;
       if (up && !wasUp) fireStart(ctx, id);
     },
-    addMinion: (id, options = {}) => {
-      const key = options.key ?? 'pending';
-      const m = generateMinion(ctx.fleet, id, key, ctx.fleet.minions.size + 1);
-      Object.assign(m.grains, options.grains ?? {});
-      m.up = options.up ?? key === 'accepted';
-      ctx.fleet.minions.set(id, m);
-      ctx.bus.fire('salt/auth', { result: true, act: key === 'accepted' ? 'accept' : 'pend', id, pub: m.pem });
-      if (m.up) fireStart(ctx, id);
-      return m;
-    },
+    addMinion: (id, options = {}) => addMinion(ctx, id, options),
     removeMinion: (id) => {
       if (ctx.fleet.minions.delete(id)) ctx.bus.fire('salt/key', { result: true, act: 'delete', id });
     },

@@ -7,6 +7,7 @@
  */
 import type { Response } from 'express';
 
+/** The CherryPy version named in the Server header and the error page footer. */
 export const CHERRYPY_VERSION = '18.10.0';
 
 /** Reason phrase and stock message (http.HTTPStatus / cherrypy httputil.response_codes). */

@@ -39,6 +39,8 @@ export interface SaltSimOptions {
   returnDelayMs?: number;
   noReturnWaitMs?: number;
   enabledClients?: string[];
+  /** When > 0, a random up minion sends a `vnc/connect` event this often (for demos). */
+  vncEveryMs?: number;
 }
 
 /** A running simulator. */
@@ -75,25 +77,54 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Starts the simulator on loopback; resolves once it accepts connections. */
-export async function startSaltSim(options: SaltSimOptions = {}): Promise<SaltSim> {
-  const host = options.host ?? '127.0.0.1';
+function createContext(options: SaltSimOptions, users: SimUser[]): SimContext {
   const fleet = options.fleet ?? generateFleet({ hosts: options.hosts ?? 20, seed: options.seed ?? 1, toolKey: options.toolKey ?? 'tool' });
   const settings = settingsFrom(options);
-  const users = options.users ?? DEFAULT_USERS;
   const bus = new EventBus();
   const jobs = new JobStore(fleet, bus, () => settings.returnDelayMs);
-  const ctx: SimContext = { fleet, bus, jobs, sessions: new SessionStore(users, () => settings), settings, stats: emptyStats() };
-  const faults: Faults = { slowMs: 0, failCount: 0, failStatus: 500, failMessage: undefined };
-  const server = createServer(buildApp(ctx, faults));
+  return { fleet, bus, jobs, sessions: new SessionStore(users, () => settings), settings, stats: emptyStats() };
+}
+
+/** Tracks sockets so that "master down" and close() can cut them. */
+function trackSockets(server: Server): Set<Socket> {
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
+  return sockets;
+}
+
+/**
+ * Ambient `vnc/connect` events, sent the way a minion's `event.send` does (payload under
+ * `data.data`, notes §10) with `{hostname, status}`; returns the stop function.
+ */
+function ambientVnc(ctx: SimContext, everyMs: number): () => void {
+  if (everyMs <= 0) return () => undefined;
+  const timer = setInterval(() => {
+    const up = [...ctx.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up);
+    const m = up[Math.floor(Math.random() * up.length)];
+    if (m === undefined) return;
+    const data = { hostname: m.id, status: Math.random() < 0.7 ? 'connected' : 'disconnected' };
+    ctx.bus.fire('vnc/connect', { id: m.id, cmd: '_minion_event', pretag: null, tag: 'vnc/connect', data });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Starts the simulator on loopback; resolves once it accepts connections. */
+export async function startSaltSim(options: SaltSimOptions = {}): Promise<SaltSim> {
+  const host = options.host ?? '127.0.0.1';
+  const users = options.users ?? DEFAULT_USERS;
+  const ctx = createContext(options, users);
+  const faults: Faults = { slowMs: 0, failCount: 0, failStatus: 500, failMessage: undefined };
+  const server = createServer(buildApp(ctx, faults));
+  const sockets = trackSockets(server);
   const port = await listen(server, options.port ?? 0, host);
+  const stopVnc = ambientVnc(ctx, options.vncEveryMs ?? 0);
+  // Connection refused, as when the salt-api process is gone: stop listening and cut every socket.
   const stop = (): Promise<void> => new Promise((resolve) => {
-    bus.dropStreams();
+    ctx.bus.dropStreams();
     for (const s of sockets) s.destroy();
     if (!server.listening) return resolve();
     server.close(() => resolve());
@@ -106,11 +137,12 @@ export async function startSaltSim(options: SaltSimOptions = {}): Promise<SaltSi
   return {
     url: `http://${host}:${port}`,
     port,
-    fleet,
+    fleet: ctx.fleet,
     controls: createControls(ctx, faults, setDown),
     credentials: { username: first.username, password: first.password, eauth: first.eauth?.[0] ?? 'pam' },
     close: async () => {
-      jobs.close();
+      stopVnc();
+      ctx.jobs.close();
       await stop();
     },
   };

@@ -135,6 +135,7 @@ export class JobStore {
     this.timers.add(t);
   }
 
+  /** A cached job by jid. */
   get(jid: string): SimJob | undefined {
     return this.jobs.get(jid);
   }

@@ -5,7 +5,7 @@
  */
 import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine/src/errors';
 import { openEventStream } from './events';
-import { asObject, eventPayload, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
+import { asObject, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
 import { Transport } from './transport';
 import type {
   AsyncJob, JobDetail, JobSummary, KeyFingerprints, KeyLists, LocalOptions, LocalResult, LowstateChunk, ManageStatus,
@@ -76,91 +76,127 @@ function firstLine(text: string): string {
   return `${lines[0] ?? ''}${lines.length > 1 ? ` ${lines[lines.length - 1] ?? ''}` : ''}`.slice(0, 300);
 }
 
-/** Creates a client; nothing is sent until the first call (which logs in). */
-export function createSaltClient(options: SaltClientOptions): SaltClient {
-  const t = new Transport(options);
-  const post = async (chunks: LowstateChunk[], kind: 'exec' | 'read'): Promise<unknown[]> =>
-    returnList(await t.request({ method: 'POST', path: '/', body: chunks, kind }), 'POST /');
-  const run = (lowstate: LowstateChunk | LowstateChunk[]): Promise<unknown[]> => {
+class SaltApiClient implements SaltClient {
+  constructor(private readonly t: Transport) {}
+
+  private async post(chunks: LowstateChunk[], kind: 'exec' | 'read'): Promise<unknown[]> {
+    return returnList(await this.t.request({ method: 'POST', path: '/', body: chunks, kind }), 'POST /');
+  }
+
+  private async get(path: string): Promise<unknown> {
+    return this.t.request({ method: 'GET', path, kind: 'read' });
+  }
+
+  run(lowstate: LowstateChunk | LowstateChunk[]): Promise<unknown[]> {
     const chunks = Array.isArray(lowstate) ? lowstate : [lowstate];
-    return post(chunks, chunks.length > 0 && chunks.every(isReadChunk) ? 'read' : 'exec');
-  };
-  const runner = async (fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> => {
-    const [ret] = await run({ client: 'runner', fun, kwarg });
+    return this.post(chunks, chunks.length > 0 && chunks.every(isReadChunk) ? 'read' : 'exec');
+  }
+
+  async runner(fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> {
+    const [ret] = await this.run({ client: 'runner', fun, kwarg });
     // A runner that raises still answers 200, with its traceback as the return (notes §2).
     if (typeof ret === 'string' && ret.startsWith('Exception occurred in runner')) throw new BadGateway(`salt runner ${fun} failed: ${firstLine(ret)}`);
     return ret;
-  };
-  const wheel = async (fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> => {
-    const [ret] = await run({ client: 'wheel', fun, kwarg });
+  }
+
+  async wheel(fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> {
+    const [ret] = await this.run({ client: 'wheel', fun, kwarg });
+    // The answer is the whole ret event; an exception is `success: false` with its text (notes §2).
     const data = asObject(asObject(ret)?.['data']);
     if (data === undefined) throw new BadGateway(`salt wheel ${fun}: unexpected answer`);
     if (data['success'] === false) throw new BadGateway(`salt wheel ${fun} failed: ${firstLine(String(data['return']))}`);
     return data['return'];
-  };
-  const local = async (tgt: string | string[], fun: string, o: LocalOptions = {}): Promise<LocalResult> => {
+  }
+
+  async local(tgt: string | string[], fun: string, o: LocalOptions = {}): Promise<LocalResult> {
     const fullReturn = o.fullReturn ?? true;
-    const [ret] = await post([{ ...localChunk('local', tgt, fun, o), full_return: fullReturn }], 'exec');
+    const [ret] = await this.post([{ ...localChunk('local', tgt, fun, o), full_return: fullReturn }], 'exec');
     const minions = Object.fromEntries(Object.entries(asObject(ret) ?? {}).map(([id, v]) => [id, minionOutcome(v, fullReturn)]));
-    const jid = Object.values(minions).find((m) => m.status === 'returned' && m.jid !== null);
-    return { jid: jid?.status === 'returned' ? jid.jid : null, minions };
-  };
-  const grains = async (tgt: string | string[] = '*', tgtType: TargetType = 'glob'): Promise<Record<string, Grains | null>> => {
-    const { minions } = await local(tgt, 'grains.items', { tgt_type: tgtType });
+    const withJid = Object.values(minions).find((m) => m.status === 'returned' && m.jid !== null);
+    return { jid: withJid?.status === 'returned' ? withJid.jid : null, minions };
+  }
+
+  async localAsync(tgt: string | string[], fun: string, o: LocalOptions = {}): Promise<AsyncJob> {
+    const [ret] = await this.post([localChunk('local_async', tgt, fun, o)], 'exec');
+    // No match at all is `{}` with no job (notes §2).
+    const r = asObject(ret) ?? {};
+    return { jid: typeof r['jid'] === 'string' ? r['jid'] : null, minions: Array.isArray(r['minions']) ? r['minions'].map(String) : [] };
+  }
+
+  jobs(): Promise<Record<string, JobSummary>>;
+  jobs(jid: string): Promise<JobDetail>;
+  async jobs(jid?: string): Promise<Record<string, JobSummary> | JobDetail> {
+    if (jid !== undefined) return jobDetail(jid, await this.get(`/jobs/${encodeURIComponent(jid)}`));
+    const [all] = returnList(await this.get('/jobs'), 'GET /jobs');
+    return Object.fromEntries(Object.entries(asObject(all) ?? {}).map(([id, v]) => [id, jobSummary(id, v)]));
+  }
+
+  async minions(mid?: string): Promise<Record<string, Grains | null>> {
+    const path = mid === undefined ? '/minions' : `/minions/${encodeURIComponent(mid)}`;
+    const [ret] = returnList(await this.get(path), `GET ${path}`);
+    return Object.fromEntries(Object.entries(asObject(ret) ?? {}).map(([id, g]) => [id, asObject(g) ?? null]));
+  }
+
+  async keys(): Promise<KeyLists> {
+    // GET /keys is not wrapped in a list: {"return": <wheel data.return>} (notes §3).
+    return keyLists(asObject(await this.get('/keys'))?.['return']);
+  }
+
+  events(): Promise<SaltEventStream> {
+    return openEventStream(this.t);
+  }
+
+  async listKeys(): Promise<KeyLists> {
+    return keyLists(await this.wheel('key.list_all'));
+  }
+
+  async keyFingerprints(match = '*'): Promise<KeyFingerprints> {
+    return keyFingerprints(await this.wheel('key.finger', { match }));
+  }
+
+  async grains(tgt: string | string[] = '*', tgtType: TargetType = 'glob'): Promise<Record<string, Grains | null>> {
+    const { minions } = await this.local(tgt, 'grains.items', { tgt_type: tgtType });
     return Object.fromEntries(Object.entries(minions).map(([id, m]) => [id, m.status === 'returned' ? asObject(m.ret) ?? null : null]));
-  };
-  const fileRead = async (path: string, o: { tgt?: string } = {}): Promise<string> => {
+  }
+
+  async manageStatus(tgt = '*', tgtType: TargetType = 'glob'): Promise<ManageStatus> {
+    const r = asObject(await this.runner('manage.status', { tgt, tgt_type: tgtType })) ?? {};
+    const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+    return { up: ids(r['up']), down: ids(r['down']) };
+  }
+
+  async nodegroups(): Promise<Record<string, string>> {
+    // No dedicated API: the master opts through runner config.get (notes §9).
+    return nodegroupExpressions(await this.runner('config.get', { key: 'nodegroups' }));
+  }
+
+  async fileList(prefix = ''): Promise<string[]> {
+    const files = await this.runner('fileserver.file_list', { saltenv: 'base' });
+    return (Array.isArray(files) ? files.map(String) : []).filter((f) => f.startsWith(prefix));
+  }
+
+  /**
+   * The master has no file-read runner in the notes (§8b): `cp.get_file_str` runs on a
+   * minion, picked from manage.present (connected, no command sent) unless `tgt` is given.
+   */
+  async fileRead(path: string, o: { tgt?: string } = {}): Promise<string> {
     const rel = path.replace(/^salt:\/\//, '').replace(/^\/+/, '');
-    const present = o.tgt !== undefined ? [o.tgt] : ((await runner('manage.present')) as unknown[]).map(String).slice(0, 3);
-    for (const tgt of present) {
-      const outcome = (await local(tgt, 'cp.get_file_str', { arg: [`salt://${rel}`] })).minions[tgt];
+    const candidates = o.tgt !== undefined ? [o.tgt] : ((await this.runner('manage.present')) as unknown[]).map(String).slice(0, 3);
+    for (const tgt of candidates) {
+      const outcome = (await this.local(tgt, 'cp.get_file_str', { arg: [`salt://${rel}`] })).minions[tgt];
       if (outcome?.status !== 'returned') continue;
       if (typeof outcome.ret === 'string') return outcome.ret;
       throw new NotFound(`salt://${rel} is not on the master's file server`);
     }
     throw new ServiceUnavailable(`no connected minion could read salt://${rel}`);
-  };
-  async function jobs(): Promise<Record<string, JobSummary>>;
-  async function jobs(jid: string): Promise<JobDetail>;
-  async function jobs(jid?: string): Promise<Record<string, JobSummary> | JobDetail> {
-    if (jid !== undefined) return jobDetail(jid, await t.request({ method: 'GET', path: `/jobs/${encodeURIComponent(jid)}`, kind: 'read' }));
-    const [all] = returnList(await t.request({ method: 'GET', path: '/jobs', kind: 'read' }), 'GET /jobs');
-    return Object.fromEntries(Object.entries(asObject(all) ?? {}).map(([id, v]) => [id, jobSummary(id, v)]));
   }
-  return {
-    run,
-    local,
-    localAsync: async (tgt, fun, o = {}) => {
-      const [ret] = await post([localChunk('local_async', tgt, fun, o)], 'exec');
-      const r = asObject(ret) ?? {};
-      return { jid: typeof r['jid'] === 'string' ? r['jid'] : null, minions: Array.isArray(r['minions']) ? r['minions'].map(String) : [] };
-    },
-    runner,
-    wheel,
-    jobs,
-    minions: async (mid) => {
-      const path = mid === undefined ? '/minions' : `/minions/${encodeURIComponent(mid)}`;
-      const [ret] = returnList(await t.request({ method: 'GET', path, kind: 'read' }), `GET ${path}`);
-      return Object.fromEntries(Object.entries(asObject(ret) ?? {}).map(([id, g]) => [id, asObject(g) ?? null]));
-    },
-    keys: async () => keyLists(asObject(await t.request({ method: 'GET', path: '/keys', kind: 'read' }))?.['return']),
-    events: () => openEventStream(t),
-    listKeys: async () => keyLists(await wheel('key.list_all')),
-    keyFingerprints: async (match = '*') => keyFingerprints(await wheel('key.finger', { match })),
-    grains,
-    manageStatus: async (tgt = '*', tgtType = 'glob') => {
-      const r = asObject(await runner('manage.status', { tgt, tgt_type: tgtType })) ?? {};
-      const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
-      return { up: ids(r['up']), down: ids(r['down']) };
-    },
-    nodegroups: async () => nodegroupExpressions(await runner('config.get', { key: 'nodegroups' })),
-    fileList: async (prefix = '') => {
-      const files = await runner('fileserver.file_list', { saltenv: 'base' });
-      return (Array.isArray(files) ? files.map(String) : []).filter((f) => f.startsWith(prefix));
-    },
-    fileRead,
-    close: () => t.close(),
-  };
+
+  close(): void {
+    this.t.close();
+  }
 }
 
-export { eventPayload };
+/** Creates a client; nothing is sent until the first call (which logs in). */
+export function createSaltClient(options: SaltClientOptions): SaltClient {
+  return new SaltApiClient(new Transport(options));
+}

@@ -39,7 +39,9 @@ export class Transport {
   readonly timeouts: SaltTimeouts;
   readonly logger: SaltLogger;
   private readonly retry: SaltRetry;
-  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  // No keep-alive: reusing a socket the server is just closing would fail an execution
+  // that must not be retried; salt-api calls are few and the connection cost is small.
+  private readonly agents = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
   private session: Session | undefined;
   private loginInFlight: Promise<Session> | undefined;
 
@@ -156,7 +158,7 @@ export class Transport {
     }
   }
 
-  /** Frees the keep-alive sockets. */
+  /** Frees the agents' sockets. */
   close(): void {
     this.agents.http.destroy();
     this.agents.https.destroy();
