@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Log, Store } from '@fleet/engine';
 import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+import type * as MongoAdapter from '@fleet/engine/src/store/mongo';
 
 export interface StoreChoice {
   readonly kind: 'sqlite' | 'memory' | 'mongo';
@@ -39,7 +40,9 @@ export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()
     dataDir: resolve(cwd, 'data'),
     describe: url.replace(/\/\/[^@/]*@/, '//***@'),
     open: async (log) => {
-      const { openMongoStore } = await import('@fleet/engine/src/store/mongo');
+      // Loaded only in mongo mode: the embedded mode never pays for the driver at start.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { openMongoStore } = require('@fleet/engine/src/store/mongo') as typeof MongoAdapter;
       return openMongoStore({ url, log });
     },
   };
