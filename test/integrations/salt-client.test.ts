@@ -92,6 +92,23 @@ describe('session', () => {
     }
   });
 
+  it('renews the token before its expire without waiting for a 401', async () => {
+    const short = await startSaltSim({ hosts: 3, seed: 5, tokenExpireS: 1, users: [{ username: 'fleet', password: PASSWORD }] });
+    const c = createSaltClient({ url: short.url, username: 'fleet', password: PASSWORD });
+    try {
+      await c.keys();
+      await c.keys();
+      expect(short.controls.stats.logins).toBe(1);
+      await new Promise((r) => setTimeout(r, 1100));
+      await c.keys();
+      expect(short.controls.stats.logins).toBe(2);
+      expect(short.controls.stats.unauthorized).toBe(0);
+    } finally {
+      c.close();
+      await short.close();
+    }
+  });
+
   it('reports a wrong password as BadGateway without the password anywhere', async () => {
     const secret = 'not-the-password-0451';
     const c = client({ password: secret });

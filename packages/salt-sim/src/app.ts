@@ -28,11 +28,16 @@ function cherrypyHeaders(req: Request, res: Response, next: NextFunction): void 
   next();
 }
 
-function errorHandler(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
-  if (err instanceof SimError) return sendSimError(res, err);
-  const status = err !== null && typeof err === 'object' && 'status' in err ? Number(err.status) : 500;
-  if (status === 413) return sendSimError(res, new SimError(413));
-  sendSimError(res, unexpectedError());
+/** The one error renderer; counts the 401s it sends. */
+function errorHandler(ctx: SimContext) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    if (err instanceof SimError) {
+      if (err.status === 401) ctx.stats.unauthorized += 1;
+      return sendSimError(res, err);
+    }
+    const status = err !== null && typeof err === 'object' && 'status' in err ? Number(err.status) : 500;
+    sendSimError(res, status === 413 ? new SimError(413) : unexpectedError());
+  };
 }
 
 /** Assembles the simulator's express app. */
@@ -49,6 +54,6 @@ export function buildApp(ctx: SimContext, faults: Faults): express.Express {
     if (KNOWN_PATHS.test(req.path)) next(new SimError(405));
     else next(new SimError(404, `The path '${req.path}' was not found.`));
   });
-  app.use(errorHandler);
+  app.use(errorHandler(ctx));
   return app;
 }

@@ -39,11 +39,13 @@ export interface SimStats {
   byFun: Record<string, number>;
   /** Requests answered by `failNext`. */
   injectedFailures: number;
+  /** 401 answers sent (no, expired or refused session / credentials). */
+  unauthorized: number;
 }
 
 /** Fresh zeroed counters. */
 export function emptyStats(): SimStats {
-  return { requests: 0, logins: 0, failedLogins: 0, byRoute: {}, byFun: {}, injectedFailures: 0 };
+  return { requests: 0, logins: 0, failedLogins: 0, byRoute: {}, byFun: {}, injectedFailures: 0, unauthorized: 0 };
 }
 
 /** Shared state of one simulator instance. */

@@ -30,7 +30,8 @@ export function contentType(res: AxiosResponse): string {
 
 interface Session {
   token: string;
-  expiresAtMs: number;
+  /** When to log in again: a little before the Salt token's `expire`. */
+  renewAtMs: number;
 }
 
 /** Session-aware request sender shared by the client's methods and the event stream. */
@@ -69,7 +70,7 @@ export class Transport {
 
   /** The current token, logging in when there is none or it is about to expire. */
   async token(): Promise<string> {
-    if (this.session !== undefined && Date.now() < this.session.expiresAtMs - SKEW_MS) return this.session.token;
+    if (this.session !== undefined && Date.now() < this.session.renewAtMs) return this.session.token;
     this.loginInFlight ??= this.login().finally(() => { this.loginInFlight = undefined; });
     return (await this.loginInFlight).token;
   }
@@ -99,7 +100,9 @@ export class Transport {
     const expire = first !== null && typeof first === 'object' && 'expire' in first ? Number(first.expire) : NaN;
     if (typeof token !== 'string' || token === '') throw malformed(what, 'no token in the login answer');
     const expiresAtMs = Number.isFinite(expire) ? expire * 1000 : Date.now() + 3_600_000;
-    this.session = { token, expiresAtMs };
+    // Renew a minute early, or a tenth of the lifetime for short-lived tokens.
+    const skew = Math.min(SKEW_MS, Math.max(0, expiresAtMs - Date.now()) / 10);
+    this.session = { token, renewAtMs: expiresAtMs - skew };
     this.logger.info({ user: username, eauth, expires: new Date(expiresAtMs).toISOString() }, 'salt-api login');
     return this.session;
   }
