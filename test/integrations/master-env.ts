@@ -1,8 +1,7 @@
 /**
  * The master tests' setup: salt-sim on a loopback port and the real API (startTestServer) with
- * SALT_API_URL pointing at it; the fleet stored by a first sync (POST /api/master/sync). Optional knobs that the fixed configuration does not carry
- * (SALT_API_TIMEOUT_S, ALL_STATUS_INTERVAL_S) are read from process.env at start: they are set
- * only while the server starts.
+ * SALT_API_URL pointing at it; the fleet stored by a first sync (POST /api/master/sync). `knobs` are further configuration variables (SALT_API_TIMEOUT_S,
+ * ALL_STATUS_INTERVAL_S) merged into the API's environment.
  */
 import { startSaltSim, type SaltSim, type SaltSimOptions, type SimUser } from '@fleet/salt-sim';
 import { auth, startTestServer, type TestServer, type TestServerOptions } from '../helpers';
@@ -21,7 +20,7 @@ export interface MasterEnvOptions {
   readonly sim?: SaltSimOptions;
   /** Environment of the API (besides SALT_API_*). */
   readonly env?: Readonly<Record<string, string>>;
-  /** Knobs read from process.env at start. */
+  /** Further configuration variables of the API (e.g. SALT_API_TIMEOUT_S). */
   readonly knobs?: Readonly<Record<string, string>>;
   /** Level of the API's captured logs (default silent). */
   readonly logLevel?: TestServerOptions['logLevel'];
@@ -30,18 +29,9 @@ export interface MasterEnvOptions {
 /** A user whose password is distinct from every other string, to prove it never leaks. */
 export const SALT_USER: SimUser = { username: 'fleet-api', password: 'pw-7f3c9a1e5d' };
 
-/** Starts the API on `env` with `knobs` in process.env for the duration of the start. */
+/** Starts the API on `env` plus `knobs`. */
 export async function startApi(env: Readonly<Record<string, string>>, knobs: Readonly<Record<string, string>> = {}, logLevel?: TestServerOptions['logLevel']): Promise<TestServer> {
-  const saved = Object.fromEntries(Object.keys(knobs).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, knobs);
-  try {
-    return await startTestServer({ env, ...(logLevel ? { logLevel } : {}) });
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  return startTestServer({ env: { ...env, ...knobs }, ...(logLevel ? { logLevel } : {}) });
 }
 
 /** The SALT_API_* variables of a simulator. */

@@ -18,6 +18,21 @@ const intIn = (min: number, max: number, dflt: number) =>
       return n;
     });
 
+/** Seconds (decimals allowed, for short test intervals) in `[min, max]`; `dflt` when unset. */
+const secondsIn = (min: number, max: number, dflt: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return dflt;
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a number of seconds from ${min} to ${max} (got "${v}")` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 const optionalString = z
   .string()
   .optional()
@@ -41,6 +56,10 @@ const schema = z.object({
   SALT_API_PASSWORD: optionalString,
   SALT_API_EAUTH: optionalString.transform((v) => v ?? 'pam'),
   SALT_MASTER_NAME: optionalString,
+  /** Longest wait for one salt-api answer to an execution (reads wait at most 15 s, login 10 s). */
+  SALT_API_TIMEOUT_S: secondsIn(0.001, 3600, 120),
+  /** Between two `status.all_status` samples of a monitored host. */
+  ALL_STATUS_INTERVAL_S: secondsIn(0.001, 86400, 30),
   SYNC_INTERVAL_S: intIn(1, 86400, 60),
   SNAPSHOT_INTERVAL_S: intIn(1, 86400, 300),
   SNAPSHOT_RETENTION_DAYS: intIn(1, 3650, 90),
