@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SYSTEM } from '@fleet/engine';
 import type { MasterService } from '@fleet/resources/lib/master';
-import { startSaltSim, type SaltSim } from '../../salt-sim/src';
+import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { startServer, type RunningServer } from './boot';
 import { ConfigError, loadConfig } from './config';
 

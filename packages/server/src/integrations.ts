@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Store } from '@fleet/engine';
 import type { Logger } from 'pino';
-import { createSaltClient, type SaltClient } from '../../salt/src/client';
-import { safeUrl } from '../../salt/src/client/errors';
-import { startEventConsumer } from '../../salt/src/events';
-import { createMasterService, type RunningMaster } from '../../salt/src/master';
-import { startSyncLoop } from '../../salt/src/sync';
+import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
+import { safeUrl } from '@fleet/salt/src/client/errors';
+import { startEventConsumer } from '@fleet/salt/src/events';
+import { createMasterService, type RunningMaster } from '@fleet/salt/src/master';
+import { startSyncLoop } from '@fleet/salt/src/sync';
 import { ConfigError, type Config } from './config';
 
 /** What the server stops on close. */
