@@ -26,12 +26,17 @@ export interface SpawnOptions {
   readonly cwd?: string;
 }
 
-/** Runs `tsx packages/server/src/cli.ts serve` with only `env` (plus PATH/HOME) as its environment. */
+/**
+ * Runs `tsx packages/server/src/cli.ts serve` with only `env` (plus PATH/HOME) as its environment.
+ * tsx runs the script in a child of its own and relays SIGTERM/SIGINT to it, but nothing relays
+ * SIGKILL: the process gets its own group (`detached`) so `killGroup` reaches the server itself.
+ */
 export function spawnCli(options: SpawnOptions): { child: ChildProcess; out: { stdout: string; stderr: string }; exited: ChildServer['exited'] } {
   const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'packages', 'server', 'src', 'cli.ts'), 'serve'], {
     cwd: options.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const out = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk: Buffer) => (out.stdout += chunk.toString('utf8')));
@@ -42,26 +47,36 @@ export function spawnCli(options: SpawnOptions): { child: ChildProcess; out: { s
   return { child, out, exited };
 }
 
-/** Starts the CLI server on a kernel-chosen port (PORT=0) and waits until it listens. */
+/** Starts the CLI server on a kernel-chosen port (PORT=0) and waits for its "listening" log line (info). */
 export async function startChildServer(options: SpawnOptions, timeoutMs = 20_000): Promise<ChildServer> {
-  const { child, out, exited } = spawnCli({ ...options, env: { PORT: '0', HOST: '127.0.0.1', ...options.env } });
+  const { child, out, exited } = spawnCli({ ...options, env: { PORT: '0', HOST: '127.0.0.1', ...options.env, LOG_LEVEL: 'info' } });
   const deadline = Date.now() + timeoutMs;
   let port: number | undefined;
   while (port === undefined) {
     const line = out.stdout.split('\n').find((l) => l.includes('"fleet-api listening"'));
     if (line) port = (JSON.parse(line) as { port: number }).port;
     else if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
+      killGroup(child, 'SIGKILL');
       throw new Error(`server did not start (exit ${String(child.exitCode)}): ${out.stderr}${out.stdout}`);
     } else await new Promise((r) => setTimeout(r, 50));
   }
   return { child, url: `http://127.0.0.1:${port}`, stdout: () => out.stdout, stderr: () => out.stderr, exited };
 }
 
-/** Ends a child server if it still runs (SIGKILL: the tests that care about shutdown use SIGTERM themselves). */
+/** Sends `signal` to the CLI process and the server process tsx runs under it (kill -9 of both). */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** Ends a child server and its group if it still runs (the shutdown tests send SIGTERM themselves). */
 export async function stopChild(server: { child: ChildProcess; exited: Promise<unknown> } | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  server.child.kill('SIGKILL');
+  if (!server) return;
+  killGroup(server.child, 'SIGKILL');
   await server.exited;
 }
 
