@@ -123,7 +123,8 @@ export async function syncHosts(snap: FleetSnapshot, deps: BatchDeps): Promise<H
  * `status: down`. Resolves their ids.
  */
 export async function markForgotten(snap: FleetSnapshot, deps: Pick<BatchDeps, 'store' | 'ctx'>): Promise<{ ids: string[]; changed: number; alerts: number }> {
-  const all = await deps.store.find('hosts', {}, { projection: { _id: 1, key: 1, status: 1, _soft_deleted: 1 } });
+  // An exclusion of top-level fields is done in SQL by the embedded store: the grains are never parsed.
+  const all = await deps.store.find('hosts', {}, { projection: { grain: 0, all_status: 0, vpnsrv_representation: 0, fingerprint_history: 0 } });
   const gone = all.filter((h) => !snap.keys.has(h._id));
   const stale = gone.filter((h) => h.key !== 'denied' || h.status !== 'down');
   const changes: HostChange[] = stale.map((h) => ({

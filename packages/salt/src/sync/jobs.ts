@@ -47,7 +47,7 @@ async function repairJob(client: SaltClient, store: Store, jid: string, now: Dat
     jid, host, fun: job.function, funArgs: job.arguments, ret: r.return, retcode: r.retcode, success: r.success, user: job.user,
   }));
   if (returns.length > 0) {
-    const known = await store.find('actions', { _id: { $in: returns.map((r) => `${jid}${r.host}`) } }, { projection: { _id: 1 } });
+    const known = await store.find('actions', { _id: { $in: returns.map((r) => `${jid}${r.host}`) } }, { projection: { return: 0, args: 0 } });
     const seen = new Set(known.map((d) => d._id));
     const missing = returns.filter((r) => !seen.has(`${jid}${r.host}`));
     const created = new Set(await recordReturns(store, missing, now));

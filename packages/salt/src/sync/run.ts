@@ -13,7 +13,7 @@ import type { Log, Store } from '@fleet/engine';
 import type { SaltClient } from '../client';
 import { parseNodegroup } from '../nodegroups';
 import { sameValue, type DeriveContext } from './derive';
-import { markForgotten, readSnapshot, syncHosts, type FleetSnapshot } from './hosts';
+import { markForgotten, readSnapshot, syncHosts } from './hosts';
 import { repairJobs, type JobCursor } from './jobs';
 import { isMasterFailure, noteReachable, noteUnreachable } from './reachability';
 
@@ -63,21 +63,33 @@ async function syncNodegroups(store: Store, groups: Readonly<Record<string, stri
   if (removed.length > 0) await store.delete('nodegroups', { _id: { $in: removed } });
 }
 
-async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: SyncReport): Promise<FleetSnapshot> {
+/** Milliseconds spent per phase of a run (logged with the report). */
+type Phases = Record<'snapshot' | 'hosts' | 'nodegroups' | 'jobs', number>;
+
+async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: SyncReport): Promise<Phases> {
+  let mark = Date.now();
+  const lap = (): number => {
+    const ms = Date.now() - mark;
+    mark = Date.now();
+    return ms;
+  };
   const snap = await readSnapshot(o.client);
+  const snapshot = lap();
   const ctx: DeriveContext = { now, toolKey: o.toolKey, nodegroups: snap.nodegroups, heartbeatRefreshMs: o.heartbeatRefreshMs ?? HEARTBEAT_REFRESH_MS };
   const hosts = await syncHosts(snap, { client: o.client, store: o.store, ctx });
+  const hostsMs = lap();
   await syncNodegroups(o.store, snap.nodegroups, now);
   const forgotten = await markForgotten(snap, { store: o.store, ctx });
   if (forgotten.ids.length > 0) {
     o.log.warn({ count: forgotten.ids.length, hosts: forgotten.ids.slice(0, 20) }, 'fleet sync: hosts the master no longer knows (kept, key denied, status down)');
   }
+  const nodegroups = lap();
   const jobs = await repairJobs(o.client, o.store, cursor, now);
   Object.assign(report, {
     hostsSeen: hosts.seen, hostsChanged: hosts.changed + forgotten.changed, hostsNew: hosts.created, nodegroups: Object.keys(snap.nodegroups).length,
     actionsRecorded: jobs.actions, failedPatches: jobs.failedPatches, alertsRaised: hosts.alerts + forgotten.alerts,
   });
-  return snap;
+  return { snapshot, hosts: hostsMs, nodegroups, jobs: lap() };
 }
 
 /** Creates a sync over one client and store; `runOnce` never overlaps itself within this object. */
@@ -88,8 +100,9 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
     const now = clock();
     const started = Date.now();
     const report = emptyReport(0, true);
+    let phases: Phases;
     try {
-      await fullRun(o, cursor, now, report);
+      phases = await fullRun(o, cursor, now, report);
     } catch (err) {
       if (!isMasterFailure(err)) throw err;
       const raised = await noteUnreachable(o.store, err.message, now);
@@ -98,7 +111,7 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
     }
     if (await noteReachable(o.store, now)) report.alertsRaised += 1;
     report.ms = Date.now() - started;
-    o.log.info({ ...report }, 'fleet sync done');
+    o.log.info({ ...report, phasesMs: phases }, 'fleet sync done');
     return report;
   };
   let inFlight: Promise<SyncReport> | undefined;
