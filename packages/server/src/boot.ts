@@ -86,10 +86,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ...(generated ? { adminToken: generated } : {}),
     close() {
       closing ??= (async () => {
+        // Kept-alive connections would otherwise be served, and hold the exit off, until the force
+        // exit: requests still arriving on them get `Connection: close`, idle ones are dropped.
+        server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        clearInterval(sweep);
         await integrations.stop();
         await store.close();
         log.info({}, 'fleet-api stopped');
