@@ -97,18 +97,37 @@ test("the sync's own grains and liveness pings are not recorded as actions", asy
   expect(await store.count('actions', { action: { $in: ['grains.items', 'test.ping'] } })).toBe(0);
 });
 
-test('vnc/connect events raise vnc.connect alerts, from a minion (nested payload) or a runner', async () => {
-  const id = upHosts()[2]?.id ?? '';
-  sim.controls.minionEvent(id, 'vnc/connect', { hostname: id, status: 'connected' });
-  sim.controls.emitEvent('vnc/connect', { hostname: 'kiosk-7', status: 'disconnected' });
-  const alerts = await eventually(async () => {
-    const found = await store.find('alerts', { type: 'vnc.connect' }, { sort: [['_created', 1]] });
-    return found.length === 2 && found;
-  });
-  expect(alerts.map((a) => [a.level, a.payload])).toEqual([
-    ['info', { hostname: id, status: 'connected' }],
-    ['info', { hostname: 'kiosk-7', status: 'disconnected' }],
-  ]);
+/** A consumer on the shared store that counts its own vnc.connect alert writes. */
+function countingConsumer(): { consumer: ReturnType<typeof startEventConsumer>; writes: () => number } {
+  let writes = 0;
+  const spy: Store = {
+    ...store,
+    update: (collection, filter, update, options) => {
+      if (collection === 'alerts') writes += 1;
+      return store.update(collection, filter, update, options);
+    },
+  };
+  return { consumer: startEventConsumer({ client, store: spy, log, toolKey: 'tool' }), writes: () => writes };
+}
+
+test('vnc/connect events raise vnc.connect alerts (minion or runner shape), once even with several consumers', async () => {
+  const extra = [countingConsumer(), countingConsumer()];
+  try {
+    await eventually(() => extra.every((c) => c.consumer.connected()));
+    const id = upHosts()[2]?.id ?? '';
+    sim.controls.minionEvent(id, 'vnc/connect', { hostname: id, status: 'connected' });
+    sim.controls.emitEvent('vnc/connect', { hostname: 'kiosk-7', status: 'disconnected' });
+    // Each extra consumer has written both events: without the per-event id there would be 4+.
+    await eventually(() => extra.every((c) => c.writes() === 2));
+    const alerts = await store.find('alerts', { type: 'vnc.connect' });
+    expect(alerts.map((a) => [a.level, a.payload])).toEqual(expect.arrayContaining([
+      ['info', { hostname: id, status: 'connected' }],
+      ['info', { hostname: 'kiosk-7', status: 'disconnected' }],
+    ]));
+    expect(alerts).toHaveLength(2);
+  } finally {
+    await Promise.all(extra.map((c) => c.consumer.stop()));
+  }
 });
 
 test('salt/key events move the key; a deleted key keeps the host as denied and down', async () => {

@@ -40,6 +40,9 @@ async function etags(collection: string): Promise<Record<string, unknown>> {
 beforeAll(async () => {
   sim = await startSaltSim({ hosts: 30, seed: 11, returnDelayMs: 5 });
   sim.controls.addMinion(DENIED, { key: 'denied' });
+  // Beyond the generated ones: nesting, parentheses, `not`, and the plain id-list form (2016.11+).
+  sim.fleet.nodegroups['mixed'] = 'N@databases or ( E@^web- and not G@os:Ubuntu )';
+  sim.fleet.nodegroups['pinned'] = upHosts().slice(0, 2).map((m) => m.id);
   server = await startTestServer();
   client = createSaltClient({ url: sim.url, ...sim.credentials });
   // The job cache the first sync reads: a patch run (failing on some hosts) and a command.
@@ -57,7 +60,7 @@ afterAll(async () => {
 
 test('a first sync fills hosts of every key state with grains, status, fingerprints and nodegroups', async () => {
   const report = await sync.runOnce();
-  expect(report).toMatchObject({ masterReachable: true, hostsNew: sim.fleet.minions.size, hostsSeen: sim.fleet.minions.size, nodegroups: 7 });
+  expect(report).toMatchObject({ masterReachable: true, hostsNew: sim.fleet.minions.size, hostsSeen: sim.fleet.minions.size, nodegroups: 9 });
   const list = expectEnvelope(await server.request.get('/api/hosts?max_results=100').set(auth('viewer')), { page: 1, maxResults: 100, total: sim.fleet.minions.size });
   expect(new Set(list._items.map((h) => h.key))).toEqual(new Set(['accepted', 'pending', 'rejected', 'denied']));
   for (const m of minions()) {
@@ -83,7 +86,7 @@ test('a first sync fills hosts of every key state with grains, status, fingerpri
 });
 
 test('nodegroups come from the master config: parsed info, raw expression, fetched by name', async () => {
-  const list = expectEnvelope(await server.request.get('/api/nodegroups').set(auth('viewer')), { page: 1, maxResults: 25, total: 7 });
+  const list = expectEnvelope(await server.request.get('/api/nodegroups').set(auth('viewer')), { page: 1, maxResults: 25, total: 9 });
   expect(list._items.map((g) => g._id).sort()).toEqual(Object.keys(sim.fleet.nodegroups).sort());
   const get = async (name: string): Promise<Record<string, unknown>> => (await server.request.get(`/api/nodegroups/${name}`).set(auth('viewer'))).body as Record<string, unknown>;
   expect(await get('databases')).toMatchObject({ name: 'databases', type: 1, info: { grain: { roles: 'db' }, expression: 'G@roles:db' } });
@@ -91,6 +94,9 @@ test('nodegroups come from the master config: parsed info, raw expression, fetch
   const core = String(sim.fleet.nodegroups['core']).slice(2).split(',');
   expect(await get('core')).toMatchObject({ info: { hosts: core } });
   expect(await get('edge')).toMatchObject({ info: { expression: 'G@roles:kiosk or G@roles:gw' } });
+  expect(await get('pinned')).toMatchObject({ info: { hosts: sim.fleet.nodegroups['pinned'], expression: expect.stringMatching(/^L@/) } });
+  expect(await get('mixed')).toMatchObject({ info: { regex: '^web-', grain: { os: 'Ubuntu' } } });
+  expect(await server.store.count('hosts', { nodegroups: 'mixed' })).toBeGreaterThan(0);
 });
 
 test('actions and failed patches are recorded from the job cache, bookkeeping jobs are not', async () => {

@@ -7,10 +7,10 @@
  *   (the host is kept, as the sync keeps hosts the master forgot);
  * - `salt/minion/<mid>/start` -> `status: up`, `heartbeat: now` (+ `host.up` when it was down);
  * - `vnc/connect` (a minion's `event.send`: payload under `data.data`; a runner's: in `data`)
- *   -> a `vnc.connect` info alert with `{hostname, status}`.
+ *   -> a `vnc.connect` info alert with `{hostname, status}` (stored once per event).
  * Hosts not stored yet are left to the next sync, which creates them with every field.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Store } from '@fleet/engine';
 import { eventPayload, type SaltEvent } from '../client';
 import { alert, raiseAlert, recordReturns, type JobReturn } from '../record';
@@ -91,11 +91,18 @@ export class EventHandlers {
     return `host ${id} key ${key}`;
   }
 
+  /**
+   * The alert's id is derived from the event (tag, master `_stamp`, payload), so several API
+   * instances consuming the same bus store it once.
+   */
   private async vncConnect(event: SaltEvent): Promise<string> {
     const payload = eventPayload(event);
     const hostname = String(payload['hostname'] ?? event.data['id'] ?? '');
     const status = String(payload['status'] ?? 'connected');
-    await raiseAlert(this.store, alert('vnc.connect', 'info', { hostname, status }), this.now());
+    const now = this.now();
+    const id = createHash('sha1').update(JSON.stringify([event.tag, event.data['_stamp'], event.data['id'], payload])).digest('hex').slice(0, 24);
+    const fields = { ...alert('vnc.connect', 'info', { hostname, status }), _created: now, ...this.touched(now) };
+    await this.store.update('alerts', { _id: id }, { $setOnInsert: fields }, { upsert: true });
     return `vnc.connect ${hostname}`;
   }
 }

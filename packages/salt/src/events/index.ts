@@ -31,84 +31,107 @@ function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Starts consuming at once; `stop` closes the stream and resolves when the loop has ended. */
-export function startEventConsumer(o: EventConsumerOptions): { stop(): Promise<void>; connected(): boolean } {
-  const handlers = new EventHandlers(o.store);
-  const initialMs = o.backoff?.initialMs ?? 500;
-  const maxMs = o.backoff?.maxMs ?? 30_000;
-  let stopped = false;
-  let isConnected = false;
-  let stream: SaltEventStream | undefined;
-  let wake: (() => void) | undefined;
+/** The reconnecting read loop behind `startEventConsumer`. */
+class EventConsumer {
+  private readonly handlers: EventHandlers;
+  private readonly initialMs: number;
+  private readonly maxMs: number;
+  private stopped = false;
+  private isConnected = false;
+  private stream: SaltEventStream | undefined;
+  private wake: (() => void) | undefined;
+  readonly running: Promise<void>;
 
-  const sleep = (ms: number): Promise<void> => new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    wake = () => { clearTimeout(timer); resolve(); };
-  });
-  const delay = (attempt: number): number => Math.min(maxMs, initialMs * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+  constructor(private readonly o: EventConsumerOptions) {
+    this.handlers = new EventHandlers(o.store);
+    this.initialMs = o.backoff?.initialMs ?? 500;
+    this.maxMs = o.backoff?.maxMs ?? 30_000;
+    this.running = this.loop();
+  }
+
+  get connected(): boolean {
+    return this.isConnected;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stream?.close();
+    this.wake?.();
+    await this.running;
+    this.isConnected = false;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Bounded exponential back-off with ±20 % jitter (instances do not reconnect in lockstep). */
+  private delay(attempt: number): number {
+    return Math.min(this.maxMs, this.initialMs * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+  }
 
   /** Reads one stream to its end; resolves whether it was healthy. */
-  const consume = async (s: SaltEventStream): Promise<boolean> => {
+  private async consume(s: SaltEventStream): Promise<boolean> {
     const openedAt = Date.now();
     let events = 0;
     for await (const event of s) {
       events += 1;
       try {
-        const did = await handlers.handle(event);
-        if (did !== undefined) o.log.debug({ tag: event.tag }, `salt event: ${did}`);
+        const did = await this.handlers.handle(event);
+        if (did !== undefined) this.o.log.debug({ tag: event.tag }, `salt event: ${did}`);
       } catch (err) {
-        o.log.error({ tag: event.tag, err: errText(err) }, 'salt event could not be recorded (the next sync repairs it)');
+        this.o.log.error({ tag: event.tag, err: errText(err) }, 'salt event could not be recorded (the next sync repairs it)');
       }
     }
     return events > 0 || Date.now() - openedAt >= HEALTHY_MS;
-  };
+  }
 
-  const opened = (everConnected: boolean): void => {
-    isConnected = true;
-    o.log.info({}, everConnected ? 'salt event stream reconnected' : 'salt event stream connected');
-    if (!everConnected || o.onReconnect === undefined) return;
+  private opened(reconnect: boolean): void {
+    this.isConnected = true;
+    this.o.log.info({}, reconnect ? 'salt event stream reconnected' : 'salt event stream connected');
+    if (!reconnect || this.o.onReconnect === undefined) return;
     try {
-      o.onReconnect();
+      this.o.onReconnect();
     } catch (err) {
-      o.log.error({ err: errText(err) }, 'onReconnect failed');
+      this.o.log.error({ err: errText(err) }, 'onReconnect failed');
     }
-  };
+  }
 
-  const loop = async (): Promise<void> => {
+  private async loop(): Promise<void> {
     let attempt = 0;
     let everConnected = false;
-    while (!stopped) {
+    while (!this.stopped) {
       try {
-        stream = await o.client.events();
+        this.stream = await this.o.client.events();
       } catch (err) {
-        const wait = delay(attempt++);
-        o.log.warn({ err: errText(err), retryInMs: Math.round(wait) }, 'salt event stream could not be opened');
-        await sleep(wait);
+        const wait = this.delay(attempt++);
+        this.o.log.warn({ err: errText(err), retryInMs: Math.round(wait) }, 'salt event stream could not be opened');
+        await this.sleep(wait);
         continue;
       }
-      if (stopped) break;
-      opened(everConnected);
+      if (this.stopped) break;
+      this.opened(everConnected);
       everConnected = true;
-      const healthy = await consume(stream);
-      isConnected = false;
-      if (stopped) break;
-      if (healthy) attempt = 0;
-      const wait = delay(attempt++);
-      o.log.warn({ reason: await stream.ended, retryInMs: Math.round(wait) }, 'salt event stream ended, reconnecting');
-      await sleep(wait);
+      const healthy = await this.consume(this.stream);
+      this.isConnected = false;
+      if (this.stopped) break;
+      attempt = healthy ? 0 : attempt;
+      const wait = this.delay(attempt++);
+      this.o.log.warn({ reason: await this.stream.ended, retryInMs: Math.round(wait) }, 'salt event stream ended, reconnecting');
+      await this.sleep(wait);
     }
-    stream?.close();
-  };
-  const running = loop();
+    this.stream?.close();
+  }
+}
 
-  return {
-    async stop() {
-      stopped = true;
-      stream?.close();
-      wake?.();
-      await running;
-      isConnected = false;
-    },
-    connected: () => isConnected,
-  };
+/** Starts consuming at once; `stop` closes the stream and resolves when the loop has ended. */
+export function startEventConsumer(o: EventConsumerOptions): { stop(): Promise<void>; connected(): boolean } {
+  const consumer = new EventConsumer(o);
+  return { stop: () => consumer.stop(), connected: () => consumer.connected };
 }
