@@ -188,16 +188,21 @@ test('hosts the master forgets are kept (key denied, down); removed nodegroups a
   expect((await sync.runOnce()).hostsChanged).toBe(0);
 });
 
-test('the loop syncs on the instance holding the fleet-sync lease only', async () => {
-  const a = startSyncLoop({ client, store: server.store, log, toolKey: 'tool', intervalMs: 60_000, holder: 'instance-a' });
-  const b = startSyncLoop({ client, store: server.store, log, toolKey: 'tool', intervalMs: 60_000, holder: 'instance-b' });
+test('the loop syncs at start and every interval, on the instance holding the fleet-sync lease only', async () => {
+  const pings = (): number => sim.controls.stats.byFun['runner:manage.status'] ?? 0;
+  const before = pings();
+  const a = startSyncLoop({ client, store: server.store, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-a' });
+  const b = startSyncLoop({ client, store: server.store, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-b' });
   try {
-    expect((await a.runNow()).masterReachable).toBe(true);
+    const deadline = Date.now() + 10_000;
+    while (pings() < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pings()).toBeGreaterThanOrEqual(before + 2);
     await expect(b.runNow()).rejects.toMatchObject({ status: 409 });
     await a.stop();
-    expect((await b.runNow()).hostsChanged).toBe(0);
+    expect(await b.runNow()).toMatchObject({ masterReachable: true, hostsChanged: 0 });
   } finally {
     await a.stop();
     await b.stop();
   }
+  expect(await server.store.leases.acquire('fleet-sync', 'someone-else', 1000)).not.toBeNull();
 });
