@@ -2,7 +2,6 @@
  * Writes: inserts, updates, find-and-modify and deletes, each in one IMMEDIATE transaction, with
  * SQLite's constraint errors translated to `Conflict` naming the field.
  */
-import Database from 'better-sqlite3';
 import { BadRequest, Conflict } from '../../errors';
 import type { Doc, Filter, FindOneAndUpdateOptions, Update, UpdateOptions, UpdateResult } from '../port';
 import type { CollectionInfo } from './collections';
@@ -106,11 +105,13 @@ function translateConstraint<T>(info: CollectionInfo, write: () => T): T {
   try {
     return write();
   } catch (error) {
-    if (!(error instanceof Database.SqliteError)) throw error;
-    if (error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new Conflict(`duplicate value for '_id'`, '_id');
-    if (error.code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+    // By code, not `instanceof SqliteError`: the native addon keeps the error class of the first
+    // better-sqlite3 copy loaded in the process (Jest loads one per test file).
+    const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new Conflict(`duplicate value for '_id'`, '_id');
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
     // better-sqlite3 reports expression indexes as "UNIQUE constraint failed: index 'ix_...'".
-    const index = /index '([A-Za-z0-9_]+)'/.exec(error.message)?.[1];
+    const index = /index '([A-Za-z0-9_]+)'/.exec(String(message))?.[1];
     const field = (index === undefined ? undefined : info.uniqueIndexes.get(index)) ?? '_id';
     throw new Conflict(`duplicate value for '${field}'`, field);
   }
