@@ -20,7 +20,8 @@ import { renderItem, renderWrite } from './serialize';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 function callContext(api: ApiContext, res: Response): CallContext {
-  return { principal: res.locals.principal as Principal, now: new Date(), runtime: api.runtime };
+  // Whole seconds, like Eve's writes: RFC 1123 has no fractions, so a rendered date finds its item in `where`.
+  return { principal: res.locals.principal as Principal, now: new Date(Math.floor(Date.now() / 1000) * 1000), runtime: api.runtime };
 }
 
 /** Authenticates and checks the role; stores the principal for the handler. */
