@@ -53,6 +53,15 @@ describe('400', () => {
   });
 });
 
+describe('401 and 403 (the cases are in auth.test.ts)', () => {
+  test('no token is a 401 with WWW-Authenticate; a role too low is a 403', async () => {
+    const missing = await s.request.get('/api/vpn_managers');
+    expectEveError(missing, 401);
+    expect(missing.headers['www-authenticate']).toMatch(/^Bearer/);
+    expectEveError(await s.request.post('/api/vpn_managers').set(viewer).send(vpnManagerBody()), 403);
+  });
+});
+
 describe('404', () => {
   test('an unknown item', async () => {
     const res = await s.request.get('/api/vpn_managers/ffffffffffffffffffffffff').set(viewer);
