@@ -29,7 +29,7 @@ async function start(env: Record<string, string>): Promise<ChildServer> {
 }
 
 describe('configuration', () => {
-  it.each([
+  const BAD: [string, string][] = [
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['PAGINATION_LIMIT', '0'],
@@ -37,13 +37,31 @@ describe('configuration', () => {
     ['API_TOKENS', 'short:admin'],
     ['DATABASE_URL', 'postgres://db/fleet'],
     ['LOG_LEVEL', 'loud'],
-  ])('a bad %s (%s) stops serve with exit code 1 and one stderr line naming it', async (name, value) => {
-    const { out, exited } = spawnCli({ env: { ...dbEnv(), API_TOKENS: `${TOKENS.admin}:admin`, [name]: value }, cwd: dir });
-    expect(await exited).toEqual({ code: 1, signal: null });
-    const lines = out.stderr.split('\n').filter((l) => l.trim() !== '');
+  ];
+  const results = new Map<string, { exit: { code: number | null; signal: NodeJS.Signals | null }; stdout: string; stderr: string }>();
+  let configDir: string;
+
+  // The processes start in parallel (each takes a second or two to load); the cases check one each.
+  beforeAll(async () => {
+    configDir = mkdtempSync(join(tmpdir(), 'fleet-config-'));
+    await Promise.all(
+      BAD.map(async ([name, value]) => {
+        const env = { DATABASE_URL: `sqlite:${join(configDir, 'fleet.db')}`, API_TOKENS: `${TOKENS.admin}:admin`, [name]: value };
+        const { out, exited } = spawnCli({ env, cwd: configDir });
+        const exit = await exited;
+        results.set(`${name}=${value}`, { exit, stdout: out.stdout, stderr: out.stderr });
+      }),
+    );
+  });
+  afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+
+  it.each(BAD)('a bad %s (%s) stops serve with exit code 1 and one stderr line naming it', (name, value) => {
+    const result = results.get(`${name}=${value}`);
+    expect(result?.exit).toEqual({ code: 1, signal: null });
+    const lines = (result?.stderr ?? '').split('\n').filter((l) => l.trim() !== '');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(name);
-    expect(out.stdout).not.toContain('listening');
+    expect(result?.stdout).not.toContain('listening');
   });
 });
 
