@@ -5,6 +5,7 @@
 import type { Registry } from './compile/registry';
 import { createRegistry } from './compile/registry';
 import type { Log, Principal, ResourceDefinition, Runtime, SecretBox } from './definition/define';
+import { stampNow } from './ops/clock';
 import { createResourceOps, type FullResourceOps } from './ops/resource-ops';
 import type { Store } from './store/port';
 
@@ -55,7 +56,7 @@ export function createEngine(options: EngineOptions): Engine {
     ops: (name) => resources.get(name),
     async ensureCollections() {
       for (const res of registry.resources.values()) await options.store.ensureCollection(res.collection);
-      const ctx = { principal: SYSTEM, now: new Date(), runtime };
+      const ctx = { principal: SYSTEM, now: stampNow(), runtime };
       for (const res of registry.resources.values()) {
         for (const item of res.def.initialItems?.(runtime.config) ?? []) {
           const id = item._id;

@@ -12,6 +12,7 @@ export { errorHandler, notFoundHandler, errorBody } from './http/error-handler';
 export { formatHttpDate, parseDate } from './http/dates';
 export { MASK } from './http/serialize';
 export { createSecretBox } from './ops/secrets';
+export { stampNow } from './ops/clock';
 export type { FullResourceOps } from './ops/resource-ops';
 export { parseWhere, isPlainObject } from './query/where';
 export { parseListParams, single } from './query/params';

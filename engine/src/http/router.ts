@@ -7,6 +7,7 @@ import type { CompiledResource } from '../compile/compile';
 import type { CallContext, CustomRoute, Principal, ReadScope } from '../definition/define';
 import type { Role } from '../definition/fields';
 import { BadRequest, MethodNotAllowed, UnsupportedMediaType } from '../errors';
+import { stampNow } from '../ops/clock';
 import type { FullResourceOps } from '../ops/resource-ops';
 import { parseItemParams, parseListParams, single } from '../query/params';
 import type { Doc, Projection } from '../store/port';
@@ -20,8 +21,7 @@ import { renderItem, renderWrite } from './serialize';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 function callContext(api: ApiContext, res: Response): CallContext {
-  // Whole seconds, like Eve's writes: RFC 1123 has no fractions, so a rendered date finds its item in `where`.
-  return { principal: res.locals.principal as Principal, now: new Date(Math.floor(Date.now() / 1000) * 1000), runtime: api.runtime };
+  return { principal: res.locals.principal as Principal, now: stampNow(), runtime: api.runtime };
 }
 
 /** Authenticates and checks the role; stores the principal for the handler. */

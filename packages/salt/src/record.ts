@@ -6,7 +6,7 @@
  * `last_action`. Every write is an upsert keyed by `_id`, so recording twice changes nothing.
  */
 import { randomBytes } from 'node:crypto';
-import type { Doc, Store } from '@fleet/engine';
+import { stampNow, type Doc, type Store } from '@fleet/engine';
 
 /** One minion's return of one job, as the master reports it (event, job cache or local call). */
 export interface JobReturn {
@@ -86,7 +86,7 @@ export async function upsertItem(store: Store, collection: string, id: string, f
 }
 
 /** Records a batch of returns; resolves the ids of the actions that were new. */
-export async function recordReturns(store: Store, returns: readonly JobReturn[], now = new Date()): Promise<string[]> {
+export async function recordReturns(store: Store, returns: readonly JobReturn[], now = stampNow()): Promise<string[]> {
   const created: string[] = [];
   for (const r of returns) {
     const id = `${r.jid}${r.host}`;
@@ -107,7 +107,7 @@ export function alert(type: string, level: 'info' | 'warning' | 'error' | 'criti
 }
 
 /** Inserts a new alert (its own generated-style id). */
-export async function raiseAlert(store: Store, fields: Record<string, unknown>, now = new Date()): Promise<Doc> {
+export async function raiseAlert(store: Store, fields: Record<string, unknown>, now = stampNow()): Promise<Doc> {
   const doc: Doc = { _id: randomBytes(12).toString('hex'), ...fields, _created: now, _updated: now, _etag: randomBytes(20).toString('hex') };
   await store.insert('alerts', [doc]);
   return doc;

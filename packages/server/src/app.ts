@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
-import { apiRouter, errorHandler, notFoundHandler, requireRole, type Authenticator, type Engine } from '@fleet/engine';
+import { apiRouter, errorHandler, notFoundHandler, requireRole, stampNow, type Authenticator, type Engine } from '@fleet/engine';
 import { master } from '@fleet/resources/lib/master';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -67,7 +67,7 @@ export function createApp(options: AppOptions): Express {
   app.post('/api/master/sync', async (req, res) => {
     const principal = options.authenticator.authenticate(req.get('authorization'));
     requireRole(principal, 'admin', 'POST /master/sync');
-    const ctx = { principal, now: new Date(), runtime: options.engine.runtime };
+    const ctx = { principal, now: stampNow(), runtime: options.engine.runtime };
     res.json({ _status: 'OK', ...(await master(ctx).syncNow(ctx)) });
   });
   app.use(

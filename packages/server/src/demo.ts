@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SYSTEM } from '@fleet/engine';
+import { stampNow, SYSTEM } from '@fleet/engine';
 import type { MasterService } from '@fleet/resources/lib/master';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { startServer, type RunningServer } from './boot';
@@ -115,7 +115,7 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     throw err;
   }
   const service = running.engine.runtime.services.get('master') as MasterService | undefined;
-  const report = service ? await service.syncNow({ principal: SYSTEM, now: new Date(), runtime: running.engine.runtime }) : {};
+  const report = service ? await service.syncNow({ principal: SYSTEM, now: stampNow(), runtime: running.engine.runtime }) : {};
   process.stdout.write(banner(running, sim, report));
   const activity = startActivity(sim);
   let stopping = false;

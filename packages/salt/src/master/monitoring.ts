@@ -5,7 +5,7 @@
  * previous one. Timers are per API instance, unref'd, and all cleared by `stopAll()`.
  */
 import { randomBytes } from 'node:crypto';
-import type { Log, Store } from '@fleet/engine';
+import { stampNow, type Log, type Store } from '@fleet/engine';
 import type { SaltClient } from '../client';
 import { SYNC_METADATA } from '../sync/noise';
 
@@ -46,7 +46,7 @@ export class Monitor {
     const outcome = result.minions[hostId];
     if (outcome?.status !== 'returned' || outcome.ret === null || typeof outcome.ret !== 'object' || Array.isArray(outcome.ret)) return null;
     const sample = outcome.ret as Record<string, unknown>;
-    const now = new Date();
+    const now = stampNow();
     const updated = await this.o.store.update('hosts', { _id: hostId }, { $set: { all_status: sample, _updated: now, _etag: randomBytes(20).toString('hex') } });
     if (updated.matched === 0) this.stop(hostId);
     return sample;
