@@ -69,6 +69,15 @@ describe('POST /api/groups', () => {
     expectEveError(await t.request.post('/api/groups').set(auth('admin')).send({ type: 0 }), 422, { issues: ['name'] });
   });
 
+  it.each([
+    ['a pattern that does not compile', '(web'],
+    ['a pattern that can backtrack catastrophically', '(a+)+$'],
+  ])('refuses a rule regex that is %s with 422 naming info.regex', async (_case, regex) => {
+    const name = uniqueName('g');
+    expectEveError(await t.request.post('/api/groups').set(auth('admin')).send({ name, type: 1, info: { regex } }), 422, { issues: ['info.regex'] });
+    expect(await t.store.count('groups', { name })).toBe(0);
+  });
+
   it('needs the admin role', async () => {
     expectEveError(await t.request.post('/api/groups').set(auth('operator')).send({ name: uniqueName('g') }), 403);
   });
