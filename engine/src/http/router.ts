@@ -8,6 +8,7 @@ import type { CallContext, CustomRoute, Principal, ReadScope } from '../definiti
 import type { Role } from '../definition/fields';
 import { BadRequest, MethodNotAllowed, UnsupportedMediaType } from '../errors';
 import { stampNow } from '../ops/clock';
+import { etagMatches } from '../ops/etag';
 import type { FullResourceOps } from '../ops/resource-ops';
 import { parseItemParams, parseListParams, single } from '../query/params';
 import type { Doc, Projection } from '../store/port';
@@ -115,7 +116,8 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     const etag = `"${String(doc._etag)}"`;
     resp.setHeader('ETag', etag);
     const inm = req.get('if-none-match');
-    if (inm && inm.split(',').some((v) => v.trim().replace(/^W\//, '') === etag)) {
+    // Quoted or not, weak or strong, as If-Match accepts them (RFC 9110 §13.1.2 compares weakly).
+    if (inm && etagMatches(inm, String(doc._etag))) {
       resp.status(304).end();
       return;
     }
