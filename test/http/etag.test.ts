@@ -41,8 +41,8 @@ describe('ETag and If-None-Match', () => {
   });
 
   test('a matching If-None-Match is a 304 with no body and the ETag', async () => {
+    const m = await manager();
     for (const inm of [`"${m.etag}"`, `W/"${m.etag}"`, `"0000", "${m.etag}"`, m.etag, "*"]) {
-    for (const inm of [`"${m.etag}"`, `W/"${m.etag}"`, `"0000", "${m.etag}"`]) {
       const res = await s.request.get(m.path).set(viewer).set('If-None-Match', inm);
       expect(res.status).toBe(304);
       expect(res.text ?? '').toBe('');
