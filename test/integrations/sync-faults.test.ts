@@ -30,7 +30,7 @@ const log: Log = {
 };
 
 const hosts = (): Promise<Doc[]> => store.find('hosts', {}, { sort: [['_id', 1]] });
-const masterAlerts = (): Promise<Doc[]> => store.find('alerts', { type: { $in: ['master.unreachable', 'master.reachable'] } }, { sort: [['_created', 1]] });
+const masterAlerts = (): Promise<Doc[]> => store.find('alerts', { type: { $in: ['master.unreachable', 'master.reachable'] } }, { sort: [['_created', 1], ['_id', 1]] });
 const upIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up).map((m) => m.id).sort();
 
 async function until(check: () => boolean, deadlineMs = 5000): Promise<void> {

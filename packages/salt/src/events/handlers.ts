@@ -27,7 +27,8 @@ const MAX_IGNORED = 2000;
 export class EventHandlers {
   private readonly ignored = new Set<string>();
 
-  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date()) {}
+  /** `now` is in whole seconds, like the API's own writes (RFC 1123 has no fractions). */
+  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date(Math.floor(Date.now() / 1000) * 1000)) {}
 
   /** Handles one event; resolves what it did (for logs), or undefined when it was not for us. */
   async handle(event: SaltEvent): Promise<string | undefined> {

@@ -3,14 +3,21 @@
  * and ONE `master.reachable` (info) when it ends, however many runs fail in between. The last
  * master.* alert in the store is the state, so several instances and restarts agree.
  */
+import { randomBytes } from 'node:crypto';
 import { HttpError, type Store } from '@fleet/engine';
-import { alert, raiseAlert } from '../record';
+import { alert } from '../record';
 
 const TYPES = ['master.unreachable', 'master.reachable'];
 
 async function lastState(store: Store): Promise<string | undefined> {
-  const [last] = await store.find('alerts', { type: { $in: TYPES } }, { sort: [['_created', -1]], limit: 1 });
+  // `_created` has whole seconds; the id's millisecond stamp orders two alerts of one second.
+  const [last] = await store.find('alerts', { type: { $in: TYPES } }, { sort: [['_created', -1], ['_id', -1]], limit: 1 });
   return typeof last?.type === 'string' ? last.type : undefined;
+}
+
+async function insertState(store: Store, fields: Record<string, unknown>, now: Date): Promise<void> {
+  const id = `master-${String(Date.now()).padStart(15, '0')}-${randomBytes(4).toString('hex')}`;
+  await store.insert('alerts', [{ _id: id, ...fields, _created: now, _updated: now, _etag: randomBytes(20).toString('hex') }]);
 }
 
 /**
@@ -25,13 +32,13 @@ export function isMasterFailure(err: unknown): err is HttpError {
 /** Raises `master.unreachable` unless the outage is already on record; resolves whether it did. */
 export async function noteUnreachable(store: Store, message: string, now: Date): Promise<boolean> {
   if ((await lastState(store)) === 'master.unreachable') return false;
-  await raiseAlert(store, alert('master.unreachable', 'error', { hostname: 'salt-master', status: 'unreachable', message }), now);
+  await insertState(store, alert('master.unreachable', 'error', { hostname: 'salt-master', status: 'unreachable', message }), now);
   return true;
 }
 
 /** Raises `master.reachable` when the last record is an outage; resolves whether it did. */
 export async function noteReachable(store: Store, now: Date): Promise<boolean> {
   if ((await lastState(store)) !== 'master.unreachable') return false;
-  await raiseAlert(store, alert('master.reachable', 'info', { hostname: 'salt-master', status: 'reachable' }), now);
+  await insertState(store, alert('master.reachable', 'info', { hostname: 'salt-master', status: 'reachable' }), now);
   return true;
 }

@@ -97,7 +97,8 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
   const cursor: JobCursor = { watermark: '' };
   const clock = o.now ?? (() => new Date());
   const run = async (): Promise<SyncReport> => {
-    const now = clock();
+    // Whole seconds, like the API's own writes: RFC 1123 has no fractions, so a rendered date finds its item in `where`.
+    const now = new Date(Math.floor(clock().getTime() / 1000) * 1000);
     const started = Date.now();
     const report = emptyReport(0, true);
     let phases: Phases;
