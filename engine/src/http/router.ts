@@ -6,7 +6,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { CompiledResource } from '../compile/compile';
 import type { CallContext, CustomRoute, Principal, ReadScope } from '../definition/define';
 import type { Role } from '../definition/fields';
-import { BadRequest, MethodNotAllowed, UnsupportedMediaType } from '../errors';
+import { BadRequest, MethodNotAllowed, Unprocessable, UnsupportedMediaType } from '../errors';
 import { stampNow } from '../ops/clock';
 import { etagMatches } from '../ops/etag';
 import type { FullResourceOps } from '../ops/resource-ops';
@@ -101,7 +101,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
   });
 
   add('put', '/', m.updateByBody, `PUT /${res.name}`, requireJson, async (req, resp) => {
-    const body = jsonObject(req.body);
+    const body = writeBody(res, req.body);
     const id = body._id;
     if (typeof id !== 'string' || id === '') throw new BadRequest('PUT: the body must name the item by "_id"');
     const { _id: _omit, ...fields } = body;
@@ -132,7 +132,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     ['put', m.replace, 'replace'],
   ] as const) {
     add(method, '/:id', role, `${method.toUpperCase()} /${res.name}/{id}`, requireJson, async (req, resp) => {
-      const doc = await ops[op](String(req.params.id), jsonObject(req.body), callContext(api, resp), req.get('if-match'));
+      const doc = await ops[op](String(req.params.id), writeBody(res, req.body), callContext(api, resp), req.get('if-match'));
       resp.setHeader('ETag', `"${String(doc._etag)}"`);
       resp.json(renderWrite(res, doc, titles));
     });
@@ -161,6 +161,16 @@ function jsonObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** A write body; media fields come only as uploads (an id given as text could point at another item's bytes). */
+function writeBody(res: CompiledResource, body: unknown): Record<string, unknown> {
+  const fields = jsonObject(body);
+  const given = res.mediaFields.filter((name) => name in fields);
+  if (given.length > 0) {
+    throw new Unprocessable(`${res.name}: upload ${given.join(', ')} as a file part of multipart/form-data`, Object.fromEntries(given.map((n) => [n, 'must be uploaded as a file'])));
+  }
+  return fields;
+}
+
 /** POST: one JSON object, a JSON array (all or nothing), or multipart for resources with media. */
 function createHandlers(api: ApiContext, res: CompiledResource, ops: FullResourceOps): RequestHandler[] {
   const titles = (name: string) => api.registry.get(name).itemTitle;
@@ -178,13 +188,13 @@ function createHandlers(api: ApiContext, res: CompiledResource, ops: FullResourc
     let bodies: Record<string, unknown>[];
     if (req.is('multipart/form-data')) {
       const files = req.files as Record<string, Express.Multer.File[]> | undefined;
-      const parsed = await multipartBody(res, jsonObject(req.body ?? {}), files, api.runtime.store.media);
+      const parsed = await multipartBody(res, writeBody(res, req.body ?? {}), files, api.runtime.store.media);
       stored = parsed.stored;
       bodies = [parsed.body];
     } else if (Array.isArray(req.body)) {
       if (req.body.length === 0) throw new BadRequest('Empty bulk insert');
-      bodies = req.body.map(jsonObject);
-    } else bodies = [jsonObject(req.body)];
+      bodies = req.body.map((b: unknown) => writeBody(res, b));
+    } else bodies = [writeBody(res, req.body)];
     try {
       const docs = await ops.createMany(bodies, ctx);
       const first = docs[0];
