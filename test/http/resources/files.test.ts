@@ -72,6 +72,17 @@ describe('POST /api/files (multipart)', () => {
     expect(await t.store.count('files', { name })).toBe(0);
   });
 
+  it('refuses data given as a JSON string (422): a file cannot point at the bytes of another', async () => {
+    const owner = await upload(t, Buffer.from('owned bytes'), { name: uniqueName('owner') });
+    const ownerId = (owner.body as { _id: string })._id;
+    const mediaPath = ((await t.request.get(`/api/files/${ownerId}`).set(auth('viewer'))).body as { data: string }).data;
+    const name = uniqueName('borrower');
+    const res = await t.request.post('/api/files').set(auth('operator')).send({ name, data: mediaPath.split('/').pop() });
+    expectEveError(res, 422, { issues: ['data'] });
+    expect(await t.store.count('files', { name })).toBe(0);
+    expect((await readMedia(mediaPath)).status).toBe(200);
+  });
+
   it('refuses a body that is neither JSON nor multipart with 415', async () => {
     const res = await t.request.post('/api/files').set(auth('operator')).set('Content-Type', 'text/plain').send('data');
     expectEveError(res, 415);
