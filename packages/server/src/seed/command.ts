@@ -1,0 +1,103 @@
+/**
+ * `fleet-api seed [--hosts N] [--actions M] [--seed S] [--snapshots K] [--reset]`: opens the store
+ * of DATABASE_URL, declares the collections as the server does at boot, seeds the fleet and prints
+ * one summary line.
+ */
+import { parseArgs } from 'node:util';
+import { createEngine, createSecretBox } from '@fleet/engine';
+import { allResources } from '@fleet/resources';
+import { ConfigError, loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { secretKey } from '../secrets';
+import { chooseStore } from '../store';
+import { seedFleet, type SeedResult } from './fleet';
+
+/** The parsed command line of `seed`. */
+export interface SeedArgs {
+  readonly hosts: number;
+  /** Total actions; undefined means 20 per host. */
+  readonly actions: number | undefined;
+  readonly seed: number;
+  readonly snapshots: number;
+  readonly reset: boolean;
+}
+
+const USAGE = 'usage: seed [--hosts N (50)] [--actions M (20 per host)] [--seed S (1)] [--snapshots K (24)] [--reset]';
+
+function wholeNumber(name: string, raw: string | undefined, dflt: number | undefined): number | undefined {
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new ConfigError(`seed: --${name} must be a whole number >= 0 (got "${raw}"); ${USAGE}`);
+  return n;
+}
+
+/** Parses the arguments after `seed`; throws ConfigError (one line) on anything unexpected. */
+export function parseSeedArgs(argv: readonly string[]): SeedArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        hosts: { type: 'string' },
+        actions: { type: 'string' },
+        seed: { type: 'string' },
+        snapshots: { type: 'string' },
+        reset: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new ConfigError(`seed: ${err instanceof Error ? err.message : String(err)}; ${USAGE}`);
+  }
+  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  return {
+    hosts: wholeNumber('hosts', str('hosts'), 50) ?? 50,
+    actions: wholeNumber('actions', str('actions'), undefined),
+    seed: wholeNumber('seed', str('seed'), 1) ?? 1,
+    snapshots: wholeNumber('snapshots', str('snapshots'), 24) ?? 24,
+    reset: values.reset === true,
+  };
+}
+
+/** The one summary line: counts per collection and the elapsed time. */
+export function summaryLine(where: string, result: SeedResult): string {
+  const c = result.counts;
+  return (
+    `seeded ${where}: ${c.hosts} hosts, ${c.actions} actions, ${c.failed_patches} failed_patches, ${c.alerts} alerts, ` +
+    `${c.tasks} tasks, ${c.hosts_statistic} hosts_statistic, ${c.groups} groups, ${c.nodegroups} nodegroups, ` +
+    `${c.vpn_managers} vpn_managers, ${c.vpn_organizations} vpn_organizations, ${c.updates} updates in ${(result.ms / 1000).toFixed(1)} s`
+  );
+}
+
+/** Runs `seed` with the configuration of the environment (DATABASE_URL, SECRET_KEY, GRAIN_TOOL_KEY). */
+export async function seedCommand(argv: readonly string[]): Promise<void> {
+  const args = parseSeedArgs(argv);
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  const choice = chooseStore(config.DATABASE_URL);
+  if (choice.kind === 'memory') throw new ConfigError('seed: DATABASE_URL=memory: would be gone when the command exits; use sqlite:<path> or mongodb://');
+  const store = await choice.open(log);
+  try {
+    const engine = createEngine({
+      definitions: allResources,
+      store,
+      secrets: createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir)),
+      log,
+      config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
+    });
+    await engine.ensureCollections();
+    const result = await seedFleet(store, {
+      hosts: args.hosts,
+      ...(args.actions === undefined ? {} : { actions: args.actions }),
+      seed: args.seed,
+      snapshots: args.snapshots,
+      reset: args.reset,
+      toolKey: config.GRAIN_TOOL_KEY,
+      secrets: engine.runtime.secrets,
+    });
+    process.stdout.write(`${summaryLine(choice.describe, result)}\n`);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Host documents: the spec's fields, full grains, key state and fingerprints, nodegroups and static
+ * group memberships, the VPN user record of office machines, and the id of the host's last action.
+ */
+import type { Doc, SecretBox } from '@fleet/engine';
+import { makeGrains } from './grains';
+import type { GroupPlan, NodegroupPlan } from './groups';
+import { forkRng, type Rng } from './prng';
+import type { HostSpec } from './topology';
+import { stamped } from './write';
+
+/** A VPN organization hosts can be linked to. */
+export interface VpnOrgRef {
+  readonly id: string;
+  readonly name: string;
+  /** The organization's id on the VPN server. */
+  readonly remoteId: string;
+}
+
+/** Everything a host document is derived from besides its own spec. */
+export interface HostContext {
+  readonly seed: number;
+  readonly now: number;
+  readonly toolKey: string;
+  readonly nodegroups: readonly NodegroupPlan[];
+  readonly groups: readonly GroupPlan[];
+  readonly vpnOrgs: readonly VpnOrgRef[];
+  /** Host id -> the `_id` of its latest action, for the hosts that ran any. */
+  readonly lastAction: ReadonlyMap<string, string>;
+  readonly secrets: SecretBox;
+}
+
+const DAY = 86_400_000;
+
+/** `aa:bb:...`: a SHA-256 key fingerprint as `salt-key -F` prints it. */
+function fingerprint(rng: Rng): string {
+  return Array.from({ length: 32 }, () => rng.hex(2)).join(':');
+}
+
+function vpnUser(rng: Rng, spec: HostSpec, org: VpnOrgRef, secrets: SecretBox): Record<string, unknown> {
+  const short = spec.id.split('.')[0] ?? spec.id;
+  return {
+    auth_type: 'local',
+    yubico_id: null,
+    client_to_client: false,
+    otp_secret: secrets.seal(rng.hex(32).toUpperCase()),
+    name: short,
+    pin: false,
+    dns_suffix: rng.chance(0.5) ? `${spec.site}.example.net` : null,
+    disabled: false,
+    mac_addresses: null,
+    email: `${short}@example.net`,
+    organization_name: org.name,
+    bypass_secondary: false,
+    groups: [],
+    organization: org.remoteId,
+    port_forwarding: [],
+    dns_servers: null,
+    type: 'client',
+    id: rng.hex(24),
+  };
+}
+
+/** Yields the host documents in spec order; one rng stream, so the output is deterministic. */
+export function* hostDocs(specs: readonly HostSpec[], ctx: HostContext): Generator<Doc> {
+  const rng = forkRng(ctx.seed, 'hosts');
+  const memberRng = forkRng(ctx.seed, 'members');
+  for (const spec of specs) {
+    const { grain, times } = makeGrains(rng, spec, { toolKey: ctx.toolKey, now: ctx.now });
+    const created = ctx.now - rng.int(100, 400) * DAY - rng.int(0, DAY);
+    const heartbeat = spec.up ? ctx.now - rng.int(5, 120) * 1000 : ctx.now - rng.int(600, 20 * 86_400) * 1000;
+    const current = fingerprint(rng);
+    const history = [{ added: new Date(created), fingerprint: current }];
+    if (rng.chance(0.2)) {
+      // The key was regenerated once (reinstall): the first entry keeps the old fingerprint.
+      history.unshift({ added: new Date(created), fingerprint: fingerprint(rng) });
+      (history[1] as { added: Date }).added = new Date(created + rng.int(1, 90) * DAY);
+    }
+    const org = spec.office && spec.key === 'accepted' && ctx.vpnOrgs.length > 0 ? ctx.vpnOrgs[spec.index % ctx.vpnOrgs.length] : undefined;
+    const fields = {
+      _id: spec.id,
+      version: spec.saltVersion,
+      ip: spec.ip,
+      nodegroups: ctx.nodegroups.filter((n) => n.matches(spec)).map((n) => n.name),
+      groups: ctx.groups.filter((g) => g.member?.(spec, memberRng) === true).map((g) => g.id),
+      grain,
+      last_distupgrade: new Date(times.distupgrade),
+      last_stateapply: new Date(times.stateapply),
+      status: spec.up ? 'up' : 'down',
+      heartbeat: spec.key === 'accepted' ? new Date(heartbeat) : null,
+      key: spec.key,
+      last_action: ctx.lastAction.get(spec.id) ?? null,
+      nat: spec.office,
+      fingerprint: current,
+      fingerprint_history: history,
+      vpnsrv_representation: org ? vpnUser(rng, spec, org, ctx.secrets) : null,
+      vpn_organization: org?.id ?? null,
+      identification_number: spec.office ? `INV-${String(100000 + spec.index).padStart(6, '0')}` : null,
+      _soft_deleted: false,
+    };
+    yield stamped(fields, new Date(created), new Date(Math.max(heartbeat, times.stateapply)));
+  }
+}

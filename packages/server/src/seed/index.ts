@@ -1,0 +1,3 @@
+/** The seed: a realistic, deterministic fleet for the demo, the tests and the benchmarks. */
+export { seedFleet, SEEDED_COLLECTIONS, type SeedOptions, type SeedResult, type SeededCollection } from './fleet';
+export { seedCommand, parseSeedArgs, type SeedArgs } from './command';
