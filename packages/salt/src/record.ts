@@ -96,7 +96,11 @@ export async function recordReturns(store: Store, returns: readonly JobReturn[],
       await upsertItem(store, 'alerts', `patch-${id}`.slice(0, 200), alert('patch.failed', 'error', { hostname: r.host, jid: r.jid, patch: failed.patch }), now);
     }
     // last_action only moves forward: jids sort by time (UTC %Y%m%d%H%M%S%f).
-    await store.update('hosts', { _id: r.host, $or: [{ last_action: null }, { last_action: { $lt: id } }, { last_action: { $exists: false } }] }, { $set: { last_action: id } });
+    await store.update(
+      'hosts',
+      { _id: r.host, $or: [{ last_action: null }, { last_action: { $lt: id } }, { last_action: { $exists: false } }] },
+      { $set: { last_action: id, _updated: now, _etag: randomBytes(20).toString('hex') } },
+    );
   }
   return created;
 }

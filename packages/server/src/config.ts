@@ -56,7 +56,7 @@ const schema = z.object({
   SALT_API_PASSWORD: optionalString,
   SALT_API_EAUTH: optionalString.transform((v) => v ?? 'pam'),
   SALT_MASTER_NAME: optionalString,
-  /** Longest wait for one salt-api answer to an execution (reads wait at most 15 s, login 10 s). */
+  /** Longest wait for one salt-api answer to an execution (reads wait at most 60 s, login 10 s). */
   SALT_API_TIMEOUT_S: secondsIn(0.001, 3600, 120),
   /** Between two `status.all_status` samples of a monitored host. */
   ALL_STATUS_INTERVAL_S: secondsIn(0.001, 86400, 30),

@@ -40,7 +40,9 @@ function saltClient(config: Config, log: Logger): SaltClient {
     username: config.SALT_API_USER,
     password: config.SALT_API_PASSWORD,
     eauth: config.SALT_API_EAUTH,
-    timeouts: { exec, read: Math.min(15_000, exec), login: Math.min(10_000, exec) },
+    // Reads include manage.status, which waits timeout + gather_job_timeout (~15 s) whenever a
+    // minion is down (salt-api notes §2, §5): give them room, within the execution limit.
+    timeouts: { exec, read: Math.min(60_000, exec), login: Math.min(10_000, exec) },
     logger: log.child({ component: 'salt-api' }),
   });
 }
