@@ -9,7 +9,7 @@
  * nothing the second time.
  */
 import { randomBytes } from 'node:crypto';
-import type { Log, Store } from '@fleet/engine';
+import { stampNow, type Log, type Store } from '@fleet/engine';
 import type { SaltClient } from '../client';
 import { parseNodegroup } from '../nodegroups';
 import { sameValue, type DeriveContext } from './derive';
@@ -97,8 +97,7 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
   const cursor: JobCursor = { watermark: '' };
   const clock = o.now ?? (() => new Date());
   const run = async (): Promise<SyncReport> => {
-    // Whole seconds, like the API's own writes: RFC 1123 has no fractions, so a rendered date finds its item in `where`.
-    const now = new Date(Math.floor(clock().getTime() / 1000) * 1000);
+    const now = stampNow(clock().getTime());
     const started = Date.now();
     const report = emptyReport(0, true);
     let phases: Phases;
