@@ -27,6 +27,19 @@ function checkSchedule(task: Record<string, unknown>): void {
   if (Object.keys(issues).length > 0) throw new Unprocessable('tasks: invalid schedule', issues);
 }
 
+/**
+ * `next` (and `status`) after a schedule change. A one-shot whose start has passed and that never
+ * ran runs now (a form that fills in the current minute means "now"); one that ran is finished; a
+ * schedule whose `end` is already past would never run, and is refused.
+ */
+function nextState(task: Record<string, unknown>, now: Date): { next: Date | null; status?: string } {
+  if (task.status === 'finished') return { next: null };
+  const next = nextRun(scheduleOf(task), now);
+  if (next !== null) return { next };
+  if (task.end instanceof Date && task.end <= now) throw new Unprocessable('tasks: invalid schedule', { end: 'is in the past: the task would never run' });
+  return Number(task.count_of_execution ?? 0) === 0 ? { next: now } : { next: null, status: 'finished' };
+}
+
 export const tasks = defineResource({
   name: 'tasks',
   description: 'Scheduled remote executions.',
@@ -56,7 +69,7 @@ export const tasks = defineResource({
       checkSchedule(merged);
       if (op === 'create' && fields.status === 'finished') throw new Unprocessable('tasks: bad status', { status: 'a new task is scheduled or paused' });
       const scheduleChanged = op !== 'patch' || ['start', 'end', 'interval', 'cron', 'status'].some((k) => k in fields);
-      if (scheduleChanged) fields.next = merged.status === 'finished' ? null : nextRun(scheduleOf(merged), ctx.now);
+      if (scheduleChanged) Object.assign(fields, nextState(merged, ctx.now));
       return fields;
     },
   },

@@ -160,6 +160,7 @@ describe('the admin token when API_TOKENS is unset', () => {
     const second = await start(dbEnv());
     expect(readFileSync(path, 'utf8').trim()).toBe(token);
     expect(second.stdout()).not.toContain('Generated an admin token');
+    expect(second.stdout()).not.toContain(token);
     expect((await fetch(`${second.url}/api/hosts`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 

@@ -11,12 +11,14 @@ import { seedCommand } from './seed/command';
 async function serve(): Promise<void> {
   const config = loadConfig();
   const running = await startServer(config);
-  if (running.adminToken) {
-    const how = running.adminToken.created ? 'Generated an admin token' : 'Using the admin token';
+  if (running.adminToken?.created) {
+    // Printed once, at the start that creates it (DESIGN §4); later starts only say where it is.
     process.stdout.write(
-      `\n${how} (kept in ${running.adminToken.path}):\n  Authorization: Bearer ${running.adminToken.token}\n` +
+      `\nGenerated an admin token (kept in ${running.adminToken.path}, mode 0600):\n  Authorization: Bearer ${running.adminToken.token}\n` +
         `Try: curl -H 'Authorization: Bearer ${running.adminToken.token}' ${running.url}/api/hosts\n\n`,
     );
+  } else if (running.adminToken) {
+    process.stdout.write(`\nAuthenticate with the admin token kept in ${running.adminToken.path}: Authorization: Bearer <token>\n\n`);
   } else {
     process.stdout.write(`\nAuthenticate with a token of API_TOKENS: Authorization: Bearer <token>\n\n`);
   }

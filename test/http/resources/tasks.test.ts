@@ -46,6 +46,21 @@ async function createTask(overrides: Record<string, unknown>): Promise<{ task: T
 const ms = (rfc1123: string | null) => Date.parse(rfc1123 ?? 'invalid');
 
 describe('POST /api/tasks', () => {
+  it('runs a one-shot task whose start has already passed now, instead of never', async () => {
+    const { task, before, after } = await createTask({ start: utcMinute(minuteFromNow(-5 * MIN)) });
+    expect(task.status).toBe('scheduled');
+    expect(ms(task.next)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(ms(task.next)).toBeLessThanOrEqual(after);
+  });
+
+  it('refuses a schedule whose end has already passed (it would never run)', async () => {
+    const res = await t.request
+      .post('/api/tasks')
+      .set(auth('operator'))
+      .send(taskBody({ start: utcMinute(minuteFromNow(-2 * DAY)), end: utcMinute(minuteFromNow(-DAY)), interval: 60 }));
+    expectEveError(res, 422, { issues: ['end'] });
+  });
+
   it('reads start "YYYY-MM-DD HH:MM" as UTC and returns it as a timestamp; a future start is the next run', async () => {
     const start = minuteFromNow(2 * DAY);
     const { task } = await createTask({ start: utcMinute(start), interval: 3600 });
