@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -45,18 +45,60 @@ export function rssMb(pid: number): number {
   }
 }
 
-/** The deepest descendant of `pid` (the node process tsx started), or `pid` itself. */
-function deepestChild(pid: number): number {
+function descendants(pid: number): number[] {
+  const out: number[] = [];
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const kids = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-      const first = kids[0];
-      if (first !== undefined) return deepestChild(Number(first));
+      for (const kid of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+        out.push(Number(kid), ...descendants(Number(kid)));
+      }
     }
   } catch {
-    // /proc missing (not Linux) or the process is gone: report the pid we have.
+    // Gone, or no /proc: nothing below it.
   }
-  return pid;
+  return out;
+}
+
+/** The inode of the socket listening on `port` (IPv4 or IPv6), from /proc/net/tcp*. */
+function listeningInode(port: number): string | undefined {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    try {
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const cols = line.trim().split(/\s+/);
+        // local_address is ADDR:PORT, st 0A is LISTEN, inode is column 10.
+        if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === '0A') return cols[9];
+      }
+    } catch {
+      // No such table.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The process that owns the listening socket: tsx runs the script in a child of its own, and that
+ * child has helpers of its own (esbuild), so neither the spawned pid nor the deepest one is it.
+ */
+function serverProcess(root: number, port: number): number {
+  const inode = listeningInode(port);
+  if (inode === undefined) return root;
+  for (const pid of [root, ...descendants(root)]) {
+    try {
+      if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`)) return pid;
+    } catch {
+      // Not ours to read, or gone.
+    }
+  }
+  return root;
+}
+
+function readlinkSafe(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A running API child. */
@@ -105,7 +147,7 @@ export async function startApi(env: Record<string, string>, core: number): Promi
   const coldStartMs = Number(process.hrtime.bigint() - started) / 1e6;
   return {
     url,
-    serverPid: deepestChild(child.pid ?? 0),
+    serverPid: serverProcess(child.pid ?? 0, port),
     coldStartMs,
     exited: () => exit,
     output: () => tail,

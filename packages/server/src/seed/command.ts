@@ -87,6 +87,8 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
     });
     await engine.ensureCollections();
+    const existing = args.reset ? 0 : await store.count('hosts', {});
+    if (existing > 0) throw new ConfigError(`seed: ${choice.describe} already has ${existing} host(s); add --reset to replace the seeded collections`);
     const result = await seedFleet(store, {
       hosts: args.hosts,
       ...(args.actions === undefined ? {} : { actions: args.actions }),
