@@ -20,6 +20,7 @@ export const SEEDED_COLLECTIONS = [
   'nodegroups', 'groups', 'vpn_managers', 'vpn_organizations', 'updates',
   'actions', 'hosts', 'failed_patches', 'alerts', 'tasks', 'hosts_statistic',
 ] as const;
+/** A collection seedFleet writes. */
 export type SeededCollection = (typeof SEEDED_COLLECTIONS)[number];
 
 /** Options of {@link seedFleet}. Everything but `secrets` has a default. */

@@ -7,6 +7,7 @@ import type { Rng } from './prng';
 
 /** Key acceptance states of the master's pki dir. */
 export type KeyState = 'accepted' | 'pending' | 'rejected';
+/** The `virtual` grain: bare metal or the hypervisor. */
 export type Virtual = 'physical' | 'kvm' | 'VMware';
 
 /** One OS image of the fleet, with the grains it fixes. */
@@ -37,6 +38,7 @@ export interface HostSpec {
   readonly saltVersion: string;
 }
 
+/** The OS images of the fleet. */
 export const OS_PROFILES = {
   jammy: {
     os: 'Ubuntu', os_family: 'Debian', osfullname: 'Ubuntu', osrelease: '22.04', oscodename: 'jammy',
@@ -61,6 +63,7 @@ interface Site {
   readonly office: boolean;
 }
 
+/** Two datacenters and two offices. */
 export const SITES: readonly Site[] = [
   { name: 'dc1', office: false },
   { name: 'dc2', office: false },
@@ -71,6 +74,7 @@ export const SITES: readonly Site[] = [
 /** Roles and their weights: datacenter servers, then office machines. */
 const SERVER_ROLES = [['web', 30], ['db', 10], ['cache', 8], ['build', 6], ['mon', 3], ['edge', 8]] as const;
 const OFFICE_ROLES = [['ws', 55], ['kiosk', 20]] as const;
+/** DNS domain under which every host is named. */
 export const DOMAIN = 'example.net';
 
 function weighted<T extends string>(rng: Rng, table: ReadonlyArray<readonly [T, number]>): T {
