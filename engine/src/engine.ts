@@ -55,7 +55,13 @@ export function createEngine(options: EngineOptions): Engine {
     runtime,
     ops: (name) => resources.get(name),
     async ensureCollections() {
-      for (const res of registry.resources.values()) await options.store.ensureCollection(res.collection);
+      for (const res of registry.resources.values()) {
+        await options.store.ensureCollection(res.collection);
+        // Items written without the soft-delete flag (by hand, by an older version) get `false`,
+        // so the `{flag: false}` scope of every read still shows them. `null` matches missing.
+        const flag = res.softDelete?.field;
+        if (flag) await options.store.update(res.name, { [flag]: null }, { $set: { [flag]: false } }, { multi: true });
+      }
       const ctx = { principal: SYSTEM, now: stampNow(), runtime };
       for (const res of registry.resources.values()) {
         for (const item of res.def.initialItems?.(runtime.config) ?? []) {

@@ -91,7 +91,7 @@ async function listCalls(query: Record<string, string>): Promise<Call[]> {
   return calls;
 }
 
-const live = { _deleted: { $ne: true } };
+const live = { _deleted: false };
 
 describe('API list queries reach the driver as built', () => {
   const table: { name: string; query: Record<string, string>; filter: unknown; options: unknown }[] = [
@@ -245,11 +245,13 @@ describe('store calls reach the driver as planned', () => {
     let n = 0;
     const { source, calls } = recordingDb({ createIndex: async () => (n++ === 0 ? Promise.reject(mismatch) : 'ok') });
     await new MongoStore(source, { log }).ensureCollection(hosts.collection);
+    // A soft-delete resource's indexes lead with the flag its reads are scoped by.
     expect(calls.map((c) => c.args)).toEqual([
-      [{ status: 1, _updated: -1 }, {}],
+      [{ _deleted: 1 }, {}],
+      [{ _deleted: 1, status: 1, _updated: -1 }, {}],
       [{ name: 1 }, { unique: true }],
     ]);
-    expect(warnings).toEqual([{ collection: 'hosts', index: { status: 1, _updated: -1 }, code: 85 }]);
+    expect(warnings).toEqual([{ collection: 'hosts', index: { _deleted: 1 }, code: 85 }]);
   });
 
   test('with compiled schemas given, their indexes are the ones created', async () => {
@@ -257,7 +259,8 @@ describe('store calls reach the driver as planned', () => {
     await new MongoStore(source, { schemas: new Map([['hosts', compileMongooseSchema(hosts)]]) }).ensureCollection(hosts.collection);
     expect(calls.map((c) => [c.collection, c.method, ...c.args])).toEqual([
       ['hosts', 'createIndex', { name: 1 }, { unique: true }],
-      ['hosts', 'createIndex', { status: 1, _updated: -1 }, {}],
+      ['hosts', 'createIndex', { _deleted: 1 }, {}],
+      ['hosts', 'createIndex', { _deleted: 1, status: 1, _updated: -1 }, {}],
     ]);
   });
 

@@ -51,6 +51,18 @@ function relationsOf(fields: Fields): Relation[] {
   return out;
 }
 
+/**
+ * Every read of a soft-delete resource is scoped by `{<field>: false}` (ops/resource-ops.ts), so
+ * its indexes lead with that field: the scope is then an index equality, and counts and sorted
+ * pages stay index-only instead of reading every document to test the flag.
+ */
+function scopedIndexes(indexes: readonly IndexSpec[], softDeleteField: string | undefined): IndexSpec[] {
+  if (!softDeleteField) return [...indexes];
+  const lead = [softDeleteField, 1] as const;
+  // Unique indexes keep their keys: a leading flag would change what they make unique.
+  return [{ fields: [lead] }, ...indexes.map((ix) => (ix.unique ? ix : { ...ix, fields: [lead, ...ix.fields] }))];
+}
+
 function collectionSpecOf(def: ResourceDefinition, paths: PathIndex, softDeleteField?: string): CollectionSpec {
   const scalarPaths: Record<string, ScalarType> = {};
   for (const info of paths.byPath.values()) {
@@ -65,7 +77,7 @@ function collectionSpecOf(def: ResourceDefinition, paths: PathIndex, softDeleteF
     name: def.name,
     scalarPaths: Object.freeze(scalarPaths),
     datetimePaths: Object.freeze(datetimePaths(paths)),
-    indexes: Object.freeze([...(def.indexes ?? []), ...unique]),
+    indexes: Object.freeze([...scopedIndexes(def.indexes ?? [], softDeleteField), ...unique]),
   });
 }
 

@@ -31,7 +31,9 @@ export function createResourceOps(res: CompiledResource, runtime: Runtime): Full
   const scoped = (filter: Filter, scope?: ReadScope): Filter => {
     const sd = res.softDelete;
     if (!sd || scope?.showDeleted || mentions(filter, sd.field)) return filter;
-    const hide = { [sd.field]: { $ne: true } };
+    // An equality (not `$ne: true`) so the leading index key serves it; every stored item has the
+    // flag: creates set it and ensureCollections backfills items written without it.
+    const hide = { [sd.field]: false };
     return Object.keys(filter).length === 0 ? hide : { $and: [filter, hide] };
   };
 
