@@ -138,6 +138,24 @@ describe('sqlite only', () => {
     await other.close();
   });
 
+  test('counts are remembered only while nothing changed: own writes and other processes\' writes both count', async () => {
+    const other = openSqliteStore({ path });
+    const since = new Date('2026-01-01T00:00:00Z');
+    await store.insert('actions', [{ _id: 'c1', status: 'counted', _created: since }]);
+    const filter = { status: 'counted' };
+    expect(await store.count('actions', filter)).toBe(1);
+    await store.insert('actions', [{ _id: 'c2', status: 'counted', _created: since }]);
+    expect(await store.count('actions', filter)).toBe(2);
+    await other.insert('actions', [{ _id: 'c3', status: 'counted', _created: since }]);
+    expect(await store.count('actions', filter)).toBe(3);
+    await other.delete('actions', { _id: 'c1' });
+    expect(await store.count('actions', filter)).toBe(2);
+    // A Date and its ISO text are different filters, never one cache entry.
+    expect(await store.count('actions', { _created: since })).toBe(2);
+    expect(await store.count('actions', { _created: since.toISOString() })).toBe(0);
+    await other.close();
+  });
+
   describe('push-down in EXPLAIN QUERY PLAN', () => {
     test('filter by an indexed field, sorted on the index: index search, no sort step', async () => {
       const plan = await store.explain('actions', { host: 'h1' }, { sort: [['_created', -1]], skip: 50, limit: 25 });

@@ -18,6 +18,8 @@ export class SqliteDb {
   private readonly raw: Database.Database;
   private readonly statements = new Map<string, Statement>();
   private closed = false;
+  /** Transactions this connection ran: its own writes, which `data_version` does not count. */
+  private writes = 0;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -67,7 +69,16 @@ export class SqliteDb {
    */
   immediate<T>(fn: () => T): T {
     this.assertOpen();
+    this.writes += 1;
     return this.raw.transaction(fn).immediate();
+  }
+
+  /**
+   * Changes whenever the database may have changed: a transaction of this connection, or a commit
+   * of any other connection to the file (`PRAGMA data_version`, https://sqlite.org/pragma.html#pragma_data_version).
+   */
+  version(): string {
+    return `${this.writes}:${String(this.prepare('PRAGMA data_version').pluck().get())}`;
   }
 
   /** Checkpoints the WAL into the main file and closes; idempotent. */

@@ -4,6 +4,7 @@
  */
 import type { Filter, FindOptions, Store } from '../port';
 import { Collections } from './collections';
+import { CountCache } from './count-cache';
 import { SqliteDb } from './db';
 import { sqliteLeases } from './leases';
 import { sqliteMedia } from './media';
@@ -29,6 +30,7 @@ export interface SqliteStoreOptions {
 export function openSqliteStore({ path }: SqliteStoreOptions): SqliteStore {
   const db = new SqliteDb(path);
   const collections = new Collections(db);
+  const counts = new CountCache(db);
   return {
     async ensureCollection(spec) {
       collections.ensure(spec);
@@ -37,7 +39,7 @@ export function openSqliteStore({ path }: SqliteStoreOptions): SqliteStore {
       return findDocs(db, collections.get(collection), filter, options);
     },
     async count(collection, filter) {
-      return countDocs(db, collections.get(collection), filter);
+      return counts.get(collection, filter, () => countDocs(db, collections.get(collection), filter));
     },
     async insert(collection, docs) {
       insertDocs(db, collections.get(collection), docs);

@@ -1,0 +1,40 @@
+/**
+ * Counts remembered until the database changes. A paged list asks for the same total on every
+ * page and every poll of a dashboard; counting thousands of index entries each time is most of
+ * such a request. An entry is valid only while the database version it was counted at holds, and
+ * any write — of this connection or of another process on the file — changes that version.
+ */
+import type { Filter } from '../port';
+import type { SqliteDb } from './db';
+
+const MAX_ENTRIES = 1000;
+
+/**
+ * JSON keeps key order, so equal filters give equal keys; Dates and RegExps are tagged so that
+ * they never share a key with a string (the replacer's `this[key]` is the value before toJSON).
+ */
+function typedValues(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
+  if (raw instanceof Date) return { $date: raw.getTime() };
+  if (raw instanceof RegExp) return { $regexp: String(raw) };
+  return value;
+}
+
+/** A count cache over one connection. */
+export class CountCache {
+  private readonly entries = new Map<string, { version: string; n: number }>();
+
+  constructor(private readonly db: SqliteDb) {}
+
+  /** The cached count of `filter` in `collection`, or `count()` (remembered). */
+  get(collection: string, filter: Filter, count: () => number): number {
+    const version = this.db.version();
+    const key = `${collection}\u0000${JSON.stringify(filter, typedValues)}`;
+    const hit = this.entries.get(key);
+    if (hit?.version === version) return hit.n;
+    const n = count();
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, { version, n });
+    return n;
+  }
+}
