@@ -30,7 +30,8 @@ export async function resolveEmbedded(args: {
     const target = args.registry.get(rel.to);
     const targetOps = args.runtime.resources.get(rel.to) as FullResourceOps;
     const found = ids.size === 0 ? [] : await args.runtime.store.find(rel.to, targetOps.scoped({ _id: { $in: [...ids] } }));
-    out.set(field, new Map(found.map((d) => [d._id, renderItem(target, d, { mode: 'embedded', titles })])));
+    const opts = { mode: 'embedded' as const, titles };
+    out.set(field, new Map(found.map((d) => [d._id, renderItem(target, d, opts)])));
   }
   return out;
 }

@@ -74,7 +74,8 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     const ctx = callContext(api, req.res as Response);
     if (res.def.hooks?.afterRead) await res.def.hooks.afterRead({ docs, params: extraParams(req.query), ctx });
     const embeddedDocs = embedded.length > 0 ? await resolveEmbedded({ res, docs, fields: embedded, registry: api.registry, runtime: api.runtime }) : undefined;
-    return docs.map((d) => renderItem(res, d, { mode, titles, ...(projection ? { projection } : {}), ...(embeddedDocs ? { embedded: embeddedDocs } : {}) }));
+    const opts = { mode, titles, ...(projection ? { projection } : {}), ...(embeddedDocs ? { embedded: embeddedDocs } : {}) };
+    return docs.map((d) => renderItem(res, d, opts));
   };
 
   add('get', '/', m.list, `GET /${res.name}`, async (req, resp) => {

@@ -58,12 +58,41 @@ function visibleFields(res: CompiledResource, opts: RenderOptions): string[] {
   });
 }
 
-/** Renders one stored document as an Eve item. */
+const copiedFieldsOf = new WeakMap<CompiledResource, ReadonlySet<string>>();
+const visibleFieldsOf = new WeakMap<RenderOptions, string[]>();
+
+/**
+ * Top-level fields with a datetime or a secret below them: only these are rendered by copying
+ * (dates formatted, secrets masked). The rest — a host's large `grain` above all — is passed to
+ * the JSON writer as it is, never copied.
+ */
+function copiedFields(res: CompiledResource): ReadonlySet<string> {
+  let fields = copiedFieldsOf.get(res);
+  if (!fields) {
+    const names = new Set<string>();
+    for (const info of res.paths.byPath.values()) {
+      const kind = info.field.kind === 'array' ? info.field.of.kind : info.field.kind;
+      if (kind === 'datetime' || info.field.secret) names.add(info.path.split('.')[0] ?? info.path);
+    }
+    fields = names;
+    copiedFieldsOf.set(res, fields);
+  }
+  return fields;
+}
+
+/** Renders one stored document as an Eve item (pass one `opts` object for a whole page). */
 export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of visibleFields(res, opts)) {
+  let visible = visibleFieldsOf.get(opts);
+  if (!visible) {
+    visible = visibleFields(res, opts);
+    visibleFieldsOf.set(opts, visible);
+  }
+  const copied = copiedFields(res);
+  for (const name of visible) {
     if (!(name in doc)) continue;
-    out[name] = doc[name];
+    // renderDates copies every object and array it walks, so masking below never touches `doc`.
+    out[name] = copied.has(name) ? renderDates(doc[name]) : doc[name];
   }
   applySubProjection(out, opts.projection);
   for (const name of res.mediaFields) {
@@ -77,12 +106,10 @@ export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions)
       else if (typeof value === 'string') out[field] = byId.get(value) ?? value;
     }
   }
-  for (const meta of META) if (doc[meta] !== undefined) out[meta] = doc[meta];
-  // renderDates copies every object and array, so masking below never touches the stored doc.
-  const rendered = renderDates(out) as Record<string, unknown>;
-  maskSecrets(rendered, res.secretPaths);
-  if (opts.mode !== 'embedded') rendered._links = itemLinks(res, doc, opts);
-  return rendered;
+  for (const meta of META) if (doc[meta] !== undefined) out[meta] = renderDates(doc[meta]);
+  maskSecrets(out, res.secretPaths);
+  if (opts.mode !== 'embedded') out._links = itemLinks(res, doc, opts);
+  return out;
 }
 
 /** Dotted projection keys (`grain.cpu_model`) keep or drop just that part of a sub-document. */
