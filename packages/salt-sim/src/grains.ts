@@ -7,7 +7,8 @@
 import type { Rng } from './prng';
 import { toolTimestamp } from './model';
 
-interface OsProfile {
+/** One OS image: the grains it fixes and its kernel release. */
+export interface OsProfile {
   os: string;
   os_family: string;
   osfullname: string;
@@ -41,7 +42,8 @@ const CPU_MODELS = [
   'Intel(R) Core(TM) i5-1235U',
 ] as const;
 
-type Virtual = 'physical' | 'kvm' | 'VMware';
+/** The `virtual` grain: bare metal or the hypervisor. */
+export type Virtual = 'physical' | 'kvm' | 'VMware';
 
 /** What `generateFleet` decides about a host before its grains are rendered. */
 export interface HostSpec {
@@ -125,14 +127,31 @@ function hardware(rng: Rng, spec: HostSpec): Record<string, unknown> {
   };
 }
 
-/** Builds the grains dict of one host; the rng makes it deterministic per fleet seed. */
-export function makeGrains(rng: Rng, spec: HostSpec): Record<string, unknown> {
-  const profile = rng.pick(OS_PROFILES);
+/** The tool grain's two timestamps, as instants. */
+export interface ToolTimes {
+  readonly distupgrade: number;
+  readonly stateapply: number;
+}
+
+/** When the host last ran a dist-upgrade and a state.apply, before `referenceTime`. */
+export function toolTimes(rng: Rng, referenceTime: number): ToolTimes {
+  const distupgrade = referenceTime - rng.int(1, 120) * DAY_MS - rng.int(0, DAY_MS);
+  const stateapply = referenceTime - rng.int(0, 30) * DAY_MS - rng.int(0, DAY_MS);
+  return { distupgrade, stateapply };
+}
+
+/** What {@link renderGrains} needs besides the host spec: its OS image and tool timestamps. */
+export interface GrainChoices {
+  readonly profile: OsProfile;
+  readonly times: ToolTimes;
+}
+
+/** Renders the grains dict of one host whose OS and tool timestamps are already chosen. */
+export function renderGrains(rng: Rng, spec: HostSpec, choices: GrainChoices): Record<string, unknown> {
   const [host = spec.id, ...rest] = spec.id.split('.');
   const [major = 0, minor = 0] = spec.saltVersion.split('.').map(Number);
-  const distupgrade = spec.referenceTime - rng.int(1, 120) * DAY_MS - rng.int(0, DAY_MS);
-  const stateapply = spec.referenceTime - rng.int(0, 30) * DAY_MS - rng.int(0, DAY_MS);
-  const { kernel, ...os } = profile;
+  const { kernel, ...os } = choices.profile;
+  const { distupgrade, stateapply } = choices.times;
   return {
     id: spec.id,
     fqdn: spec.id,
@@ -143,8 +162,8 @@ export function makeGrains(rng: Rng, spec: HostSpec): Record<string, unknown> {
     kernel: 'Linux',
     kernelrelease: kernel(rng),
     ...os,
-    osarch: profile.os_family === 'RedHat' ? 'x86_64' : 'amd64',
-    osmajorrelease: Number.parseInt(profile.osrelease, 10),
+    osarch: os.os_family === 'RedHat' ? 'x86_64' : 'amd64',
+    osmajorrelease: Number.parseInt(os.osrelease, 10),
     ...hardware(rng, spec),
     ...network(rng, spec),
     roles: [spec.role],
@@ -156,4 +175,10 @@ export function makeGrains(rng: Rng, spec: HostSpec): Record<string, unknown> {
     tool_version: rng.pick(['2.4.1', '2.4.1', '2.5.0']),
     [spec.toolKey]: { last_distupgrade: toolTimestamp(distupgrade), last_stateapply: toolTimestamp(stateapply) },
   };
+}
+
+/** Builds the grains dict of one host; the rng makes it deterministic per fleet seed. */
+export function makeGrains(rng: Rng, spec: HostSpec): Record<string, unknown> {
+  const profile = rng.pick(OS_PROFILES);
+  return renderGrains(rng, spec, { profile, times: toolTimes(rng, spec.referenceTime) });
 }

@@ -15,6 +15,8 @@ import type { Fleet } from './model';
 import { SessionStore, type SimUser } from './sessions';
 
 export { generateFleet } from './fleet';
+export { createRng, type Rng } from './prng';
+export { renderGrains, toolTimes, type GrainChoices, type HostSpec, type OsProfile, type ToolTimes, type Virtual } from './grains';
 export { pemFinger } from './keys';
 export { resolveTarget, compoundMatches, nodegroupExpression } from './match';
 export type { Fleet, FleetOptions, KeyState, SimMinion } from './model';

@@ -102,7 +102,7 @@ export function* actionRows(targets: readonly HostRef[], options: ActionOptions)
 export function actionDoc(row: ActionRow, etag?: string): Doc {
   const template = TEMPLATES[row.template] as Template;
   const created = new Date(row.created);
-  const fields = {
+  const fields: Doc = {
     _id: row.id,
     jid: row.jid,
     action: template.action,
@@ -114,19 +114,9 @@ export function actionDoc(row: ActionRow, etag?: string): Doc {
     user: USERS[row.user] ?? null,
   };
   if (etag === undefined) return stamped(fields, created);
-  // One literal in the order stamped() gives: the main thread builds a million of these.
-  return {
-    _id: row.id,
-    jid: row.jid,
-    action: template.action,
-    host: row.host,
-    state: 'finished',
-    args: template.args,
-    return: row.output,
-    success: row.success,
-    user: USERS[row.user] ?? null,
-    _created: created,
-    _updated: created,
-    _etag: etag,
-  };
+  // No copy, in the order stamped() gives: the main thread builds a million of these.
+  fields._created = created;
+  fields._updated = created;
+  fields._etag = etag;
+  return fields;
 }

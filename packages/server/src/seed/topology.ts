@@ -3,24 +3,12 @@
  * site, role, OS, key state), decided in one deterministic pass so every later part (grains,
  * nodegroups, group members, actions) agrees on it.
  */
+import type { OsProfile, Virtual } from '@fleet/salt-sim';
 import type { Rng } from './prng';
 
 /** Key acceptance states of the master's pki dir. */
 export type KeyState = 'accepted' | 'pending' | 'rejected';
-/** The `virtual` grain: bare metal or the hypervisor. */
-export type Virtual = 'physical' | 'kvm' | 'VMware';
-
-/** One OS image of the fleet, with the grains it fixes. */
-export interface OsProfile {
-  readonly os: string;
-  readonly os_family: string;
-  readonly osfullname: string;
-  readonly osrelease: string;
-  readonly oscodename: string;
-  readonly lsb_distrib_id: string;
-  readonly lsb_distrib_description: string;
-  readonly kernel: (rng: Rng) => string;
-}
+export type { OsProfile, Virtual };
 
 /** What the generator decides about one host up front. */
 export interface HostSpec {
