@@ -136,21 +136,29 @@ export function createResourceOps(res: CompiledResource, runtime: Runtime): Full
       return doc;
     },
     async patch(id, body, ctx, ifMatch) {
-      const original = await findOne(id);
-      checkIfMatch(original, ifMatch);
-      const { prepared, extras } = await prepare('patch', body, ctx, original);
-      const next = finish({ ...mergeDeep(original, prepared, res), _updated: ctx.now });
-      await writeVersion(original, next);
+      const { original, next, extras } = await lastWriteWins(ifMatch, async () => {
+        const original = await findOne(id);
+        checkIfMatch(original, ifMatch);
+        const { prepared, extras } = await prepare('patch', body, ctx, original);
+        const next = finish({ ...mergeDeep(original, prepared, res), _updated: ctx.now });
+        await writeVersion(original, next);
+        return { original, next, extras };
+      });
       if (hooks.afterWrite) await hooks.afterWrite({ op: 'patch', doc: next, original, extras, ctx });
       return next;
     },
     async replace(id, body, ctx, ifMatch) {
-      const original = await findOne(id);
-      checkIfMatch(original, ifMatch);
-      const { prepared, extras } = await prepare('replace', body, ctx, original);
-      const keep = res.softDelete ? { [res.softDelete.field]: original[res.softDelete.field] } : {};
-      const next = finish({ _id: original._id, ...prepared, ...keep, _created: original._created, _updated: ctx.now });
-      await writeVersion(original, next);
+      const { original, next, extras } = await lastWriteWins(ifMatch, async () => {
+        const original = await findOne(id);
+        checkIfMatch(original, ifMatch);
+        const { prepared, extras } = await prepare('replace', body, ctx, original);
+        // A replacement is the client's fields: server-set ones (readonly, the soft-delete flag) stay.
+        const keep: Record<string, unknown> = res.softDelete ? { [res.softDelete.field]: original[res.softDelete.field] } : {};
+        for (const name of res.readonlyFields) if (name in original) keep[name] = original[name];
+        const next = finish({ _id: original._id, ...keep, ...prepared, _created: original._created, _updated: ctx.now });
+        await writeVersion(original, next);
+        return { original, next, extras };
+      });
       if (hooks.afterWrite) await hooks.afterWrite({ op: 'replace', doc: next, original, extras, ctx });
       return next;
     },
@@ -173,6 +181,24 @@ export function createResourceOps(res: CompiledResource, runtime: Runtime): Full
     },
   };
   return ops;
+}
+
+/** Attempts of a write without If-Match that keeps losing races to other writers. */
+const RACE_ATTEMPTS = 3;
+
+/**
+ * Without If-Match a client asks for last-write-wins: a write that lost a race with another writer
+ * (the fleet sync, a concurrent request) is redone on the fresh item instead of failing with 412.
+ * With If-Match, the 412 is the answer the client asked for.
+ */
+async function lastWriteWins<T>(ifMatch: string | undefined, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (ifMatch !== undefined || !(err instanceof PreconditionFailed) || attempt >= RACE_ATTEMPTS) throw err;
+    }
+  }
 }
 
 /** Defaults of server-set (readonly) fields, which no create body can carry. */
