@@ -4,15 +4,17 @@
  * for a sync after each reconnect) and the master service, registered as the `master` service the
  * resources call. Without it nothing runs and the master routes answer 503 naming SALT_API_URL.
  * Two knobs beside DESIGN §6's names: SALT_API_TIMEOUT_S and ALL_STATUS_INTERVAL_S (config.ts).
+ * The task scheduler runs beside the sync loop, through the master service (DESIGN §5 "tasks").
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Store } from '@fleet/engine';
+import { ServiceUnavailable, type Runtime, type Store } from '@fleet/engine';
 import type { Logger } from 'pino';
 import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
 import { safeUrl } from '@fleet/salt/src/client/errors';
 import { startEventConsumer } from '@fleet/salt/src/events';
 import { createMasterService, type RunningMaster } from '@fleet/salt/src/master';
+import { startScheduler } from '@fleet/salt/src/scheduler';
 import { startSyncLoop } from '@fleet/salt/src/sync';
 import { ConfigError, type Config } from './config';
 
@@ -47,6 +49,24 @@ function saltClient(config: Config, log: Logger): SaltClient {
   });
 }
 
+/**
+ * The runtime of the scheduler's calls: what execution needs (store, services, the allowlist);
+ * resources and secrets are not the scheduler's to use.
+ */
+function schedulerRuntime(o: IntegrationOptions, log: Logger): Runtime {
+  const refuse = (): never => {
+    throw new ServiceUnavailable('not available to the task scheduler');
+  };
+  return {
+    store: o.store,
+    log,
+    services: o.services,
+    config: { saltMasterName: o.config.SALT_MASTER_NAME, grainToolKey: o.config.GRAIN_TOOL_KEY, execAllowedFuns: o.config.EXEC_ALLOWED_FUNS },
+    resources: { get: refuse },
+    secrets: { seal: refuse, open: refuse },
+  };
+}
+
 /** Starts the integrations the configuration asks for; call after the collections exist. */
 export async function startIntegrations(o: IntegrationOptions): Promise<Integrations> {
   const { config, log } = o;
@@ -67,10 +87,13 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   const events = startEventConsumer({ client, store: o.store, log: log.child({ component: 'events' }), toolKey, onReconnect });
   const master = createMasterService({ client, store: o.store, log: log.child({ component: 'master' }), monitorIntervalMs, sync });
   o.services.set('master', master);
+  const schedulerLog = log.child({ component: 'scheduler' });
+  const scheduler = startScheduler({ store: o.store, log: schedulerLog, master, runtime: schedulerRuntime(o, schedulerLog) });
   log.info({ url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S }, 'master integration started');
   return {
     master,
     async stop() {
+      await scheduler.stop();
       o.services.delete('master');
       await Promise.all([events.stop(), sync.stop(), master.stop()]);
       client.close();

@@ -1,0 +1,125 @@
+/**
+ * The task scheduler (DESIGN §5 "tasks"): a loop that, every `tickMs` (default 1 s), claims the
+ * due tasks one at a time (claim.ts: the claim itself advances `next`, so several API instances
+ * on one database run each due run exactly once and missed runs are not replayed) and executes
+ * each through the master service as principal `task:<name>`. The outcome is recorded on the
+ * task (`last_jid`, `last_error`); a failed run (master error, or no target answered) raises a
+ * `task.failed` error alert. The server starts it beside the sync loop when a master is configured.
+ */
+import { stampNow, type CallContext, type Doc, type Log, type Runtime, type Store } from '@fleet/engine';
+import type { ExecutionResponse, MasterService } from '../../../../resources/lib/master';
+import { alert, raiseAlert } from '../record';
+import { claimDue, etag } from './claim';
+
+export { claimDue, claimUpdate, scheduleOf } from './claim';
+
+export interface SchedulerOptions {
+  readonly store: Store;
+  readonly log: Log;
+  /** Executes the runs (its `execute` records the actions). */
+  readonly master: Pick<MasterService, 'execute'>;
+  /** The runtime handed to `execute` in each run's call context. */
+  readonly runtime: Runtime;
+  /** Between two ticks. Default 1000 ms. */
+  readonly tickMs?: number;
+  /** Start ticking at once (default true); false leaves the ticks to `tick()` (tests). */
+  readonly autoStart?: boolean;
+}
+
+/** A running scheduler. */
+export interface RunningScheduler {
+  /** Claims and runs every due task now; resolves how many runs this call executed. */
+  tick(): Promise<number>;
+  /** Stops the loop and waits for the tick in progress. */
+  stop(): Promise<void>;
+}
+
+/** What one run of a task ended with. */
+export interface RunOutcome {
+  readonly jid: string | null;
+  readonly error: string | null;
+}
+
+function errText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The targets of a task (`tgt`: a list of minion ids). */
+function targetsOf(task: Doc): string[] {
+  return Array.isArray(task.tgt) ? task.tgt.filter((t): t is string => typeof t === 'string') : [];
+}
+
+function outcomeOf(response: ExecutionResponse): RunOutcome {
+  const jid = response.task_id || null;
+  if (response.status === 'failed') return { jid, error: `no target answered (job ${response.task_id})` };
+  return { jid, error: null };
+}
+
+/** Executes one claimed task through the master service. */
+export async function executeTask(master: Pick<MasterService, 'execute'>, runtime: Runtime, task: Doc): Promise<RunOutcome> {
+  const name = typeof task.name === 'string' ? task.name : task._id;
+  const ctx: CallContext = { principal: { name: `task:${name}`, role: 'operator' }, now: stampNow(), runtime };
+  const targets = targetsOf(task);
+  const body = { exec_client: task.salt_client ?? 'local_async', fun: task.fun, kwarg: task.kwarg ?? {}, arg: task.arg ?? [] };
+  try {
+    // `host` targets one id; several ids need the list targeting of `group`.
+    const response = await master.execute({ targets, kind: targets.length === 1 ? 'host' : 'group', body }, ctx);
+    return outcomeOf(response);
+  } catch (err) {
+    return { jid: null, error: errText(err) };
+  }
+}
+
+/** Records a run's outcome on the task, and raises `task.failed` when it failed. */
+export async function recordOutcome(store: Store, task: Doc, outcome: RunOutcome): Promise<void> {
+  const now = stampNow();
+  await store.update('tasks', { _id: task._id }, { $set: { last_jid: outcome.jid, last_error: outcome.error, _updated: now, _etag: etag() } });
+  if (outcome.error !== null) {
+    await raiseAlert(store, alert('task.failed', 'error', { task: task._id, name: task.name ?? null, error: outcome.error }), now);
+  }
+}
+
+class Scheduler implements RunningScheduler {
+  private readonly tickMs: number;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<unknown> | undefined;
+
+  constructor(private readonly o: SchedulerOptions) {
+    this.tickMs = o.tickMs ?? 1000;
+    if (o.autoStart !== false) this.plan(0);
+  }
+
+  async tick(): Promise<number> {
+    let runs = 0;
+    while (!this.stopped) {
+      const task = await claimDue(this.o.store, stampNow());
+      if (task === null) break;
+      runs++;
+      const outcome = await executeTask(this.o.master, this.o.runtime, task);
+      if (outcome.error !== null) this.o.log.warn({ task: task._id, error: outcome.error }, 'task run failed');
+      await recordOutcome(this.o.store, task, outcome);
+    }
+    return runs;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await Promise.allSettled([this.ticking]);
+  }
+
+  private plan(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      const started = Date.now();
+      this.ticking = this.tick()
+        .catch((err: unknown) => this.o.log.error({ err: errText(err) }, 'task scheduler tick failed'))
+        .finally(() => { if (!this.stopped) this.plan(Math.max(0, this.tickMs - (Date.now() - started))); });
+    }, delayMs);
+  }
+}
+
+/** Starts the scheduler (ticking at once unless `autoStart: false`). */
+export function startScheduler(o: SchedulerOptions): RunningScheduler {
+  return new Scheduler(o);
+}
