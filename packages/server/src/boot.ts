@@ -49,7 +49,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
   });
   await engine.ensureCollections();
-  const integrations = await startIntegrations({ config, store, log, services });
+  const integrations = await startIntegrations({ config, store, log, services, runtime: engine.runtime });
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
   const app = createApp({
     engine,

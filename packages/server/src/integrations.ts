@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ServiceUnavailable, type Runtime, type Store } from '@fleet/engine';
+import type { Runtime, Store } from '@fleet/engine';
 import type { Logger } from 'pino';
 import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
 import { safeUrl } from '@fleet/salt/src/client/errors';
@@ -31,6 +31,8 @@ export interface IntegrationOptions {
   readonly log: Logger;
   /** The engine's services: `master` is registered here. */
   readonly services: Map<string, unknown>;
+  /** The engine's runtime, for the calls the scheduler makes as its tasks' principal. */
+  readonly runtime: Runtime;
 }
 
 function saltClient(config: Config, log: Logger): SaltClient {
@@ -47,24 +49,6 @@ function saltClient(config: Config, log: Logger): SaltClient {
     timeouts: { exec, read: Math.min(60_000, exec), login: Math.min(10_000, exec) },
     logger: log.child({ component: 'salt-api' }),
   });
-}
-
-/**
- * The runtime of the scheduler's calls: what execution needs (store, services, the allowlist);
- * resources and secrets are not the scheduler's to use.
- */
-function schedulerRuntime(o: IntegrationOptions, log: Logger): Runtime {
-  const refuse = (): never => {
-    throw new ServiceUnavailable('not available to the task scheduler');
-  };
-  return {
-    store: o.store,
-    log,
-    services: o.services,
-    config: { saltMasterName: o.config.SALT_MASTER_NAME, grainToolKey: o.config.GRAIN_TOOL_KEY, execAllowedFuns: o.config.EXEC_ALLOWED_FUNS },
-    resources: { get: refuse },
-    secrets: { seal: refuse, open: refuse },
-  };
 }
 
 /** Starts the integrations the configuration asks for; call after the collections exist. */
@@ -88,7 +72,7 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   const master = createMasterService({ client, store: o.store, log: log.child({ component: 'master' }), monitorIntervalMs, sync });
   o.services.set('master', master);
   const schedulerLog = log.child({ component: 'scheduler' });
-  const scheduler = startScheduler({ store: o.store, log: schedulerLog, master, runtime: schedulerRuntime(o, schedulerLog) });
+  const scheduler = startScheduler({ store: o.store, log: schedulerLog, master, runtime: o.runtime });
   log.info({ url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S }, 'master integration started');
   return {
     master,
