@@ -2,7 +2,9 @@
  * Boot: store, engine, collections and initial items, the HTTP server; and a clean shutdown
  * (stop accepting, let in-flight requests finish, close the store).
  */
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createAuthenticator, createEngine, createSecretBox, type Engine, type ResourceDefinition, type Store } from '@fleet/engine';
 import { allResources } from '@fleet/resources';
@@ -10,6 +12,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
 import { startIntegrations } from './integrations';
+import { startSnapshotLoop } from './snapshots';
 import { createLogger } from './logger';
 import { tokenGrants, secretKey } from './secrets';
 import { chooseStore } from './store';
@@ -50,6 +53,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   await engine.ensureCollections();
   const integrations = await startIntegrations({ config, store, log, services, runtime: engine.runtime });
+  const snapshots = startSnapshotLoop({
+    store,
+    log: log.child({ component: 'snapshots' }),
+    intervalMs: config.SNAPSHOT_INTERVAL_S * 1000,
+    retentionDays: config.SNAPSHOT_RETENTION_DAYS,
+    holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+  });
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
   const app = createApp({
     engine,
@@ -69,7 +79,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
   }).catch(async (err: unknown) => {
-    await integrations.stop();
+    await Promise.all([integrations.stop(), snapshots.stop()]);
     throw err;
   });
   server.keepAliveTimeout = 5000;
@@ -95,7 +105,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           server.closeIdleConnections();
         });
         clearInterval(sweep);
-        await integrations.stop();
+        await Promise.all([integrations.stop(), snapshots.stop()]);
         await store.close();
         log.info({}, 'fleet-api stopped');
       })();
