@@ -3,6 +3,7 @@
  * fleet sync (no POST); PATCH sets the operator-owned fields; DELETE hides the host (soft delete).
  */
 import { defineResource, f, Unprocessable } from '@fleet/engine';
+import { statisticsRoute } from './hosts_statistic/statistics';
 import { jsonBody, master, monitoringAction } from './lib/master';
 
 const grain = f.object(
@@ -105,6 +106,7 @@ export const hosts = defineResource({
     },
   },
   routes: [
+    statisticsRoute,
     {
       method: 'post',
       path: '/:id',
