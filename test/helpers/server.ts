@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
-import type { Engine, Store } from '../../engine/src';
+import type { Engine, ResourceDefinition, Store } from '../../engine/src';
 import { startServer, type RunningServer } from '../../packages/server/src/boot';
 import { loadConfig, type Config } from '../../packages/server/src/config';
 import { createLogger } from '../../packages/server/src/logger';
@@ -31,6 +31,8 @@ export interface TestServerOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Level of the captured logs (default `silent`; `info` or `debug` to inspect them). */
   readonly logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** The resources to serve (default: every resource of the API). */
+  readonly definitions?: readonly ResourceDefinition[];
 }
 
 export interface TestServer {
@@ -66,7 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const log = createLogger(config.LOG_LEVEL, { write: (line: string) => void lines.push(line) });
-  const server = await startServer(config, { log, cwd: dir });
+  const server = await startServer(config, { log, cwd: dir, ...(options.definitions ? { definitions: options.definitions } : {}) });
   let closed: Promise<void> | undefined;
   return {
     url: server.url,

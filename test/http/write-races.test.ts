@@ -5,16 +5,9 @@
  * The race is made deterministic by a definition whose `prepare` hook writes to the item itself,
  * through the store, the first time it runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import supertest from 'supertest';
 import { defineResource, f } from '../../engine/src';
 import { allResources } from '../../resources';
-import { startServer, type RunningServer } from '../../packages/server/src/boot';
-import { loadConfig } from '../../packages/server/src/config';
-import { createLogger } from '../../packages/server/src/logger';
-import { auth, expectEveError, TOKENS } from '../helpers';
+import { auth, expectEveError, startTestServer, type TestServer } from '../helpers';
 
 /** How many racing writes the hook still makes. */
 let racesLeft = 0;
@@ -35,29 +28,13 @@ const racy = defineResource({
   },
 });
 
-let server: RunningServer;
-let dir: string;
-let request: InstanceType<typeof supertest.agent>;
-
+let server: TestServer;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'fleet-races-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${join(dir, 'fleet.db')}`,
-    API_TOKENS: `operator=${TOKENS.operator}:operator,viewer=${TOKENS.viewer}:viewer`,
-    LOG_LEVEL: 'silent',
-  });
-  server = await startServer(config, { log: createLogger('silent'), cwd: dir, definitions: [...allResources, racy] });
-  request = supertest.agent(server.url);
+  server = await startTestServer({ definitions: [...allResources, racy] });
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
+afterAll(() => server.close());
 async function newItem(): Promise<{ id: string; etag: string }> {
-  const res = await request.post('/api/racy_items').set(auth('operator')).send({ note: 'first' });
+  const res = await server.request.post('/api/racy_items').set(auth('operator')).send({ note: 'first' });
   expect(res.status).toBe(201);
   const body = res.body as { _id: string; _etag: string };
   return { id: body._id, etag: body._etag };
@@ -67,19 +44,19 @@ describe('a write that loses a race', () => {
   test.each(['patch', 'put'] as const)('without If-Match (%s) is redone on the fresh item; the other write is kept', async (method) => {
     const { id } = await newItem();
     racesLeft = 1;
-    const res = await request[method](`/api/racy_items/${id}`).set(auth('operator')).send({ note: 'second' });
+    const res = await server.request[method](`/api/racy_items/${id}`).set(auth('operator')).send({ note: 'second' });
     expect(res.status).toBe(200);
-    const item = (await request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
+    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
     expect(item).toMatchObject({ note: 'second', counter: 1 });
   });
 
   test('without If-Match, a writer that keeps losing gets a 412 after a few attempts, nothing half-written', async () => {
     const { id } = await newItem();
     racesLeft = 10;
-    const res = await request.patch(`/api/racy_items/${id}`).set(auth('operator')).send({ note: 'never' });
+    const res = await server.request.patch(`/api/racy_items/${id}`).set(auth('operator')).send({ note: 'never' });
     expectEveError(res, 412);
     racesLeft = 0;
-    const item = (await request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
+    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
     expect(item.note).toBe('first');
     expect(item.counter).toBe(3);
   });
@@ -87,10 +64,10 @@ describe('a write that loses a race', () => {
   test('with If-Match, the race is the 412 the client asked for', async () => {
     const { id, etag } = await newItem();
     racesLeft = 1;
-    const res = await request.patch(`/api/racy_items/${id}`).set(auth('operator')).set('If-Match', `"${etag}"`).send({ note: 'second' });
+    const res = await server.request.patch(`/api/racy_items/${id}`).set(auth('operator')).set('If-Match', `"${etag}"`).send({ note: 'second' });
     expectEveError(res, 412);
     racesLeft = 0;
-    const item = (await request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
+    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
     expect(item).toMatchObject({ note: 'first', counter: 1 });
   });
 });
