@@ -2,3 +2,4 @@
 export * from './server';
 export * from './expect';
 export * from './fixtures';
+export * from './log';

@@ -8,26 +8,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox, type Doc, type Log, type Store } from '@fleet/engine';
+import { createEngine, createSecretBox, type Doc, type Store } from '@fleet/engine';
 import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
 import { allResources } from '@fleet/resources';
 import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
 import { createFleetSync, type SyncReport } from '@fleet/salt/src/sync';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
+import { capturingLog } from '../helpers/log';
 
 let sim: SaltSim;
 let store: Store;
 let dir: string;
 let client: SaltClient;
 let sync: { runOnce(): Promise<SyncReport> };
-const lines: string[] = [];
-
-const log: Log = {
-  info: (o, m) => void lines.push(`info ${m ?? ''} ${JSON.stringify(o)}`),
-  warn: (o, m) => void lines.push(`warn ${m ?? ''} ${JSON.stringify(o)}`),
-  error: (o, m) => void lines.push(`error ${m ?? ''} ${JSON.stringify(o)}`),
-  debug: () => undefined,
-};
+const { log, lines } = capturingLog();
 
 const hosts = (): Promise<Doc[]> => store.find('hosts', {}, { sort: [['_id', 1]] });
 const masterAlerts = (): Promise<Doc[]> => store.find('alerts', { type: { $in: ['master.unreachable', 'master.reachable'] } }, { sort: [['_created', 1], ['_id', 1]] });

@@ -4,11 +4,12 @@
  * actions and failed patches from the job cache; a second run that writes nothing; down/up
  * and key-change alerts; soft-deleted and forgotten hosts; the leased loop.
  */
-import type { Doc, Log } from '@fleet/engine';
+import type { Doc } from '@fleet/engine';
 import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
 import { createFleetSync, startSyncLoop, type SyncReport } from '@fleet/salt/src/sync';
 import { compoundMatches, nodegroupExpression, pemFinger, startSaltSim, type SaltSim, type SimMinion } from '@fleet/salt-sim';
 import { auth, expectEnvelope, RFC1123, startTestServer, type TestServer } from '../helpers';
+import { capturingLog } from '../helpers/log';
 
 const DENIED = 'kiosk-900.lon.fleet.example.com';
 const PATCH = 'patches.openssl-cve-2024-5535';
@@ -19,14 +20,7 @@ let client: SaltClient;
 let sync: { runOnce(): Promise<SyncReport> };
 let stateJid: string;
 let cmdJid: string;
-const lines: string[] = [];
-
-const log: Log = {
-  info: (o, m) => void lines.push(`info ${m ?? ''} ${JSON.stringify(o)}`),
-  warn: (o, m) => void lines.push(`warn ${m ?? ''} ${JSON.stringify(o)}`),
-  error: (o, m) => void lines.push(`error ${m ?? ''} ${JSON.stringify(o)}`),
-  debug: () => undefined,
-};
+const { log, lines } = capturingLog();
 
 const minions = (): SimMinion[] => [...sim.fleet.minions.values()];
 const upHosts = (): SimMinion[] => minions().filter((m) => m.key === 'accepted' && m.up);
