@@ -29,8 +29,8 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-runStoreContract('sqlite file', async () => openSqliteStore({ path: join(tempDir(), 'fleet.db') }));
-runStoreContract('sqlite :memory:', async () => openSqliteStore({ path: ':memory:' }));
+runStoreContract('sqlite file', async () => openSqliteStore({ path: join(tempDir(), 'fleet.db') }), { atomicBatches: true });
+runStoreContract('sqlite :memory:', async () => openSqliteStore({ path: ':memory:' }), { atomicBatches: true });
 
 const REPO = resolve(__dirname, '../..');
 const ADAPTER = resolve(REPO, 'engine/src/store/sqlite/index.ts');

@@ -5,6 +5,7 @@
  */
 import type { Store } from '../../engine/src/store/port';
 import { aggregateTests } from './contract/aggregation';
+import { batchTests } from './contract/batch';
 import { findOneAndUpdateTests, leasesTests } from './contract/claims-leases';
 import { datetimesTests } from './contract/datetimes';
 import { HOSTS, JOBS, PLAIN, hosts, type Context } from './contract/fixtures';
@@ -29,6 +30,7 @@ export type Concern =
   | 'update'
   | 'findOneAndUpdate'
   | 'delete'
+  | 'batch writes'
   | 'aggregate'
   | 'push-down equivalence'
   | 'media'
@@ -37,12 +39,14 @@ export type Concern =
 
 /** Options of {@link runStoreContract}. */
 export interface StoreContractOptions {
+  /** Whether a failing `write` batch rolls back the writes before it (SQLite) or keeps them (MongoDB). */
+  readonly atomicBatches: boolean;
   /** Concerns this adapter skips, each with the reason (printed in the test name). */
   readonly skip?: Partial<Readonly<Record<Concern, string>>>;
 }
 
 /** The suite, one entry per concern (a table, so a new concern cannot be forgotten in the runner). */
-const CONCERNS: Readonly<Record<Concern, (ctx: Context) => void>> = {
+const CONCERNS: Readonly<Record<Concern, (ctx: Context, options: StoreContractOptions) => void>> = {
   'query operators': queryOperatorsTests,
   'nested and array fields': nestedAndArrayFieldsTests,
   datetimes: datetimesTests,
@@ -54,6 +58,7 @@ const CONCERNS: Readonly<Record<Concern, (ctx: Context) => void>> = {
   update: updateTests,
   findOneAndUpdate: findOneAndUpdateTests,
   delete: deleteTests,
+  'batch writes': (ctx, options) => batchTests(ctx, { atomic: options.atomicBatches }),
   aggregate: aggregateTests,
   'push-down equivalence': pushDownEquivalenceTests,
   media: mediaTests,
@@ -62,7 +67,7 @@ const CONCERNS: Readonly<Record<Concern, (ctx: Context) => void>> = {
 };
 
 /** Declares the contract suite for one adapter; `open` must return a fresh, empty store each call. */
-export function runStoreContract(adapterName: string, open: () => Promise<Store>, options: StoreContractOptions = {}): void {
+export function runStoreContract(adapterName: string, open: () => Promise<Store>, options: StoreContractOptions): void {
   describe(`store contract: ${adapterName}`, () => {
     let current: Store | undefined;
     const ctx: Context = {
@@ -83,10 +88,10 @@ export function runStoreContract(adapterName: string, open: () => Promise<Store>
       // Some tests close the store themselves; a second close may reject, which is fine here.
       await ctx.store.close().catch(() => undefined);
     });
-    for (const [name, declare] of Object.entries(CONCERNS) as [Concern, (c: Context) => void][]) {
+    for (const [name, declare] of Object.entries(CONCERNS) as [Concern, (c: Context, o: StoreContractOptions) => void][]) {
       const reason = options.skip?.[name];
-      if (reason === undefined) describe(name, () => declare(ctx));
-      else describe.skip(`${name} (skipped: ${reason})`, () => declare(ctx));
+      if (reason === undefined) describe(name, () => declare(ctx, options));
+      else describe.skip(`${name} (skipped: ${reason})`, () => declare(ctx, options));
     }
   });
 }

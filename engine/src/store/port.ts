@@ -100,8 +100,15 @@ export interface LeaseStore {
   release(name: string, holder: string): Promise<boolean>;
 }
 
+/** One write of a {@link Store.write} batch. */
+export type BatchWrite =
+  | { readonly op: 'insert'; readonly collection: string; readonly doc: Doc }
+  /** Replaces the stored document of `doc._id`; with `ifEtag`, only the version carrying that `_etag`. */
+  | { readonly op: 'replace'; readonly collection: string; readonly doc: Doc; readonly ifEtag?: string }
+  | { readonly op: 'delete'; readonly collection: string; readonly id: string; readonly ifEtag?: string };
+
 /**
- * The store port. Every method takes the collection name first. Writes are durable when they
+ * The store port. Every method takes the collection name first (`write` names it per write). Writes are durable when they
  * resolve. Duplicate keys reject with `Conflict` (engine/src/errors.ts) naming the field;
  * an unreachable database rejects with `ServiceUnavailable`.
  */
@@ -118,6 +125,13 @@ export interface Store {
   findOneAndUpdate(collection: string, filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<Doc | null>;
   /** Deletes every match; resolves the number deleted. */
   delete(collection: string, filter: Filter): Promise<number>;
+  /**
+   * Whole-document writes, in order, across collections: the operations' one way to write a new
+   * version of items (content `_etag`, relation effects). All or none on SQLite (one transaction);
+   * an ordered sequence on MongoDB (see mongo/batch.ts). A `replace` or `delete` whose document is
+   * gone, or no longer carries `ifEtag`, rejects with `PreconditionFailed` and writes nothing more.
+   */
+  write(batch: readonly BatchWrite[]): Promise<void>;
   /** Runs a MongoDB aggregation pipeline. */
   aggregate(collection: string, pipeline: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
   readonly media: MediaStore;

@@ -12,7 +12,8 @@
 import mongoose from 'mongoose';
 import type { Log } from '../../definition/define';
 import { BadRequest } from '../../errors';
-import type { CollectionSpec, Doc, Filter, FindOneAndUpdateOptions, FindOptions, Store, Update, UpdateOptions, UpdateResult } from '../port';
+import type { BatchWrite, CollectionSpec, Doc, Filter, FindOneAndUpdateOptions, FindOptions, Store, Update, UpdateOptions, UpdateResult } from '../port';
+import { writeBatch } from './batch';
 import type { DbSource } from './connection';
 import { translated, translateMongoError } from './errors';
 import { MongoLeases } from './leases';
@@ -159,6 +160,10 @@ export class MongoStore implements Store {
     const target = await this.collection(collection);
     const result = await translated(() => target.deleteMany(filter));
     return result.deletedCount;
+  }
+
+  async write(batch: readonly BatchWrite[]): Promise<void> {
+    await writeBatch((name) => this.collection(name), batch);
   }
 
   async aggregate(collection: string, pipeline: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {

@@ -8,6 +8,7 @@ import { CountCache } from './count-cache';
 import { SqliteDb } from './db';
 import { sqliteLeases } from './leases';
 import { sqliteMedia } from './media';
+import { writeBatch } from './batch';
 import { aggregateDocs, countDocs, explainFind, findDocs } from './query';
 import { deleteDocs, findOneAndUpdateDoc, insertDocs, updateDocs } from './writes';
 
@@ -52,6 +53,9 @@ export function openSqliteStore({ path }: SqliteStoreOptions): SqliteStore {
     },
     async delete(collection, filter) {
       return deleteDocs(db, collections.get(collection), filter);
+    },
+    async write(batch) {
+      writeBatch(db, collections, batch);
     },
     async aggregate(collection, pipeline) {
       return aggregateDocs(db, collections.get(collection), pipeline);

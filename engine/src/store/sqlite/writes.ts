@@ -84,7 +84,7 @@ export function deleteDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): 
 }
 
 /** Inserts one document inside the caller's transaction; returns the stored text. */
-function insertOne(db: SqliteDb, info: CollectionInfo, doc: Doc): string {
+export function insertOne(db: SqliteDb, info: CollectionInfo, doc: Doc): string {
   const text = encodeDoc(doc);
   translateConstraint(info, () => db.prepare(`INSERT INTO ${info.table} (id, doc) VALUES (?, ?)`).run(doc._id, text));
   return text;
@@ -101,7 +101,7 @@ function rewrite(db: SqliteDb, info: CollectionInfo, doc: Doc, update: ParsedUpd
 }
 
 /** Runs a write, turning a primary key or unique index violation into `Conflict` with the field. */
-function translateConstraint<T>(info: CollectionInfo, write: () => T): T {
+export function translateConstraint<T>(info: CollectionInfo, write: () => T): T {
   try {
     return write();
   } catch (error) {
