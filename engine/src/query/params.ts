@@ -7,7 +7,8 @@ import type { CompiledResource } from '../compile/compile';
 import { resolvePath } from '../compile/paths';
 import { BadRequest } from '../errors';
 import type { SortSpec } from '../store/port';
-import { isPlainObject, parseWhere } from './where';
+import { assertJsonBounds, FLAT_BOUNDS, MAX_SORT_TERMS } from './bounds';
+import { FORBIDDEN_SEGMENTS, isPlainObject, parseWhere } from './where';
 
 export type RawQuery = Readonly<Record<string, unknown>>;
 
@@ -38,6 +39,7 @@ export function parsePositiveInt(query: RawQuery, name: string, fallback: number
 
 /** Checks a sort/projection field: declared, not secret. */
 function checkField(res: CompiledResource, param: string, path: string, allowSecret: boolean): void {
+  if (path.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) throw new BadRequest(`${param}: field "${path}" is not allowed`);
   const info = resolvePath(res.paths, path);
   const isSoftDelete = res.softDelete?.field === path;
   if (info === null && !isSoftDelete) throw new BadRequest(`${param}: unknown field "${path}"`);
@@ -70,6 +72,7 @@ export function parseSort(res: CompiledResource, raw: string | undefined): SortS
       spec.push(name.startsWith('-') ? [name.slice(1), -1] : [name, 1]);
     }
   }
+  if (spec.length > MAX_SORT_TERMS) throw new BadRequest(`sort: at most ${MAX_SORT_TERMS} fields, got ${spec.length}`);
   for (const [field] of spec) checkField(res, 'sort', field, false);
   return spec;
 }
@@ -82,6 +85,7 @@ function parseJsonObject(param: string, raw: string): Record<string, unknown> {
     throw new BadRequest(`${param}: not valid JSON (expected an object like {"field": 1})`);
   }
   if (!isPlainObject(value)) throw new BadRequest(`${param}: must be a JSON object`);
+  assertJsonBounds(value, param, FLAT_BOUNDS);
   return value;
 }
 
@@ -134,13 +138,17 @@ export function parseListParams(res: CompiledResource, query: RawQuery, limits: 
   const sort = parseSort(res, single(query, 'sort'));
   const projection = parseProjection(res, single(query, 'projection'));
   const requested = parsePositiveInt(query, 'max_results', limits.defaultMaxResults);
+  const maxResults = Math.min(requested, limits.paginationLimit);
+  const page = parsePositiveInt(query, 'page', 1);
+  // The store skips (page - 1) x max_results items: past 2^53 that is no longer an exact integer.
+  if ((page - 1) * maxResults > Number.MAX_SAFE_INTEGER) throw new BadRequest(`page: too large for max_results=${maxResults}`);
   return {
     ...(where ? { where } : {}),
     ...(sort ? { sort } : {}),
     ...(projection ? { projection } : {}),
     embedded: parseEmbedded(res, single(query, 'embedded')),
-    page: parsePositiveInt(query, 'page', 1),
-    maxResults: Math.min(requested, limits.paginationLimit),
+    page,
+    maxResults,
   };
 }
 

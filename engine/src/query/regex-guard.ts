@@ -1,24 +1,22 @@
 /**
- * `$regex` in `where` must not be able to stall the server. JavaScript's backtracking engine can
- * take exponential time on patterns with nested quantifiers (`(a+)+$`), so a pattern is refused
- * when it is long, uses back-references or lookarounds, or quantifies a group that itself contains
- * a quantifier or an alternation (star height > 1, the classic ReDoS shape).
+ * `$regex` in `where`. Every pattern runs on the linear-time engine of pattern.ts, which refuses
+ * what RE2 cannot run (back-references, look-around), bad flags and overlong patterns.
+ *
+ * One more shape is refused here: a quantified group that itself contains a quantifier or an
+ * alternation (star height > 1, `(a+)+$`). RE2 runs it in linear time, but on the MongoDB store the
+ * *server* evaluates `$regex` with its own backtracking engine (PCRE), where that shape is
+ * exponential; refusing it keeps both stores accepting the same filters.
  */
-export const MAX_REGEX_LENGTH = 256;
-const ALLOWED_OPTIONS = /^[imsx]*$/;
+import { MAX_PATTERN_LENGTH, patternError } from './pattern';
 
-/** Returns why the pattern is refused, or null when it is safe to run. */
+/** Kept for callers of the former guard: the longest pattern accepted. */
+export const MAX_REGEX_LENGTH = MAX_PATTERN_LENGTH;
+
+/** Returns why the pattern is refused as a `$regex`, or null when it is safe to run. */
 export function unsafeRegexReason(pattern: string, options = ''): string | null {
-  if (pattern.length > MAX_REGEX_LENGTH) return `$regex is longer than ${MAX_REGEX_LENGTH} characters`;
-  if (!ALLOWED_OPTIONS.test(options)) return '$options accepts only the flags i, m, s and x';
-  if (/\\[1-9]|\\k</.test(pattern)) return '$regex back-references are not allowed';
-  if (/\(\?<?[=!]/.test(pattern)) return '$regex lookarounds are not allowed';
-  try {
-    new RegExp(pattern, options.replace('x', ''));
-  } catch {
-    return '$regex is not a valid regular expression';
-  }
-  return hasNestedQuantifier(pattern) ? '$regex has a nested quantifier (like (a+)+) that could run for ever' : null;
+  const why = patternError(pattern, options);
+  if (why !== null) return why;
+  return hasNestedQuantifier(pattern) ? 'it has a nested quantifier (like (a+)+), which MongoDB\'s backtracking engine could run for ever' : null;
 }
 
 /** Scans groups: a quantified group containing a quantifier or `|` is refused. */

@@ -2,12 +2,14 @@
  * `where`: a MongoDB JSON filter, checked against the definition before it reaches a store.
  * Field names must be declared (dotted paths into sub-documents allowed), secret fields are refused,
  * operators come from an allow-list (`$where`, `$function`, `$accumulator`, `$expr` never run),
- * `$regex` is bounded (regex-guard.ts), and string values of datetime fields become Dates.
+ * `$regex` runs on a linear-time engine (pattern.ts, regex-guard.ts), the JSON is size-bounded before
+ * any recursion (bounds.ts), and string values of datetime fields become Dates.
  */
 import type { PathIndex } from '../compile/paths';
 import { resolvePath } from '../compile/paths';
 import { BadRequest } from '../errors';
 import { parseDate } from '../http/dates';
+import { assertJsonBounds, WHERE_BOUNDS } from './bounds';
 import { unsafeRegexReason } from './regex-guard';
 
 /** Operators on a field's value, and what each one takes. */
@@ -35,7 +37,21 @@ type OperandKind = (typeof FIELD_OPERATORS)[keyof typeof FIELD_OPERATORS];
 const LOGICAL_OPERATORS = new Set(['$and', '$or', '$nor']);
 const REFUSED = new Set(['$where', '$function', '$accumulator', '$expr', '$jsonSchema', '$text']);
 
+/**
+ * Path segments that name JavaScript's object machinery rather than data: an open sub-document
+ * would otherwise let `grain.__proto__` through to the in-memory matcher, which rejects it with
+ * its own text. Also used by `sort` and `projection` (params.ts).
+ */
+export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 type Json = unknown;
+
+/** `$type` operands: MongoDB's aliases and numbers (https://www.mongodb.com/docs/manual/reference/operator/query/type/). */
+const BSON_TYPES: ReadonlySet<string | number> = new Set<string | number>([
+  ...['double', 'string', 'object', 'array', 'binData', 'undefined', 'objectId', 'bool', 'date', 'null', 'regex'],
+  ...['dbPointer', 'javascript', 'symbol', 'javascriptWithScope', 'int', 'timestamp', 'long', 'decimal', 'minKey', 'maxKey', 'number'],
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -1, 127],
+]);
 
 /** Options of the check: the path index of the resource and the soft-delete field, if any. */
 export interface WhereContext {
@@ -52,6 +68,7 @@ export function parseWhere(raw: string, ctx: WhereContext): Record<string, unkno
     throw new BadRequest('where: not valid JSON (expected a MongoDB filter object)');
   }
   if (!isPlainObject(parsed)) throw new BadRequest('where: must be a JSON object');
+  assertJsonBounds(parsed, 'where', WHERE_BOUNDS);
   return checkFilter(parsed, ctx, 0);
 }
 
@@ -79,6 +96,7 @@ export function checkFilter(filter: Record<string, Json>, ctx: WhereContext, dep
 /** The declared kind of a path; throws 400 for unknown or secret paths. */
 function fieldKindOf(path: string, ctx: WhereContext): string {
   if (ctx.extraFields?.includes(path)) return 'boolean';
+  if (path.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) throw new BadRequest(`where: field "${path}" is not allowed`);
   const info = resolvePath(ctx.paths, path);
   if (info === null) throw new BadRequest(`where: unknown field "${path}"`);
   if (info === 'open') return 'open';
@@ -125,17 +143,20 @@ function checkOperand(c: OperandCheck): unknown {
     case 'integer':
       return Number.isInteger(c.operand) ? c.operand : bad('expects an integer');
     case 'type':
-      return typeof c.operand === 'string' || typeof c.operand === 'number' ? c.operand : bad('expects a type name');
+      return (typeof c.operand === 'string' || typeof c.operand === 'number') && BSON_TYPES.has(c.operand) ? c.operand : bad('expects a BSON type name or number (like "string" or 2)');
     case 'mod':
       return Array.isArray(c.operand) && c.operand.length === 2 && c.operand.every(Number.isInteger) && c.operand[0] !== 0
         ? c.operand
         : bad('expects [divisor, remainder] with a non-zero divisor');
     case 'options':
-      return typeof c.operand === 'string' ? c.operand : bad('expects a string of flags');
+      if (typeof c.operand !== 'string') return bad('expects a string of flags');
+      if (c.siblings.$regex === undefined) return bad('needs a $regex beside it');
+      return /^[ims]*$/.test(c.operand) ? c.operand : bad(`accepts only the flags i, m and s, got "${c.operand}"`);
     case 'regex': {
       if (typeof c.operand !== 'string') return bad('expects a string pattern');
+      // A bad `$options` is reported by its own case, whichever key comes first.
       const options = c.siblings.$options;
-      const why = unsafeRegexReason(c.operand, typeof options === 'string' ? options : '');
+      const why = unsafeRegexReason(c.operand, typeof options === 'string' && /^[ims]*$/.test(options) ? options : '');
       return why ? bad(`refused: ${why}`) : c.operand;
     }
     case 'operators':
