@@ -11,7 +11,7 @@ import { BadRequest, Conflict } from '../../engine/src/errors';
 import { createResourceOps } from '../../engine/src/ops/resource-ops';
 import { createSecretBox } from '../../engine/src/ops/secrets';
 import { parseListParams } from '../../engine/src/query/params';
-import { compileMongooseSchema, MongoStore, type DbSource } from '../../engine/src/store/mongo';
+import { compileMongooseSchema, DEFAULT_MAX_TIME_MS, MongoStore, type DbSource } from '../../engine/src/store/mongo';
 import type { Store } from '../../engine/src/store/port';
 
 interface Call {
@@ -93,6 +93,9 @@ async function listCalls(query: Record<string, string>): Promise<Call[]> {
 
 const live = { _deleted: false };
 
+/** Every query carries the server-side time limit (docs/limits.md). */
+const timed = (options: unknown): unknown => ({ ...(options as object), maxTimeMS: DEFAULT_MAX_TIME_MS });
+
 describe('API list queries reach the driver as built', () => {
   const table: { name: string; query: Record<string, string>; filter: unknown; options: unknown }[] = [
     { name: 'no parameters', query: {}, filter: live, options: { sort: [['_id', 1]], limit: 25 } },
@@ -138,8 +141,8 @@ describe('API list queries reach the driver as built', () => {
     const calls = await listCalls(query);
     const find = calls.find((c) => c.method === 'find');
     const count = calls.find((c) => c.method === 'countDocuments');
-    expect(find).toEqual({ collection: 'hosts', method: 'find', args: [filter, options] });
-    expect(count).toEqual({ collection: 'hosts', method: 'countDocuments', args: [filter] });
+    expect(find).toEqual({ collection: 'hosts', method: 'find', args: [filter, timed(options)] });
+    expect(count).toEqual({ collection: 'hosts', method: 'countDocuments', args: [filter, timed({})] });
     expect(calls).toHaveLength(2);
   });
 });
@@ -148,7 +151,7 @@ describe('store calls reach the driver as planned', () => {
   test('an unfiltered count is the estimated count', async () => {
     const { source, calls } = recordingDb({ estimatedDocumentCount: async () => 7 });
     await expect(new MongoStore(source).count('alerts', {})).resolves.toBe(7);
-    expect(calls).toEqual([{ collection: 'alerts', method: 'estimatedDocumentCount', args: [] }]);
+    expect(calls).toEqual([{ collection: 'alerts', method: 'estimatedDocumentCount', args: [timed({})] }]);
   });
 
   test('a negative or fractional page is refused before any call, as on the embedded store', async () => {
@@ -161,7 +164,7 @@ describe('store calls reach the driver as planned', () => {
   test('limit 0 means no limit (MongoDB meaning) and reaches the driver as such', async () => {
     const { source, calls } = recordingDb();
     await new MongoStore(source).find('hosts', { a: 1 }, { limit: 0, skip: 0, projection: { _id: 0, name: 1 } });
-    expect(calls[0]?.args).toEqual([{ a: 1 }, { sort: [['_id', 1]], projection: { name: 1 }, limit: 0 }]);
+    expect(calls[0]?.args).toEqual([{ a: 1 }, timed({ sort: [['_id', 1]], projection: { name: 1 }, limit: 0 })]);
   });
 
   test('update with operators, multi, upsert with a string id', async () => {
@@ -175,18 +178,18 @@ describe('store calls reach the driver as planned', () => {
       modified: 0,
       upsertedId: 'abc',
     });
-    expect(calls[0]).toEqual({ collection: 'tasks', method: 'updateMany', args: [{ status: 'scheduled' }, { $inc: { n: 1 } }, { upsert: false }] });
+    expect(calls[0]).toEqual({ collection: 'tasks', method: 'updateMany', args: [{ status: 'scheduled' }, { $inc: { n: 1 } }, timed({ upsert: false })] });
     const [filter, update, options] = calls[1]?.args ?? [];
     expect(filter).toEqual({ name: 'p1' });
     expect(update).toEqual({ $set: { text: 't' }, $setOnInsert: { _id: expect.stringMatching(/^[0-9a-f]{24}$/) } });
-    expect(options).toEqual({ upsert: true });
+    expect(options).toEqual(timed({ upsert: true }));
   });
 
   test('a replacement document is a replaceOne, the optimistic filter untouched', async () => {
     const { source, calls } = recordingDb();
     const doc = { _id: 'h1', name: 'h1', _etag: 'new' };
     await new MongoStore(source).update('hosts', { _id: 'h1', _etag: 'old' }, doc);
-    expect(calls).toEqual([{ collection: 'hosts', method: 'replaceOne', args: [{ _id: 'h1', _etag: 'old' }, doc, { upsert: false }] }]);
+    expect(calls).toEqual([{ collection: 'hosts', method: 'replaceOne', args: [{ _id: 'h1', _etag: 'old' }, doc, timed({ upsert: false })] }]);
   });
 
   test('a claim is one findOneAndUpdate with sort and the after-image', async () => {
@@ -198,7 +201,7 @@ describe('store calls reach the driver as planned', () => {
     expect(calls[0]?.args).toEqual([
       { status: 'scheduled', next: { $lte: now } },
       { $set: { status: 'running' } },
-      { sort: [['next', 1], ['_id', 1]], upsert: false, returnDocument: 'after', includeResultMetadata: false },
+      timed({ sort: [['next', 1], ['_id', 1]], upsert: false, returnDocument: 'after', includeResultMetadata: false }),
     ]);
   });
 
@@ -206,13 +209,13 @@ describe('store calls reach the driver as planned', () => {
     const { source, calls } = recordingDb();
     const pipeline = [{ $match: { timestamp: { $gte: new Date(0) } } }, { $unwind: '$hosts' }, { $group: { _id: '$hosts.version', n: { $sum: 1 } } }];
     await new MongoStore(source).aggregate('hosts_statistic', pipeline);
-    expect(calls).toEqual([{ collection: 'hosts_statistic', method: 'aggregate', args: [pipeline, { allowDiskUse: true }] }]);
+    expect(calls).toEqual([{ collection: 'hosts_statistic', method: 'aggregate', args: [pipeline, timed({ allowDiskUse: true })] }]);
   });
 
   test('delete is deleteMany and resolves the count', async () => {
     const { source, calls } = recordingDb({ deleteMany: async () => ({ deletedCount: 3 }) });
     await expect(new MongoStore(source).delete('alerts', { read: true })).resolves.toBe(3);
-    expect(calls[0]?.args).toEqual([{ read: true }]);
+    expect(calls[0]?.args).toEqual([{ read: true }, timed({})]);
   });
 
   test('a failed batch insert withdraws what it wrote and names the duplicate field', async () => {
@@ -227,8 +230,8 @@ describe('store calls reach the driver as planned', () => {
     await expect(rejection).rejects.toBeInstanceOf(Conflict);
     await expect(rejection).rejects.toMatchObject({ field: 'name', status: 409 });
     expect(calls.map((c) => c.method)).toEqual(['insertMany', 'deleteMany']);
-    expect(calls[0]?.args).toEqual([docs, { ordered: true }]);
-    expect(calls[1]?.args).toEqual([{ _id: { $in: ['a1', 'a2'] } }]);
+    expect(calls[0]?.args).toEqual([docs, timed({ ordered: true })]);
+    expect(calls[1]?.args).toEqual([{ _id: { $in: ['a1', 'a2'] } }, timed({})]);
   });
 
   test('a duplicate _id on the first document withdraws nothing (the existing one stays)', async () => {

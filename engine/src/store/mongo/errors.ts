@@ -1,7 +1,8 @@
 /**
  * Driver errors translated at the adapter's edge (STYLE §8): a duplicate key becomes `Conflict`
  * naming the field, a query or update the server refuses to parse becomes `BadRequest` (as the
- * embedded store answers), an unreachable or unusable database becomes `ServiceUnavailable`.
+ * embedded store answers), a query past its `maxTimeMS` or an unreachable or unusable database
+ * becomes `ServiceUnavailable`. Messages are ours; the driver's (redacted) is kept as `cause`.
  * Anything else is rethrown as it is and renders as a bare 500.
  */
 import { BadRequest, Conflict, HttpError, ServiceUnavailable } from '../../errors';
@@ -19,7 +20,6 @@ const UNREACHABLE_NAMES: ReadonlySet<string> = new Set([
   'MongoNotConnectedError',
   'MongoPoolClearedError',
   'MongoServerClosedError',
-  'MongoOperationTimeoutError',
   'MongoClientClosedError',
   'MongoStalePrimaryError',
   // The write reached the primary but not the requested number of members (w: majority timed out).
@@ -37,7 +37,6 @@ const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
   89, // NetworkTimeout
   91, // ShutdownInProgress
   189, // PrimarySteppedDown
-  262, // ExceededTimeLimit
   10107, // NotWritablePrimary
   11600, // InterruptedAtShutdown
   11602, // InterruptedDueToReplStateChange
@@ -45,14 +44,24 @@ const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
   13436, // NotPrimaryOrSecondary
 ]);
 
-/** Server codes for a malformed query, update or projection: the caller's mistake, not ours. */
-const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
-  2, // BadValue: unknown operator, `$in` without an array, bad `$regex` options
-  9, // FailedToParse: unknown update modifier, mixed operators and fields
-  66, // ImmutableField: an update that would change `_id`
-  31254, // an exclusion inside an inclusion projection
-  51091, // a regular expression that does not compile
+/**
+ * Server codes for a malformed query, update or projection: the caller's mistake, not ours. Each
+ * gets our own sentence: the server's text (field values, internal names) never reaches a client.
+ */
+const BAD_REQUEST_MESSAGES: ReadonlyMap<number, string> = new Map([
+  [2, 'an operator got a value it does not accept'], // BadValue: unknown operator, `$in` without an array
+  [9, 'the update could not be parsed'], // FailedToParse: unknown update modifier, mixed operators and fields
+  [66, '_id cannot be changed'], // ImmutableField
+  [31254, 'a projection cannot mix inclusion and exclusion'],
+  [51091, 'a regular expression does not compile'],
 ]);
+
+/** MaxTimeMSExpired, ExceededTimeLimit: the query ran past the `maxTimeMS` the adapter sends. */
+const TIME_LIMIT_CODES: ReadonlySet<number> = new Set([50, 262]);
+
+/** The driver's client-side time-out (CSOT) and the server's, as one message of ours. */
+export const TIME_LIMIT_MESSAGE =
+  'the database did not finish this query within its time limit (maxTimeMS): narrow `where`, or filter and sort on indexed fields';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -113,12 +122,24 @@ export function translateMongoError(error: unknown): unknown {
   }
   const name = typeof error.name === 'string' ? error.name : '';
   const code = codeOf(error);
-  const message = typeof error.message === 'string' ? error.message : name;
-  if (code !== undefined && BAD_REQUEST_CODES.has(code)) return new BadRequest(`invalid query or update: ${message}`);
+  const badRequest = code === undefined ? undefined : BAD_REQUEST_MESSAGES.get(code);
+  if (badRequest !== undefined) return withCause(new BadRequest(`invalid query or update: ${badRequest}`), error);
+  if ((code !== undefined && TIME_LIMIT_CODES.has(code)) || name === 'MongoOperationTimeoutError') return withCause(new ServiceUnavailable(TIME_LIMIT_MESSAGE), error);
   if (UNREACHABLE_NAMES.has(name) || (code !== undefined && UNAVAILABLE_CODES.has(code))) {
-    return new ServiceUnavailable(`database unreachable: ${redact(message)}`);
+    return withCause(new ServiceUnavailable('database unreachable: the MongoDB server could not be used; try again shortly'), error);
   }
   return error;
+}
+
+/**
+ * Keeps the driver's reason (credentials redacted) as the `cause`, for the server's log: the client
+ * sees only our message, which names neither hosts nor internal fields.
+ */
+function withCause<E extends Error>(translated: E, driverError: Record<string, unknown>): E {
+  const name = typeof driverError.name === 'string' ? driverError.name : 'Error';
+  const message = typeof driverError.message === 'string' ? redact(driverError.message) : name;
+  Object.defineProperty(translated, 'cause', { value: { name, message }, enumerable: false, configurable: true, writable: true });
+  return translated;
 }
 
 /** Runs a driver call, translating what it rejects with. */

@@ -12,10 +12,10 @@ import { compileMongooseSchema } from './schema';
 import { MongoStore } from './store';
 
 export { compileMongooseSchema } from './schema';
-export { translateMongoError } from './errors';
+export { TIME_LIMIT_MESSAGE, translateMongoError } from './errors';
 export { MEDIA_BUCKET } from './media';
 export { LEASES_COLLECTION, planAcquire, planRenew } from './leases';
-export { MongoStore, schemaIndexPlans, type MongoStoreParts } from './store';
+export { DEFAULT_MAX_TIME_MS, MongoStore, schemaIndexPlans, type MongoStoreParts } from './store';
 export type { DbSource } from './connection';
 export * from './plan';
 
@@ -29,6 +29,8 @@ export interface MongoStoreOptions {
   readonly serverSelectionTimeoutMS?: number;
   /** How long an operation's socket may stay silent; default 30000 (an aggregation may take a while). */
   readonly socketTimeoutMS?: number;
+  /** Server-side time limit sent with every query (`maxTimeMS`); default 5000. */
+  readonly maxTimeMS?: number;
   /** Compiled resources: their Mongoose schemas are compiled at open and declare the indexes. */
   readonly resources?: readonly CompiledResource[];
 }
@@ -64,5 +66,6 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     socketTimeoutMS: options.socketTimeoutMS ?? DEFAULT_SOCKET_TIMEOUT_MS,
     ...(options.log ? { log: options.log } : {}),
   });
-  return new MongoStore(connector, { schemas, ...(options.log ? { log: options.log } : {}) });
+  const maxTimeMS = options.maxTimeMS === undefined ? {} : { maxTimeMS: options.maxTimeMS };
+  return new MongoStore(connector, { schemas, ...maxTimeMS, ...(options.log ? { log: options.log } : {}) });
 }

@@ -58,7 +58,16 @@ export interface MongoStoreParts {
   readonly schemas?: ReadonlyMap<string, mongoose.Schema>;
   /** Index mismatches and a partial batch that could not be withdrawn are reported here. */
   readonly log?: Log;
+  /** Server-side time limit of every query, update and delete; default {@link DEFAULT_MAX_TIME_MS}. */
+  readonly maxTimeMS?: number;
 }
+
+/**
+ * Every query, count, aggregation, update and delete the adapter sends carries `maxTimeMS`: the
+ * server stops it there (MaxTimeMSExpired, https://www.mongodb.com/docs/manual/reference/method/cursor.maxTimeMS/)
+ * and the client gets a 503 of ours instead of a request that runs for minutes (docs/limits.md).
+ */
+export const DEFAULT_MAX_TIME_MS = 5000;
 
 /** The store over one MongoDB database. */
 export class MongoStore implements Store {
@@ -66,6 +75,7 @@ export class MongoStore implements Store {
   readonly leases: MongoLeases;
   private readonly schemas: ReadonlyMap<string, mongoose.Schema>;
   private readonly log: Log | undefined;
+  private readonly maxTimeMS: number;
 
   constructor(
     private readonly connector: DbSource,
@@ -73,6 +83,7 @@ export class MongoStore implements Store {
   ) {
     this.schemas = parts.schemas ?? new Map();
     this.log = parts.log;
+    this.maxTimeMS = parts.maxTimeMS ?? DEFAULT_MAX_TIME_MS;
     this.media = new GridFsMedia(connector);
     this.leases = new MongoLeases(connector);
   }
@@ -101,14 +112,14 @@ export class MongoStore implements Store {
     checkPage(options);
     const plan = planFind(collection, filter, options);
     const target = await this.collection(collection);
-    return translated(() => target.find(plan.filter, plan.options).toArray());
+    return translated(() => target.find(plan.filter, this.timed(plan.options)).toArray());
   }
 
   async count(collection: string, filter: Filter): Promise<number> {
     const plan = planCount(collection, filter);
     const target = await this.collection(collection);
-    if (plan.method === 'estimatedDocumentCount') return translated(() => target.estimatedDocumentCount());
-    return translated(() => target.countDocuments(plan.filter));
+    if (plan.method === 'estimatedDocumentCount') return translated(() => target.estimatedDocumentCount(this.timed({})));
+    return translated(() => target.countDocuments(plan.filter, this.timed({})));
   }
 
   /**
@@ -122,11 +133,11 @@ export class MongoStore implements Store {
     const plan = planInsert(collection, docs);
     const target = await this.collection(collection);
     try {
-      await target.insertMany(plan.docs, plan.options);
+      await target.insertMany(plan.docs, this.timed(plan.options));
     } catch (error) {
       const written = plan.docs.slice(0, insertedBeforeFailure(error)).map((doc) => doc._id);
       if (written.length > 0) {
-        await target.deleteMany({ _id: { $in: written } }).catch((undo: unknown) => {
+        await target.deleteMany({ _id: { $in: written } }, this.timed({})).catch((undo: unknown) => {
           this.log?.error({ collection, ids: written, err: translateMongoError(undo) }, 'mongodb insert: partial batch not withdrawn');
         });
       }
@@ -139,8 +150,8 @@ export class MongoStore implements Store {
     const target = await this.collection(collection);
     const result = await translated(() =>
       plan.method === 'replaceOne'
-        ? target.replaceOne(plan.filter, plan.update, plan.options)
-        : target[plan.method](plan.filter, plan.update, plan.options),
+        ? target.replaceOne(plan.filter, plan.update, this.timed(plan.options))
+        : target[plan.method](plan.filter, plan.update, this.timed(plan.options)),
     );
     const upserted = result.upsertedId === null ? {} : { upsertedId: String(result.upsertedId) };
     return { matched: result.matchedCount, modified: result.modifiedCount, ...upserted };
@@ -151,14 +162,14 @@ export class MongoStore implements Store {
     const target = await this.collection(collection);
     return translated(() =>
       plan.method === 'findOneAndReplace'
-        ? target.findOneAndReplace(plan.filter, plan.update, plan.options)
-        : target.findOneAndUpdate(plan.filter, plan.update, plan.options),
+        ? target.findOneAndReplace(plan.filter, plan.update, this.timed(plan.options))
+        : target.findOneAndUpdate(plan.filter, plan.update, this.timed(plan.options)),
     );
   }
 
   async delete(collection: string, filter: Filter): Promise<number> {
     const target = await this.collection(collection);
-    const result = await translated(() => target.deleteMany(filter));
+    const result = await translated(() => target.deleteMany(filter, this.timed({})));
     return result.deletedCount;
   }
 
@@ -169,7 +180,7 @@ export class MongoStore implements Store {
   async aggregate(collection: string, pipeline: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
     const plan = planAggregate(collection, pipeline);
     const target = await this.collection(collection);
-    return translated(() => target.aggregate<Record<string, unknown>>(plan.pipeline, plan.options).toArray());
+    return translated(() => target.aggregate<Record<string, unknown>>(plan.pipeline, this.timed(plan.options)).toArray());
   }
 
   async close(): Promise<void> {
@@ -189,6 +200,11 @@ export class MongoStore implements Store {
   private indexesOf(spec: CollectionSpec): IndexPlan[] {
     const schema = this.schemas.get(spec.name);
     return schema === undefined ? planIndexes(spec) : schemaIndexPlans(schema);
+  }
+
+  /** The driver options with the server-side time limit added. */
+  private timed<O extends object>(options: O): O & { maxTimeMS: number } {
+    return { ...options, maxTimeMS: this.maxTimeMS };
   }
 
   private async collection(name: string): Promise<Collection> {
