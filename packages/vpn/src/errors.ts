@@ -1,0 +1,98 @@
+/**
+ * Translation of transport failures and the VPN server's error answers into the engine's
+ * typed errors, at the client's edge. Messages name the manager and are built from safe
+ * parts only (status, the server's own message, the call): axios errors carry the request
+ * config (the login body holds the password, the headers the cookies), so they are never
+ * rethrown, logged or kept as a cause; every message goes through `redact`.
+ */
+import { isAxiosError } from 'axios';
+import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine';
+
+const MAX_MESSAGE = 300;
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_SOCKET_CLOSED']);
+const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_CANCELED']);
+
+/** Removes secrets (password, cookie values, CSRF token) from a text. */
+export function redact(text: string, secrets: Iterable<string | undefined>): string {
+  let out = text;
+  for (const s of secrets) if (s !== undefined && s.length >= 3) out = out.split(s).join('***');
+  return out;
+}
+
+/** The URL without user info, query or trailing slash, for messages. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+/**
+ * The server's message from an error body (notes §4): `{"error", "error_msg"}` JSON from
+ * Flask handlers, `"500: Internal Server Error"` text from Flask's aborts, `"401 Missing
+ * token"` or `"404 page not found"` text from pritunl-web, or nothing (400 bind errors).
+ */
+export function errorMessage(body: string, contentType: string, status: number): string {
+  let text = body;
+  if (contentType.includes('json')) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      if (parsed !== null && typeof parsed === 'object') {
+        const p = parsed as Record<string, unknown>;
+        const code = typeof p.error === 'string' ? p.error : undefined;
+        const msg = typeof p.error_msg === 'string' ? p.error_msg : undefined;
+        text = msg !== undefined && code !== undefined ? `${msg} (${code})` : msg ?? code ?? body;
+      }
+    } catch {
+      text = body;
+    }
+  } else if (/^\s*<(!doctype|html)/i.test(body)) {
+    text = body.replace(/<[^>]*>/g, ' ');
+  }
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return (clean === '' ? `HTTP ${status}` : clean).slice(0, MAX_MESSAGE);
+}
+
+/** The `error` code of a JSON error body, if any. */
+export function errorCode(body: string, contentType: string): string | undefined {
+  if (!contentType.includes('json')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed !== null && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') return parsed.error;
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** A non-2xx answer: the server answered with an error (502). */
+export function statusError(manager: string, what: string, status: number, message: string): BadGateway {
+  return new BadGateway(`VPN manager "${manager}": ${what} answered ${status}: ${message}`);
+}
+
+/** A 2xx answer whose body is not what the API promises. */
+export function malformed(manager: string, what: string, detail: string): BadGateway {
+  return new BadGateway(`VPN manager "${manager}": ${what} sent an unexpected answer: ${detail}`.slice(0, MAX_MESSAGE + 80));
+}
+
+export interface TransportContext {
+  manager: string;
+  url: string;
+  what: string;
+  timeoutMs: number;
+}
+
+/** Maps an axios or network failure to 503 (unreachable) or 504 (no answer in time). */
+export function transportError(err: unknown, c: TransportContext): HttpError {
+  if (err instanceof HttpError) return err;
+  const code = isAxiosError(err) ? err.code : err instanceof Error && 'code' in err ? String(err.code) : undefined;
+  const message = err instanceof Error ? err.message : '';
+  const name = err instanceof Error ? err.name : '';
+  if ((code !== undefined && TIMEOUT.has(code)) || name === 'CanceledError' || name === 'TimeoutError' || /timeout/i.test(message)) {
+    return new GatewayTimeout(`VPN manager "${c.manager}" at ${safeUrl(c.url)} did not answer within ${c.timeoutMs} ms (${c.what})`);
+  }
+  const reason = code !== undefined && UNREACHABLE.has(code) ? code : /hang up/i.test(message) ? 'connection closed (socket hang up)' : code ?? 'network error';
+  return new ServiceUnavailable(`VPN manager "${c.manager}" unreachable at ${safeUrl(c.url)}: ${reason} (${c.what})`);
+}

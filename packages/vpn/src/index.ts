@@ -1,0 +1,13 @@
+/** @fleet/vpn: a typed client of one VPN manager (a Pritunl server). */
+import { VpnClient } from './client';
+import type { VpnClientOptions } from './types';
+
+export { VpnClient, VpnMissing } from './client';
+export { filterName } from './names';
+export { readTar } from './tar';
+export type * from './types';
+
+/** A client for one VPN manager; call `close()` when done (it logs out and frees the sockets). */
+export function createVpnClient(options: VpnClientOptions): VpnClient {
+  return new VpnClient(options);
+}
