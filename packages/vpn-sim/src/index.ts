@@ -124,6 +124,8 @@ export async function startVpnSim(options: VpnSimOptions = {}): Promise<VpnSim> 
   });
   const setDown = async (mode: 'refuse' | 'reset' | false): Promise<void> => {
     faults.reset = mode === 'reset';
+    // Both modes cut the open (keep-alive) connections; 'reset' then cuts each new one too.
+    if (mode === 'reset') for (const s of sockets) s.destroy();
     if (mode === 'refuse') await stop();
     else if (!server.listening) await listen(server, port, host);
   };
