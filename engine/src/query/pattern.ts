@@ -125,3 +125,26 @@ export function compilePattern(source: string, flags = ''): Pattern {
   cache.set(key, pattern);
   return pattern;
 }
+
+/**
+ * The literal text every match must start with, for a pattern anchored by `^` without the `i` or
+ * `m` flag (`^web-0[13]` -> `web-0`), ASCII only; '' when there is none. A store turns it into an
+ * index range (`id >= 'web-0' AND id < 'web-1'`) and runs the pattern only on that range.
+ */
+export function literalPrefix(source: string, flags = ''): string {
+  // Any `|` could be a top-level alternation (`^a|b`), whose other branch starts anywhere.
+  if (!source.startsWith('^') || /[im]/.test(flags) || source.includes('|')) return '';
+  let out = '';
+  let i = 1;
+  while (i < source.length) {
+    const c = source[i] ?? '';
+    // Only escaped punctuation is a literal; \d, \w, \b and friends are classes or assertions.
+    const literal = c === '\\' ? source[i + 1] ?? '' : '.^$*+?()[]{}|'.includes(c) ? '' : c;
+    if (!/^[ -~]$/.test(literal) || (c === '\\' && /[A-Za-z0-9]/.test(literal))) break;
+    out += literal;
+    i += c === '\\' ? 2 : 1;
+  }
+  // A `*`, `?` or `{` right after makes the last character optional: it is not in every match.
+  const next = source[i];
+  return next !== undefined && '*?{'.includes(next) ? out.slice(0, -1) : out;
+}

@@ -17,6 +17,8 @@ export interface CollectionInfo {
   readonly datetimePaths: readonly string[];
   /** Unique index name -> the field(s) it guards, to name them in `Conflict`. */
   readonly uniqueIndexes: ReadonlyMap<string, string>;
+  /** `_id` and every field of a declared index, in declaration order: named when a read is refused. */
+  readonly indexed: readonly string[];
 }
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
@@ -43,6 +45,7 @@ export class Collections {
       fields: pushableFields(spec.scalarPaths),
       datetimePaths: [...spec.datetimePaths],
       uniqueIndexes,
+      indexed: [...new Set(['_id', ...spec.indexes.flatMap((index) => index.fields.map(([f]) => f))])],
     };
     this.infos.set(spec.name, info);
     return info;

@@ -6,6 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ServiceUnavailable } from '../../errors';
+import { compilePattern } from '../../query/pattern';
+import { BUDGET_FUNCTION, RowBudget } from './budget';
+import { REGEXP_FUNCTION } from './translate';
 
 /** A prepared statement as better-sqlite3 types it (positional parameters). */
 export type Statement = Database.Statement<unknown[], unknown>;
@@ -17,6 +20,8 @@ const STATEMENT_CACHE_SIZE = 400;
 export class SqliteDb {
   private readonly raw: Database.Database;
   private readonly statements = new Map<string, Statement>();
+  /** The rows a read may still visit: `fleet_budget()` in its WHERE spends them (budget.ts). */
+  readonly budget = new RowBudget();
   private closed = false;
   /** Transactions this connection ran: its own writes, which `data_version` does not count. */
   private writes = 0;
@@ -31,6 +36,11 @@ export class SqliteDb {
     this.raw.pragma('foreign_keys = OFF');
     // Other processes on the same file (a second instance, the CLI) may hold the write lock briefly.
     this.raw.pragma('busy_timeout = 5000');
+    this.raw.function(BUDGET_FUNCTION, { deterministic: false }, () => this.budget.tick());
+    // `$regex` pushed down (translate.ts): the linear-time engine, never a backtracking RegExp.
+    this.raw.function(REGEXP_FUNCTION, { deterministic: true }, (source: unknown, flags: unknown, value: unknown) =>
+      typeof value === 'string' && compilePattern(String(source), String(flags)).test(value) ? 1 : 0,
+    );
   }
 
   /** Throws `ServiceUnavailable` once closed: the port says further calls reject. */

@@ -1,9 +1,11 @@
 /**
  * Reads: plans a find as SQL alone (filter and sort pushed down), SQL ordering with a mingo filter
- * streamed on top, or a SQL pre-filter with mingo filtering and sorting in memory.
+ * streamed on top, or a SQL pre-filter with mingo filtering and sorting in memory. Every read runs
+ * within the row budgets of budget.ts.
  */
 import { BadRequest } from '../../errors';
 import type { Doc, Filter, FindOptions, Projection, SortSpec } from '../port';
+import { BUDGET_FUNCTION, BudgetExceeded, memoryCounter, refusalError, SQL_ROW_BUDGET } from './budget';
 import type { CollectionInfo } from './collections';
 import type { SqliteDb } from './db';
 import { decodeDoc } from './json';
@@ -30,23 +32,27 @@ interface Page {
 
 const TOP_LEVEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The documents matching `filter`, sorted, paged and projected. */
+/** The documents matching `filter`, sorted, paged and projected, within the work budget (budget.ts). */
 export function findDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, options: FindOptions = {}): Doc[] {
   const page = toPage(options);
   const plan = planFind(info, filter, page, options.projection);
-  const statement = db.prepare(plan.sql);
-  let docs: Doc[];
-  if (plan.mode === 'sql') {
-    docs = statement.all(...plan.params).map((row) => decodeDoc(docColumn(row), info.datetimePaths));
-  } else if (plan.mode === 'stream') {
-    // Compile first: a filter that throws must not leave an open iterator (the connection stays busy).
-    const test = compileFilter(filter);
-    docs = streamMatches(statement.iterate(...plan.params), info, test, page);
-  } else {
-    const candidates = statement.all(...plan.params).map((row) => decodeDoc(docColumn(row), info.datetimePaths));
-    docs = findInMemory(candidates, filter, page);
-  }
+  const docs = withinBudget(db, () => runFind(db, info, filter, { plan, page }), () => refusalOf(db, info, plan, page));
   return plan.projection === undefined ? docs : project(docs, plan.projection);
+}
+
+function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, page }: { plan: Plan; page: Page }): Doc[] {
+  const statement = db.prepare(plan.sql);
+  if (plan.mode === 'sql') return statement.all(...plan.params).map((row) => decodeDoc(docColumn(row), info.datetimePaths));
+  // Compile first: a filter that throws must not leave an open iterator (the connection stays busy).
+  const test = compileFilter(filter);
+  if (plan.mode === 'stream') return streamMatches(statement.iterate(...plan.params), info, test, page);
+  const spend = memoryCounter();
+  const candidates: Doc[] = [];
+  for (const row of statement.iterate(...plan.params)) {
+    spend();
+    candidates.push(decodeDoc(docColumn(row), info.datetimePaths));
+  }
+  return findInMemory(candidates, filter, page);
 }
 
 /** The number of matches: `count(*)` when the filter is wholly pushed down. */
@@ -54,15 +60,65 @@ export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): n
   const where = translateFilter(filter, info.fields);
   const clause = where.sql === undefined ? '' : ` WHERE ${where.sql}`;
   if (where.complete) {
-    const row = db.prepare(`SELECT count(*) AS n FROM ${info.table}${clause}`).get(...where.params);
+    const plain = `SELECT count(*) AS n FROM ${info.table}${clause}`;
+    // An index-only count (a covering index, or none at all) is cheap at any size: no budget.
+    const sql = clause === '' || indexOnly(db, plain, where.params) ? plain : `SELECT count(*) AS n FROM ${info.table}${budgeted(where.sql)}`;
+    const row = withinBudget(db, () => db.prepare(sql).get(...where.params), () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }));
     return typeof row === 'object' && row !== null && 'n' in row && typeof row.n === 'number' ? row.n : 0;
   }
   const test = compileFilter(filter);
-  let n = 0;
-  for (const row of db.prepare(`SELECT doc FROM ${info.table}${clause}`).iterate(...where.params)) {
-    if (test(decodeDoc(docColumn(row), info.datetimePaths))) n += 1;
+  const count = (): number => {
+    const spend = memoryCounter();
+    let n = 0;
+    for (const row of db.prepare(`SELECT doc FROM ${info.table}${budgeted(where.sql)}`).iterate(...where.params)) {
+      spend();
+      if (test(decodeDoc(docColumn(row), info.datetimePaths))) n += 1;
+    }
+    return n;
+  };
+  return withinBudget(db, count, () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }));
+}
+
+/** Whether SQLite answers the statement from an index alone (`USING COVERING INDEX`); remembered per SQL text. */
+const indexOnlyPlans = new WeakMap<SqliteDb, Map<string, boolean>>();
+
+function indexOnly(db: SqliteDb, sql: string, params: readonly SqlValue[]): boolean {
+  const known = indexOnlyPlans.get(db) ?? new Map<string, boolean>();
+  indexOnlyPlans.set(db, known);
+  let answer = known.get(sql);
+  if (answer === undefined) {
+    const details = planDetails(db, sql, params);
+    answer = details.length > 0 && details.every((d) => /USING COVERING INDEX/.test(d));
+    if (known.size > 500) known.clear();
+    known.set(sql, answer);
   }
-  return n;
+  return answer;
+}
+
+function planDetails(db: SqliteDb, sql: string, params: readonly SqlValue[]): string[] {
+  return db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((row) => (typeof row === 'object' && row !== null && 'detail' in row ? String(row.detail) : ''));
+}
+
+/** Runs `fn` within the row budgets; a spent budget becomes the 400 `refusal` builds. */
+function withinBudget<T>(db: SqliteDb, fn: () => T, refusal: () => Error): T {
+  try {
+    return db.budget.run(SQL_ROW_BUDGET, fn);
+  } catch (error) {
+    if (error instanceof BudgetExceeded) throw refusal();
+    throw error;
+  }
+}
+
+/**
+ * Which parameter a refused find names: the sort when no index can give the order (sorted in
+ * memory, or by a temporary B-tree over the whole filter), the page when only the skip is large,
+ * else the filter.
+ */
+function refusalOf(db: SqliteDb, info: CollectionInfo, plan: Plan, page: Page): Error {
+  const details = planDetails(db, plan.sql, plan.params);
+  const sortedWithoutIndex = plan.mode === 'memory' || details.some((d) => /USE TEMP B-TREE FOR ORDER BY/.test(d));
+  const param = sortedWithoutIndex && page.sort.length > 0 ? 'sort' : page.skip >= SQL_ROW_BUDGET / 2 ? 'page' : 'where';
+  return refusalError({ param, collection: info.name, indexed: info.indexed, sortFields: page.sort.map(([f]) => f) });
 }
 
 /** Runs a pipeline; a leading `$match` becomes the (pushed-down where possible) pre-filter. */
@@ -82,9 +138,14 @@ export function explainFind(db: SqliteDb, info: CollectionInfo, filter: Filter, 
   return [`mode: ${plan.mode}`, ...details].join('\n');
 }
 
+/** ` WHERE fleet_budget() AND (<sql>)`: the budget term first, so every row visited spends it. */
+function budgeted(sql: string | undefined): string {
+  return sql === undefined ? ` WHERE ${BUDGET_FUNCTION}()` : ` WHERE ${BUDGET_FUNCTION}() AND (${sql})`;
+}
+
 function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: Projection | undefined): Plan {
   const where = translateFilter(filter, info.fields);
-  const clause = where.sql === undefined ? '' : ` WHERE ${where.sql}`;
+  const clause = budgeted(where.sql);
   const order = page.sort.length === 0 ? '' : orderBy(page.sort, info.fields);
   const normalized = normalizeProjection(projection);
   if (order === undefined) {
@@ -107,8 +168,10 @@ function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: 
 /** Stops reading as soon as the page is full: the rows already come in the requested order. */
 function streamMatches(rows: IterableIterator<unknown>, info: CollectionInfo, test: (doc: Doc) => boolean, page: Page): Doc[] {
   const docs: Doc[] = [];
+  const spend = memoryCounter();
   let toSkip = page.skip;
   for (const row of rows) {
+    spend();
     const doc = decodeDoc(docColumn(row), info.datetimePaths);
     if (!test(doc)) continue;
     if (toSkip > 0) toSkip -= 1;

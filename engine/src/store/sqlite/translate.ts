@@ -4,7 +4,11 @@
  * translation is complete. An incomplete one is still a superset of the matches: the caller runs
  * the whole filter through mingo on what SQL returns.
  */
+import { literalPrefix } from '../../query/pattern';
 import type { Filter, ScalarType, SortSpec } from '../port';
+
+/** The SQL function that runs a pattern (registered in db.ts). */
+export const REGEXP_FUNCTION = 'fleet_regexp';
 
 /** A value bound to a `?`: JSON scalars as `json_extract` returns them. */
 export type SqlValue = string | number | null;
@@ -53,8 +57,9 @@ function translateEntry(key: string, value: unknown, fields: PushableFields): Sq
   const type = key.startsWith('$') ? undefined : fields.get(key);
   if (type === undefined) return RESIDUAL;
   const expr = fieldExpr(key);
+  if (value instanceof RegExp) return pattern(expr, type, value, undefined);
   if (!isOperatorObject(value)) return equals(expr, type, value);
-  return and(Object.entries(value).map(([op, arg]) => translateOperator(expr, type, op, arg)));
+  return and(Object.entries(value).map(([op, arg]) => (op === '$regex' || op === '$options' ? patternOp(expr, type, op, value) : translateOperator(expr, type, op, arg))));
 }
 
 function subFilter(filter: unknown, fields: PushableFields): SqlCondition {
@@ -81,6 +86,30 @@ function translateOperator(expr: string, type: ScalarType, op: string, arg: unkn
     default:
       return RESIDUAL;
   }
+}
+
+/** `$options` is consumed with its `$regex`; alone it would be MongoDB's error, left to mingo. */
+function patternOp(expr: string, type: ScalarType, op: '$regex' | '$options', operators: Record<string, unknown>): SqlCondition {
+  if (op === '$regex') return pattern(expr, type, operators.$regex, operators.$options);
+  return '$regex' in operators ? TRUE : RESIDUAL;
+}
+
+/**
+ * `$regex` on a string field runs in SQL through `fleet_regexp(source, flags, value)` (the RE2
+ * engine of query/pattern.ts, registered on the connection), so no document is decoded for it.
+ * A literal prefix (`^web-0`) also becomes a range the field's index (or the primary key) serves.
+ */
+function pattern(expr: string, type: ScalarType, regex: unknown, options: unknown): SqlCondition {
+  if (type !== 'string') return RESIDUAL;
+  const spec = regex instanceof RegExp ? { source: regex.source, flags: [...regex.flags].filter((f) => 'ims'.includes(f)).join('') } : undefined;
+  const source = spec?.source ?? (typeof regex === 'string' ? regex : undefined);
+  if (source === undefined) return RESIDUAL;
+  const flags = spec?.flags ?? (typeof options === 'string' ? options : '');
+  const call = `${REGEXP_FUNCTION}(?, ?, ${expr})`;
+  const prefix = literalPrefix(source, flags);
+  if (prefix === '') return cond(call, [source, flags]);
+  const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return cond(`(${expr} >= ? AND ${expr} < ? AND ${call})`, [prefix, upper, source, flags]);
 }
 
 function equals(expr: string, type: ScalarType, value: unknown): SqlCondition {
