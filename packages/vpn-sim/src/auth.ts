@@ -155,14 +155,14 @@ export async function login(ctx: SimContext, call: Call): Promise<SimResponse> {
   if (ctx.settings.loginDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.settings.loginDelayMs));
   const admin = [...ctx.state.admins.values()].find((a) => a.username === username);
   // No RADIUS and no enterprise plugin: an unknown name is `auth_invalid_username` (_auth_plugin).
-  if (admin === undefined) return appError(401, 'auth_invalid_username', 'Authentication username is not valid.');
+  if (admin === undefined) return appError(401, { error: 'auth_invalid_username', error_msg: 'Authentication username is not valid.' });
   if (otpCode === undefined && admin.otpAuth) {
-    return appError(402, 'auth_otp_required', 'Two-factor authentication required.', { otp_auth: true, yubico_auth: false });
+    return appError(402, { error: 'auth_otp_required', error_msg: 'Two-factor authentication required.', otp_auth: true, yubico_auth: false });
   }
-  if (!limiterAllows(ctx, admin.id)) return appError(400, 'auth_too_many', 'Too many authentication attempts.');
+  if (!limiterAllows(ctx, admin.id)) return appError(400, { error: 'auth_too_many', error_msg: 'Too many authentication attempts.' });
   const otpOk = !admin.otpAuth || otpCode === admin.otpCode;
   if (admin.disabled || !otpOk || !constEqual(password, admin.password)) {
-    return appError(401, 'auth_invalid', 'Authentication credentials are not valid.');
+    return appError(401, { error: 'auth_invalid', error_msg: 'Authentication credentials are not valid.' });
   }
   return { ...jsonify({ authenticated: true, default: admin.default }), cookies: openSession(ctx, admin) };
 }

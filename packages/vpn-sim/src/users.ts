@@ -18,6 +18,14 @@ export const AUTH_TYPES = new Set([
 ]);
 /** `settings.user.pin_min_length`. */
 const PIN_MIN_LENGTH = 6;
+/** The 400 answers of the user handlers (codes and messages of constants.py). */
+const ERRORS = {
+  pinNotDigits: { error: 'pin_not_digits', error_msg: 'Pin must contain only digits.' },
+  pinTooShort: { error: 'pin_too_short', error_msg: 'Pin is not long enough.' },
+  pinBypassSecondary: { error: 'pin_bypass_secondary', error_msg: 'Cannot set pin with secondary authentication bypass enabled.' },
+  yubikeyBypassSecondary: { error: 'yubikey_bypass_secondary', error_msg: 'Cannot set YubiKey with secondary authentication bypass enabled.' },
+  networkLinkInvalid: { error: 'network_link_invalid', error_msg: 'Network link is not a valid network address.' },
+} as const;
 /** More users than this in one POST are created in the background (202). */
 const FOREGROUND_MAX = 10;
 
@@ -87,10 +95,10 @@ function createUser(ctx: SimContext, org: SimOrg, data: Readonly<Record<string, 
   const yubicoIn = String(data.yubico_id ?? '');
   const yubico = authType === 'yubico' && yubicoIn ? yubicoIn.slice(0, 12) : null;
   const bypass = data.bypass_secondary === true;
-  if (pin !== null && !/^\d+$/.test(pin)) return appError(400, 'pin_not_digits', 'Pin must contain only digits.');
-  if (pin !== null && pin.length < PIN_MIN_LENGTH) return appError(400, 'pin_too_short', 'Pin is not long enough.');
-  if (bypass && pin !== null) return appError(400, 'pin_bypass_secondary', 'Cannot set pin with secondary authentication bypass enabled.');
-  if (bypass && yubico !== null) return appError(400, 'yubikey_bypass_secondary', 'Cannot set YubiKey with secondary authentication bypass enabled.');
+  if (pin !== null && !/^\d+$/.test(pin)) return appError(400, ERRORS.pinNotDigits);
+  if (pin !== null && pin.length < PIN_MIN_LENGTH) return appError(400, ERRORS.pinTooShort);
+  if (bypass && pin !== null) return appError(400, ERRORS.pinBypassSecondary);
+  if (bypass && yubico !== null) return appError(400, ERRORS.yubikeyBypassSecondary);
   const user: SimUser = {
     id: ctx.gen.id(), orgId: org.id, name: filterStr(String(data.name ?? '')), email: filterStr(String(data.email ?? '')),
     groups: groupsOf(data.groups), pin, type: 'client', auth_type: authType, yubico_id: yubico, otp_secret: ctx.gen.otpSecret(),
@@ -101,7 +109,7 @@ function createUser(ctx: SimContext, org: SimOrg, data: Readonly<Record<string, 
   ctx.state.users.set(user.id, user);
   // Partial success: the user exists before a bad network link answers 400 (notes, second check).
   for (const link of strings(data.network_links) ?? []) {
-    if (!validNetwork(link)) return appError(400, 'network_link_invalid', 'Network link is not a valid network address.');
+    if (!validNetwork(link)) return appError(400, ERRORS.networkLinkInvalid);
     user.network_links.push(link);
   }
   return user;
@@ -146,8 +154,8 @@ function putPin(user: SimUser, pin: unknown): SimResponse | undefined {
   }
   // `pin.isdigit()` on a number or a list raises: an unhandled exception is a 500.
   if (typeof pin !== 'string') return abort(500);
-  if (!/^\d+$/.test(pin)) return appError(400, 'pin_not_digits', 'Pin must contain only digits.');
-  if (pin.length < PIN_MIN_LENGTH) return appError(400, 'pin_too_short', 'Pin is not long enough.');
+  if (!/^\d+$/.test(pin)) return appError(400, ERRORS.pinNotDigits);
+  if (pin.length < PIN_MIN_LENGTH) return appError(400, ERRORS.pinTooShort);
   user.pin = pin;
   return undefined;
 }
@@ -168,13 +176,13 @@ export function userPut(ctx: SimContext, call: Call): SimResponse {
   if (pinError) return pinError;
   const links = strings(d.network_links) ?? [];
   const bad = links.find((l) => !validNetwork(l));
-  if (bad !== undefined) return appError(400, 'network_link_invalid', 'Network link is not a valid network address.');
+  if (bad !== undefined) return appError(400, ERRORS.networkLinkInvalid);
   user.network_links = [...new Set(links)];
   user.port_forwarding = portForwarding(d.port_forwarding);
   user.disabled = d.disabled === true;
   user.bypass_secondary = d.bypass_secondary === true;
   user.client_to_client = d.client_to_client === true;
-  if (user.bypass_secondary && user.pin !== null) return appError(400, 'pin_bypass_secondary', 'Cannot set pin with secondary authentication bypass enabled.');
+  if (user.bypass_secondary && user.pin !== null) return appError(400, ERRORS.pinBypassSecondary);
   user.mac_addresses = strings(d.mac_addresses);
   user.dns_servers = strings(d.dns_servers);
   user.dns_suffix = filterStr(String(d.dns_suffix ?? '')) || null;

@@ -25,9 +25,9 @@ export function jsonify(data: unknown, status = 200): SimResponse {
   };
 }
 
-/** `{"error", "error_msg"}` application errors (notes §4). */
-export function appError(status: number, error: string, message: string, extra: Record<string, unknown> = {}): SimResponse {
-  return jsonify({ error, error_msg: message, ...extra }, status);
+/** `{"error", "error_msg"}` application errors (notes §4), extra keys kept (402's `otp_auth`). */
+export function appError(status: number, body: { error: string; error_msg: string } & Record<string, unknown>): SimResponse {
+  return jsonify(body, status);
 }
 
 const REASONS: Record<number, string> = {

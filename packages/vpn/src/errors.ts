@@ -68,8 +68,8 @@ export function errorCode(body: string, contentType: string): string | undefined
 }
 
 /** A non-2xx answer: the server answered with an error (502). */
-export function statusError(manager: string, what: string, status: number, message: string): BadGateway {
-  return new BadGateway(`VPN manager "${manager}": ${what} answered ${status}: ${message}`);
+export function statusError(a: { manager: string; what: string; status: number; message: string }): BadGateway {
+  return new BadGateway(`VPN manager "${a.manager}": ${a.what} answered ${a.status}: ${a.message}`);
 }
 
 /** A 2xx answer whose body is not what the API promises. */

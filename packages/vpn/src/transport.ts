@@ -159,7 +159,7 @@ export class Transport {
     if (code === 'auth_too_many') {
       return new BadGateway(`VPN manager "${this.manager}" refused the login of user "${user}": too many logins (the server allows 30 per 10 minutes): ${message}`);
     }
-    return statusError(this.manager, 'POST /auth/session', res.status, message);
+    return statusError({ manager: this.manager, what: 'POST /auth/session', status: res.status, message });
   }
 
   /** Sends with the session; on a 401 logs in once more and retries once. */
@@ -179,7 +179,8 @@ export class Transport {
 
   /** The error for a non-2xx answer. */
   failure(res: AxiosResponse<Buffer>, what: string): BadGateway {
-    return statusError(this.manager, what, res.status, this.redact(errorMessage(res.data.toString('utf8'), contentType(res), res.status)));
+    const message = this.redact(errorMessage(res.data.toString('utf8'), contentType(res), res.status));
+    return statusError({ manager: this.manager, what, status: res.status, message });
   }
 
   /** Parses a 2xx JSON answer, or throws the mapped error. */
