@@ -14,7 +14,7 @@ import { allResources } from '@fleet/resources';
 import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
 import { startEventConsumer } from '@fleet/salt/src/events';
 import { createFleetSync, type SyncReport } from '@fleet/salt/src/sync';
-import { startSaltSim, type SaltSim, type SimMinion } from '@fleet/salt-sim';
+import { DEFAULT_MASTER_VERSION, startSaltSim, type SaltSim, type SimMinion } from '@fleet/salt-sim';
 
 let sim: SaltSim;
 let store: Store;
@@ -167,13 +167,18 @@ test('a dropped stream reconnects; the sync onReconnect starts records the retur
   await actionFor(id, 'uname -r');
 });
 
-test('an expired session ends the stream; the consumer logs in again and keeps recording', async () => {
+test('an expired session ends a 3005+ stream (issue #53742); the consumer logs in again and keeps recording', async () => {
   const before = reconnects;
   sim.controls.resetStats();
-  sim.controls.expireSessions();
-  // The master notices the expired session at the next event and closes the stream.
-  sim.controls.emitEvent('fleet/test/nudge', {});
-  await eventually(() => reconnects > before && consumer.connected());
+  sim.controls.settings.masterVersion = '3006.9';
+  try {
+    sim.controls.expireSessions();
+    // The master notices the expired session at the next event and closes the stream.
+    sim.controls.emitEvent('fleet/test/nudge', {});
+    await eventually(() => reconnects > before && consumer.connected());
+  } finally {
+    sim.controls.settings.masterVersion = DEFAULT_MASTER_VERSION;
+  }
   expect(sim.controls.stats.logins).toBeGreaterThanOrEqual(1);
   await actionFor(upHosts()[5]?.id ?? '', 'whoami');
   expect((await repair)?.masterReachable).toBe(true);

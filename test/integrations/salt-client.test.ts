@@ -255,10 +255,14 @@ describe('retries', () => {
     expect(route('GET /keys') - before).toBe(3);
     sim.controls.failNext(0);
 
+    // A JSON 500 to a local call is checked with the session probe (2018.3.0-2 refusals look the
+    // same), which the master answers: the execution is not sent again.
     sim.controls.failNext(1, 500);
     before = route('POST /');
+    const probes = sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0;
     expect(await rejection(c.local('*', 'cmd.run', { arg: ['uptime'] }))).toBeInstanceOf(BadGateway);
-    expect(route('POST /') - before).toBe(1);
+    expect(route('POST /') - before).toBe(2);
+    expect((sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0) - probes).toBe(1);
 
     sim.controls.failNext(1, 500);
     before = route('POST /');

@@ -5,7 +5,7 @@
  * fault controls, and the deterministic fleet generator.
  */
 import http from 'node:http';
-import { generateFleet, pemFinger, startSaltSim, type SaltSim } from '@fleet/salt-sim';
+import { DEFAULT_MASTER_VERSION, generateFleet, pemFinger, startSaltSim, type SaltSim } from '@fleet/salt-sim';
 
 let sim: SaltSim;
 let token: string;
@@ -197,17 +197,22 @@ describe('request handling', () => {
     expect(html.status).toBe(406);
   });
 
-  it('reports invalid and disabled clients with 400', async () => {
+  it('reports an invalid client with 400; netapi_enable_clients (3006+) disables clients with 400', async () => {
     const auth = { 'X-Auth-Token': token };
     const invalid = await call('POST', '/', { client: 'nope', fun: 'test.ping' }, auth);
     expect([invalid.status, invalid.text]).toEqual([400, expect.stringContaining("Invalid client specified: 'nope'")]);
+    const batch = { client: 'local_batch', tgt: '*', fun: 'test.ping' };
     const saved = [...sim.controls.settings.enabledClients];
     sim.controls.settings.enabledClients = saved.filter((c) => c !== 'local_batch');
     try {
-      const disabled = await call('POST', '/', { client: 'local_batch', tgt: '*', fun: 'test.ping' }, auth);
+      // 2018.3 has no netapi_enable_clients: the setting is not consulted.
+      expect((await call('POST', '/', batch, auth)).status).toBe(200);
+      sim.controls.settings.masterVersion = '3006.9';
+      const disabled = await call('POST', '/', batch, auth);
       expect([disabled.status, disabled.text]).toEqual([400, expect.stringContaining("Client disabled: 'local_batch'")]);
     } finally {
       sim.controls.settings.enabledClients = saved;
+      sim.controls.settings.masterVersion = DEFAULT_MASTER_VERSION;
     }
   });
 
@@ -301,7 +306,7 @@ describe('runners, wheel and convenience URLs', () => {
   it('manage.status splits up and down; config.get returns the nodegroups', async () => {
     const [status, groups, files] = await lowstate([
       { client: 'runner', fun: 'manage.status' },
-      { client: 'runner', fun: 'config.get', key: 'nodegroups' },
+      { client: 'runner', fun: 'config.get', kwarg: { key: 'nodegroups' } },
       { client: 'runner', fun: 'fileserver.file_list' },
     ]);
     expect(status).toEqual({ up: upIds(), down: downIds() });

@@ -21,7 +21,8 @@ export function saltStamp(ms = Date.now()): string {
 /** Fan-out of master events to the open SSE streams. */
 export class EventBus {
   private readonly emitter = new EventEmitter();
-  private readonly streams = new Set<Response>();
+  /** Open SSE responses and how to stop feeding each. */
+  private readonly streams = new Map<Response, () => void>();
 
   constructor() {
     this.emitter.setMaxListeners(0);
@@ -50,7 +51,6 @@ export class EventBus {
     res.setHeader('Connection', 'keep-alive');
     res.flushHeaders();
     res.write('retry: 400\n');
-    this.streams.add(res);
     const unsubscribe = this.subscribe((event) => {
       if (!isValid()) {
         res.end();
@@ -58,10 +58,20 @@ export class EventBus {
       }
       res.write(`tag: ${event.tag}\ndata: ${JSON.stringify({ data: event.data, tag: event.tag })}\n\n`);
     });
+    this.streams.set(res, unsubscribe);
     res.on('close', () => {
       unsubscribe();
       this.streams.delete(res);
     });
+  }
+
+  /**
+   * Stops writing to every open stream without closing it: what a client sees when a NAT or
+   * proxy silently dropped the connection (salt-api sends no keep-alives, so nothing more ever
+   * arrives and nothing fails).
+   */
+  stallStreams(): void {
+    for (const unsubscribe of this.streams.values()) unsubscribe();
   }
 
   /** Number of open SSE streams. */
@@ -71,7 +81,7 @@ export class EventBus {
 
   /** Drops every open stream abruptly (the master restarted, a proxy cut it...). */
   dropStreams(): void {
-    for (const res of this.streams) res.destroy();
+    for (const res of this.streams.keys()) res.destroy();
     this.streams.clear();
   }
 }

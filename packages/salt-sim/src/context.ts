@@ -6,6 +6,7 @@ import type { EventBus } from './bus';
 import type { JobStore } from './jobs';
 import type { Fleet } from './model';
 import type { SessionStore } from './sessions';
+import { atLeast } from './version';
 
 /** The simulator's clients list, as `GET /` reports it (alphabetical, salt-api notes §0). */
 export const CLIENTS = ['local', 'local_async', 'local_batch', 'local_subset', 'runner', 'runner_async', 'ssh', 'wheel', 'wheel_async'] as const;
@@ -20,10 +21,16 @@ export interface SimSettings {
   sessionTtlMs: number;
   /** Salt `token_expire`, seconds. */
   tokenExpireS: number;
-  /** `netapi_enable_clients`. */
+  /** `netapi_enable_clients` (checked from 3006 on: the option does not exist before). */
   enabledClients: string[];
   /** False: salt-api is up but the master daemon is not (503 "Salt Master is not available."). */
   masterRunning: boolean;
+  /** The Salt release of the master and salt-api (version.ts); default 2018.3.2. */
+  masterVersion: string;
+  /** The master's time zone (IANA): 2018.3 writes jids in its local time. Default UTC. */
+  masterTz: string;
+  /** Added to the host clock to give the master's clock (tests move it across a DST change). */
+  clockOffsetMs: number;
 }
 
 /** Counters of what the simulator received, for tests (e.g. "exactly one re-login"). */
@@ -41,11 +48,16 @@ export interface SimStats {
   injectedFailures: number;
   /** 401 answers sent (no, expired or refused session / credentials). */
   unauthorized: number;
+  /** The lowstate chunks received on `POST /` and `/run`, token removed (the last 2000). */
+  lowstates: Array<Record<string, unknown>>;
 }
+
+/** How many received chunks `stats.lowstates` keeps. */
+export const MAX_RECORDED_LOWSTATES = 2000;
 
 /** Fresh zeroed counters. */
 export function emptyStats(): SimStats {
-  return { requests: 0, logins: 0, failedLogins: 0, byRoute: {}, byFun: {}, injectedFailures: 0, unauthorized: 0 };
+  return { requests: 0, logins: 0, failedLogins: 0, byRoute: {}, byFun: {}, injectedFailures: 0, unauthorized: 0, lowstates: [] };
 }
 
 /** Shared state of one simulator instance. */
@@ -58,17 +70,14 @@ export interface SimContext {
   stats: SimStats;
 }
 
-/** A runner or wheel call after kwargs from every accepted place have been merged. */
+/** A runner or wheel call bound to its function's parameters (argspec.ts). */
 export interface FunCall {
   fun: string;
-  args: unknown[];
-  kwargs: Record<string, unknown>;
+  /** Every parameter by name, defaults filled in. */
+  values: Record<string, unknown>;
+  /** What Salt reports as `fun_args`. */
+  funArgs: unknown[];
   user: string;
-}
-
-/** Reads a parameter given by keyword or by position (`salt-run jobs.list_job <jid>`). */
-export function param(call: FunCall, name: string, index: number): unknown {
-  return call.kwargs[name] ?? call.args[index];
 }
 
 /** Python-style truthiness of a CLI/JSON flag (`True`, `true`, `1`, true). */
@@ -77,25 +86,26 @@ export function truthy(v: unknown): boolean {
   return v === true || v === 1;
 }
 
-/** The string a runner/wheel call returns (HTTP 200) when its function raises. */
-export function exceptionText(kind: 'runner' | 'wheel', fun: string, detail: string): string {
-  return `Exception occurred in ${kind} ${fun}: Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/salt/client/mixins.py", line 395, in low\n    data["return"] = func(*args, **kwargs)\n${detail}\n`;
+/**
+ * The string a runner/wheel call returns (HTTP 200, `success: false`) when it raises:
+ * `SyncClientMixin._low`'s `'Exception occurred in {client} {fun}: ' + traceback.format_exc()`.
+ */
+export function exceptionText(kind: 'runner' | 'wheel', fun: string, pyClass: string, message: string): string {
+  return `Exception occurred in ${kind} ${fun}: Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/salt/client/mixins.py", line 395, in _low\n    data[u'return'] = self.functions[fun](*args, **kwargs)\n${pyClass}: ${message}\n`;
 }
 
-const RESERVED = new Set(['client', 'fun', 'arg', 'kwarg', 'token', 'eauth', 'username', 'password', 'full_return', 'timeout']);
+/**
+ * The return of a runner/wheel function called with arguments it does not take. 2018.3's
+ * `_low` lets the TypeError reach its `except` (an exception text, `success: false`); the 3000 and
+ * 3006 `_low` (salt/client/mixins.py) catch TypeError around the call and return
+ * `"\nPassed invalid arguments: ..."` with `success` still true.
+ */
+export function typeErrorReturn(ctx: SimContext, kind: 'runner' | 'wheel', fun: string, message: string): { ret: string; success: boolean } {
+  if (atLeast(ctx.settings.masterVersion, '3000')) return { ret: `\nPassed invalid arguments: ${message}\n\nUsage:\n    (see salt-run -d ${fun})`, success: true };
+  return { ret: exceptionText(kind, fun, 'TypeError', message), success: false };
+}
 
-/** `arg` coerced to a list, `kwarg` merged with CLI-style `k=v` args and top-level keys. */
-export function funCall(chunk: Record<string, unknown>, user: string, topLevelKwargs: boolean): FunCall {
-  const rawArg = chunk['arg'];
-  const argList: unknown[] = rawArg === undefined ? [] : Array.isArray(rawArg) ? rawArg : [rawArg];
-  const kwarg = chunk['kwarg'];
-  const kwargs: Record<string, unknown> = kwarg !== null && typeof kwarg === 'object' && !Array.isArray(kwarg) ? { ...(kwarg as Record<string, unknown>) } : {};
-  const args: unknown[] = [];
-  for (const a of argList) {
-    const m = topLevelKwargs && typeof a === 'string' ? /^(\w+)=(.*)$/s.exec(a) : null;
-    if (m?.[1] !== undefined) kwargs[m[1]] = m[2];
-    else args.push(a);
-  }
-  if (topLevelKwargs) for (const [k, v] of Object.entries(chunk)) if (!RESERVED.has(k)) kwargs[k] = v;
-  return { fun: String(chunk['fun'] ?? ''), args, kwargs, user };
+/** The master's clock (its own, which tests may move). */
+export function masterNow(ctx: SimContext): number {
+  return Date.now() + ctx.settings.clockOffsetMs;
 }

@@ -25,6 +25,10 @@ export interface SimControls {
   expireSessions(): void;
   /** Cuts every open `/events` stream. */
   dropEventStream(): void;
+  /** Open `/events` streams stay open but receive nothing more (a silently dropped connection). */
+  stallEventStreams(): void;
+  /** The master forgets every Salt eauth token while salt-api keeps its sessions. */
+  revokeSaltTokens(): void;
   /** Gives a minion a new key pair; returns the new fingerprint. */
   changeKey(minionId: string): string;
   /** Brings a minion up (firing its start events) or takes it down. */
@@ -127,6 +131,8 @@ export function createControls(ctx: SimContext, faults: Faults, setDown: (down: 
     },
     expireSessions: () => ctx.sessions.clear(),
     dropEventStream: () => ctx.bus.dropStreams(),
+    stallEventStreams: () => ctx.bus.stallStreams(),
+    revokeSaltTokens: () => ctx.sessions.revokeSaltTokens(),
     changeKey: (id) => changeKey(ctx, id),
     setUp: (id, up) => {
       const m = minion(ctx, id);

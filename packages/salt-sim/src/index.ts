@@ -13,11 +13,13 @@ import { generateFleet } from './fleet';
 import { JobStore } from './jobs';
 import type { Fleet } from './model';
 import { SessionStore, type SimUser } from './sessions';
+import { assertTimeZone, DEFAULT_MASTER_VERSION } from './version';
 
 export { generateFleet } from './fleet';
 export { createRng, type Rng } from './prng';
 export { renderGrains, toolTimes, type GrainChoices, type HostSpec, type OsProfile, type ToolTimes, type Virtual } from './grains';
 export { pemFinger } from './keys';
+export { DEFAULT_MASTER_VERSION } from './version';
 export { resolveTarget, compoundMatches, nodegroupExpression } from './match';
 export type { Fleet, FleetOptions, KeyState, SimMinion } from './model';
 export type { SimControls } from './controls';
@@ -43,6 +45,10 @@ export interface SaltSimOptions {
   enabledClients?: string[];
   /** When > 0, a random up minion sends a `vnc/connect` event this often (for demos). */
   vncEveryMs?: number;
+  /** The Salt release to behave as (`2018.3.0`, `2018.3.3`, `3006.9`...); default 2018.3.2. */
+  masterVersion?: string;
+  /** The master's IANA time zone (2018.3 jids are in its local time); default UTC. */
+  masterTz?: string;
 }
 
 /** A running simulator. */
@@ -66,6 +72,9 @@ function settingsFrom(o: SaltSimOptions): SimSettings {
     tokenExpireS: o.tokenExpireS ?? 43_200,
     enabledClients: o.enabledClients ?? [...CLIENTS],
     masterRunning: true,
+    masterVersion: o.masterVersion ?? DEFAULT_MASTER_VERSION,
+    masterTz: o.masterTz ?? 'UTC',
+    clockOffsetMs: 0,
   };
 }
 
@@ -80,10 +89,11 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 function createContext(options: SaltSimOptions, users: SimUser[]): SimContext {
+  assertTimeZone(options.masterTz ?? 'UTC');
   const fleet = options.fleet ?? generateFleet({ hosts: options.hosts ?? 20, seed: options.seed ?? 1, toolKey: options.toolKey ?? 'tool' });
   const settings = settingsFrom(options);
   const bus = new EventBus();
-  const jobs = new JobStore(fleet, bus, () => settings.returnDelayMs);
+  const jobs = new JobStore(fleet, bus, settings);
   return { fleet, bus, jobs, sessions: new SessionStore(users, () => settings), settings, stats: emptyStats() };
 }
 

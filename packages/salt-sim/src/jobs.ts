@@ -1,14 +1,16 @@
 /**
  * Publications and the job cache (salt-api notes §2, §4, §10). A publication gets a jid
- * (`%Y%m%d%H%M%S%f` of UTC now), fires `<jid>` and `salt/job/<jid>/new`, and each up
- * minion returns after a short delay with `salt/job/<jid>/ret/<mid>`; down minions never
- * return. The cache answers jobs.list_jobs / list_job / lookup_jid in their real shapes.
+ * (`salt.utils.jid.gen_jid`), fires `<jid>` and `salt/job/<jid>/new`, and each up minion
+ * returns after a short delay with `salt/job/<jid>/ret/<mid>`; down minions never return.
+ * The cache answers jobs.list_jobs / list_job / lookup_jid in their real shapes.
  */
 import type { EventBus } from './bus';
 import { saltStamp } from './bus';
+import type { SimSettings } from './context';
 import { execute } from './execution';
 import type { Fleet } from './model';
 import type { MinionOutput } from './state';
+import { atLeast, wallClock } from './version';
 
 /** One minion's entry in the job cache. */
 export interface JobReturn {
@@ -51,8 +53,13 @@ export interface Publication {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MAX_JOBS = 5000;
 
-/** `salt.utils.jid.jid_to_time`: "2024, Jan 01 12:00:00.123456". */
+/**
+ * `salt.utils.jid.jid_to_time`: "2024, Jan 01 12:00:00.123456" (the jid's own digits, so in the
+ * zone the master wrote it in); "" for a string that is not shaped like a jid (`is_jid`: 20
+ * digits, or more with `_` at index 20).
+ */
 export function jidToTime(jid: string): string {
+  if (jid.length !== 20 && (jid.length <= 21 || jid[20] !== '_')) return '';
   const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{6})/.exec(jid);
   if (!m) return '';
   return `${m[1]}, ${MONTHS[Number(m[2]) - 1] ?? 'Jan'} ${m[3]} ${m[4]}:${m[5]}:${m[6]}.${m[7]}`;
@@ -62,21 +69,28 @@ export function jidToTime(jid: string): string {
 export class JobStore {
   private readonly jobs = new Map<string, SimJob>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private lastJid = '';
+  private readonly issued = new Set<string>();
 
   constructor(
     private readonly fleet: Fleet,
     private readonly bus: EventBus,
-    private readonly returnDelayMs: () => number,
+    private readonly settings: SimSettings,
   ) {}
 
-  /** `gen_jid`: UTC now to the microsecond, bumped when two jobs share a microsecond. */
+  /**
+   * `gen_jid`: `%Y%m%d%H%M%S%f` of the master's clock. 2018.3 (and 2019.2) format
+   * `datetime.datetime.now()`, the master's local time (`masterTz`), so jids run backwards when
+   * daylight saving time ends; 3000 formats `_utc_now()`. Only an exact repeat is bumped by one
+   * microsecond (the simulator keys its cache by jid); a clock going back is kept as it is.
+   */
   newJid(): string {
-    const d = new Date();
-    const base = d.toISOString().replace(/[-:TZ.]/g, '').slice(0, 17);
-    let jid = `${base}000`;
-    if (jid <= this.lastJid) jid = (BigInt(this.lastJid) + 1n).toString();
-    this.lastJid = jid;
+    const now = Date.now() + this.settings.clockOffsetMs;
+    const tz = atLeast(this.settings.masterVersion, '3000') ? 'UTC' : this.settings.masterTz;
+    const { digits, millis } = wallClock(now, tz);
+    let jid = `${digits}${String(millis * 1000).padStart(6, '0')}`;
+    while (this.issued.has(jid)) jid = (BigInt(jid) + 1n).toString();
+    this.issued.add(jid);
+    if (this.issued.size > MAX_JOBS * 4) this.issued.delete(this.issued.values().next().value ?? '');
     return jid;
   }
 
@@ -97,7 +111,7 @@ export class JobStore {
     let left = upAtPublish.length;
     if (left === 0) resolveSettled();
     upAtPublish.forEach((id, i) => {
-      this.later(this.returnDelayMs() + i * 2, () => {
+      this.later(this.settings.returnDelayMs + i * 2, () => {
         this.deliver(job, id, pub);
         left -= 1;
         if (left === 0) resolveSettled();
@@ -150,10 +164,13 @@ export class JobStore {
       StartTime: jidToTime(j.jid), ...(j.metadata !== undefined ? { Metadata: j.metadata } : {}) };
   }
 
-  /** runner `jobs.list_job`: the summary plus sorted Minions and the per-minion Result. */
+  /**
+   * runner `jobs.list_job`: the summary plus sorted Minions and the per-minion Result. An
+   * unknown jid gets `_format_jid_instance`'s `Error` and still `StartTime: jid_to_time(jid)`.
+   */
   listJob(jid: string): Record<string, unknown> {
     const j = this.jobs.get(jid);
-    if (j === undefined) return { jid, Error: 'Cannot contact returner or no job with this jid', StartTime: '', Result: {} };
+    if (j === undefined) return { jid, Error: 'Cannot contact returner or no job with this jid', StartTime: jidToTime(jid), Result: {} };
     return { jid, ...this.summary(j), Minions: [...j.minions].sort(), Result: Object.fromEntries(j.returns) };
   }
 

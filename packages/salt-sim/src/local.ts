@@ -2,21 +2,39 @@
  * The `local*` clients (salt-api notes §2). `local` waits for every targeted minion;
  * minions that never answer become a bare `false` (also under `full_return`, where real
  * answers are `{ret, retcode, jid[, out]}` dicts); listed ids without an accepted key get
- * the "Minion did not return" string; no match at all is `{}` with no job.
- * `local_async` answers `{jid, minions}` at once; `local_batch` one element per return.
+ * the "Minion did not return" entry of `LocalClient.get_cli_event_returns` (no `jid`); no match
+ * at all is `{}` with no job. `local_async` answers `{jid, minions}` at once; `local_batch` one
+ * element per return.
  */
-import { funCall, type SimContext } from './context';
+import type { SimContext } from './context';
 import type { SimJob } from './jobs';
 import { resolveTarget } from './match';
+import { atLeast } from './version';
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function noResponse(jid: string): string {
-  return 'Minion did not return. [No response]\nThe minions may not have all finished running and any remaining minions will '
+/**
+ * `get_cli_event_returns`' entry for a targeted id that never returned: 2018.3 yields
+ * `{out: 'no_return', ret: 'Minion did not return. [No response]'}`; 3006 adds the lookup hint
+ * to the text and `retcode: EX_GENERIC` (1). Neither carries a `jid`.
+ */
+function noResponse(ctx: SimContext, jid: string): { out: string; ret: string; retcode?: number } {
+  if (!atLeast(ctx.settings.masterVersion, '3006')) return { out: 'no_return', ret: 'Minion did not return. [No response]' };
+  const ret = 'Minion did not return. [No response]\nThe minions may not have all finished running and any remaining minions will '
     + 'return upon completion. To look up the return data for this job later, run the following command:\n\n'
     + `salt-run jobs.lookup_jid ${jid}`;
+  return { out: 'no_return', ret, retcode: 1 };
+}
+
+/** `arg` (a list; salt-api wraps a lone value) and `kwarg` of a `local*` chunk. */
+function localCall(chunk: Record<string, unknown>): { fun: string; args: unknown[]; kwargs: Record<string, unknown> } {
+  const raw = chunk['arg'];
+  const args = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const kwarg = chunk['kwarg'];
+  const kwargs = kwarg !== null && typeof kwarg === 'object' && !Array.isArray(kwarg) ? { ...(kwarg as Record<string, unknown>) } : {};
+  return { fun: String(chunk['fun'] ?? ''), args, kwargs };
 }
 
 function publish(ctx: SimContext, chunk: Record<string, unknown>, user: string, minions?: string[]): SimJob | undefined {
@@ -24,7 +42,7 @@ function publish(ctx: SimContext, chunk: Record<string, unknown>, user: string, 
   const target = resolveTarget(ctx.fleet, chunk['tgt'], tgtType);
   const targeted = minions ?? target.minions;
   if (targeted.length === 0 && target.missing.length === 0) return undefined;
-  const call = funCall(chunk, user, false);
+  const call = localCall(chunk);
   // Nodegroup targets are expanded to a compound expression before publishing.
   const publishedType = tgtType === 'nodegroup' ? 'compound' : tgtType;
   return ctx.jobs.publish({ fun: call.fun, args: call.args, kwargs: call.kwargs, tgt: chunk['tgt'], tgtType: publishedType, user,
@@ -45,7 +63,10 @@ export async function runLocal(ctx: SimContext, chunk: Record<string, unknown>, 
     if (r === undefined) out[id] = false;
     else out[id] = full ? { ret: r.return, retcode: r.retcode, jid: job.jid, ...(r.out ? { out: r.out } : {}) } : r.return;
   }
-  for (const id of job.missing) out[id] = full ? { ret: noResponse(job.jid), retcode: 1, jid: job.jid, out: 'no_return' } : noResponse(job.jid);
+  for (const id of job.missing) {
+    const entry = noResponse(ctx, job.jid);
+    out[id] = full ? entry : entry.ret;
+  }
   return out;
 }
 

@@ -1,19 +1,40 @@
 /**
- * Executes lowstate chunks (salt-api notes §0 "Order of checks", §2): master running
- * (503) -> known client (400) -> enabled client (400) -> authorization (401) -> the client.
- * Results are collected into the `return` list; `local_batch` contributes one element
- * per minion return.
+ * Executes lowstate chunks the way `NetapiClient.run` does (salt-api notes §0 "Order of checks",
+ * §2): master running (503) -> known client (400) -> enabled client (400, 3006+) -> the client
+ * method's own arguments (`format_call`: runner/wheel without `fun` 400; `LocalClient.cmd`
+ * without `tgt` or `fun` a TypeError, the JSON 500) -> the master's token check and
+ * authorization -> the client. Results are collected into the `return` list; `local_batch`
+ * contributes one element per minion return.
  */
-import { CLIENTS, funCall, type SimContext } from './context';
-import { SimError } from './http-errors';
+import { CLIENTS, MAX_RECORDED_LOWSTATES, type SimContext } from './context';
+import { SimError, unexpectedError } from './http-errors';
 import { pyMatch, resolveTarget } from './match';
-import { runRunner } from './runners';
+import { hasRunner, runRunner } from './runners';
 import type { Session } from './sessions';
+import { atLeast } from './version';
 import { runWheel } from './wheel';
 import { runLocal, runLocalAsync, runLocalBatch } from './local';
 
+/**
+ * A refusal by the master. Runner and wheel refusals are TokenAuthenticationError (401 in every
+ * version). `local` ones are AuthenticationError / AuthorizationError raised by
+ * `LocalClient.pub`: 2018.3.0-2018.3.2's `hypermedia_handler` maps only Eauth- and
+ * TokenAuthenticationError to 401, so these fall to its catch-all JSON 500 (issues #48333,
+ * #49767); 2018.3.3 added them to the 401 list.
+ */
+function refused(ctx: SimContext, client: string, localMessage: string, otherMessage: string): SimError {
+  if (!client.startsWith('local')) return new SimError(401, otherMessage);
+  return atLeast(ctx.settings.masterVersion, '2018.3.3') ? new SimError(401, localMessage) : unexpectedError();
+}
+
+/** `LoadAuth.check_authentication` for a token: the Salt token must still be valid. */
+function authenticate(ctx: SimContext, session: Session, client: string): void {
+  if (ctx.sessions.saltTokenValid(session)) return;
+  throw refused(ctx, client, 'Authentication error occurred.', 'Authentication failure of type "token" occurred.');
+}
+
 /** external_auth perms: regexes for execution functions, `@runner`/`@wheel`/`@<module>` for the rest. */
-function authorize(session: Session, client: string, fun: string): void {
+function authorize(ctx: SimContext, session: Session, client: string, fun: string): void {
   const perms = session.perms;
   const strings = perms.filter((p): p is string => typeof p === 'string');
   const mod = `@${fun.split('.')[0] ?? ''}`;
@@ -24,28 +45,24 @@ function authorize(session: Session, client: string, fun: string): void {
     allowed = strings.some((p) => !p.startsWith('@') && pyMatch(`${p}$`, fun))
       || perms.some((p) => typeof p === 'object' && Object.values(p).some((funs) => funs.some((f) => pyMatch(`${f}$`, fun))));
   }
-  if (!allowed) {
-    throw new SimError(401, client.startsWith('local') ? 'Authorization error occurred.' : `Authentication failure of type "token" occurred for user ${session.user}.`);
-  }
+  if (!allowed) throw refused(ctx, client, 'Authorization error occurred.', `Authentication failure of type "token" occurred for user ${session.user}.`);
 }
 
-function requireArgs(chunk: Record<string, unknown>, names: string[], fname: string): void {
-  const given = names.filter((n) => chunk[n] !== undefined).length;
-  // salt.utils.args.format_call -> SaltInvocationError -> 400.
-  if (given < names.length) throw new SimError(400, `${fname} takes at least ${names.length} arguments (${given} given)`);
+/**
+ * The client method's own parameters. `NetapiClient.runner(fun, ...)` / `wheel(fun, ...)` go
+ * through `format_call`: no `fun` is a SaltInvocationError (400). `local(*args, **kwargs)` passes
+ * everything on to `LocalClient.cmd(tgt, fun, ...)` (or `run_job` / `cmd_batch`), where a
+ * missing `tgt` or `fun` is a plain TypeError: the catch-all JSON 500.
+ */
+function requireArgs(client: string, chunk: Record<string, unknown>): void {
+  if (client.startsWith('local')) {
+    if (chunk['tgt'] === undefined || chunk['fun'] === undefined) throw unexpectedError();
+    return;
+  }
+  if (chunk['fun'] === undefined) throw new SimError(400, `${client.replace(/_async$/, '')} takes at least 1 argument (0 given)`);
 }
 
-async function runChunk(ctx: SimContext, chunk: Record<string, unknown>, session: Session): Promise<unknown[]> {
-  const client = String(chunk['client'] ?? '');
-  const fun = String(chunk['fun'] ?? '');
-  ctx.stats.byFun[`${client}:${fun}`] = (ctx.stats.byFun[`${client}:${fun}`] ?? 0) + 1;
-  if (!ctx.settings.masterRunning) throw new SimError(503, 'Salt Master is not available.');
-  if (!(CLIENTS as readonly string[]).includes(client)) throw new SimError(400, `Invalid client specified: '${client}'`);
-  if (!ctx.settings.enabledClients.includes(client)) {
-    throw new SimError(400, `Client disabled: '${client}'. Add to 'netapi_enable_clients' master config option to enable.`);
-  }
-  requireArgs(chunk, client.startsWith('local') ? ['tgt', 'fun'] : ['fun'], client.startsWith('local') ? 'cmd' : 'cmd_sync');
-  authorize(session, client, fun);
+async function dispatch(ctx: SimContext, client: string, chunk: Record<string, unknown>, session: Session): Promise<unknown[]> {
   switch (client) {
     case 'local': return [await runLocal(ctx, chunk, session.user)];
     case 'local_async': return [runLocalAsync(ctx, chunk, session.user)];
@@ -56,22 +73,45 @@ async function runChunk(ctx: SimContext, chunk: Record<string, unknown>, session
       return [await runLocal(ctx, { ...chunk, tgt: subset, tgt_type: 'list' }, session.user)];
     }
     case 'runner': {
-      const r = await runRunner(ctx, funCall(chunk, session.user, true));
-      const full = chunk['full_return'] === true;
-      return [full ? { tag: `salt/run/${r.jid}/ret`, data: { fun: `runner.${fun}`, jid: r.jid, user: session.user, return: r.ret, success: r.success } } : r.ret];
+      const r = await runRunner(ctx, chunk, session.user);
+      const fun = String(chunk['fun']);
+      return [chunk['full_return'] === true ? { tag: `salt/run/${r.jid}/ret`, data: { fun: `runner.${fun}`, jid: r.jid, user: session.user, return: r.ret, success: r.success } } : r.ret];
     }
     case 'runner_async': {
+      if (!hasRunner(String(chunk['fun']))) throw unexpectedError();
       const jid = ctx.jobs.newJid();
-      ctx.jobs.later(0, () => void runRunner(ctx, funCall(chunk, session.user, true)).catch(() => undefined));
+      ctx.jobs.later(0, () => void runRunner(ctx, chunk, session.user).catch(() => undefined));
       return [{ tag: `salt/run/${jid}`, jid }];
     }
-    case 'wheel': return [runWheel(ctx, funCall(chunk, session.user, true))];
+    case 'wheel': return [runWheel(ctx, chunk, session.user)];
     case 'wheel_async': {
-      const r = runWheel(ctx, funCall(chunk, session.user, true));
+      const r = runWheel(ctx, chunk, session.user);
       return [{ jid: r.data['jid'], tag: r.tag }];
     }
     default: return [{}]; // ssh: no roster in the simulator, nothing matches
   }
+}
+
+async function runChunk(ctx: SimContext, chunk: Record<string, unknown>, session: Session): Promise<unknown[]> {
+  const client = String(chunk['client'] ?? '');
+  const fun = String(chunk['fun'] ?? '');
+  ctx.stats.byFun[`${client}:${fun}`] = (ctx.stats.byFun[`${client}:${fun}`] ?? 0) + 1;
+  ctx.stats.lowstates.push(withoutToken(chunk));
+  if (ctx.stats.lowstates.length > MAX_RECORDED_LOWSTATES) ctx.stats.lowstates.shift();
+  if (!ctx.settings.masterRunning) throw new SimError(503, 'Salt Master is not available.');
+  if (!(CLIENTS as readonly string[]).includes(client)) throw new SimError(400, `Invalid client specified: '${client}'`);
+  if (atLeast(ctx.settings.masterVersion, '3006') && !ctx.settings.enabledClients.includes(client)) {
+    throw new SimError(400, `Client disabled: '${client}'. Add to 'netapi_enable_clients' master config option to enable.`);
+  }
+  requireArgs(client, chunk);
+  authenticate(ctx, session, client);
+  authorize(ctx, session, client, fun);
+  return dispatch(ctx, client, chunk, session);
+}
+
+/** A received chunk as recorded in the stats: the session's token is not kept. */
+function withoutToken(chunk: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(chunk).filter(([k]) => k !== 'token'));
 }
 
 /** Runs every chunk in order and concatenates their results (the `return` list). */

@@ -6,13 +6,11 @@
 import { Router, type Request, type Response } from 'express';
 import { assertAcceptsJson, parseBody, toLowstate } from './body';
 import { mountAuth, presentedSession, requireSession } from './auth-routes';
-import { CLIENTS, funCall, type SimContext } from './context';
+import { CLIENTS, type SimContext } from './context';
 import { SimError, sendJson } from './http-errors';
 import { runLowstate } from './lowstate';
-import { runLocal } from './local';
-import { runRunner } from './runners';
 import type { Session } from './sessions';
-import { runWheel } from './wheel';
+import { atLeast } from './version';
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
 
@@ -43,20 +41,27 @@ function eventsSession(ctx: SimContext, req: Request): string {
   }
   if (id !== undefined && !/^[0-9a-f]+$/.test(id)) throw new SimError(401, 'Invalid token');
   const s = ctx.sessions.touch(id);
-  if (s === undefined) throw new SimError(401);
+  // `_is_valid_token`: the session's Salt token must still resolve at the master.
+  if (s === undefined || !ctx.sessions.saltTokenValid(s)) throw new SimError(401);
   return s.id;
 }
 
+/** One lowstate chunk built by a convenience URL, run as `POST /` would run it. */
+async function one(ctx: SimContext, session: Session, chunk: Record<string, unknown>): Promise<unknown> {
+  const [ret] = await runLowstate(ctx, [chunk], session);
+  return ret;
+}
+
 function jobRoutes(ctx: SimContext, r: (m: 'get' | 'post', path: string, h: Handler) => void): void {
+  // app.py Jobs.GET builds `{client: runner, fun: jobs.list_jobs}` or `{..., fun: jobs.list_job, jid}`.
   r('get', '/jobs', async (req, res) => {
     const s = requireSession(ctx, req);
-    const { ret } = await runRunner(ctx, { fun: 'jobs.list_jobs', args: [], kwargs: {}, user: s.user });
-    sendJson(res, { return: [ret] });
+    sendJson(res, { return: [await one(ctx, s, { client: 'runner', fun: 'jobs.list_jobs' })] });
   });
   r('get', '/jobs/:jid', async (req, res) => {
     const s = requireSession(ctx, req);
     const jid = String(req.params['jid']);
-    const { ret } = await runRunner(ctx, { fun: 'jobs.list_job', args: [], kwargs: { jid }, user: s.user });
+    const ret = await one(ctx, s, { client: 'runner', fun: 'jobs.list_job', jid });
     const info = ret !== null && typeof ret === 'object' ? (ret as Record<string, unknown>) : {};
     const result = (info['Result'] ?? {}) as Record<string, { return: unknown }>;
     sendJson(res, { info: [info], return: [Object.fromEntries(Object.entries(result).map(([id, v]) => [id, v.return]))] });
@@ -64,10 +69,10 @@ function jobRoutes(ctx: SimContext, r: (m: 'get' | 'post', path: string, h: Hand
 }
 
 function minionAndKeyRoutes(ctx: SimContext, r: (m: 'get' | 'post', path: string, h: Handler) => void): void {
+  // app.py Minions.GET: `{client: local, tgt: mid or '*', fun: grains.items}`.
   const grains = async (req: Request, res: Response, tgt: string): Promise<void> => {
     const s = requireSession(ctx, req);
-    ctx.stats.byFun['local:grains.items'] = (ctx.stats.byFun['local:grains.items'] ?? 0) + 1;
-    sendJson(res, { return: [await runLocal(ctx, { client: 'local', tgt, fun: 'grains.items' }, s.user)] });
+    sendJson(res, { return: [await one(ctx, s, { client: 'local', tgt, fun: 'grains.items' })] });
   };
   r('get', '/minions', (req, res) => grains(req, res, '*'));
   r('get', '/minions/:mid', (req, res) => grains(req, res, String(req.params['mid'])));
@@ -78,14 +83,16 @@ function minionAndKeyRoutes(ctx: SimContext, r: (m: 'get' | 'post', path: string
     const jobs = ret.flatMap((x) => (x !== null && typeof x === 'object' && 'jid' in x ? [{ href: `/jobs/${String(x.jid)}` }] : []));
     sendJson(res, { return: ret, _links: { jobs } }, 202);
   });
-  // /keys answers the wheel's `data.return` directly, not wrapped in a list.
-  r('get', '/keys', (req, res) => {
+  // app.py Keys.GET: `{client: wheel, fun: key.list_all}` or `{..., fun: key.finger, match: mid}`;
+  // it answers the wheel's `data.return` directly, not wrapped in a list.
+  const wheelReturn = (ret: unknown): unknown => (ret !== null && typeof ret === 'object' ? (ret as { data?: { return?: unknown } }).data?.return : undefined);
+  r('get', '/keys', async (req, res) => {
     const s = requireSession(ctx, req);
-    sendJson(res, { return: runWheel(ctx, funCall({ fun: 'key.list_all' }, s.user, true)).data['return'] });
+    sendJson(res, { return: wheelReturn(await one(ctx, s, { client: 'wheel', fun: 'key.list_all' })) });
   });
-  r('get', '/keys/:mid', (req, res) => {
+  r('get', '/keys/:mid', async (req, res) => {
     const s = requireSession(ctx, req);
-    sendJson(res, { return: runWheel(ctx, funCall({ fun: 'key.finger', match: String(req.params['mid']) }, s.user, true)).data['return'] });
+    sendJson(res, { return: wheelReturn(await one(ctx, s, { client: 'wheel', fun: 'key.finger', match: String(req.params['mid']) })) });
   });
 }
 
@@ -115,7 +122,8 @@ export function saltApiRouter(ctx: SimContext): Router {
   minionAndKeyRoutes(ctx, r);
   r('get', '/events', (req, res) => {
     const id = eventsSession(ctx, req);
-    ctx.bus.attach(res, () => ctx.sessions.isValid(id));
+    // The stream ends at token expiry only from 3005 on (issue #53742); a 2018.3 stream never does.
+    ctx.bus.attach(res, () => !atLeast(ctx.settings.masterVersion, '3005') || ctx.sessions.isValid(id));
   });
   r('post', '/hook{/*path}', (req, res) => {
     requireSession(ctx, req);

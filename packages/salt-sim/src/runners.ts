@@ -1,10 +1,14 @@
 /**
- * Runner functions (salt-api notes §3-5, §8b, §9): manage.*, jobs.*, fileserver.* and
- * config.get. Runners execute on the master; each fires `salt/run/<jid>/new` and
- * `salt/run/<jid>/ret`. An unknown function is a 500 (verify_fun raises); a function
- * that raises returns its traceback string with HTTP 200.
+ * Runner functions (salt-api notes §3-5, §8b, §9; signatures of salt/runners/*.py, 2018.3):
+ * manage.*, jobs.*, fileserver.* and config.get. Runners execute on the master; each fires
+ * `salt/run/<jid>/new` and `salt/run/<jid>/ret`. Arguments are taken the way
+ * `RunnerClient._reformat_low` takes them (argspec.ts `runnerCall`): `arg`, `kwarg` and other
+ * top-level keys, except the credential keys it pops (`key`, `user`...). An unknown function is
+ * a 500 (`verify_fun` raises in `_reformat_low`, in the salt-api process); a function that
+ * raises returns its traceback string with HTTP 200.
  */
-import { exceptionText, param, truthy, type FunCall, type SimContext } from './context';
+import { PyError, runnerCall, sig, VAR_ARGS, type Signature } from './argspec';
+import { exceptionText, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
 import { unexpectedError } from './http-errors';
 import { resolveTarget } from './match';
 import { acceptedMinions } from './model';
@@ -13,8 +17,8 @@ type Runner = (ctx: SimContext, call: FunCall) => unknown;
 
 /** manage.status: pings the targets (a real test.ping job) and splits them by answer. */
 async function manageStatus(ctx: SimContext, call: FunCall): Promise<{ up: string[]; down: string[] }> {
-  const tgt = param(call, 'tgt', 0) ?? '*';
-  const tgtType = String(param(call, 'tgt_type', 1) ?? 'glob');
+  const tgt = call.values['tgt'];
+  const tgtType = String(call.values['tgt_type']);
   const { minions } = resolveTarget(ctx.fleet, tgt, tgtType);
   if (minions.length === 0) return { up: [], down: [] };
   const job = ctx.jobs.publish({ fun: 'test.ping', args: [], kwargs: {}, tgt, tgtType, user: call.user, minions, missing: [] });
@@ -22,15 +26,8 @@ async function manageStatus(ctx: SimContext, call: FunCall): Promise<{ up: strin
   return { up: minions.filter((id) => job.returns.has(id)).sort(), down: minions.filter((id) => !job.returns.has(id)).sort() };
 }
 
-function missingArg(fun: string, name: string): string {
-  return exceptionText('runner', fun, `TypeError: ${fun.split('.')[1] ?? fun}() missing 1 required positional argument: '${name}'`);
-}
-
 function withJid(fn: (ctx: SimContext, jid: string, call: FunCall) => unknown): Runner {
-  return (ctx, call) => {
-    const jid = param(call, 'jid', 0);
-    return jid === undefined ? missingArg(call.fun, 'jid') : fn(ctx, String(jid), call);
-  };
+  return (ctx, call) => fn(ctx, String(call.values['jid']), call);
 }
 
 function connected(ctx: SimContext): string[] {
@@ -38,15 +35,15 @@ function connected(ctx: SimContext): string[] {
 }
 
 function listJobs(ctx: SimContext, call: FunCall): unknown {
-  const fn = call.kwargs['search_function'];
-  const tgt = call.kwargs['search_target'];
+  const fn = call.values['search_function'] ?? undefined;
+  const tgt = call.values['search_target'] ?? undefined;
   const all = ctx.jobs.listJobs();
   return Object.fromEntries(Object.entries(all).filter(([, j]) =>
-    (fn === undefined || j['Function'] === fn) && (tgt === undefined || JSON.stringify(j['Target']).includes(String(tgt)))));
+    (fn === undefined || fn === null || j['Function'] === fn) && (tgt === undefined || tgt === null || JSON.stringify(j['Target']).includes(String(tgt)))));
 }
 
 function fileList(ctx: SimContext, call: FunCall): string[] {
-  const env = String(param(call, 'saltenv', 0) ?? 'base');
+  const env = String(call.values['saltenv']);
   return env === 'base' ? [...ctx.fleet.files.keys()].sort() : [];
 }
 
@@ -61,53 +58,85 @@ function dirList(ctx: SimContext): string[] {
 
 /** config.get on the master opts: the nodegroups and a few defaults (salt-api notes §0, §9). */
 function configGet(ctx: SimContext, call: FunCall): unknown {
-  const key = String(param(call, 'key', 0) ?? '');
+  const key = String(call.values['key']);
   const opts: Record<string, unknown> = { nodegroups: ctx.fleet.nodegroups, id: `${ctx.fleet.masterId}_master`, timeout: 5,
     gather_job_timeout: 10, keep_jobs_seconds: 86400, hash_type: 'sha256', token_expire: ctx.settings.tokenExpireS,
     netapi_enable_clients: ctx.settings.enabledClients, file_roots: { base: ['/srv/salt'] } };
   let node: unknown = opts;
-  for (const part of key.split(String(call.kwargs['delimiter'] ?? ':'))) {
+  for (const part of key.split(String(call.values['delimiter']))) {
     node = node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
   }
-  return node ?? param(call, 'default', 1) ?? '';
+  return node ?? call.values['default'];
 }
 
-const RUNNERS: Record<string, Runner> = {
-  'manage.status': manageStatus,
-  'manage.up': async (ctx, call) => (await manageStatus(ctx, call)).up,
-  'manage.down': async (ctx, call) => {
+const TARGET = { tgt: '*', tgt_type: 'glob', expr_form: null, timeout: null, gather_job_timeout: null };
+const PRESENT = { subset: null, show_ipv4: null, show_ip: false };
+const JID = ['jid'];
+
+const RUNNERS: Record<string, { sig: Signature; run: Runner }> = {
+  'manage.status': { sig: sig('status', [], { output: true, ...TARGET }), run: manageStatus },
+  'manage.up': { sig: sig('up', [], TARGET), run: async (ctx, call) => (await manageStatus(ctx, call)).up },
+  'manage.down': { sig: sig('down', [], { removekeys: false, tgt: '*', tgt_type: 'glob', expr_form: null }), run: async (ctx, call) => {
     const { down } = await manageStatus(ctx, call);
-    if (truthy(call.kwargs['removekeys'])) for (const id of down) ctx.fleet.minions.delete(id);
+    if (truthy(call.values['removekeys'])) for (const id of down) ctx.fleet.minions.delete(id);
     return down;
-  },
-  'manage.present': connected,
-  'manage.list_state': connected,
-  'manage.joined': connected,
-  'manage.alived': connected,
-  'manage.not_present': (ctx) => acceptedMinions(ctx.fleet).filter((m) => !m.up).map((m) => m.id).sort(),
-  'jobs.list_jobs': listJobs,
-  'jobs.list_job': withJid((ctx, jid) => ctx.jobs.listJob(jid)),
-  'jobs.print_job': withJid((ctx, jid) => ({ [jid]: ctx.jobs.listJob(jid) })),
-  'jobs.lookup_jid': withJid((ctx, jid, call) => ctx.jobs.lookupJid(jid, truthy(call.kwargs['missing']))),
-  'jobs.exit_success': withJid((ctx, jid) => {
+  } },
+  'manage.present': { sig: sig('present', [], PRESENT), run: connected },
+  'manage.list_state': { sig: sig('list_state', [], PRESENT), run: connected },
+  'manage.joined': { sig: sig('joined', [], PRESENT), run: connected },
+  'manage.alived': { sig: sig('alived', [], PRESENT), run: connected },
+  'manage.not_present': { sig: sig('not_present', [], PRESENT), run: (ctx) => acceptedMinions(ctx.fleet).filter((m) => !m.up).map((m) => m.id).sort() },
+  'jobs.list_jobs': { sig: sig('list_jobs', [], { ext_source: null, outputter: null, search_metadata: null, search_function: null,
+    search_target: null, start_time: null, end_time: null, display_progress: false }), run: listJobs },
+  'jobs.list_job': { sig: sig('list_job', JID, { ext_source: null, display_progress: false }), run: withJid((ctx, jid) => ctx.jobs.listJob(jid)) },
+  'jobs.print_job': { sig: sig('print_job', JID, { ext_source: null }), run: withJid((ctx, jid) => ({ [jid]: ctx.jobs.listJob(jid) })) },
+  'jobs.lookup_jid': { sig: sig('lookup_jid', JID, { ext_source: null, returned: true, missing: false, display_progress: false }),
+    run: withJid((ctx, jid, call) => ctx.jobs.lookupJid(jid, truthy(call.values['missing']))) },
+  'jobs.exit_success': { sig: sig('exit_success', JID, { ext_source: null }), run: withJid((ctx, jid) => {
     const job = ctx.jobs.get(jid);
     return job ? Object.fromEntries(job.minions.map((id) => [id, job.returns.get(id)?.retcode === 0])) : {};
-  }),
-  'fileserver.file_list': fileList,
-  'fileserver.dir_list': dirList,
-  'fileserver.envs': () => ['base'],
-  'config.get': configGet,
+  }) },
+  'fileserver.file_list': { sig: sig('file_list', [], { saltenv: 'base', backend: null }), run: fileList },
+  'fileserver.dir_list': { sig: sig('dir_list', [], { saltenv: 'base', backend: null }), run: dirList },
+  'fileserver.envs': { sig: sig('envs', [], { backend: null, sources: false }), run: () => ['base'] },
+  'config.get': { sig: sig('get', ['key'], { default: '', delimiter: ':' }), run: configGet },
+  // salt/runners/test.py `arg(*args, **kwargs)`: shows exactly what reached the runner.
+  'test.arg': { sig: sig('arg', [], {}, { varKw: true, varArgs: true }), run: (_ctx, call) => {
+    const { [VAR_ARGS]: args, ...kwargs } = call.values;
+    return { args, kwargs };
+  } },
 };
 
-/** Runs a runner function; returns its value (or its exception text). */
-export async function runRunner(ctx: SimContext, call: FunCall): Promise<{ jid: string; ret: unknown; success: boolean }> {
-  const runner = RUNNERS[call.fun];
+/** Whether the master has this runner (`verify_fun`). */
+export function hasRunner(fun: string): boolean {
+  return RUNNERS[fun] !== undefined;
+}
+
+/** `_low`'s try block for a runner: the argument binding and the call; an exception becomes text. */
+async function callRunner(ctx: SimContext, fun: string, chunk: Record<string, unknown>, user: string): Promise<{ ret: unknown; success: boolean; funArgs: unknown[] }> {
+  const runner = RUNNERS[fun];
   if (runner === undefined) throw unexpectedError();
+  let bound;
+  try {
+    bound = runnerCall(runner.sig, chunk);
+  } catch (err) {
+    if (!(err instanceof PyError)) throw err;
+    const failed = err.pyClass === 'TypeError' ? typeErrorReturn(ctx, 'runner', fun, err.message) : { ret: exceptionText('runner', fun, err.pyClass, err.message), success: false };
+    return { ...failed, funArgs: [] };
+  }
+  const ret = await runner.run(ctx, { fun, values: bound.values, funArgs: bound.funArgs, user });
+  return { ret, success: true, funArgs: bound.funArgs };
+}
+
+/** Runs a runner lowstate chunk; returns its value (or its exception text). */
+export async function runRunner(ctx: SimContext, chunk: Record<string, unknown>, user: string): Promise<{ jid: string; ret: unknown; success: boolean }> {
+  const fun = String(chunk['fun'] ?? '');
+  // verify_fun runs in RunnerClient._reformat_low, before the master: an unknown runner is a 500.
+  if (!hasRunner(fun)) throw unexpectedError();
   const jid = ctx.jobs.newJid();
-  const base = { fun: `runner.${call.fun}`, jid, user: call.user, fun_args: [...call.args, ...(Object.keys(call.kwargs).length ? [call.kwargs] : [])] };
+  const base = { fun: `runner.${fun}`, jid, user };
   ctx.bus.fire(`salt/run/${jid}/new`, base);
-  const ret = await runner(ctx, call);
-  const success = !(typeof ret === 'string' && ret.startsWith('Exception occurred in runner'));
-  ctx.bus.fire(`salt/run/${jid}/ret`, { ...base, return: ret, success });
+  const { ret, success, funArgs } = await callRunner(ctx, fun, chunk, user);
+  ctx.bus.fire(`salt/run/${jid}/ret`, { ...base, fun_args: funArgs, return: ret, success });
   return { jid, ret, success };
 }

@@ -2,8 +2,11 @@
  * salt-api sessions (salt-api notes §1): `POST /login` checks the eauth credentials,
  * mints a Salt eauth token (`start`, `expire = start + token_expire`) and a CherryPy
  * session id (40 lowercase hex) that is what clients send back as `X-Auth-Token` or the
- * `session_id` cookie. A session is valid while it is used within its idle timeout and
- * its Salt token has not expired; sessions live in RAM, so a restart forgets them all.
+ * `session_id` cookie. Two lifetimes, checked in two places as salt-api does: the CherryPy
+ * session lives while it is used within its idle timeout (the `salt_auth` tool: a plain 401
+ * otherwise); the Salt token it carries is checked by the master on each call (expired at
+ * `expire`, or forgotten by the master: `revokeSaltTokens`). Sessions live in RAM, so a
+ * salt-api restart forgets them all.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -27,6 +30,8 @@ export interface Session {
   expire: number;
   perms: Array<string | Record<string, string[]>>;
   lastUsedMs: number;
+  /** The master no longer knows the Salt token (its token store was cleared). */
+  revoked: boolean;
 }
 
 /** Session settings: idle timeout (CherryPy `tools.sessions.timeout`) and `token_expire`. */
@@ -61,18 +66,19 @@ export class SessionStore {
       expire: start + this.options().tokenExpireS,
       perms: user.perms ?? DEFAULT_PERMS,
       lastUsedMs: nowMs,
+      revoked: false,
     };
     this.sessions.set(session.id, session);
     return session;
   }
 
-  /** A valid session for the id (sliding its idle timer), or undefined. */
+  /** A live CherryPy session for the id (sliding its idle timer), or undefined. */
   touch(id: string | undefined): Session | undefined {
     if (id === undefined) return undefined;
     const s = this.sessions.get(id);
     if (s === undefined) return undefined;
     const now = Date.now();
-    if (now - s.lastUsedMs > this.options().sessionTtlMs || now / 1000 > s.expire) {
+    if (now - s.lastUsedMs > this.options().sessionTtlMs) {
       this.sessions.delete(id);
       return undefined;
     }
@@ -80,17 +86,27 @@ export class SessionStore {
     return s;
   }
 
-  /** Whether the session still exists and is unexpired, without sliding it. */
+  /** Whether the master still accepts the session's Salt token. */
+  saltTokenValid(s: Session): boolean {
+    return !s.revoked && Date.now() / 1000 <= s.expire;
+  }
+
+  /** Whether the session still exists and its Salt token is valid, without sliding it. */
   isValid(id: string): boolean {
     const s = this.sessions.get(id);
-    return s !== undefined && Date.now() - s.lastUsedMs <= this.options().sessionTtlMs && Date.now() / 1000 <= s.expire;
+    return s !== undefined && Date.now() - s.lastUsedMs <= this.options().sessionTtlMs && this.saltTokenValid(s);
   }
 
   /** Resolves a Salt eauth token (for `/run` and `/events?salt_token=`). */
   bySaltToken(token: string | undefined): Session | undefined {
     if (token === undefined) return undefined;
-    for (const s of this.sessions.values()) if (s.saltToken === token && Date.now() / 1000 <= s.expire) return s;
+    for (const s of this.sessions.values()) if (s.saltToken === token && this.saltTokenValid(s)) return s;
     return undefined;
+  }
+
+  /** The master forgets every Salt token; salt-api keeps its sessions (and their cookies). */
+  revokeSaltTokens(): void {
+    for (const s of this.sessions.values()) s.revoked = true;
   }
 
   /** `POST /logout`: forgets the session. */

@@ -1,11 +1,14 @@
 /**
- * Wheel `key.*` functions (salt-api notes §5): list_all / list / finger / finger_master /
- * print / accept / reject / delete (+ the `_dict` variants). Matching is a glob on the id;
- * accept/reject/delete return `name_match(match)` *after* the move (so delete is normally
- * `{}`) and fire `salt/key` events. The HTTP answer is the whole ret event.
+ * Wheel `key.*` functions (salt-api notes §5; signatures of salt/wheel/key.py, 2018.3):
+ * list_all / list / name_match / finger / finger_master / print / accept / reject / delete
+ * (+ the `_dict` variants). Matching is a glob on the id; accept/reject/delete return
+ * `name_match(match)` *after* the move (so delete is normally `{}`) and fire `salt/key` events.
+ * Arguments are taken the way `SyncClientMixin._low` takes them (argspec.ts `wheelCall`): top-level
+ * keys, or `arg` and `kwarg` together; a lone `kwarg` is ignored. The HTTP answer is the whole
+ * ret event (`ClearFuncs.wheel`).
  */
-import { exceptionText, param, truthy, type FunCall, type SimContext } from './context';
-import { unexpectedError } from './http-errors';
+import { PyError, sig, wheelCall, type Signature } from './argspec';
+import { exceptionText, masterNow, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
 import { pemFinger, makePublicKey, RSA_2048_SPKI_BYTES } from './keys';
 import { globToRegExp } from './match';
 import type { KeyState } from './model';
@@ -16,6 +19,8 @@ const LIST_ALIASES: Record<string, KeyState> = { acc: 'accepted', accepted: 'acc
   unaccepted: 'pending', rej: 'rejected', rejected: 'rejected', den: 'denied', denied: 'denied' };
 
 type Wheel = (ctx: SimContext, call: FunCall) => unknown;
+
+const match = (call: FunCall): unknown => call.values['match'];
 
 function sortCi(ids: string[]): string[] {
   return ids.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
@@ -48,7 +53,7 @@ function listAll(ctx: SimContext): Record<string, string[]> {
 }
 
 function keysBy(ctx: SimContext, call: FunCall, render: (id: string, pem: string) => string): Record<string, Record<string, string>> {
-  const matched = nameMatch(ctx, String(param(call, 'match', 0) ?? '*'), true);
+  const matched = nameMatch(ctx, String(match(call)), true);
   const local = masterKeys(ctx);
   return Object.fromEntries(Object.entries(matched).map(([dir, ids]) => [dir,
     Object.fromEntries(ids.map((id) => [id, render(id, local[id] ?? ctx.fleet.minions.get(id)?.pem ?? '')]))]));
@@ -72,19 +77,19 @@ function move(ctx: SimContext, ids: string[], from: KeyState[], to: KeyState, ac
 }
 
 function byGlob(call: FunCall): { match: string; ids: (ctx: SimContext) => string[] } {
-  const match = String(param(call, 'match', 0) ?? '');
-  return { match, ids: (ctx) => [...ctx.fleet.minions.keys()].filter((id) => globToRegExp(match).test(id)) };
+  const glob = String(match(call));
+  return { match: glob, ids: (ctx) => [...ctx.fleet.minions.keys()].filter((id) => globToRegExp(glob).test(id)) };
 }
 
 function byDict(call: FunCall): string[] {
-  const match = param(call, 'match', 0);
-  if (match === null || typeof match !== 'object') return [];
-  return Object.values(match as Record<string, unknown>).flatMap((v) => (Array.isArray(v) ? v.map(String) : []));
+  const dict = match(call);
+  if (dict === null || typeof dict !== 'object') return [];
+  return Object.values(dict as Record<string, unknown>).flatMap((v) => (Array.isArray(v) ? v.map(String) : []));
 }
 
 function mover(to: KeyState, act: string, base: KeyState[], flags: Record<string, KeyState>, dict: boolean): Wheel {
   return (ctx, call) => {
-    const from = [...base, ...Object.entries(flags).filter(([flag]) => truthy(call.kwargs[flag])).map(([, s]) => s)];
+    const from = [...base, ...Object.entries(flags).filter(([flag]) => truthy(call.values[flag])).map(([, s]) => s)];
     const ids = dict ? byDict(call) : byGlob(call).ids(ctx);
     move(ctx, ids, from, to, act);
     return dict ? dictMatch(ctx, ids) : nameMatch(ctx, byGlob(call).match, false);
@@ -108,40 +113,53 @@ function deleter(dict: boolean): Wheel {
   };
 }
 
-const WHEELS: Record<string, Wheel> = {
-  'key.list_all': listAll,
-  'key.list': (ctx, call) => {
-    const status = String(param(call, 'match', 0) ?? 'all');
-    const state = LIST_ALIASES[status];
+const MATCH = ['match'];
+const WHEELS: Record<string, { sig: Signature; run: Wheel }> = {
+  'key.list_all': { sig: sig('list_all'), run: listAll },
+  'key.list': { sig: sig('list_', MATCH), run: (ctx, call) => {
+    const state = LIST_ALIASES[String(match(call))];
     if (state === undefined) return listAll(ctx);
     return { [DIRS[state]]: listAll(ctx)[DIRS[state]] ?? [] };
-  },
-  'key.finger': (ctx, call) => keysBy(ctx, call, (_id, pem) => pemFinger(pem, String(call.kwargs['hash_type'] ?? 'sha256'))),
-  'key.finger_master': (ctx) => ({ local: { 'master.pub': pemFinger(masterKeys(ctx)['master.pub'] ?? '') } }),
-  'key.print': (ctx, call) => keysBy(ctx, call, (_id, pem) => pem),
-  'key.accept': mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, false),
-  'key.accept_dict': mover('accepted', 'accept', ['pending', 'rejected', 'denied'], {}, true),
-  'key.reject': mover('rejected', 'reject', ['pending'], { include_accepted: 'accepted', include_denied: 'denied' }, false),
-  'key.reject_dict': mover('rejected', 'reject', ['pending', 'accepted', 'denied'], {}, true),
-  'key.delete': deleter(false),
-  'key.delete_dict': deleter(true),
+  } },
+  'key.name_match': { sig: sig('name_match', MATCH), run: (ctx, call) => nameMatch(ctx, String(match(call)), true) },
+  'key.finger': { sig: sig('finger', MATCH, { hash_type: null }), run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pemFinger(pem, String(call.values['hash_type'] ?? 'sha256'))) },
+  'key.finger_master': { sig: sig('finger_master', [], { hash_type: null }), run: (ctx, call) => ({ local: { 'master.pub': pemFinger(masterKeys(ctx)['master.pub'] ?? '', String(call.values['hash_type'] ?? 'sha256')) } }) },
+  'key.print': { sig: sig('key_str', MATCH), run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pem) },
+  'key.accept': { sig: sig('accept', MATCH, { include_rejected: false, include_denied: false }), run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, false) },
+  'key.accept_dict': { sig: sig('accept_dict', MATCH, { include_rejected: false, include_denied: false }), run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, true) },
+  'key.reject': { sig: sig('reject', MATCH, { include_accepted: false, include_denied: false }), run: mover('rejected', 'reject', ['pending'], { include_accepted: 'accepted', include_denied: 'denied' }, false) },
+  'key.reject_dict': { sig: sig('reject_dict', MATCH, { include_accepted: false, include_denied: false }), run: mover('rejected', 'reject', ['pending'], { include_accepted: 'accepted', include_denied: 'denied' }, true) },
+  'key.delete': { sig: sig('delete', MATCH), run: deleter(false) },
+  'key.delete_dict': { sig: sig('delete_dict', MATCH), run: deleter(true) },
 };
 
-/** Runs a wheel function and builds the ret event salt-api returns for it. */
-export function runWheel(ctx: SimContext, call: FunCall): { tag: string; data: Record<string, unknown> } {
-  const wheel = WHEELS[call.fun];
-  if (wheel === undefined) throw unexpectedError();
+/** `_low`'s try block: verify_fun, the argument binding, the call; an exception becomes text. */
+function callWheel(ctx: SimContext, fun: string, chunk: Record<string, unknown>, user: string): { ret: unknown; success: boolean } {
+  const wheel = WHEELS[fun];
+  // salt.utils.lazy.verify_fun raises inside _low's try: a 200 with the exception text.
+  if (wheel === undefined) return { ret: exceptionText('wheel', fun, 'CommandExecutionError', `'${fun}' is not available.`), success: false };
+  try {
+    const bound = wheelCall(wheel.sig, chunk);
+    return { ret: wheel.run(ctx, { fun, values: bound.values, funArgs: bound.funArgs, user }), success: true };
+  } catch (err) {
+    if (!(err instanceof PyError)) throw err;
+    return err.pyClass === 'TypeError' ? typeErrorReturn(ctx, 'wheel', fun, err.message) : { ret: exceptionText('wheel', fun, err.pyClass, err.message), success: false };
+  }
+}
+
+/**
+ * Runs a wheel lowstate chunk and builds the ret event salt-api returns for it. The master's
+ * wheel handler has popped `fun` and the token; every other key reaches `_low`.
+ */
+export function runWheel(ctx: SimContext, chunk: Record<string, unknown>, user: string): { tag: string; data: Record<string, unknown> } {
+  const fun = String(chunk['fun'] ?? '');
+  const low = Object.fromEntries(Object.entries(chunk).filter(([k]) => k !== 'fun' && k !== 'token'));
   const jid = ctx.jobs.newJid();
   const tag = `salt/wheel/${jid}`;
-  const base = { fun: `wheel.${call.fun}`, jid, tag, user: call.user };
+  const base = { fun: `wheel.${fun}`, jid, tag, user };
   ctx.bus.fire(`${tag}/new`, base);
-  let ret: unknown;
-  let success = true;
-  if (['key.accept', 'key.reject', 'key.delete', 'key.print'].includes(call.fun) && param(call, 'match', 0) === undefined) {
-    ret = exceptionText('wheel', call.fun, `TypeError: ${call.fun.split('.')[1] ?? ''}() missing 1 required positional argument: 'match'`);
-    success = false;
-  } else ret = wheel(ctx, call);
-  const data = { ...base, _stamp: new Date().toISOString().slice(0, 23) + '000', return: ret, success };
+  const { ret, success } = callWheel(ctx, fun, { ...low, cmd: 'wheel', full_return: true }, user);
+  const data = { ...base, _stamp: new Date(masterNow(ctx)).toISOString().slice(0, 23) + '000', return: ret, success };
   ctx.bus.fire(`${tag}/ret`, data);
   return { tag, data };
 }

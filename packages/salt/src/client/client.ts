@@ -20,6 +20,20 @@ const READ_RUNNERS = new Set(['manage.status', 'manage.up', 'manage.present', 'm
 /** Wheel functions that only read. */
 const READ_WHEELS = new Set(['key.list_all', 'key.list', 'key.finger', 'key.finger_master', 'key.print', 'key.name_match']);
 
+/**
+ * Keys a wheel kwarg may not be sent as: salt-api and the master read them themselves
+ * (`NetapiClient.run`, `ClearFuncs.wheel`, `CLIENT_INTERNAL_KEYWORDS` of salt/client/mixins.py).
+ */
+const WHEEL_RESERVED = new Set(['client', 'fun', 'arg', 'kwarg', 'token', 'eauth', 'username', 'password', 'cmd', 'full_return',
+  'print_event', 'timeout', '__jid__', '__tag__', '__user__']);
+
+/**
+ * The text a runner or wheel function that failed returns with HTTP 200: `SyncClientMixin._low`
+ * formats an exception as "Exception occurred in <client> <fun>: ..." (every version) and, from
+ * 3000 on, a call with arguments the function does not take as "\nPassed invalid arguments: ...".
+ */
+const FAILED_RETURN = /^(Exception occurred in (runner|wheel) |\s*Passed invalid arguments: )/;
+
 type Grains = Record<string, unknown>;
 
 /** The salt-api client used by the service. */
@@ -71,6 +85,23 @@ function localChunk(client: string, tgt: string | string[], fun: string, o: Loca
   return { ...o.extra, client, tgt, fun, arg: o.arg ?? [], ...(o.kwarg ? { kwarg: o.kwarg } : {}), ...(o.tgt_type ? { tgt_type: o.tgt_type } : {}) };
 }
 
+/** The lowstate of a runner call (docs/salt-calls.md): kwargs in `kwarg`, never top-level. */
+export function runnerChunk(fun: string, kwarg: Record<string, unknown> = {}): LowstateChunk {
+  return Object.keys(kwarg).length > 0 ? { client: 'runner', fun, kwarg: { ...kwarg } } : { client: 'runner', fun };
+}
+
+/**
+ * The lowstate of a wheel call (docs/salt-calls.md): kwargs as top-level keys. The master's
+ * `SyncClientMixin._low` uses `arg`/`kwarg` only when both are present and otherwise fills the
+ * function's parameters from the top-level keys (`format_call`): a lone `kwarg` is ignored and
+ * `key.finger` fails with "finger takes at least 1 argument (0 given)".
+ */
+export function wheelChunk(fun: string, kwarg: Record<string, unknown> = {}): LowstateChunk {
+  const clash = Object.keys(kwarg).filter((k) => WHEEL_RESERVED.has(k));
+  if (clash.length > 0) throw new Error(`wheel ${fun}: ${clash.join(', ')} cannot be sent as a wheel argument`);
+  return { ...kwarg, client: 'wheel', fun };
+}
+
 function firstLine(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   return `${lines[0] ?? ''}${lines.length > 1 ? ` ${lines[lines.length - 1] ?? ''}` : ''}`.slice(0, 300);
@@ -92,19 +123,26 @@ class SaltApiClient implements SaltClient {
     return this.post(chunks, chunks.length > 0 && chunks.every(isReadChunk) ? 'read' : 'exec');
   }
 
+  /**
+   * Runner kwargs travel in `kwarg`: `RunnerClient._reformat_low` reads `kwarg` (and `arg`, and
+   * old-style top-level keys), but pops the top-level `key`, `user`, `username`, `password`,
+   * `eauth`, `token` and `client` as credentials, so `config.get` with a top-level `key` would
+   * never get it.
+   */
   async runner(fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> {
-    const [ret] = await this.run({ client: 'runner', fun, kwarg });
+    const [ret] = await this.run(runnerChunk(fun, kwarg));
     // A runner that raises still answers 200, with its traceback as the return (notes §2).
-    if (typeof ret === 'string' && ret.startsWith('Exception occurred in runner')) throw new BadGateway(`salt runner ${fun} failed: ${firstLine(ret)}`);
+    if (typeof ret === 'string' && FAILED_RETURN.test(ret)) throw new BadGateway(`salt runner ${fun} failed: ${firstLine(ret)}`);
     return ret;
   }
 
   async wheel(fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> {
-    const [ret] = await this.run({ client: 'wheel', fun, kwarg });
+    const [ret] = await this.run(wheelChunk(fun, kwarg));
     // The answer is the whole ret event; an exception is `success: false` with its text (notes §2).
     const data = asObject(asObject(ret)?.['data']);
     if (data === undefined) throw new BadGateway(`salt wheel ${fun}: unexpected answer`);
-    if (data['success'] === false) throw new BadGateway(`salt wheel ${fun} failed: ${firstLine(String(data['return']))}`);
+    const text = typeof data['return'] === 'string' ? data['return'] : '';
+    if (data['success'] === false || FAILED_RETURN.test(text)) throw new BadGateway(`salt wheel ${fun} failed: ${firstLine(String(data['return']))}`);
     return data['return'];
   }
 

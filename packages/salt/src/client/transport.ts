@@ -1,8 +1,17 @@
 /**
  * HTTP to salt-api: one axios instance (no proxy, no redirects, raw text bodies, status
  * handled here), a session (token reused until its `expire`, ONE transparent re-login
- * on a 401 then one retry, one login in flight shared by concurrent callers — notes §1
- * "Correct client behaviour"), per-kind timeouts, and bounded back-off for reads only.
+ * on a refused session then one retry, one login in flight shared by concurrent callers —
+ * notes §1 "Correct client behaviour"), per-kind timeouts, and bounded back-off for reads only.
+ *
+ * A refused session is a 401, or — Salt 2018.3.0 to 2018.3.2 only — the JSON catch-all 500 a
+ * `local` call gets when the master refuses its token: that `hypermedia_handler` maps only
+ * Eauth- and TokenAuthenticationError to 401, so the AuthenticationError `LocalClient.pub`
+ * raises falls to `{"status": 500, "return": "An unexpected error occurred"}` (fixed in 2018.3.3;
+ * issues #48333, #49767). Such a 500 is told apart from a real failure by a probe with the same
+ * token (`SESSION_PROBE`, whose refusal is a TokenAuthenticationError, a 401 in every version):
+ * only when the probe is refused is the session renewed and the call sent again, which is safe
+ * because the master published nothing for a token it refused.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -20,6 +29,16 @@ export interface RequestSpec {
 }
 
 const SKEW_MS = 60_000;
+
+/** A cheap call the master checks the token of (needs `@wheel`, which the sync needs anyway). */
+export const SESSION_PROBE = { client: 'wheel', fun: 'key.finger_master' } as const;
+
+/** Whether a request is a `local*` call (POST / with such a chunk, or GET /minions). */
+function runsLocal(spec: RequestSpec): boolean {
+  if (spec.method === 'GET') return spec.path === '/minions' || spec.path.startsWith('/minions/');
+  const chunks: unknown[] = Array.isArray(spec.body) ? spec.body : [spec.body];
+  return chunks.some((c) => c !== null && typeof c === 'object' && 'client' in c && typeof c.client === 'string' && c.client.startsWith('local'));
+}
 const QUIET: SaltLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** The response's Content-Type as a string ('' when absent). */
@@ -136,12 +155,26 @@ export class Transport {
     }
   }
 
+  /**
+   * Whether a JSON 500 to a `local*` call means the master refused the token (2018.3.0-2018.3.2):
+   * the same token is refused by the probe.
+   */
+  private async refusedAs500(spec: RequestSpec, res: AxiosResponse<string>, token: string): Promise<boolean> {
+    if (res.status !== 500 || !contentType(res).includes('json') || !runsLocal(spec)) return false;
+    try {
+      const probe = await this.send({ method: 'POST', path: '/', body: [SESSION_PROBE], kind: 'read' }, token, 'POST / (session probe)');
+      return probe.status === 401;
+    } catch {
+      return false;
+    }
+  }
+
   private async authed(spec: RequestSpec): Promise<unknown> {
     const what = `${spec.method} ${spec.path}`;
     const token = await this.token();
     let res = await this.send(spec, token, what);
-    if (res.status === 401) {
-      this.logger.info({ what }, 'salt-api session refused, logging in again');
+    if (res.status === 401 || (await this.refusedAs500(spec, res, token))) {
+      this.logger.info({ what, status: res.status }, 'salt-api session refused, logging in again');
       this.invalidate(token);
       res = await this.send(spec, await this.token(), what);
       if (res.status === 401) {
