@@ -30,9 +30,22 @@ export class BudgetExceeded extends Error {
   }
 }
 
+/** The two budgets of one read; tests give small ones to reach them with few rows. */
+export interface RowBudgetLimits {
+  /** Rows one statement may visit. */
+  readonly sqlRows: number;
+  /** Rows one read may handle in JavaScript. */
+  readonly memoryRows: number;
+}
+
+/** The defaults: {@link SQL_ROW_BUDGET} and {@link MEMORY_ROW_BUDGET}. */
+export const DEFAULT_ROW_BUDGET: RowBudgetLimits = { sqlRows: SQL_ROW_BUDGET, memoryRows: MEMORY_ROW_BUDGET };
+
 /** The counter behind `fleet_budget()`: unlimited outside {@link RowBudget.run}. */
 export class RowBudget {
   private remaining = Number.POSITIVE_INFINITY;
+
+  constructor(readonly limits: RowBudgetLimits = DEFAULT_ROW_BUDGET) {}
 
   /** One row visited: the SQL function's body. */
   tick(): number {
@@ -41,25 +54,26 @@ export class RowBudget {
     return 1;
   }
 
-  /** Runs `fn` (synchronous: better-sqlite3 is) with `rows` to spend; nested runs share the outer one. */
-  run<T>(rows: number, fn: () => T): T {
+  /** Runs `fn` (synchronous: better-sqlite3 is) with the SQL budget; nested runs share the outer one. */
+  run<T>(fn: () => T): T {
     if (this.remaining !== Number.POSITIVE_INFINITY) return fn();
-    this.remaining = rows;
+    this.remaining = this.limits.sqlRows;
     try {
       return fn();
     } finally {
       this.remaining = Number.POSITIVE_INFINITY;
     }
   }
-}
 
-/** Counts rows handled in JavaScript; throws `BudgetExceeded('memory')` past {@link MEMORY_ROW_BUDGET}. */
-export function memoryCounter(limit = MEMORY_ROW_BUDGET): () => void {
-  let seen = 0;
-  return () => {
-    seen += 1;
-    if (seen > limit) throw new BudgetExceeded('memory');
-  };
+  /** A counter of rows handled in JavaScript; throws `BudgetExceeded('memory')` past the memory budget. */
+  memoryCounter(): () => void {
+    const limit = this.limits.memoryRows;
+    let seen = 0;
+    return () => {
+      seen += 1;
+      if (seen > limit) throw new BudgetExceeded('memory');
+    };
+  }
 }
 
 /** What the refusal names: the parameter at fault, and the fields an index serves. */
@@ -84,4 +98,17 @@ export function refusalError(r: Refusal): BadRequest {
   return new BadRequest(
     `where: ${r.collection} is too large to search by this filter without an index; include a condition on an indexed field (${fields}) that narrows it`,
   );
+}
+
+/**
+ * SQLite's limits on a statement's size (https://sqlite.org/limits.html): bound values, expression
+ * depth, ORDER BY terms. The query parser keeps client filters well inside them; a filter built
+ * by code that still reaches one is a 400 of ours rather than SQLite's text in a 500.
+ */
+const STATEMENT_LIMITS = /too many SQL variables|Expression tree is too large|too many terms in ORDER BY|too many columns|string or blob too big/i;
+
+/** Our 400 for a statement SQLite refused as too large, or undefined for any other error. */
+export function statementLimitError(error: unknown): BadRequest | undefined {
+  if (!(error instanceof Error) || error.name !== 'SqliteError' || !STATEMENT_LIMITS.test(error.message)) return undefined;
+  return new BadRequest('where: the filter or sort is too large for the store; use fewer conditions or values');
 }

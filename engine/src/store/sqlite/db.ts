@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ServiceUnavailable } from '../../errors';
 import { compilePattern } from '../../query/pattern';
-import { BUDGET_FUNCTION, RowBudget } from './budget';
+import { BUDGET_FUNCTION, DEFAULT_ROW_BUDGET, RowBudget, type RowBudgetLimits } from './budget';
 import { REGEXP_FUNCTION } from './translate';
 
 /** A prepared statement as better-sqlite3 types it (positional parameters). */
@@ -21,12 +21,13 @@ export class SqliteDb {
   private readonly raw: Database.Database;
   private readonly statements = new Map<string, Statement>();
   /** The rows a read may still visit: `fleet_budget()` in its WHERE spends them (budget.ts). */
-  readonly budget = new RowBudget();
+  readonly budget: RowBudget;
   private closed = false;
   /** Transactions this connection ran: its own writes, which `data_version` does not count. */
   private writes = 0;
 
-  constructor(path: string) {
+  constructor(path: string, limits: RowBudgetLimits = DEFAULT_ROW_BUDGET) {
+    this.budget = new RowBudget(limits);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.raw = new Database(path);
     // WAL lets readers run beside the one writer; FULL fsyncs the WAL on every commit so a write

@@ -5,7 +5,7 @@
  */
 import { BadRequest } from '../../errors';
 import type { Doc, Filter, FindOptions, Projection, SortSpec } from '../port';
-import { BUDGET_FUNCTION, BudgetExceeded, memoryCounter, refusalError, SQL_ROW_BUDGET } from './budget';
+import { BUDGET_FUNCTION, BudgetExceeded, refusalError, type RowBudget, statementLimitError } from './budget';
 import type { CollectionInfo } from './collections';
 import type { SqliteDb } from './db';
 import { decodeDoc } from './json';
@@ -45,8 +45,8 @@ function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, pag
   if (plan.mode === 'sql') return statement.all(...plan.params).map((row) => decodeDoc(docColumn(row), info.datetimePaths));
   // Compile first: a filter that throws must not leave an open iterator (the connection stays busy).
   const test = compileFilter(filter);
-  if (plan.mode === 'stream') return streamMatches(statement.iterate(...plan.params), info, test, page);
-  const spend = memoryCounter();
+  if (plan.mode === 'stream') return streamMatches(statement.iterate(...plan.params), info, test, { page, budget: db.budget });
+  const spend = db.budget.memoryCounter();
   const candidates: Doc[] = [];
   for (const row of statement.iterate(...plan.params)) {
     spend();
@@ -62,13 +62,13 @@ export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): n
   if (where.complete) {
     const plain = `SELECT count(*) AS n FROM ${info.table}${clause}`;
     // An index-only count (a covering index, or none at all) is cheap at any size: no budget.
-    const sql = clause === '' || indexOnly(db, plain, where.params) ? plain : `SELECT count(*) AS n FROM ${info.table}${budgeted(where.sql)}`;
-    const row = withinBudget(db, () => db.prepare(sql).get(...where.params), () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }));
+    const sql = (): string => (clause === '' || indexOnly(db, plain, where.params) ? plain : `SELECT count(*) AS n FROM ${info.table}${budgeted(where.sql)}`);
+    const row = withinBudget(db, () => db.prepare(sql()).get(...where.params), () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }));
     return typeof row === 'object' && row !== null && 'n' in row && typeof row.n === 'number' ? row.n : 0;
   }
   const test = compileFilter(filter);
   const count = (): number => {
-    const spend = memoryCounter();
+    const spend = db.budget.memoryCounter();
     let n = 0;
     for (const row of db.prepare(`SELECT doc FROM ${info.table}${budgeted(where.sql)}`).iterate(...where.params)) {
       spend();
@@ -102,10 +102,10 @@ function planDetails(db: SqliteDb, sql: string, params: readonly SqlValue[]): st
 /** Runs `fn` within the row budgets; a spent budget becomes the 400 `refusal` builds. */
 function withinBudget<T>(db: SqliteDb, fn: () => T, refusal: () => Error): T {
   try {
-    return db.budget.run(SQL_ROW_BUDGET, fn);
+    return db.budget.run(fn);
   } catch (error) {
     if (error instanceof BudgetExceeded) throw refusal();
-    throw error;
+    throw statementLimitError(error) ?? error;
   }
 }
 
@@ -117,7 +117,7 @@ function withinBudget<T>(db: SqliteDb, fn: () => T, refusal: () => Error): T {
 function refusalOf(db: SqliteDb, info: CollectionInfo, plan: Plan, page: Page): Error {
   const details = planDetails(db, plan.sql, plan.params);
   const sortedWithoutIndex = plan.mode === 'memory' || details.some((d) => /USE TEMP B-TREE FOR ORDER BY/.test(d));
-  const param = sortedWithoutIndex && page.sort.length > 0 ? 'sort' : page.skip >= SQL_ROW_BUDGET / 2 ? 'page' : 'where';
+  const param = sortedWithoutIndex && page.sort.length > 0 ? 'sort' : page.skip >= db.budget.limits.sqlRows / 2 ? 'page' : 'where';
   return refusalError({ param, collection: info.name, indexed: info.indexed, sortFields: page.sort.map(([f]) => f) });
 }
 
@@ -166,9 +166,9 @@ function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: 
 }
 
 /** Stops reading as soon as the page is full: the rows already come in the requested order. */
-function streamMatches(rows: IterableIterator<unknown>, info: CollectionInfo, test: (doc: Doc) => boolean, page: Page): Doc[] {
+function streamMatches(rows: IterableIterator<unknown>, info: CollectionInfo, test: (doc: Doc) => boolean, { page, budget }: { page: Page; budget: RowBudget }): Doc[] {
   const docs: Doc[] = [];
-  const spend = memoryCounter();
+  const spend = budget.memoryCounter();
   let toSkip = page.skip;
   for (const row of rows) {
     spend();

@@ -3,6 +3,7 @@
  * file (collections, query, writes, media, leases).
  */
 import type { Filter, FindOptions, Store } from '../port';
+import type { RowBudgetLimits } from './budget';
 import { Collections } from './collections';
 import { CountCache } from './count-cache';
 import { SqliteDb } from './db';
@@ -25,11 +26,13 @@ export interface SqliteStore extends Store {
 export interface SqliteStoreOptions {
   /** A file path (its directory is created if missing) or `:memory:`. */
   readonly path: string;
+  /** The work budget of one read (budget.ts, docs/limits.md); tests lower it to reach it with few rows. */
+  readonly rowBudget?: RowBudgetLimits;
 }
 
 /** Opens (creating if needed) the SQLite store at `path`. */
-export function openSqliteStore({ path }: SqliteStoreOptions): SqliteStore {
-  const db = new SqliteDb(path);
+export function openSqliteStore({ path, rowBudget }: SqliteStoreOptions): SqliteStore {
+  const db = new SqliteDb(path, rowBudget);
   const collections = new Collections(db);
   const counts = new CountCache(db);
   return {
