@@ -10,6 +10,7 @@ import { findOneAndUpdateTests, leasesTests } from './contract/claims-leases';
 import { datetimesTests } from './contract/datetimes';
 import { HOSTS, JOBS, PLAIN, hosts, type Context } from './contract/fixtures';
 import { lifecycleTests } from './contract/lifecycle';
+import { patternTests } from './contract/patterns';
 import { mediaTests } from './contract/media';
 import { pushDownEquivalenceTests } from './contract/pushdown-equivalence';
 import { countTests, nestedAndArrayFieldsTests, queryOperatorsTests } from './contract/queries';
@@ -26,6 +27,7 @@ export type Concern =
   | 'projection'
   | 'skip and limit'
   | 'count'
+  | 'patterns'
   | 'insert'
   | 'update'
   | 'findOneAndUpdate'
@@ -54,6 +56,7 @@ const CONCERNS: Readonly<Record<Concern, (ctx: Context, options: StoreContractOp
   projection: projectionTests,
   'skip and limit': skipAndLimitTests,
   count: countTests,
+  patterns: patternTests,
   insert: insertTests,
   update: updateTests,
   findOneAndUpdate: findOneAndUpdateTests,
