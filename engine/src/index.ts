@@ -18,3 +18,5 @@ export { parseWhere, isPlainObject } from './query/where';
 export { parseListParams, single } from './query/params';
 export type * from './store/port';
 export { openApiDocument } from './openapi';
+export { compilePattern, patternError, MAX_PATTERN_LENGTH, type Pattern } from './query/pattern';
+export { assertJsonBounds, MAX_SORT_TERMS, WHERE_BOUNDS, type JsonBounds } from './query/bounds';
