@@ -10,8 +10,12 @@
  */
 import { BadRequest } from '../../errors';
 
-/** Rows one statement may visit: about 0.3 s of SQLite work at ~1.5 us a row (measured, 1M actions). */
-export const SQL_ROW_BUDGET = 200_000;
+/**
+ * Rows one statement may visit. Measured on 1,000,000 actions (packages/server/bench/stall.ts): a
+ * visited row costs 4-10 us (10 us when an index gives the order and each row is then fetched from
+ * the table), so 50,000 rows stay under 0.5 s, and a list request (a find and a count) under ~1 s.
+ */
+export const SQL_ROW_BUDGET = 50_000;
 
 /**
  * Rows one read may decode and match or sort in JavaScript (the mingo paths), where a row costs

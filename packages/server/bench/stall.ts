@@ -1,0 +1,110 @@
+/**
+ * `tsx packages/server/bench/stall.ts`: the worst event-loop stall each hostile request causes on
+ * the seeded store (10,000 hosts, 1,000,000 actions; BENCH_HOSTS / BENCH_ACTIONS override), with a
+ * viewer token. The server runs in this process, so `monitorEventLoopDelay` sees every stall it
+ * causes; `/api/health` is asked while each attack runs and its answer time is printed beside.
+ * Each attack runs once after a warm-up request; the figures feed docs/limits.md (issue 8).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startServer } from '../src/boot';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { ensureDataset } from './dataset';
+
+const VIEWER = 'stall-viewer-token-0123456789';
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+
+function envInt(name: string, dflt: number): number {
+  const n = Number(process.env[name] ?? dflt);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number`);
+  return n;
+}
+
+/** The hostile requests of issue 8, each a path a viewer may send. */
+function attacks(): [string, string][] {
+  const nestedIn = `{"_id":{"$in":${'['.repeat(7000)}${']'.repeat(7000)}}}`;
+  return [
+    ['$regex .*x7= on hosts._id', `/api/hosts?where=${q({ _id: { $regex: '.*.*.*.*.*.*.*=' } })}`],
+    ['$regex [a-z0-9.-]*x7= on hosts._id', `/api/hosts?where=${q({ _id: { $regex: `${'[a-z0-9.-]*'.repeat(7)}=` } })}`],
+    ['$regex on actions.action (unindexed)', `/api/actions?where=${q({ action: { $regex: 'nomatch$' } })}&max_results=1`],
+    ['actions sort=args (unindexed)', '/api/actions?sort=args&max_results=1'],
+    ['actions where user (unindexed)', `/api/actions?where=${q({ user: 'nobody' })}&max_results=1`],
+    ['actions where return $exists', `/api/actions?where=${q({ return: { $exists: true } })}&max_results=1`],
+    ['actions page 40,000 (offset 1M)', '/api/actions?page=40000&max_results=25'],
+    ['actions where host (indexed)', `/api/actions?where=${q({ host: 'nohost' })}&max_results=1`],
+    ['actions newest page (indexed)', '/api/actions?max_results=25'],
+    ['hosts sort by a grain (in memory)', '/api/hosts?sort=grain.osfullname&max_results=1'],
+    ['hosts where grain $regex (in memory)', `/api/hosts?where=${q({ 'grain.osfullname': { $regex: 'nomatch$' } })}&max_results=1`],
+    // Barely encoded: percent-encoding would push it past Node's 16 KB request head (a 431).
+    ['$in nested 7,000 deep', `/api/hosts?where=${nestedIn}`],
+    ['sort with 2,001 terms', `/api/hosts?sort=${Array.from({ length: 2001 }, () => '_id').join(',')}`],
+    ['page 2^53-1', '/api/hosts?page=9007199254740991&max_results=1000'],
+  ];
+}
+
+interface Outcome {
+  readonly status: number;
+  readonly ms: number;
+  readonly stallMs: number;
+  readonly healthMs: number;
+  readonly message: string;
+}
+
+async function attack(url: string, path: string): Promise<Outcome> {
+  const headers = { authorization: `Bearer ${VIEWER}` };
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  const started = performance.now();
+  let healthMs = Number.NaN;
+  const request = fetch(`${url}${path}`, { headers });
+  // Asked just after the attack went out: it answers only when the loop is free again.
+  const health = new Promise<void>((resolve) => setTimeout(resolve, 20)).then(async () => {
+    const t = performance.now();
+    await (await fetch(`${url}/api/health`)).text();
+    healthMs = performance.now() - t;
+  });
+  const res = await request;
+  const text = await res.text();
+  const ms = performance.now() - started;
+  await health;
+  histogram.disable();
+  const message = res.status >= 400 ? text.slice(0, 140) : `${text.length} bytes`;
+  return { status: res.status, ms, stallMs: histogram.max / 1e6, healthMs, message };
+}
+
+async function main(): Promise<void> {
+  const params = { hosts: envInt('BENCH_HOSTS', 10_000), actions: envInt('BENCH_ACTIONS', 1_000_000), seed: 1 };
+  const dataset = await ensureDataset(params, say);
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-stall-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${dataset.path}`,
+    API_TOKENS: `viewer=${VIEWER}:viewer`,
+    LOG_LEVEL: 'fatal',
+    SNAPSHOT_INTERVAL_S: '86400',
+  });
+  const server = await startServer(config, { log: createLogger('fatal'), cwd: dir });
+  try {
+    await fetch(`${server.url}/api/actions?max_results=1`, { headers: { authorization: `Bearer ${VIEWER}` } });
+    say(`store: ${dataset.counts.hosts} hosts, ${dataset.counts.actions} actions (${dataset.path})`);
+    say(`${'attack'.padEnd(40)} status     total   worst stall   health   answer`);
+    for (const [name, path] of attacks()) {
+      const o = await attack(server.url, path);
+      const cols = [name.padEnd(40), String(o.status).padEnd(6), `${o.ms.toFixed(0)} ms`.padStart(9), `${o.stallMs.toFixed(0)} ms`.padStart(13), `${o.healthMs.toFixed(0)} ms`.padStart(8)];
+      say(`${cols.join(' ')}   ${o.message}`);
+    }
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
