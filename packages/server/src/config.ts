@@ -40,6 +40,16 @@ const optionalString = z
 
 const url = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), 'must be an http(s) URL');
 
+/** Whether Intl (Node's ICU data) knows the IANA zone. */
+function knownZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const schema = z.object({
   PORT: intIn(0, 65535, 5000),
   HOST: optionalString.transform((v) => v ?? '0.0.0.0'),
@@ -56,6 +66,16 @@ const schema = z.object({
   SALT_API_PASSWORD: optionalString,
   SALT_API_EAUTH: optionalString.transform((v) => v ?? 'pam'),
   SALT_MASTER_NAME: optionalString,
+  /** The master's time zone: Salt 2018.3 writes jids in the master's local time (packages/salt/src/jid.ts). */
+  SALT_MASTER_TZ: optionalString
+    .transform((v) => v ?? 'UTC')
+    .refine(knownZone, 'must be an IANA time zone such as UTC or Europe/Berlin'),
+  /**
+   * Longest quiet spell of the salt-api event stream before the service checks it (salt-api sends
+   * no keep-alives, so a dropped connection is silent): a probe the master answers must show up
+   * on the stream, or it is reopened and a repair sync runs.
+   */
+  SALT_EVENTS_IDLE_S: secondsIn(0.05, 86400, 120),
   /** Longest wait for one salt-api answer to an execution (reads wait at most 60 s, login 10 s). */
   SALT_API_TIMEOUT_S: secondsIn(0.001, 3600, 120),
   /** Between two `status.all_status` samples of a monitored host. */

@@ -27,6 +27,8 @@ export interface ExecuteDeps {
   readonly client: SaltClient;
   readonly store: Store;
   readonly tracker: AsyncJobTracker;
+  /** The master's zone (SALT_MASTER_TZ), for the jids the service makes up. */
+  readonly masterTz: string;
 }
 
 /** One host's line of the answer and its record. */
@@ -81,7 +83,7 @@ function hostsOf(request: ExecutionRequest, answered: readonly string[]): string
 async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionResponse> {
   const { tgt } = target(call.request);
   const result = await deps.client.local(tgt, call.parsed.fun, options(call));
-  const jid = result.jid ?? localJid(call.ctx.now);
+  const jid = result.jid ?? localJid(call.ctx.now, deps.masterTz);
   const lines = hostsOf(call.request, Object.keys(result.minions)).map((host) => fromOutcome(call, jid, host, result.minions[host]));
   await recordReturns(deps.store, lines.map((l) => l.ret), call.ctx.now);
   const output = Object.fromEntries(lines.map((l) => [l.host, l.output]));
@@ -91,7 +93,7 @@ async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
 async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionResponse> {
   const { tgt } = target(call.request);
   const job = await deps.client.localAsync(tgt, call.parsed.fun, options(call));
-  const jid = job.jid ?? localJid(call.ctx.now);
+  const jid = job.jid ?? localJid(call.ctx.now, deps.masterTz);
   const untargeted = call.request.targets.filter((host) => !job.minions.includes(host));
   await recordReturns(deps.store, untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false)), call.ctx.now);
   if (job.jid !== null && job.minions.length > 0) {
@@ -107,7 +109,7 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const { parsed } = call;
   const kwarg = Object.keys(parsed.kwarg).length > 0 ? { kwarg: { ...parsed.kwarg } } : {};
   const elements = await deps.client.run({ ...parsed.extra, client: 'local_batch', tgt, fun: parsed.fun, arg: [...parsed.arg], ...kwarg, ...t });
-  const jid = localJid(call.ctx.now);
+  const jid = localJid(call.ctx.now, deps.masterTz);
   const answered = new Map<string, unknown>();
   for (const element of elements) {
     if (element !== null && typeof element === 'object' && !Array.isArray(element)) for (const [host, ret] of Object.entries(element)) answered.set(host, ret);

@@ -34,6 +34,8 @@ export interface MasterOptions {
   readonly asyncDeadlineMs?: number;
   /** The fleet sync loop, when it runs; `syncNow` answers 503 without it. */
   readonly sync?: SyncTrigger;
+  /** The master's IANA zone (SALT_MASTER_TZ, default UTC), for the jids the service makes up. */
+  readonly masterTz?: string;
 }
 
 /** The service plus what the server needs to shut it down. */
@@ -64,7 +66,7 @@ export function createMasterService(o: MasterOptions): RunningMaster {
   const tracker = new AsyncJobTracker({ client: o.client, store: o.store, log: o.log, pollMs: o.asyncPollMs ?? 1000, deadlineMs: o.asyncDeadlineMs ?? 300_000 });
   const monitor = new Monitor({ client: o.client, store: o.store, log: o.log, intervalMs: o.monitorIntervalMs ?? 30_000 });
   return {
-    execute: (request, ctx) => execute({ client: o.client, store: o.store, tracker }, request, ctx),
+    execute: (request, ctx) => execute({ client: o.client, store: o.store, tracker, masterTz: o.masterTz ?? 'UTC' }, request, ctx),
     downloadPatches: (ctx) => downloadPatches({ client: o.client, store: o.store, log: o.log }, ctx.now),
     monitoring: monitoringBody(monitor),
     async syncNow() {

@@ -10,8 +10,8 @@
  *   replaced (the spec: "it sets tgt"). Credentials (`token`, `username`, `password`, `eauth`) are
  *   refused with 422: the service always calls the master with its own session.
  */
-import { randomInt } from 'node:crypto';
 import { Forbidden, Unprocessable } from '@fleet/engine/src/errors';
+import { jidAt } from '../jid';
 
 /** The clients the API proxies. */
 export const EXEC_CLIENTS = ['local', 'local_async', 'local_batch'] as const;
@@ -94,11 +94,10 @@ export function funArgs(parsed: ParsedExecution): unknown[] {
 }
 
 /**
- * A jid in Salt's format (`%Y%m%d%H%M%S%f` of UTC now, notes §4) for a call the master gave none:
- * nothing matched, no minion answered a `local` call, or a `local_batch` (one job per batch).
+ * A jid in Salt's format (`%Y%m%d%H%M%S%f` of now in the master's zone, ../jid.ts) for a call the
+ * master gave none: nothing matched, no minion answered a `local` call, or a `local_batch` (one
+ * job per batch). Written in the master's zone so it sorts among the master's own jids.
  */
-export function localJid(now: Date): string {
-  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
-  const micro = now.getUTCMilliseconds() * 1000 + randomInt(0, 1000);
-  return `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}${p(micro, 6)}`;
+export function localJid(now: Date, masterTz = 'UTC'): string {
+  return jidAt(now, masterTz);
 }

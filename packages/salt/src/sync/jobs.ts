@@ -1,14 +1,22 @@
 /**
  * The job-cache phase of a sync: what the live events may have missed. `jobs.list_jobs`
- * (GET /jobs) once, then `jobs.list_job` (GET /jobs/<jid>) for each job newer than the
- * watermark, oldest first and at most `MAX_JOBS_PER_RUN` per run; returns whose action is
- * not stored yet go through `recordReturns` (actions, failed patches, patch alerts). A job
- * still waiting for minions is looked at again on later runs until it is `GRACE_MS` old
- * (a down minion never returns). The watermark lives in memory: after a restart the first
- * runs walk the whole cache again, which writes nothing for returns already recorded.
+ * (GET /jobs) once, then `jobs.list_job` (GET /jobs/<jid>) for each job not handled yet,
+ * oldest first and at most `MAX_JOBS_PER_RUN` per run; returns whose action is not stored yet
+ * go through `recordReturns` (actions, failed patches, patch alerts). A job still waiting for
+ * minions is looked at again on later runs until it is `GRACE_MS` old (a down minion never
+ * returns).
+ *
+ * The cursor is a watermark with an overlap window. 2018.3 masters write jids in their local
+ * time (`gen_jid`: `datetime.now()`, see ../jid.ts), so when daylight saving time ends the jids
+ * of new jobs are lower than those of the hour before: a plain "jid > watermark" would skip them.
+ * Every job whose jid is above the watermark minus `JID_OVERLAP_MS` (wall-clock digits) is a
+ * candidate; those already handled are remembered in `done` (pruned below the window) and not
+ * fetched again. The cursor lives in memory: after a restart the first runs walk the whole cache
+ * again, which writes nothing for returns already recorded.
  */
 import type { Store } from '@fleet/engine';
 import type { JobSummary, SaltClient } from '../client';
+import { jidInstant, shiftJid } from '../jid';
 import { failedPatchFields, recordReturns, type JobReturn } from '../record';
 import { isBookkeeping } from './noise';
 
@@ -16,10 +24,23 @@ import { isBookkeeping } from './noise';
 export const MAX_JOBS_PER_RUN = 100;
 /** How long a job with missing returns keeps being re-read. */
 export const GRACE_MS = 10 * 60_000;
+/**
+ * How far below the watermark jids are still looked at: the largest step back of a wall clock
+ * at the end of DST (1 h nearly everywhere, 2 h at Antarctica/Troll) with an hour of margin.
+ */
+export const JID_OVERLAP_MS = 3 * 3_600_000;
 
 /** State kept between runs. */
 export interface JobCursor {
+  /** The highest jid (20 digits) below which every job was handled. */
   watermark: string;
+  /** Jids within the overlap window that were handled (not fetched again). */
+  done: Set<string>;
+}
+
+/** A fresh cursor. */
+export function newJobCursor(): JobCursor {
+  return { watermark: '', done: new Set() };
 }
 
 /** Counters of the job phase. */
@@ -28,19 +49,22 @@ export interface JobsOutcome {
   failedPatches: number;
 }
 
-/** `%Y%m%d%H%M%S%f` (UTC) of a jid -> epoch ms; NaN when it is no jid (notes §4). */
-export function jidTime(jid: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{3})/.exec(jid);
-  if (!m) return Number.NaN;
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number(m[7]));
-}
-
 function bookkeeping(j: JobSummary): boolean {
   return isBookkeeping({ fun: j.function, tgt: j.target, tgtType: j.targetType, args: j.arguments, metadata: j.metadata });
 }
 
+/** What a job-cache pass needs. */
+export interface RepairContext {
+  readonly client: SaltClient;
+  readonly store: Store;
+  readonly now: Date;
+  /** The master's zone (SALT_MASTER_TZ): jids are wall-clock digits in it. */
+  readonly masterTz: string;
+}
+
 /** Records one job's missing returns; resolves whether it still waits for minions. */
-async function repairJob(client: SaltClient, store: Store, jid: string, now: Date, out: JobsOutcome): Promise<boolean> {
+async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Promise<boolean> {
+  const { client, store, now } = rc;
   const job = await client.jobs(jid);
   if (job.error !== undefined) return false;
   const returns: JobReturn[] = Object.entries(job.result).map(([host, r]) => ({
@@ -54,29 +78,36 @@ async function repairJob(client: SaltClient, store: Store, jid: string, now: Dat
     out.actions += created.size;
     out.failedPatches += missing.filter((r) => created.has(`${jid}${r.host}`) && failedPatchFields(r) !== null).length;
   }
-  return job.pending.length > 0 && now.getTime() - jidTime(jid) < GRACE_MS;
+  return job.pending.length > 0 && now.getTime() - jidInstant(jid, rc.masterTz) < GRACE_MS;
+}
+
+/** The jobs to look at: above the watermark minus the overlap, not handled yet, oldest first. */
+function candidates(all: readonly JobSummary[], cursor: JobCursor): JobSummary[] {
+  const floor = cursor.watermark === '' ? '' : shiftJid(cursor.watermark, -JID_OVERLAP_MS);
+  for (const jid of cursor.done) if (jid <= floor) cursor.done.delete(jid);
+  return all
+    .filter((j) => j.jid.slice(0, 20) > floor && !cursor.done.has(j.jid))
+    .sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0));
 }
 
 /** Walks the job cache past the cursor, recording what is missing, and moves the cursor. */
-export async function repairJobs(client: SaltClient, store: Store, cursor: JobCursor, now: Date): Promise<JobsOutcome> {
-  const all = Object.values(await client.jobs())
-    .filter((j) => j.jid.slice(0, 20) > cursor.watermark)
-    .sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0));
+export async function repairJobs(rc: RepairContext, cursor: JobCursor): Promise<JobsOutcome> {
   const out: JobsOutcome = { actions: 0, failedPatches: 0 };
   let fetched = 0;
   let frozen = false;
-  let watermark = cursor.watermark;
-  for (const j of all) {
-    if (bookkeeping(j)) {
-      if (!frozen) watermark = j.jid.slice(0, 20);
-      continue;
+  for (const j of candidates(Object.values(await rc.client.jobs()), cursor)) {
+    if (!bookkeeping(j)) {
+      if (fetched >= MAX_JOBS_PER_RUN) break;
+      fetched += 1;
+      // A job still waiting is read again next run: the watermark stops below it.
+      if (await repairJob(rc, j.jid, out)) {
+        frozen = true;
+        continue;
+      }
     }
-    if (fetched >= MAX_JOBS_PER_RUN) break;
-    fetched += 1;
-    const waiting = await repairJob(client, store, j.jid, now, out);
-    if (waiting) frozen = true;
-    else if (!frozen) watermark = j.jid.slice(0, 20);
+    cursor.done.add(j.jid);
+    const jid = j.jid.slice(0, 20);
+    if (!frozen && jid > cursor.watermark) cursor.watermark = jid;
   }
-  cursor.watermark = watermark;
   return out;
 }

@@ -14,7 +14,7 @@ import type { SaltClient } from '../client';
 import { parseNodegroup } from '../nodegroups';
 import { sameValue, type DeriveContext } from './derive';
 import { markForgotten, readSnapshot, syncHosts } from './hosts';
-import { repairJobs, type JobCursor } from './jobs';
+import { newJobCursor, repairJobs, type JobCursor } from './jobs';
 import { isMasterFailure, noteReachable, noteUnreachable } from './reachability';
 
 /** What a sync needs. `toolKey` names the grain object holding last_stateapply / last_distupgrade. */
@@ -26,6 +26,8 @@ export interface SyncOptions {
   now?: () => Date;
   /** Refresh an up host's unchanged `heartbeat` once it is this old (default 5 min). */
   heartbeatRefreshMs?: number;
+  /** The master's IANA zone (SALT_MASTER_TZ, default UTC): 2018.3 jids are its local time. */
+  masterTz?: string;
 }
 
 /** The outcome of one run. */
@@ -84,7 +86,7 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
     o.log.warn({ count: forgotten.ids.length, hosts: forgotten.ids.slice(0, 20) }, 'fleet sync: hosts the master no longer knows (kept, key denied, status down)');
   }
   const nodegroups = lap();
-  const jobs = await repairJobs(o.client, o.store, cursor, now);
+  const jobs = await repairJobs({ client: o.client, store: o.store, now, masterTz: o.masterTz ?? 'UTC' }, cursor);
   Object.assign(report, {
     hostsSeen: hosts.seen, hostsChanged: hosts.changed + forgotten.changed, hostsNew: hosts.created, nodegroups: Object.keys(snap.nodegroups).length,
     actionsRecorded: jobs.actions, failedPatches: jobs.failedPatches, alertsRaised: hosts.alerts + forgotten.alerts,
@@ -94,7 +96,7 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
 
 /** Creates a sync over one client and store; `runOnce` never overlaps itself within this object. */
 export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport> } {
-  const cursor: JobCursor = { watermark: '' };
+  const cursor: JobCursor = newJobCursor();
   const clock = o.now ?? (() => new Date());
   const run = async (): Promise<SyncReport> => {
     const now = stampNow(clock().getTime());
