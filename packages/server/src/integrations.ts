@@ -3,7 +3,9 @@
  * fleet sync loop (at start, every SYNC_INTERVAL_S, on demand), the live event consumer (which asks
  * for a sync after each reconnect) and the master service, registered as the `master` service the
  * resources call. Without it nothing runs and the master routes answer 503 naming SALT_API_URL.
- * Two knobs beside DESIGN §6's names: SALT_API_TIMEOUT_S and ALL_STATUS_INTERVAL_S (config.ts).
+ * Knobs beside DESIGN §6's names (config.ts): SALT_API_TIMEOUT_S, ALL_STATUS_INTERVAL_S,
+ * SALT_MASTER_TZ (the zone 2018.3 masters write jids in) and SALT_EVENTS_IDLE_S (the event
+ * stream's idle watchdog).
  * The task scheduler runs beside the sync loop, through the master service (DESIGN §5 "tasks").
  */
 import { randomBytes } from 'node:crypto';
@@ -64,16 +66,18 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   // Unique per process: the sync runs on the one instance holding the store lease.
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const syncLog = log.child({ component: 'sync' });
-  const sync = startSyncLoop({ client, store: o.store, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder });
+  const masterTz = config.SALT_MASTER_TZ;
+  const sync = startSyncLoop({ client, store: o.store, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder, masterTz });
   const onReconnect = (): void => {
     sync.runNow().catch((err: unknown) => syncLog.warn({ err: err instanceof Error ? err.message : String(err) }, 'sync after an event stream reconnect did not run'));
   };
-  const events = startEventConsumer({ client, store: o.store, log: log.child({ component: 'events' }), toolKey, onReconnect });
-  const master = createMasterService({ client, store: o.store, log: log.child({ component: 'master' }), monitorIntervalMs, sync });
+  const idleMs = Math.round(config.SALT_EVENTS_IDLE_S * 1000);
+  const events = startEventConsumer({ client, store: o.store, log: log.child({ component: 'events' }), toolKey, onReconnect, idleMs });
+  const master = createMasterService({ client, store: o.store, log: log.child({ component: 'master' }), monitorIntervalMs, sync, masterTz });
   o.services.set('master', master);
   const schedulerLog = log.child({ component: 'scheduler' });
   const scheduler = startScheduler({ store: o.store, log: schedulerLog, master, runtime: o.runtime });
-  log.info({ url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S }, 'master integration started');
+  log.info({ url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S, masterTz, eventsIdleS: config.SALT_EVENTS_IDLE_S }, 'master integration started');
   return {
     master,
     async stop() {

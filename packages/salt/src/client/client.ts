@@ -6,7 +6,7 @@
 import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine/src/errors';
 import { openEventStream } from './events';
 import { asObject, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
-import { Transport } from './transport';
+import { SESSION_PROBE, Transport } from './transport';
 import type {
   AsyncJob, JobDetail, JobSummary, KeyFingerprints, KeyLists, LocalOptions, LocalResult, LowstateChunk, ManageStatus,
   SaltClientOptions, SaltEventStream, TargetType,
@@ -57,6 +57,11 @@ export interface SaltClient {
   keys(): Promise<KeyLists>;
   /** Opens GET /events; resolves once the server has accepted the subscription. */
   events(): Promise<SaltEventStream>;
+  /**
+   * wheel key.finger_master: a cheap call the master answers and puts on its bus
+   * (`salt/wheel/<jid>/new` and `/ret`, `ClearFuncs.wheel`); resolves the answer's tag.
+   */
+  echo(): Promise<string>;
   /** wheel key.list_all: ids in every key state. */
   listKeys(): Promise<KeyLists>;
   /** wheel key.finger: fingerprint per state and minion id. */
@@ -182,6 +187,13 @@ class SaltApiClient implements SaltClient {
 
   events(): Promise<SaltEventStream> {
     return openEventStream(this.t);
+  }
+
+  async echo(): Promise<string> {
+    const [ret] = await this.run({ ...SESSION_PROBE });
+    const tag = asObject(ret)?.['tag'];
+    if (typeof tag !== 'string') throw new BadGateway('salt wheel key.finger_master: unexpected answer');
+    return tag;
   }
 
   async listKeys(): Promise<KeyLists> {

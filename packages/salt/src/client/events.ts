@@ -3,8 +3,12 @@
  * the X-Auth-Token header (works in every version; 3009 rejects the query form), the
  * wire format is `retry: N` once, then `tag: <tag>` + `data: {"data": ..., "tag": ...}`
  * blocks separated by a blank line, with no keep-alives. The stream ends when the server
- * drops it; reconnecting (re-login + reopen) is the caller's job.
+ * drops it; reconnecting (re-login + reopen) is the caller's job. With no keep-alives a peer
+ * that vanished without closing would leave the stream waiting forever: TCP keep-alive is
+ * turned on for its socket (the kernel then probes an idle connection and fails it once the
+ * peer no longer answers); the consumer's idle watchdog detects a silent stream much sooner.
  */
+import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { AxiosResponse } from 'axios';
@@ -13,8 +17,20 @@ import { errorMessage, malformed, statusError, transportError } from './errors';
 import { contentType, type Transport } from './transport';
 import type { SaltEvent, SaltEventStream, SaltLogger, StreamEnd } from './types';
 
+/** Idle time before the kernel's first keep-alive probe of the stream's socket. */
+export const TCP_KEEPALIVE_DELAY_MS = 30_000;
+
+/** Turns TCP keep-alive on for the socket an HTTP response arrives on; resolves whether it could. */
+function keepAlive(body: Readable): boolean {
+  const socket: unknown = 'socket' in body ? body.socket : undefined;
+  if (!(socket instanceof Socket)) return false;
+  socket.setKeepAlive(true, TCP_KEEPALIVE_DELAY_MS);
+  return true;
+}
+
 class SseStream implements SaltEventStream {
   retryMs: number | undefined;
+  readonly tcpKeepAlive: boolean;
   readonly ended: Promise<StreamEnd>;
   private resolveEnded: (reason: StreamEnd) => void = () => undefined;
   private readonly queue: SaltEvent[] = [];
@@ -31,6 +47,7 @@ class SseStream implements SaltEventStream {
     private readonly logger: SaltLogger,
   ) {
     this.ended = new Promise((resolve) => { this.resolveEnded = resolve; });
+    this.tcpKeepAlive = keepAlive(body);
     body.on('data', (chunk: Buffer) => this.feed(this.decoder.write(chunk)));
     body.on('end', () => this.finish('closed_by_server'));
     body.on('close', () => this.finish('closed_by_server'));

@@ -161,4 +161,6 @@ export interface SaltEventStream extends AsyncIterable<SaltEvent> {
   readonly ended: Promise<StreamEnd>;
   /** The `retry:` value the server announced, in ms. */
   readonly retryMs: number | undefined;
+  /** Whether TCP keep-alive is on for the stream's socket. */
+  readonly tcpKeepAlive: boolean;
 }

@@ -3,13 +3,18 @@
  * X-Auth-Token header, salt-api notes §3) and turns job returns, key events, minion starts and
  * `vnc/connect` events into store writes as they arrive (handlers.ts). When the stream ends —
  * a dropped connection, a master restart, an expired session (the server closes the stream at
- * the next event, issue #53742) — it reopens with bounded exponential back-off; reopening logs
- * in again when the session was refused. `onReconnect` runs after every reopen so the caller
- * can start a sync that records whatever was returned while the stream was down.
+ * the next event from 3005 on, issue #53742) — it reopens with bounded exponential back-off;
+ * reopening logs in again when the session was refused. A stream that goes silent without
+ * ending (salt-api sends no keep-alives: a dropped connection is quiet) is caught by TCP
+ * keep-alive on its socket (client/events.ts) and, much sooner, by the idle watchdog
+ * (watchdog.ts), which reopens it when it stays quiet while the master answers. `onReconnect`
+ * runs after every reopen so the caller can start a sync that records whatever was returned
+ * while the stream was down.
  */
 import type { Log, Store } from '@fleet/engine';
-import type { SaltClient, SaltEventStream } from '../client';
+import type { SaltClient, SaltEvent, SaltEventStream } from '../client';
 import { EventHandlers } from './handlers';
+import { IdleWatchdog } from './watchdog';
 
 /** Options of `startEventConsumer`. */
 export interface EventConsumerOptions {
@@ -22,7 +27,14 @@ export interface EventConsumerOptions {
   onReconnect?: () => void;
   /** Back-off between attempts: `initialMs` (default 500) doubling up to `maxMs` (default 30 s). */
   backoff?: { initialMs?: number; maxMs?: number };
+  /** Quiet time after which the stream is checked (SALT_EVENTS_IDLE_S; default 120 s). */
+  idleMs?: number;
+  /** How long the check's own event may take once the master answered (default min(10 s, idleMs)). */
+  echoWaitMs?: number;
 }
+
+/** Default of `idleMs`: one cheap wheel call per two quiet minutes; a dead stream is seen within ~2 min. */
+export const DEFAULT_EVENTS_IDLE_MS = 120_000;
 
 /** A stream that lived this long (or delivered events) was healthy: the back-off starts over. */
 const HEALTHY_MS = 5_000;
@@ -76,20 +88,44 @@ class EventConsumer {
     return Math.min(this.maxMs, this.initialMs * 2 ** attempt) * (0.8 + Math.random() * 0.4);
   }
 
+  private watch(s: SaltEventStream): IdleWatchdog {
+    const idleMs = this.o.idleMs ?? DEFAULT_EVENTS_IDLE_MS;
+    return new IdleWatchdog({
+      idleMs,
+      waitMs: this.o.echoWaitMs ?? Math.min(10_000, idleMs),
+      echo: () => this.o.client.echo(),
+      onDead: (quietMs) => {
+        this.o.log.warn({ quietMs }, 'salt event stream silent although the master answers: reopening it');
+        s.close();
+      },
+      onMasterSilent: (err) => this.o.log.warn({ err: errText(err) }, 'salt event stream quiet and the master does not answer; keeping the stream'),
+    });
+  }
+
   /** Reads one stream to its end; resolves whether it was healthy. */
   private async consume(s: SaltEventStream): Promise<boolean> {
     const openedAt = Date.now();
     let events = 0;
-    for await (const event of s) {
-      events += 1;
-      try {
-        const did = await this.handlers.handle(event);
-        if (did !== undefined) this.o.log.debug({ tag: event.tag }, `salt event: ${did}`);
-      } catch (err) {
-        this.o.log.error({ tag: event.tag, err: errText(err) }, 'salt event could not be recorded (the next sync repairs it)');
+    const watchdog = this.watch(s);
+    try {
+      for await (const event of s) {
+        events += 1;
+        watchdog.saw();
+        await this.handle(event);
       }
+    } finally {
+      watchdog.stop();
     }
     return events > 0 || Date.now() - openedAt >= HEALTHY_MS;
+  }
+
+  private async handle(event: SaltEvent): Promise<void> {
+    try {
+      const did = await this.handlers.handle(event);
+      if (did !== undefined) this.o.log.debug({ tag: event.tag }, `salt event: ${did}`);
+    } catch (err) {
+      this.o.log.error({ tag: event.tag, err: errText(err) }, 'salt event could not be recorded (the next sync repairs it)');
+    }
   }
 
   private opened(reconnect: boolean): void {
