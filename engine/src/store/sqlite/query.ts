@@ -7,6 +7,7 @@ import { BadRequest } from '../../errors';
 import type { Doc, Filter, FindOptions, Projection, SortSpec } from '../port';
 import { BUDGET_FUNCTION, BudgetExceeded, refusalError, type RowBudget, statementLimitError } from './budget';
 import type { CollectionInfo } from './collections';
+import { findNeedsBudget, indexOnly, planDetails, sortsInTempTree } from './plans';
 import type { SqliteDb } from './db';
 import { decodeDoc } from './json';
 import { aggregateInMemory, compileFilter, findInMemory, project } from './mingo';
@@ -17,7 +18,10 @@ type Mode = 'sql' | 'stream' | 'memory';
 
 interface Plan {
   readonly mode: Mode;
+  /** The statement, with `fleet_budget()` leading its WHERE. */
   readonly sql: string;
+  /** Mode `sql` only: the same statement without the budget term, and its WHERE alone. */
+  readonly unbudgeted?: { readonly sql: string; readonly where: string | undefined; readonly whereParams: readonly SqlValue[] };
   readonly params: readonly SqlValue[];
   /** The projection still to apply after reading (undefined: none, or done in SQL). */
   readonly projection: Projection | undefined;
@@ -41,8 +45,13 @@ export function findDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, opt
 }
 
 function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, page }: { plan: Plan; page: Page }): Doc[] {
+  if (plan.mode === 'sql') {
+    const plain = plan.unbudgeted;
+    const cheap = plain !== undefined && !findNeedsBudget(db, { sql: plain.sql, params: plan.params }, { sql: plain.where, params: plain.whereParams, table: info.table });
+    const rows = db.prepare(cheap ? plain.sql : plan.sql).all(...plan.params);
+    return rows.map((row) => decodeDoc(docColumn(row), info.datetimePaths));
+  }
   const statement = db.prepare(plan.sql);
-  if (plan.mode === 'sql') return statement.all(...plan.params).map((row) => decodeDoc(docColumn(row), info.datetimePaths));
   // Compile first: a filter that throws must not leave an open iterator (the connection stays busy).
   const test = compileFilter(filter);
   if (plan.mode === 'stream') return streamMatches(statement.iterate(...plan.params), info, test, { page, budget: db.budget });
@@ -79,26 +88,6 @@ export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): n
   return withinBudget(db, count, () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }));
 }
 
-/** Whether SQLite answers the statement from an index alone (`USING COVERING INDEX`); remembered per SQL text. */
-const indexOnlyPlans = new WeakMap<SqliteDb, Map<string, boolean>>();
-
-function indexOnly(db: SqliteDb, sql: string, params: readonly SqlValue[]): boolean {
-  const known = indexOnlyPlans.get(db) ?? new Map<string, boolean>();
-  indexOnlyPlans.set(db, known);
-  let answer = known.get(sql);
-  if (answer === undefined) {
-    const details = planDetails(db, sql, params);
-    answer = details.length > 0 && details.every((d) => /USING COVERING INDEX/.test(d));
-    if (known.size > 500) known.clear();
-    known.set(sql, answer);
-  }
-  return answer;
-}
-
-function planDetails(db: SqliteDb, sql: string, params: readonly SqlValue[]): string[] {
-  return db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((row) => (typeof row === 'object' && row !== null && 'detail' in row ? String(row.detail) : ''));
-}
-
 /** Runs `fn` within the row budgets; a spent budget becomes the 400 `refusal` builds. */
 function withinBudget<T>(db: SqliteDb, fn: () => T, refusal: () => Error): T {
   try {
@@ -115,8 +104,7 @@ function withinBudget<T>(db: SqliteDb, fn: () => T, refusal: () => Error): T {
  * else the filter.
  */
 function refusalOf(db: SqliteDb, info: CollectionInfo, plan: Plan, page: Page): Error {
-  const details = planDetails(db, plan.sql, plan.params);
-  const sortedWithoutIndex = plan.mode === 'memory' || details.some((d) => /USE TEMP B-TREE FOR ORDER BY/.test(d));
+  const sortedWithoutIndex = plan.mode === 'memory' || sortsInTempTree(planDetails(db, plan.sql, plan.params));
   const param = sortedWithoutIndex && page.sort.length > 0 ? 'sort' : page.skip >= db.budget.limits.sqlRows / 2 ? 'page' : 'where';
   return refusalError({ param, collection: info.name, indexed: info.indexed, sortFields: page.sort.map(([f]) => f) });
 }
@@ -157,9 +145,11 @@ function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: 
   }
   const removed = removableFields(normalized);
   const docExpr = removed === undefined ? 'doc' : `json_remove(doc, ${removed.map((f) => `'$.${f}'`).join(', ')})`;
+  const tail = `${orderClause} LIMIT ? OFFSET ?`;
   return {
     mode: 'sql',
-    sql: `SELECT ${docExpr} AS doc FROM ${info.table}${clause}${orderClause} LIMIT ? OFFSET ?`,
+    sql: `SELECT ${docExpr} AS doc FROM ${info.table}${clause}${tail}`,
+    unbudgeted: { sql: `SELECT ${docExpr} AS doc FROM ${info.table}${where.sql === undefined ? '' : ` WHERE ${where.sql}`}${tail}`, where: where.sql, whereParams: where.params },
     params: [...where.params, page.limit > 0 ? page.limit : -1, page.skip],
     projection: removed === undefined ? normalized : undefined,
   };
