@@ -67,9 +67,14 @@ describe('the row budget of the embedded store', () => {
     await expect(store.count('actions', filter)).rejects.toThrow(/^where: actions is too large to search by this filter without an index/);
   });
 
-  test('an update by an unindexed filter is refused before it writes', async () => {
-    await expect(store.update('actions', { user: 'admin' }, { $set: { user: 'x' } }, { multi: true })).rejects.toThrow(/^where: /);
-    expect((await store.find('actions', { host: 'h1' }, newest)).every((d) => d.user === 'admin')).toBe(true);
+  test('a delete by an unindexed filter is refused before it deletes', async () => {
+    await expect(store.delete('actions', { 'args.x': { $gte: 0 } })).rejects.toThrow(/^where: /);
+    expect(await store.count('actions', {})).toBe(1000);
+  });
+
+  test('updates select what they change without the budget (no client shapes them)', async () => {
+    await expect(store.update('small', { user: 'admin' }, { $set: { state: 'seen' } }, { multi: true })).resolves.toMatchObject({ matched: 90 });
+    await expect(store.update('actions', { user: 'admin', 'args.x': { $gte: 999 } }, { $set: { state: 'seen' } }, { multi: true })).resolves.toMatchObject({ matched: 1 });
   });
 
   test('indexed reads answer as before', async () => {

@@ -58,9 +58,25 @@ export class RowBudget {
     return 1;
   }
 
+  private exempted = false;
+
+  /**
+   * Runs `fn` with no budget: the reads of an update or a claim select what they change (the boot
+   * backfill of a soft-delete flag over every item, the scheduler's claim), no client asks them.
+   */
+  exempt<T>(fn: () => T): T {
+    const outer = this.exempted;
+    this.exempted = true;
+    try {
+      return fn();
+    } finally {
+      this.exempted = outer;
+    }
+  }
+
   /** Runs `fn` (synchronous: better-sqlite3 is) with the SQL budget; nested runs share the outer one. */
   run<T>(fn: () => T): T {
-    if (this.remaining !== Number.POSITIVE_INFINITY) return fn();
+    if (this.exempted || this.remaining !== Number.POSITIVE_INFINITY) return fn();
     this.remaining = this.limits.sqlRows;
     try {
       return fn();
@@ -71,7 +87,7 @@ export class RowBudget {
 
   /** A counter of rows handled in JavaScript; throws `BudgetExceeded('memory')` past the memory budget. */
   memoryCounter(): () => void {
-    const limit = this.limits.memoryRows;
+    const limit = this.exempted ? Number.POSITIVE_INFINITY : this.limits.memoryRows;
     let seen = 0;
     return () => {
       seen += 1;

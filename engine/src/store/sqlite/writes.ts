@@ -25,7 +25,7 @@ export function insertDocs(db: SqliteDb, info: CollectionInfo, docs: readonly Do
 export function updateDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, update: Update, options: UpdateOptions = {}): UpdateResult {
   const parsed = parseUpdate(update);
   return db.immediate(() => {
-    const targets = findDocs(db, info, filter, { limit: options.multi === true ? 0 : 1 });
+    const targets = db.budget.exempt(() => findDocs(db, info, filter, { limit: options.multi === true ? 0 : 1 }));
     if (targets.length === 0) {
       if (options.upsert !== true) return { matched: 0, modified: 0 };
       const doc = upsertDoc(filter, parsed);
@@ -55,7 +55,7 @@ export function findOneAndUpdateDoc(
   const parsed = parseUpdate(update);
   const wantBefore = options.returnDocument === 'before';
   return db.immediate(() => {
-    const [doc] = findDocs(db, info, filter, options.sort === undefined ? { limit: 1 } : { sort: options.sort, limit: 1 });
+    const [doc] = db.budget.exempt(() => findDocs(db, info, filter, options.sort === undefined ? { limit: 1 } : { sort: options.sort, limit: 1 }));
     if (doc === undefined) {
       if (options.upsert !== true) return null;
       const created = upsertDoc(filter, parsed);
