@@ -11,7 +11,8 @@ export const actions = defineResource({
   fields: {
     jid: f.string({ required: true }),
     action: f.string({ required: true, description: 'Executed function, e.g. cmd.run' }),
-    host: f.ref('hosts', { required: true }),
+    // Recorded from the master, which may report a minion the sync has not stored yet.
+    host: f.ref('hosts', { required: true, exists: false }),
     state: f.string({ default: 'finished' }),
     args: f.array(f.object({ __kwarg__: f.boolean() }, { open: true }), { default: () => [] }),
     return: f.string({ nullable: true, description: 'Output of the action' }),

@@ -4,7 +4,6 @@
  * `mark_as_read=1` on a GET persists `read: true` on the alerts it returns.
  */
 import { defineResource, f, requireRole } from '@fleet/engine';
-import { touched } from './lib/touch';
 
 export const alerts = defineResource({
   name: 'alerts',
@@ -23,11 +22,14 @@ export const alerts = defineResource({
     async afterRead({ docs, params, ctx }) {
       if (params.mark_as_read === undefined || params.mark_as_read === '0') return;
       requireRole(ctx.principal, 'operator', 'mark_as_read');
-      const unread = docs.filter((d) => d.read !== true);
+      const unread = docs.filter((d) => !d.read);
       if (unread.length === 0) return;
-      const set = { read: true, ...touched(ctx.now) };
-      await ctx.runtime.store.update('alerts', { _id: { $in: unread.map((d) => d._id) } }, { $set: set }, { multi: true });
-      for (const doc of unread) Object.assign(doc, set);
+      const ids = unread.map((d) => d._id);
+      const api = ctx.runtime.resources.get('alerts');
+      await api.patchMany({ _id: { $in: ids } }, { read: true }, ctx);
+      // The page answers with the alerts as they now are (read, new _updated and _etag).
+      const fresh = new Map((await api.find({ where: { _id: { $in: ids } } }, ctx)).map((d) => [d._id, d]));
+      for (const doc of unread) Object.assign(doc, fresh.get(doc._id));
     },
   },
 });

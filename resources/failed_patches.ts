@@ -28,7 +28,8 @@ export const failed_patches = defineResource({
   fields: {
     jid: f.string({ required: true }),
     action: f.string({ required: true }),
-    host: f.ref('hosts', { required: true }),
+    // Recorded from the master, which may report a minion the sync has not stored yet.
+    host: f.ref('hosts', { required: true, exists: false }),
     state: f.string({ default: 'finished' }),
     patch: f.string({ description: 'Patch (state) name' }),
     return: f.array(step, { default: () => [] }),

@@ -1,37 +1,37 @@
 /**
  * groups: containers (type 0) of subgroups, rule groups (type 1: `info.regex` / `info.grain`), and
  * the graph's master root (2), gateways (3) and direct-attached hosts (4). Any group may also have
- * static members: `hosts` in a write sets those hosts' `groups`.
+ * static members: `hosts` in a write sets those hosts' `groups`. Subgroups and members must exist
+ * (declared references); deleting a group pulls it from its parents and its hosts.
  */
-import { BadRequest, defineResource, f, isPlainObject, NotFound, Unprocessable, type CallContext, type Doc } from '@fleet/engine';
-import { unsafeRegexReason } from '@fleet/engine/src/query/regex-guard';
+import { BadRequest, defineResource, isPlainObject, patternError, systemContext, Unprocessable, type CallContext } from '@fleet/engine';
+import { z } from 'zod';
+import { GROUPS, groupFields } from './groups/fields';
 import { hostnamesOf, wouldCycle } from './groups/membership';
-import { jsonBody, master } from './lib/master';
-import { touched } from './lib/touch';
+import { hosts } from './hosts';
+import { executionResponse, jsonBody, master } from './lib/master';
 
-async function checkSubgroups(ctx: CallContext, subgroups: string[], selfId: string | undefined): Promise<void> {
-  const store = ctx.runtime.store;
-  const ids = [...new Set(subgroups)];
-  const found = await store.find('groups', { _id: { $in: ids } }, { projection: { _id: 1 } });
-  const missing = ids.filter((id) => !found.some((g) => g._id === id));
-  if (missing.length > 0) throw new Unprocessable('groups: unknown subgroup', { subgroups: `unknown group id(s): ${missing.join(', ')}` });
-  if (selfId !== undefined && (await wouldCycle(store, selfId, ids))) {
-    throw new Unprocessable('groups: the subgroups would make a cycle', { subgroups: 'a group cannot contain itself, directly or through its subgroups' });
-  }
-}
-
-async function checkHosts(ctx: CallContext, hosts: string[]): Promise<void> {
-  const found = await ctx.runtime.store.find('hosts', { _id: { $in: hosts }, _soft_deleted: { $ne: true } }, { projection: { _id: 1 } });
-  const missing = hosts.filter((h) => !found.some((d) => d._id === h));
+/** Refuses hosts that do not exist (or are hidden): members are named, not referenced, so checked here. */
+async function checkHosts(ctx: CallContext, names: readonly string[]): Promise<void> {
+  const found = new Set((await ctx.runtime.resources.of(hosts).find({ where: { _id: { $in: [...names] } }, projection: { _id: 1 } }, ctx)).map((h) => h._id));
+  const missing = names.filter((h) => !found.has(h));
   if (missing.length > 0) throw new Unprocessable('groups: unknown host', { hosts: `unknown host(s): ${missing.slice(0, 20).join(', ')}` });
 }
 
-/** Makes exactly `hosts` the static members of group `id`. */
-async function setMembers(ctx: CallContext, id: string, hosts: string[]): Promise<void> {
-  const store = ctx.runtime.store;
-  const set = touched(ctx.now);
-  await store.update('hosts', { groups: id, _id: { $nin: hosts } }, { $pull: { groups: id }, $set: set }, { multi: true });
-  await store.update('hosts', { _id: { $in: hosts }, groups: { $ne: id } }, { $addToSet: { groups: id }, $set: set }, { multi: true });
+/**
+ * Makes exactly `members` the static members of group `id`. The hosts' `groups` are changed by the
+ * service on the admin's behalf (a group write is admin-only), each host in one batch.
+ */
+async function setMembers(ctx: CallContext, id: string, members: readonly string[]): Promise<void> {
+  const api = ctx.runtime.resources.of(hosts);
+  const wanted = new Set(members);
+  const affected = await api.find({ where: { $or: [{ groups: id }, { _id: { $in: [...members] } }] }, projection: { groups: 1 } }, ctx);
+  const changes = affected.flatMap((h) => {
+    const has = h.groups.includes(id);
+    if (wanted.has(h._id) === has) return [];
+    return [{ _id: h._id, groups: has ? h.groups.filter((g) => g !== id) : [...h.groups, id] }];
+  });
+  if (changes.length > 0) await api.upsertMany(changes, systemContext(ctx.runtime, ctx.now));
 }
 
 const DELETE_USAGE = 'where: DELETE /groups takes {"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}';
@@ -51,50 +51,25 @@ function typesToDelete(raw: unknown): number[] {
   return list as number[];
 }
 
-async function group(ctx: CallContext, id: string): Promise<Doc> {
-  const [doc] = await ctx.runtime.store.find('groups', { _id: id }, { limit: 1 });
-  if (!doc) throw new NotFound(`Group "${id}" was not found`);
-  return doc;
-}
-
 export const groups = defineResource({
-  name: 'groups',
+  name: GROUPS,
   description: 'Groups of hosts: containers, rule groups, and the graph groups built by POST /api/graph.',
-  fields: {
-    name: f.string({ required: true, minLength: 1, maxLength: 200 }),
-    type: f.integer({ enum: [0, 1, 2, 3, 4], default: 0, description: '0 container, 1 rule, 2 master root, 3 gateway, 4 direct-attached' }),
-    subgroups: f.array(f.ref('groups'), { default: () => [] }),
-    info: f.object(
-      { regex: f.string({ maxLength: 256 }), grain: f.object({}, { open: true }), ip: f.string() },
-      { default: () => ({}), description: 'Rule of a type 1 group: regex on the host name and/or grain equalities' },
-    ),
-    hosts: f.array(f.string(), { writeOnly: true, description: 'Host names to make the static members (write only)' }),
-  },
+  fields: groupFields,
   methods: { list: 'viewer', get: 'viewer', create: 'admin', patch: 'admin', delete: 'admin', deleteMany: 'admin' },
   indexes: [{ fields: [['type', 1]] }],
   hooks: {
     async prepare({ fields, extras, original, ctx }) {
-      const info = fields.info as { regex?: string } | undefined;
-      const why = info?.regex === undefined ? null : unsafeRegexReason(info.regex);
+      const regex = fields.info?.regex;
+      const why = regex === undefined ? null : patternError(regex);
       if (why) throw new Unprocessable('groups: bad rule', { 'info.regex': why });
-      if (Array.isArray(fields.subgroups)) {
-        fields.subgroups = [...new Set(fields.subgroups as string[])];
-        await checkSubgroups(ctx, fields.subgroups as string[], original?._id);
+      if (fields.subgroups && original && (await wouldCycle(ctx, original._id, fields.subgroups))) {
+        throw new Unprocessable('groups: the subgroups would make a cycle', { subgroups: 'a group cannot contain itself, directly or through its subgroups' });
       }
-      if (Array.isArray(extras.hosts)) {
-        extras.hosts = [...new Set(extras.hosts as string[])];
-        await checkHosts(ctx, extras.hosts as string[]);
-      }
+      if (extras.hosts) await checkHosts(ctx, [...new Set(extras.hosts)]);
       return fields;
     },
     async afterWrite({ doc, extras, ctx }) {
-      if (Array.isArray(extras.hosts)) await setMembers(ctx, doc._id, extras.hosts as string[]);
-    },
-    async afterDelete({ doc, ctx }) {
-      const store = ctx.runtime.store;
-      const set = touched(ctx.now);
-      await store.update('groups', { subgroups: doc._id }, { $pull: { subgroups: doc._id }, $set: set }, { multi: true });
-      await store.update('hosts', { groups: doc._id }, { $pull: { groups: doc._id }, $set: set }, { multi: true });
+      if (extras.hosts) await setMembers(ctx, doc._id, [...new Set(extras.hosts)]);
     },
   },
   routes: [
@@ -105,8 +80,9 @@ export const groups = defineResource({
       path: '',
       role: 'admin',
       summary: 'Deletes every group of the given type(s): where={"type": n} or {"type": [n, ...]}',
-      async handler({ query, ctx }) {
-        const deleted = await ctx.runtime.resources.get('groups').removeMany({ type: { $in: typesToDelete(query.where) } }, ctx);
+      noContent: true,
+      async handler({ query, ctx, resource }) {
+        const deleted = await resource.deleteMany({ type: { $in: typesToDelete(query.where) } }, ctx);
         return { status: 204, headers: { 'X-Deleted-Count': String(deleted) } };
       },
     },
@@ -115,23 +91,26 @@ export const groups = defineResource({
       path: '/:id/subgroups',
       role: 'viewer',
       summary: 'The ids of the direct subgroups of the group',
-      handler: async ({ params, ctx }) => ({ body: ((await group(ctx, params.id ?? '')).subgroups as string[] | undefined) ?? [] }),
+      response: z.array(z.string()),
+      handler: async ({ params, ctx, resource }) => ({ body: (await resource.get(params.id ?? '', ctx)).subgroups }),
     },
     {
       method: 'get',
       path: '/:id/hostnames',
       role: 'viewer',
       summary: 'Host names of the group and all its nested subgroups (static members and rule matches)',
-      handler: async ({ params, ctx }) => ({ body: await hostnamesOf(ctx.runtime.store, await group(ctx, params.id ?? '')) }),
+      response: z.array(z.string()),
+      handler: async ({ params, ctx, resource }) => ({ body: await hostnamesOf(ctx, await resource.get(params.id ?? '', ctx)) }),
     },
     {
       method: 'post',
       path: '/:id',
       role: 'operator',
       summary: 'Runs a Salt function on every host of the group (tgt: its host names, tgt_type: list)',
-      async handler({ params, body, ctx }) {
+      response: executionResponse,
+      async handler({ params, body, ctx, resource }) {
         const service = master(ctx);
-        const targets = await hostnamesOf(ctx.runtime.store, await group(ctx, params.id ?? ''));
+        const targets = await hostnamesOf(ctx, await resource.get(params.id ?? '', ctx));
         if (targets.length === 0) throw new Unprocessable('group has no hosts');
         return { body: await service.execute({ targets, kind: 'group', body: jsonBody(body) }, ctx) };
       },

@@ -2,9 +2,9 @@
  * hosts: the machines the master manages, keyed by minion id. Filled and kept current by the
  * fleet sync (no POST); PATCH sets the operator-owned fields; DELETE hides the host (soft delete).
  */
-import { defineResource, f, Unprocessable } from '@fleet/engine';
-import { statisticsRoute } from './hosts_statistic/statistics';
-import { jsonBody, master, monitoringAction } from './lib/master';
+import { defineResource, f } from '@fleet/engine';
+import { statisticsHandler, statisticsResponse } from './hosts_statistic/statistics';
+import { executionResponse, jsonBody, master, monitoringAction, monitoringResponse } from './lib/master';
 
 const grain = f.object(
   {
@@ -52,7 +52,7 @@ const vpnUser = f.object(
     type: f.string(),
     id: f.string(),
   },
-  { open: true, readonly: true, nullable: true, description: "The host's user record on its VPN server" },
+  { open: true, readonly: true, nullable: true, default: null, description: "The host's user record on its VPN server" },
 );
 
 export const hosts = defineResource({
@@ -62,21 +62,21 @@ export const hosts = defineResource({
   fields: {
     version: f.string({ readonly: true, description: 'Salt version of the minion' }),
     ip: f.string({ readonly: true }),
-    nodegroups: f.array(f.ref('nodegroups'), { readonly: true, default: () => [] }),
-    groups: f.array(f.ref('groups'), { default: () => [], description: 'Ids of the groups the host is a static member of' }),
+    nodegroups: f.array(f.ref('nodegroups', { onDelete: 'pull' }), { readonly: true, default: () => [] }),
+    groups: f.array(f.ref('groups', { onDelete: 'pull' }), { default: () => [], description: 'Ids of the groups the host is a static member of' }),
     grain,
     last_distupgrade: f.datetime({ readonly: true, nullable: true }),
     last_stateapply: f.datetime({ readonly: true, nullable: true }),
     status: f.string({ enum: ['up', 'down'], readonly: true }),
     heartbeat: f.datetime({ readonly: true, nullable: true }),
     key: f.string({ enum: ['accepted', 'pending', 'rejected', 'denied'], readonly: true }),
-    last_action: f.ref('actions', { readonly: true, nullable: true }),
-    nat: f.boolean({ readonly: true }),
+    last_action: f.ref('actions', { readonly: true, nullable: true, default: null, onDelete: 'nullify' }),
+    nat: f.boolean({ readonly: true, default: false, description: 'The outward address (POST /api/graph request_ips) is not one of its own' }),
     fingerprint: f.string({ readonly: true, nullable: true }),
     fingerprint_history: f.array(f.object({ added: f.datetime(), fingerprint: f.string() }), { readonly: true, default: () => [] }),
     vpnsrv_representation: vpnUser,
-    vpn_organization: f.ref('vpn_organizations', { nullable: true }),
-    identification_number: f.string({ nullable: true, maxLength: 256 }),
+    vpn_organization: f.ref('vpn_organizations', { nullable: true, default: null, onDelete: 'restrict' }),
+    identification_number: f.string({ nullable: true, default: null, maxLength: 256 }),
     all_status: f.object({}, { open: true, readonly: true, nullable: true, hiddenInList: true, description: 'Latest status.all_status sample while monitoring runs' }),
   },
   methods: { list: 'viewer', get: 'viewer', patch: 'admin', delete: 'admin' },
@@ -88,33 +88,24 @@ export const hosts = defineResource({
     { fields: [['status', 1]] },
   ],
   defaultSort: [['_id', 1]],
-  hooks: {
-    async prepare({ fields, ctx }) {
-      const store = ctx.runtime.store;
-      if (Array.isArray(fields.groups) && fields.groups.length > 0) {
-        const ids = [...new Set(fields.groups as string[])];
-        const found = await store.find('groups', { _id: { $in: ids } }, { projection: { _id: 1 } });
-        const missing = ids.filter((id) => !found.some((g) => g._id === id));
-        if (missing.length > 0) throw new Unprocessable('hosts: unknown group', { groups: `unknown group id(s): ${missing.join(', ')}` });
-        fields.groups = ids;
-      }
-      if (typeof fields.vpn_organization === 'string') {
-        const [org] = await store.find('vpn_organizations', { _id: fields.vpn_organization }, { limit: 1 });
-        if (!org) throw new Unprocessable('hosts: unknown VPN organization', { vpn_organization: 'unknown VPN organization id' });
-      }
-      return fields;
-    },
-  },
   routes: [
-    statisticsRoute,
+    {
+      method: 'get',
+      path: '/statistics/:kind',
+      role: 'viewer',
+      summary: 'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
+      response: statisticsResponse,
+      handler: statisticsHandler,
+    },
     {
       method: 'post',
       path: '/:id',
       role: 'operator',
       summary: 'Runs a Salt function on the host through the master (execution proxying): {exec_client, fun, arg, kwarg, ...}',
-      async handler({ params, body, ctx }) {
+      response: executionResponse,
+      async handler({ params, body, ctx, resource }) {
         const service = master(ctx);
-        const host = await ctx.runtime.resources.get('hosts').get(params.id ?? '');
+        const host = await resource.get(params.id ?? '', ctx);
         return { body: await service.execute({ targets: [host._id], kind: 'host', body: jsonBody(body) }, ctx) };
       },
     },
@@ -123,6 +114,7 @@ export const hosts = defineResource({
       path: '/:id/all_status',
       role: 'operator',
       summary: 'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',
+      response: monitoringResponse,
       handler: async ({ params, body, ctx }) => ({ body: await master(ctx).monitoring(params.id ?? '', monitoringAction(body), ctx) }),
     },
   ],

@@ -1,7 +1,8 @@
 /**
- * Every resource of the API. Adding a resource = one definition file + one line here.
+ * Every resource of the API, and the route groups. Adding a resource = one definition file + one
+ * line here.
  */
-import type { ResourceDefinition } from '@fleet/engine';
+import type { AnyResourceDefinition, RouteGroup } from '@fleet/engine';
 import { actions } from './actions';
 import { alerts } from './alerts';
 import { failed_patches } from './failed_patches';
@@ -9,6 +10,7 @@ import { files } from './files';
 import { groups } from './groups';
 import { hosts } from './hosts';
 import { hosts_statistic } from './hosts_statistic';
+import { masterRoutes } from './master';
 import { nodegroups } from './nodegroups';
 import { settings } from './settings';
 import { tasks } from './tasks';
@@ -16,7 +18,7 @@ import { updates } from './updates';
 import { vpn_managers } from './vpn_managers';
 import { vpn_organizations } from './vpn_organizations';
 
-export const allResources: readonly ResourceDefinition[] = [
+export const allResources: readonly AnyResourceDefinition[] = [
   actions,
   alerts,
   failed_patches,
@@ -31,5 +33,8 @@ export const allResources: readonly ResourceDefinition[] = [
   vpn_managers,
   vpn_organizations,
 ];
+
+/** Routes under a path of their own, not one collection's. */
+export const allRouteGroups: readonly RouteGroup[] = [masterRoutes];
 
 export { actions, alerts, failed_patches, files, groups, hosts, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };

@@ -13,7 +13,7 @@ export const settings = defineResource({
       {
         resolver_address: f.string({ default: '' }),
         master_address: f.string({ default: '' }),
-        file: f.ref('files', { nullable: true }),
+        file: f.ref('files', { nullable: true, onDelete: 'nullify' }),
       },
       { default: () => ({ resolver_address: '', master_address: '', file: null }) },
     ),

@@ -3,8 +3,8 @@
  * `cron`; `next` and the run counters are server-set. Status moves by PATCH /tasks/{id}/{status}
  * (paused | scheduled; resuming recomputes `next` from now). PUT /tasks names the task by `_id`.
  */
-import { Conflict, defineResource, f, NotFound, Unprocessable, type Doc } from '@fleet/engine';
-import { touched } from './lib/touch';
+import { Conflict, defineResource, f, Unprocessable } from '@fleet/engine';
+import { z } from 'zod';
 import { cronError, nextRun, type Schedule } from './tasks/schedule';
 
 function scheduleOf(doc: Record<string, unknown>): Schedule {
@@ -78,21 +78,15 @@ export const tasks = defineResource({
       method: 'patch',
       path: '/:id/:status',
       role: 'operator',
-      summary: 'Pauses (paused) or resumes (scheduled) a task',
-      async handler({ params, ctx }) {
-        const status = params.status ?? '';
-        if (status !== 'paused' && status !== 'scheduled') {
-          throw new Unprocessable('tasks: unknown status', { status: 'must be paused or scheduled' });
-        }
-        const store = ctx.runtime.store;
-        const [task] = await store.find('tasks', { _id: params.id ?? '' }, { limit: 1 });
-        if (!task) throw new NotFound(`Task "${params.id ?? ''}" was not found`);
+      summary: 'Pauses (paused) or resumes (scheduled) a task; resuming recomputes next from now',
+      renders: { as: 'write' },
+      async handler({ params, ctx, resource, ifMatch }) {
+        const status = z.enum(['paused', 'scheduled']).safeParse(params.status);
+        if (!status.success) throw new Unprocessable('tasks: unknown status', { status: 'must be paused or scheduled' });
+        const task = await resource.get(params.id ?? '', ctx);
         if (task.status === 'finished') throw new Conflict('tasks: a finished task cannot change status');
-        const next = status === 'scheduled' ? nextRun(scheduleOf(task), ctx.now) : (task.next as Date | null);
-        const set = { status: next === null ? 'finished' : status, next, ...touched(ctx.now) };
-        await store.update('tasks', { _id: task._id }, { $set: set });
-        const doc: Doc = { ...task, ...set };
-        return { body: { _id: doc._id, _updated: ctx.now.toUTCString(), _etag: doc._etag, status: doc.status, next: next?.toUTCString() ?? null, _status: 'OK' } };
+        // `prepare` recomputes `next` for a status change (and finishes a task with no run left).
+        return { write: await resource.patch(task._id, { status: status.data }, ctx, ifMatch === undefined ? {} : { ifMatch }) };
       },
     },
   ],

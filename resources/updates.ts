@@ -3,7 +3,7 @@
  * `name`); `description` is local and kept across downloads.
  */
 import { defineResource, f } from '@fleet/engine';
-import { master } from './lib/master';
+import { master, patchDownloadResponse } from './lib/master';
 
 export const updates = defineResource({
   name: 'updates',
@@ -23,6 +23,7 @@ export const updates = defineResource({
       path: '',
       role: 'operator',
       summary: "Downloads the patches from the master's file server (patches/), upserting each by name",
+      response: patchDownloadResponse,
       handler: async ({ ctx }) => ({ body: { _status: 'OK', ...(await master(ctx).downloadPatches(ctx)) } }),
     },
   ],

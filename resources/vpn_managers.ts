@@ -1,8 +1,9 @@
 /**
  * vpn_managers: VPN servers the service logs in to. The password is encrypted at rest and always
- * read back as "********".
+ * read back as "********". A manager still holding organizations cannot be deleted (their
+ * `vpn_manager` reference restricts it).
  */
-import { Conflict, defineResource, f } from '@fleet/engine';
+import { defineResource, f } from '@fleet/engine';
 
 export const vpn_managers = defineResource({
   name: 'vpn_managers',
@@ -15,10 +16,4 @@ export const vpn_managers = defineResource({
     password: f.string({ required: true, secret: true, minLength: 1 }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', patch: 'admin', delete: 'admin' },
-  hooks: {
-    async beforeDelete({ doc, ctx }) {
-      const used = await ctx.runtime.store.count('vpn_organizations', { vpn_manager: doc._id });
-      if (used > 0) throw new Conflict(`VPN manager "${doc._id}" still has ${used} organization(s); delete them first`);
-    },
-  },
 });

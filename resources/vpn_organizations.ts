@@ -1,15 +1,15 @@
 /**
  * vpn_organizations: organizations on a VPN server; hosts are linked to one. Deleting one that
- * hosts still use is a 409.
+ * hosts still use is a 409 (the hosts' `vpn_organization` reference restricts it).
  */
-import { Conflict, defineResource, f, Unprocessable } from '@fleet/engine';
+import { defineResource, f } from '@fleet/engine';
 
 export const vpn_organizations = defineResource({
   name: 'vpn_organizations',
   description: 'VPN organizations, each on one VPN manager.',
   fields: {
     name: f.string({ required: true, minLength: 1 }),
-    vpn_manager: f.ref('vpn_managers', { required: true }),
+    vpn_manager: f.ref('vpn_managers', { required: true, onDelete: 'restrict' }),
     vpnsrv_representation: f.object(
       {
         auth_api: f.boolean(),
@@ -26,17 +26,4 @@ export const vpn_organizations = defineResource({
     type: f.integer({ default: 6 }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', delete: 'admin' },
-  hooks: {
-    async prepare({ fields, ctx }) {
-      if (typeof fields.vpn_manager === 'string') {
-        const found = await ctx.runtime.store.count('vpn_managers', { _id: fields.vpn_manager });
-        if (found === 0) throw new Unprocessable('vpn_organizations: unknown VPN manager', { vpn_manager: 'unknown VPN manager id' });
-      }
-      return fields;
-    },
-    async beforeDelete({ doc, ctx }) {
-      const used = await ctx.runtime.store.count('hosts', { vpn_organization: doc._id, _soft_deleted: { $ne: true } });
-      if (used > 0) throw new Conflict(`VPN organization "${doc._id}" is still used by ${used} host(s)`);
-    },
-  },
 });

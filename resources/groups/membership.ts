@@ -1,31 +1,38 @@
 /**
  * Group membership: static members (hosts whose `groups` list the group), rule matches (type 1:
  * `info.regex` on the host name, anchored at its start as Salt's `E@` is, and `info.grain`
- * equality on dotted grain keys), and everything of the nested subgroups.
+ * equality on dotted grain keys), and everything of the nested subgroups. Read through the local
+ * API, so hosts hidden by soft delete never count.
  */
-import type { Doc, Filter, Store } from '@fleet/engine';
+import type { CallContext, Filter, ItemOfFields } from '@fleet/engine';
+import { hosts } from '../hosts';
+import { groupFields, groupsRef } from './fields';
+
+type Group = ItemOfFields<typeof groupFields>;
 
 /** The filter matching a rule group's hosts; null when the group has no rule. */
-export function ruleFilter(group: Doc): Filter | null {
-  const info = group.info as { regex?: unknown; grain?: unknown } | undefined;
-  if (!info || typeof info !== 'object') return null;
+export function ruleFilter(group: Pick<Group, 'info'>): Filter | null {
+  const info = group.info;
   const parts: Filter[] = [];
   if (typeof info.regex === 'string' && info.regex !== '') parts.push({ _id: { $regex: `^(?:${info.regex})` } });
-  if (info.grain && typeof info.grain === 'object') {
-    for (const [key, value] of Object.entries(info.grain as Record<string, unknown>)) parts.push({ [`grain.${key}`]: value });
-  }
+  for (const [key, value] of Object.entries(info.grain ?? {})) parts.push({ [`grain.${key}`]: value });
   if (parts.length === 0) return null;
-  return parts.length === 1 ? (parts[0] as Filter) : { $and: parts };
+  return parts.length === 1 ? (parts[0] ?? null) : { $and: parts };
 }
 
-/** The group and every group nested below it (each once), depth first. */
-export async function groupTree(store: Store, root: Doc): Promise<Doc[]> {
-  const seen = new Map<string, Doc>([[root._id, root]]);
+/** The groups of these ids (each once). */
+async function groupsById(ctx: CallContext, ids: readonly string[]): Promise<Group[]> {
+  return ctx.runtime.resources.of(groupsRef).find({ where: { _id: { $in: [...new Set(ids)] } } }, ctx);
+}
+
+/** The group and every group nested below it (each once), breadth first. */
+export async function groupTree(ctx: CallContext, root: Group): Promise<Group[]> {
+  const seen = new Map<string, Group>([[root._id, root]]);
   let frontier = [root];
   while (frontier.length > 0) {
-    const ids = frontier.flatMap((g) => (Array.isArray(g.subgroups) ? (g.subgroups as string[]) : [])).filter((id) => !seen.has(id));
+    const ids = frontier.flatMap((g) => g.subgroups).filter((id) => !seen.has(id));
     if (ids.length === 0) break;
-    const found = await store.find('groups', { _id: { $in: [...new Set(ids)] } });
+    const found = await groupsById(ctx, ids);
     for (const g of found) seen.set(g._id, g);
     frontier = found;
   }
@@ -33,27 +40,26 @@ export async function groupTree(store: Store, root: Doc): Promise<Doc[]> {
 }
 
 /** Host names of a group and all its nested subgroups: sorted, unique, soft-deleted excluded. */
-export async function hostnamesOf(store: Store, root: Doc): Promise<string[]> {
-  const groups = await groupTree(store, root);
-  const branches: Filter[] = [{ groups: { $in: groups.map((g) => g._id) } }];
-  for (const g of groups) {
+export async function hostnamesOf(ctx: CallContext, root: Group): Promise<string[]> {
+  const tree = await groupTree(ctx, root);
+  const branches: Filter[] = [{ groups: { $in: tree.map((g) => g._id) } }];
+  for (const g of tree) {
     const rule = ruleFilter(g);
     if (rule) branches.push(rule);
   }
-  const hosts = await store.find('hosts', { $and: [{ $or: branches }, { _soft_deleted: { $ne: true } }] }, { projection: { _id: 1 }, sort: [['_id', 1]] });
-  return hosts.map((h) => h._id);
+  const found = await ctx.runtime.resources.of(hosts).find({ where: { $or: branches }, projection: { _id: 1 }, sort: [['_id', 1]] }, ctx);
+  return found.map((h) => h._id);
 }
 
 /** Whether adding `subgroups` under `groupId` would close a cycle. */
-export async function wouldCycle(store: Store, groupId: string, subgroups: readonly string[]): Promise<boolean> {
+export async function wouldCycle(ctx: CallContext, groupId: string, subgroups: readonly string[]): Promise<boolean> {
   if (subgroups.includes(groupId)) return true;
   const seen = new Set<string>();
   let frontier = [...subgroups];
   while (frontier.length > 0) {
-    const found = await store.find('groups', { _id: { $in: frontier } }, { projection: { subgroups: 1 } });
     const next: string[] = [];
-    for (const g of found) {
-      for (const id of (g.subgroups as string[] | undefined) ?? []) {
+    for (const g of await groupsById(ctx, frontier)) {
+      for (const id of g.subgroups) {
         if (id === groupId) return true;
         if (!seen.has(id)) {
           seen.add(id);

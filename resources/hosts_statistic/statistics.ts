@@ -4,7 +4,8 @@
  * snapshots of `range[]` (default the last 24 h), their host summaries unwound and filtered by
  * `where` (a `$match` on the summary fields), soft-deleted hosts left out.
  */
-import { BadRequest, compileResource, NotFound, parseDate, parseWhere, type CompiledResource, type CustomRoute, type RouteRequest } from '@fleet/engine';
+import { BadRequest, compileResource, NotFound, parseDate, parseWhere, type CompiledResource, type RouteRequest } from '@fleet/engine';
+import { z } from 'zod';
 import { hosts_statistic } from '../hosts_statistic';
 
 type Row = Record<string, unknown>;
@@ -62,21 +63,21 @@ export async function statistic(kind: StatisticKind, req: RouteRequest, res: Com
   const ctx = req.ctx;
   const { start, end } = parseRange(req.query, ctx.now);
   const pipeline = base(start, end, summaryMatch(res, req.query.where));
-  const store = ctx.runtime.store;
+  const snapshots = ctx.runtime.resources.of(hosts_statistic);
   if (kind === 'online') {
     const up = { $cond: [{ $eq: ['$hosts.status', 'up'] }, 1, 0] };
-    const rows = await store.aggregate('hosts_statistic', [
+    const rows = await snapshots.aggregate([
       ...pipeline,
       { $group: { _id: '$_id', timestamp: { $first: '$timestamp' }, up: { $sum: up }, all: { $sum: 1 } } },
       { $sort: { timestamp: 1 } },
-    ]);
+    ], ctx);
     return spaced(rows, intervalOf(req.query.interval)).map((r) => ({
       timestamp: (r.timestamp as Date).toUTCString(),
       _id: null,
       hostnames: { up: r.up, down: Number(r.all) - Number(r.up) },
     }));
   }
-  const rows = await store.aggregate('hosts_statistic', [
+  const rows = await snapshots.aggregate([
     ...pipeline,
     {
       $group: {
@@ -87,7 +88,7 @@ export async function statistic(kind: StatisticKind, req: RouteRequest, res: Com
         isNew: { $max: inRange('$hosts._created', start, end) },
       },
     },
-  ]);
+  ], ctx);
   const all = rows.map((r) => String(r._id)).sort();
   if (kind === 'unique_online') return [{ hostnames: { up: names(rows, 'up'), all } }];
   if (kind === 'unique_updated') return [{ hostnames: { updated: names(rows, 'updated'), all } }];
@@ -116,17 +117,17 @@ function spaced(rows: Row[], gapMs: number): Row[] {
 }
 
 /** The snapshot resource, compiled once: `where` is checked against its host summary fields. */
-const snapshots = compileResource(hosts_statistic);
+const compiledSnapshots = compileResource(hosts_statistic);
+
+/** What the statistics answer: points of `online`, or one object of host-name lists. */
+export const statisticsResponse = z.union([
+  z.array(z.object({ timestamp: z.string(), _id: z.null(), hostnames: z.object({ up: z.number().int(), down: z.number().int() }) })),
+  z.array(z.object({ hostnames: z.record(z.string(), z.array(z.string())) })),
+]);
 
 /** GET /api/hosts/statistics/{online|unique_online|unique_updated|unique_dist_upgraded|new_hosts} */
-export const statisticsRoute: CustomRoute = {
-  method: 'get',
-  path: '/statistics/:kind',
-  role: 'viewer',
-  summary: 'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
-  async handler(req) {
-    const kind = STATISTICS.find((k) => k === req.params.kind);
-    if (!kind) throw new NotFound(`No statistic "${req.params.kind ?? ''}": use ${STATISTICS.join(', ')}`);
-    return { body: await statistic(kind, req, snapshots) };
-  },
-};
+export async function statisticsHandler(req: RouteRequest): Promise<{ body: unknown[] }> {
+  const kind = STATISTICS.find((k) => k === req.params.kind);
+  if (!kind) throw new NotFound(`No statistic "${req.params.kind ?? ''}": use ${STATISTICS.join(', ')}`);
+  return { body: await statistic(kind, req, compiledSnapshots) };
+}

@@ -4,6 +4,7 @@
  * the master answers 503 saying how to configure it.
  */
 import { BadRequest, isPlainObject, ServiceUnavailable, Unprocessable, type CallContext } from '@fleet/engine';
+import { z } from 'zod';
 
 /** The execution request as the API receives it (spec: execution proxying). */
 export interface ExecutionRequest {
@@ -14,6 +15,13 @@ export interface ExecutionRequest {
   /** The body: `exec_client`, `fun`, `kwarg`, `arg`, and other salt-api fields passed through. */
   readonly body: Readonly<Record<string, unknown>>;
 }
+
+/** The execution response of the spec, as a schema (it feeds the OpenAPI document). */
+export const executionResponse = z.object({
+  task_id: z.string().describe('The job id (jid)'),
+  status: z.enum(['success', 'partial', 'failed']).describe('success: every target answered; partial: some did not; failed: none did'),
+  return: z.object({ return: z.array(z.record(z.string(), z.unknown())).describe('One object per answer: host name -> its output') }),
+});
 
 /** The execution response of the spec. */
 export interface ExecutionResponse {
@@ -27,6 +35,20 @@ export interface ExecutionResponse {
  * `stop_all` for every host; without an `action` (`once`) one sample is taken and returned.
  */
 export type MonitoringAction = 'start' | 'stop' | 'stop_all' | 'once';
+
+/** What POST /hosts/{id}/all_status answers (a sample, or the monitoring state). */
+export const monitoringResponse = z.record(z.string(), z.unknown());
+
+/** What POST /updates answers. */
+export const patchDownloadResponse = z.object({
+  _status: z.literal('OK'),
+  created: z.number().int(),
+  updated: z.number().int(),
+  names: z.array(z.string()),
+});
+
+/** What POST /master/sync answers: the sync report. */
+export const syncResponse = z.object({ _status: z.literal('OK') }).catchall(z.unknown());
 
 /** The result of a patch download. */
 export interface PatchDownload {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
-import type { Engine, ResourceDefinition, Store } from '../../engine/src';
+import type { AnyResourceDefinition, Engine, SecretBox, Store } from '../../engine/src';
 import { startServer, type RunningServer } from '../../packages/server/src/boot';
 import { loadConfig, type Config } from '../../packages/server/src/config';
 import { createLogger } from '../../packages/server/src/logger';
@@ -32,7 +32,7 @@ export interface TestServerOptions {
   /** Level of the captured logs (default `silent`; `info` or `debug` to inspect them). */
   readonly logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
   /** The resources to serve (default: every resource of the API). */
-  readonly definitions?: readonly ResourceDefinition[];
+  readonly definitions?: readonly AnyResourceDefinition[];
 }
 
 export interface TestServer {
@@ -42,6 +42,8 @@ export interface TestServer {
   readonly request: InstanceType<typeof supertest.agent>;
   readonly store: Store;
   readonly engine: Engine;
+  /** The server's secret box, to seal secrets in fixtures written to the store. */
+  readonly secrets: SecretBox;
   readonly config: Config;
   readonly server: RunningServer;
   /** The temp dir holding `fleet.db` (and the generated secret key). */
@@ -75,6 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     request: supertest.agent(server.url),
     store: server.store,
     engine: server.engine,
+    secrets: server.secrets,
     config,
     server,
     dir,

@@ -135,7 +135,8 @@ describe('dates in bodies', () => {
     const res = await s.request.patch(`/api/tasks/${String(created.body._id)}/scheduled`).set(operator);
     expect(res.status).toBe(200);
     expect(res.body._updated).toMatch(RFC1123);
-    expect(res.body.next).toBe('Tue, 01 Jan 2030 04:30:00 GMT');
+    expect(res.body._created).toMatch(RFC1123);
+    expect((await s.request.get(`/api/tasks/${String(created.body._id)}`).set(viewer)).body.next).toBe('Tue, 01 Jan 2030 04:30:00 GMT');
   });
 });
 

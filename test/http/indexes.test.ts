@@ -2,6 +2,7 @@
  * The list queries the API builds are served by indexes on the embedded store: the soft-delete
  * scope of hosts is an index equality, so a filtered, sorted page and its count read no document.
  */
+import { scoped } from '../../engine/src/ops/scope';
 import type { SqliteStore } from '../../engine/src/store/sqlite';
 import { auth, startTestServer, type TestServer } from '../helpers';
 
@@ -13,8 +14,7 @@ afterAll(() => s.close());
 
 /** The plan of the query `GET /api/<name>` runs for `filter` (scope included) and `sort`. */
 async function plan(name: string, filter: Record<string, unknown>, sort: [string, 1 | -1][]): Promise<string> {
-  const scoped = s.engine.ops(name).scoped(filter);
-  return (s.store as SqliteStore).explain(name, scoped, { sort, limit: 25 });
+  return (s.store as SqliteStore).explain(name, scoped(s.engine.registry.get(name), filter), { sort, limit: 25 });
 }
 
 describe('index use of the API list queries', () => {

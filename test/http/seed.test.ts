@@ -27,7 +27,7 @@ let seeded: SeedResult;
 
 beforeAll(async () => {
   ts = await startTestServer();
-  seeded = await seedFleet(ts.store, { hosts: HOSTS, actions: ACTIONS, seed: 7, now: NOW, secrets: ts.engine.runtime.secrets });
+  seeded = await seedFleet(ts.store, { hosts: HOSTS, actions: ACTIONS, seed: 7, now: NOW, secrets: ts.secrets });
 });
 afterAll(() => ts.close());
 
@@ -48,7 +48,7 @@ describe('seedFleet', () => {
   });
 
   it('refuses a store that already has hosts unless reset', async () => {
-    await expect(seedFleet(ts.store, { hosts: 1, secrets: ts.engine.runtime.secrets })).rejects.toThrow(/--reset/);
+    await expect(seedFleet(ts.store, { hosts: 1, secrets: ts.secrets })).rejects.toThrow(/--reset/);
   });
 
   it('is deterministic, and every stored etag is the engine etag of the document', async () => {

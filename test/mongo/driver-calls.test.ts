@@ -4,11 +4,12 @@
  * so what reaches "the driver" here is what would reach MongoDB.
  */
 import { compileResource } from '../../engine/src/compile/compile';
-import type { Log, Runtime } from '../../engine/src/definition/define';
-import { defineResource } from '../../engine/src/definition/define';
+import { createRegistry } from '../../engine/src/compile/registry';
+import { defineResource, type Log, type Runtime } from '../../engine/src/definition/define';
 import { f } from '../../engine/src/definition/fields';
 import { BadRequest, Conflict } from '../../engine/src/errors';
-import { createResourceOps } from '../../engine/src/ops/resource-ops';
+import { SYSTEM } from '../../engine/src/engine';
+import { createLocalApi } from '../../engine/src/ops/collection';
 import { createSecretBox } from '../../engine/src/ops/secrets';
 import { parseListParams } from '../../engine/src/query/params';
 import { compileMongooseSchema, DEFAULT_MAX_TIME_MS, MongoStore, type DbSource } from '../../engine/src/store/mongo';
@@ -73,55 +74,51 @@ const hosts = compileResource(
 
 const silent: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
-function runtimeOf(store: Store): Runtime {
-  const resources = {
-    get: (): never => {
-      throw new Error('no other resources here');
-    },
-  };
-  return { store, resources, secrets: createSecretBox('k'), log: silent, services: new Map(), config: {} };
-}
-
 /** `GET /api/hosts?<query>` as the API runs it: parse, scope, list. */
 async function listCalls(query: Record<string, string>): Promise<Call[]> {
   const { source, calls } = recordingDb();
-  const ops = createResourceOps(hosts, runtimeOf(new MongoStore(source)));
+  const store: Store = new MongoStore(source);
   const params = parseListParams(hosts, query, { defaultMaxResults: 25, paginationLimit: 1000 });
-  await ops.list({ filter: params.where ?? {}, sort: params.sort ?? [], page: params.page, maxResults: params.maxResults, ...(params.projection ? { projection: params.projection } : {}) });
+  const groups = defineResource({ name: 'groups', description: 'referenced by hosts', fields: {}, methods: {} });
+  const runtime: Runtime = { resources: createLocalApi({ registry: createRegistry([hosts.def, groups]), store, secrets: createSecretBox('k') }), media: store.media, leases: store.leases, log: silent, services: new Map(), config: {} };
+  const args = { ...(params.where ? { where: params.where } : {}), ...(params.sort ? { sort: params.sort } : {}), ...(params.projection ? { projection: params.projection } : {}) };
+  await runtime.resources.get('hosts').list({ ...args, page: params.page, maxResults: params.maxResults }, { principal: SYSTEM, now: new Date(), runtime });
   return calls;
 }
 
 const live = { _deleted: false };
+/** List-hidden fields are left out of list queries unless projected (what GET sends, not only what it renders). */
+const HIDDEN = { grain: 0 };
 
 /** Every query carries the server-side time limit (docs/limits.md). */
 const timed = (options: unknown): unknown => ({ ...(options as object), maxTimeMS: DEFAULT_MAX_TIME_MS });
 
 describe('API list queries reach the driver as built', () => {
   const table: { name: string; query: Record<string, string>; filter: unknown; options: unknown }[] = [
-    { name: 'no parameters', query: {}, filter: live, options: { sort: [['_id', 1]], limit: 25 } },
+    { name: 'no parameters', query: {}, filter: live, options: { sort: [['_id', 1]], projection: HIDDEN, limit: 25 } },
     {
       name: 'where, sort, page',
       query: { where: '{"status":"up"}', sort: '-_updated', page: '3', max_results: '10' },
       filter: { $and: [{ status: 'up' }, live] },
-      options: { sort: [['_updated', -1], ['_id', 1]], skip: 20, limit: 10 },
+      options: { sort: [['_updated', -1], ['_id', 1]], projection: HIDDEN, skip: 20, limit: 10 },
     },
     {
       name: 'a datetime in RFC 1123 becomes a Date',
       query: { where: '{"last_seen":{"$gte":"Wed, 25 Nov 2026 21:08:02 GMT"}}' },
       filter: { $and: [{ last_seen: { $gte: new Date('2026-11-25T21:08:02Z') } }, live] },
-      options: { sort: [['_id', 1]], limit: 25 },
+      options: { sort: [['_id', 1]], projection: HIDDEN, limit: 25 },
     },
     {
       name: 'regex, $in and a path into an open object',
       query: { where: '{"name":{"$regex":"^web"},"grain.os":{"$in":["Debian","Ubuntu"]}}', sort: 'name,-status' },
       filter: { $and: [{ name: { $regex: '^web' }, 'grain.os': { $in: ['Debian', 'Ubuntu'] } }, live] },
-      options: { sort: [['name', 1], ['status', -1], ['_id', 1]], limit: 25 },
+      options: { sort: [['name', 1], ['status', -1], ['_id', 1]], projection: HIDDEN, limit: 25 },
     },
     {
       name: 'array membership and $or',
       query: { where: '{"$or":[{"groups":"g1"},{"status":"down"}]}' },
       filter: { $and: [{ $or: [{ groups: 'g1' }, { status: 'down' }] }, live] },
-      options: { sort: [['_id', 1]], limit: 25 },
+      options: { sort: [['_id', 1]], projection: HIDDEN, limit: 25 },
     },
     {
       name: 'exclusive projection, explicit _id sort',
@@ -133,7 +130,7 @@ describe('API list queries reach the driver as built', () => {
       name: 'naming the soft-delete flag lifts the scope',
       query: { where: '{"_deleted":true}' },
       filter: { _deleted: true },
-      options: { sort: [['_id', 1]], limit: 25 },
+      options: { sort: [['_id', 1]], projection: HIDDEN, limit: 25 },
     },
   ];
 

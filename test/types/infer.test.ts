@@ -11,15 +11,17 @@ import { groups, hosts, settings, tasks, updates, vpn_managers } from '../../res
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 describe('ItemOf', () => {
-  it('hosts: meta fields, defaulted arrays present, the rest optional, enums and nullables kept', () => {
+  it('hosts: meta fields, defaulted fields present (null when nullable), the rest optional, enums and nullables kept', () => {
     type Host = ItemOf<typeof hosts>;
-    expectTypeOf<RequiredKeys<Host>>().toEqualTypeOf<'_id' | '_created' | '_updated' | '_etag' | 'groups' | 'nodegroups' | 'fingerprint_history'>();
+    expectTypeOf<RequiredKeys<Host>>().toEqualTypeOf<
+      '_id' | '_created' | '_updated' | '_etag' | 'groups' | 'nodegroups' | 'fingerprint_history' | 'nat' | 'last_action' | 'vpnsrv_representation' | 'vpn_organization' | 'identification_number'
+    >();
     expectTypeOf<Host['_id']>().toEqualTypeOf<string>();
     expectTypeOf<Host['_created']>().toEqualTypeOf<Date>();
     expectTypeOf<Host['groups']>().toEqualTypeOf<string[]>();
     expectTypeOf<Host['status']>().toEqualTypeOf<'up' | 'down' | undefined>();
     expectTypeOf<Host['key']>().toEqualTypeOf<'accepted' | 'pending' | 'rejected' | 'denied' | undefined>();
-    expectTypeOf<Host['identification_number']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<Host['identification_number']>().toEqualTypeOf<string | null>();
     expectTypeOf<Host['last_stateapply']>().toEqualTypeOf<Date | null | undefined>();
     expectTypeOf<Host['fingerprint_history']>().toEqualTypeOf<{ added?: Date; fingerprint?: string }[]>();
     type Grain = NonNullable<Host['grain']>;

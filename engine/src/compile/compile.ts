@@ -3,17 +3,30 @@
  * store need, computed once at boot. The input definition is never mutated.
  */
 import type { z } from 'zod';
-import type { ResourceDefinition } from '../definition/define';
-import type { Field, Fields } from '../definition/fields';
+import type { AnyResourceDefinition, ResourceDefinition } from '../definition/define';
+import { routeAnswerError } from '../definition/routes';
+import type { DeleteRule, Field, Fields, RefField } from '../definition/fields';
 import type { CollectionSpec, IndexSpec, ScalarType } from '../store/port';
 import { datetimePaths, indexPaths, scalarTypeOf, secretPaths, type PathIndex } from './paths';
 import { objectSchema } from './zod';
 
-/** A reference field: source of `_links.related` and `embedded`. */
+/** A top-level reference field: source of `_links.related` and `embedded`. */
 export interface Relation {
   readonly field: string;
   readonly to: string;
   readonly many: boolean;
+}
+
+/** A reference anywhere in the item (`addresses.file` too), with its integrity rules. */
+export interface Reference {
+  /** Dotted path of the field holding the id (or the array of ids). */
+  readonly path: string;
+  readonly to: string;
+  readonly many: boolean;
+  readonly nullable: boolean;
+  readonly onDelete: DeleteRule;
+  /** Ids written must name existing, visible items. */
+  readonly exists: boolean;
 }
 
 export interface CompiledResource {
@@ -30,8 +43,10 @@ export interface CompiledResource {
   readonly secretPaths: readonly string[];
   readonly mediaFields: readonly string[];
   readonly relations: readonly Relation[];
+  readonly references: readonly Reference[];
   readonly softDelete?: { readonly field: string; readonly param: string };
-  readonly validators: { readonly create: z.ZodType; readonly patch: z.ZodType };
+  /** Bodies of users (writable fields; patch: the patchable ones) and of the system principal (every field). */
+  readonly validators: { readonly create: z.ZodType; readonly patch: z.ZodType; readonly systemCreate: z.ZodType; readonly systemPatch: z.ZodType };
   readonly collection: CollectionSpec;
 }
 
@@ -47,6 +62,26 @@ function relationsOf(fields: Fields): Relation[] {
     if (field.writeOnly) continue;
     if (field.kind === 'ref') out.push({ field: name, to: field.to, many: false });
     if (field.kind === 'array' && field.of.kind === 'ref') out.push({ field: name, to: field.of.to, many: true });
+  }
+  return out;
+}
+
+function reference(path: string, ref: RefField, many: boolean, owner: string): Reference {
+  const onDelete = ref.onDelete ?? 'restrict';
+  if (onDelete === 'pull' && !many) throw new Error(`${owner}.${path}: onDelete 'pull' needs a list of references (f.array(f.ref(...)))`);
+  if (onDelete === 'nullify' && (many || ref.nullable !== true)) throw new Error(`${owner}.${path}: onDelete 'nullify' needs a single nullable reference`);
+  return { path, to: ref.to, many, nullable: ref.nullable === true, onDelete, exists: ref.exists !== false };
+}
+
+/** Every reference of the item: top-level ones and those inside sub-documents (not inside lists of objects). */
+function referencesOf(fields: Fields, owner: string, prefix = ''): Reference[] {
+  const out: Reference[] = [];
+  for (const [name, field] of Object.entries(fields)) {
+    if (field.writeOnly) continue;
+    const path = `${prefix}${name}`;
+    if (field.kind === 'ref') out.push(reference(path, field, false, owner));
+    if (field.kind === 'array' && field.of.kind === 'ref') out.push(reference(path, field.of, true, owner));
+    if (field.kind === 'object') out.push(...referencesOf(field.fields, owner, `${path}.`));
   }
   return out;
 }
@@ -82,7 +117,14 @@ function collectionSpecOf(def: ResourceDefinition, paths: PathIndex, softDeleteF
 }
 
 /** Compiles one definition. Cross-resource checks (relations' targets) are the registry's. */
-export function compileResource(def: ResourceDefinition): CompiledResource {
+export function compileResource(definition: AnyResourceDefinition): CompiledResource {
+  // The one place a definition loses its own field types: its hooks and routes are called with
+  // items of this resource only, so they are safe to hold as the general form.
+  const def = definition as ResourceDefinition;
+  for (const route of def.routes ?? []) {
+    const why = routeAnswerError(route);
+    if (why) throw new Error(`${def.name}: ${why}`);
+  }
   if (!/^[a-z][a-z0-9_]*$/.test(def.name)) throw new Error(`resource name "${def.name}" must match [a-z][a-z0-9_]*`);
   const entries = Object.entries(def.fields) as [string, Field][];
   for (const [name] of entries) {
@@ -102,6 +144,8 @@ export function compileResource(def: ResourceDefinition): CompiledResource {
   }
   const writableFields = Object.fromEntries(entries.filter(([, f]) => !f.readonly));
   const patchFields = Object.fromEntries(entries.filter(([n, f]) => !f.readonly && patchable.has(n)));
+  // The system principal writes server-set fields too; they are validated like any other.
+  const systemFields = Object.fromEntries(entries.map(([n, f]) => [n, f.readonly ? { ...f, readonly: false } : f]));
   return Object.freeze({
     def,
     name: def.name,
@@ -115,10 +159,13 @@ export function compileResource(def: ResourceDefinition): CompiledResource {
     secretPaths: Object.freeze(secretPaths(paths)),
     mediaFields: Object.freeze(entries.filter(([, f]) => f.kind === 'media').map(([n]) => n)),
     relations: Object.freeze(relationsOf(def.fields)),
+    references: Object.freeze(referencesOf(def.fields, def.name)),
     ...(softDelete ? { softDelete } : {}),
     validators: Object.freeze({
       create: objectSchema(writableFields, 'create', false),
       patch: objectSchema(patchFields, 'patch', false),
+      systemCreate: objectSchema(systemFields, 'create', false),
+      systemPatch: objectSchema(systemFields, 'patch', false),
     }),
     collection: collectionSpecOf(def, paths, softDelete?.field),
   });

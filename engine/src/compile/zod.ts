@@ -52,7 +52,9 @@ const builders = {
   array: (field, mode) => {
     if (field.kind !== 'array') throw new Error('unreachable');
     // Array elements are whole values even in a PATCH: an array is replaced, never merged.
-    return z.array(fieldSchema(field.of, mode === 'patch' ? 'create' : mode));
+    const list = z.array(fieldSchema(field.of, mode === 'patch' ? 'create' : mode));
+    // A list of references names each item once, in the order first given.
+    return field.of.kind === 'ref' ? list.transform((ids) => [...new Set(ids)]) : list;
   },
   object: (field, mode) => {
     if (field.kind !== 'object') throw new Error('unreachable');

@@ -2,13 +2,18 @@
  * `defineResource`: the one declaration a resource needs. The engine compiles it (compile/) into a
  * frozen resource: validators, serializer, router, store spec, Mongoose schema, OpenAPI schema.
  */
-import type { Doc, IndexSpec, SortSpec, Store } from '../store/port';
+import type { IndexSpec, LeaseStore, MediaStore, SortSpec } from '../store/port';
 import type { Fields, Role } from './fields';
+import type { ExtrasOf, FieldValuesOf, ItemOfFields } from './infer';
+import type { LocalApi } from './local-api';
+import type { CustomRoute, RouteSpec } from './routes';
 
-/** Who is calling: the token's name and role. */
+/** Who is calling: the token's name and role; `system` marks the service's own work. */
 export interface Principal {
   readonly name: string;
   readonly role: Role;
+  /** The service itself (sync, scheduler, boot): may set server-set fields. Never a token. */
+  readonly system?: true;
 }
 
 /** Encrypts secret fields at rest (AES-256-GCM with the server's key). */
@@ -25,44 +30,16 @@ export interface Log {
   debug(obj: object, msg?: string): void;
 }
 
-/** The operations of one resource, without HTTP (ops/resource-ops.ts implements it). */
-export interface ResourceOps {
-  readonly name: string;
-  list(query: ListQuery, scope?: ReadScope): Promise<ListResult>;
-  get(id: string, scope?: ReadScope): Promise<Doc>;
-  create(body: Record<string, unknown>, ctx: CallContext): Promise<Doc>;
-  patch(id: string, body: Record<string, unknown>, ctx: CallContext, ifMatch?: string): Promise<Doc>;
-  replace(id: string, body: Record<string, unknown>, ctx: CallContext, ifMatch?: string): Promise<Doc>;
-  remove(id: string, ctx: CallContext, ifMatch?: string): Promise<void>;
-  removeMany(filter: Record<string, unknown>, ctx: CallContext): Promise<number>;
-}
-
-/** A parsed collection query (ops level: already validated and coerced). */
-export interface ListQuery {
-  readonly filter: Record<string, unknown>;
-  readonly sort: SortSpec;
-  readonly projection?: Record<string, 0 | 1>;
-  readonly page: number;
-  readonly maxResults: number;
-}
-
-export interface ReadScope {
-  /** Include soft-deleted items. */
-  readonly showDeleted?: boolean;
-}
-
-export interface ListResult {
-  readonly items: Doc[];
-  readonly total: number;
-}
-
-/** Everything a hook or custom handler may use: no Express, no globals. */
+/** Everything a hook, a custom route or an integration may use: no Express, no store, no globals. */
 export interface Runtime {
-  readonly store: Store;
-  readonly resources: { get(name: string): ResourceOps };
-  readonly secrets: SecretBox;
+  /** Every resource's local API: the one door to the data. */
+  readonly resources: LocalApi;
+  /** File contents (uploads): narrow, so nothing reaches the documents through it. */
+  readonly media: MediaStore;
+  /** Work that must happen once across instances (scheduler, sync, snapshots). */
+  readonly leases: LeaseStore;
   readonly log: Log;
-  /** Integrations registered by the server (`salt`, `vpn`, ...), looked up by name. */
+  /** Integrations registered by the server (`master`, `vpn`, ...), looked up by name. */
   readonly services: ReadonlyMap<string, unknown>;
   readonly config: Readonly<Record<string, unknown>>;
 }
@@ -76,47 +53,27 @@ export interface CallContext {
 
 export type WriteOp = 'create' | 'patch' | 'replace';
 
-/** Hooks: the few places where a resource needs behaviour beyond CRUD. */
-export interface Hooks {
+/**
+ * Hooks: the few places where a resource needs behaviour beyond CRUD and its declared relations.
+ * They run for every caller of the local API (HTTP, hooks of other resources, integrations), and
+ * see the resource's own types.
+ */
+export interface Hooks<F extends Fields = Fields> {
   /** Turns validated input into the fields to store; may add server-set fields or refuse (422/409). */
   prepare?(args: {
     op: WriteOp;
-    fields: Record<string, unknown>;
-    original?: Doc;
-    extras: Record<string, unknown>;
+    fields: FieldValuesOf<F>;
+    original?: ItemOfFields<F>;
+    extras: ExtrasOf<F>;
     ctx: CallContext;
-  }): Promise<Record<string, unknown>>;
+  }): Promise<FieldValuesOf<F>>;
   /** After a successful write; `extras` holds the write-only inputs (a group's `hosts`). */
-  afterWrite?(args: { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown>; ctx: CallContext }): Promise<void>;
+  afterWrite?(args: { op: WriteOp; doc: ItemOfFields<F>; original?: ItemOfFields<F>; extras: ExtrasOf<F>; ctx: CallContext }): Promise<void>;
   /** Before an item is deleted; may refuse (409). */
-  beforeDelete?(args: { doc: Doc; ctx: CallContext }): Promise<void>;
-  afterDelete?(args: { doc: Doc; ctx: CallContext }): Promise<void>;
+  beforeDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
+  afterDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
   /** After a read, with the request's extra parameters (an alert's `mark_as_read`). */
-  afterRead?(args: { docs: Doc[]; params: Readonly<Record<string, string>>; ctx: CallContext }): Promise<void>;
-}
-
-/** The request as a custom handler sees it. */
-export interface RouteRequest {
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: Readonly<Record<string, string | string[] | undefined>>;
-  readonly body: unknown;
-  readonly ctx: CallContext;
-}
-
-export interface RouteResult {
-  readonly status?: number;
-  readonly body?: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** An extra route mounted under the resource (`/groups/:id/hostnames`). */
-export interface CustomRoute {
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** Relative to the resource, Express syntax: `/:id/subgroups`. */
-  readonly path: string;
-  readonly role: Role;
-  readonly summary: string;
-  readonly handler: (req: RouteRequest) => Promise<RouteResult>;
+  afterRead?(args: { docs: ItemOfFields<F>[]; params: Readonly<Record<string, string>>; ctx: CallContext }): Promise<void>;
 }
 
 /** Which methods exist and the least role for each. Absent = 405. */
@@ -149,11 +106,22 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   readonly softDelete?: { readonly field: string; readonly param: string };
   readonly indexes?: readonly IndexSpec[];
   readonly defaultSort?: SortSpec;
-  readonly hooks?: Hooks;
-  readonly routes?: readonly CustomRoute[];
+  readonly hooks?: Hooks<F>;
+  /** Mounted before the generic routes, in order; `''` is the collection path itself. */
+  readonly routes?: readonly CustomRoute<F>[];
   /** Items created at boot when their `_id` is missing (the settings item `"0"`). */
   readonly initialItems?: (config: Readonly<Record<string, unknown>>) => readonly Record<string, unknown>[];
 }
+
+/**
+ * Any resource's definition, whatever its fields: the element type of lists of definitions (the
+ * registry, `allResources`). Each definition's hooks and routes are typed by its own fields; the
+ * engine only ever calls them with that resource's items.
+ */
+export type AnyResourceDefinition = Omit<ResourceDefinition, 'hooks' | 'routes'> & {
+  readonly hooks?: object;
+  readonly routes?: readonly RouteSpec[];
+};
 
 /** Declares a resource. The literal is captured (`const`) so its types can be inferred. */
 export function defineResource<const F extends Fields, const D extends ResourceDefinition<F>>(def: D & { fields: F }): D {

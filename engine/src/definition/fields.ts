@@ -29,47 +29,66 @@ export interface FieldOptions {
 export interface StringField extends FieldOptions {
   readonly kind: 'string';
   readonly enum?: readonly string[];
-  readonly default?: string;
+  /** `null` only with `nullable`. */
+  readonly default?: string | null;
   readonly minLength?: number;
   readonly maxLength?: number;
 }
 export interface IntegerField extends FieldOptions {
   readonly kind: 'integer';
   readonly enum?: readonly number[];
-  readonly default?: number;
+  readonly default?: number | null;
   readonly min?: number;
   readonly max?: number;
 }
 export interface NumberField extends FieldOptions {
   readonly kind: 'number';
-  readonly default?: number;
+  readonly default?: number | null;
   readonly min?: number;
   readonly max?: number;
 }
 export interface BooleanField extends FieldOptions {
   readonly kind: 'boolean';
-  readonly default?: boolean;
+  readonly default?: boolean | null;
 }
 /** A point in time: stored as a Date, rendered RFC 1123, accepted as RFC 1123 or ISO 8601. */
 export interface DatetimeField extends FieldOptions {
   readonly kind: 'datetime';
+  readonly default?: null;
 }
 /** A sub-document with declared sub-fields; `open` also accepts (and keeps) undeclared keys. */
 export interface ObjectField extends FieldOptions {
   readonly kind: 'object';
   readonly fields: Readonly<Record<string, Field>>;
   readonly open?: boolean;
-  readonly default?: () => Record<string, unknown>;
+  readonly default?: (() => Record<string, unknown>) | null;
 }
 export interface ArrayField extends FieldOptions {
   readonly kind: 'array';
   readonly of: Field;
   readonly default?: () => unknown[];
 }
+/**
+ * What deleting a referenced item does to the items referring to it (Prisma's `onDelete`):
+ * `restrict` refuses the delete with 409 while a visible item refers to it; `pull` removes the id
+ * from a list of references; `nullify` sets a single reference to null. Items hidden by soft delete
+ * never block a delete: their reference is pulled or nulled.
+ */
+export type DeleteRule = 'restrict' | 'pull' | 'nullify';
+
 /** The `_id` of an item of another resource: `_links.related` and `embedded` come from these. */
 export interface RefField extends FieldOptions {
   readonly kind: 'ref';
   readonly to: string;
+  /** Default `restrict`. `pull` needs the reference to be an array element, `nullify` a nullable field. */
+  readonly onDelete?: DeleteRule;
+  /**
+   * Default true: a write naming an id that does not exist (or is hidden by soft delete) is 422.
+   * `false` for records that may arrive before their target (an action of a minion the sync has
+   * not stored yet).
+   */
+  readonly exists?: boolean;
+  readonly default?: string | null;
 }
 /** Uploaded bytes (multipart); stored in the media store and read back as `/api/media/<id>`. */
 export interface MediaField extends FieldOptions {

@@ -3,7 +3,12 @@
  * document holds, `CreateInputOf` what a POST accepts, `PatchInputOf` what a PATCH accepts.
  */
 import type { Field, Fields } from './fields';
-import type { ResourceDefinition } from './define';
+
+/** The part of a definition the types are inferred from. */
+interface Declared {
+  readonly fields: Fields;
+  readonly patchable?: readonly string[];
+}
 
 type Nullable<F, T> = F extends { nullable: true } ? T | null : T;
 
@@ -40,6 +45,7 @@ export type ObjectOf<S extends Fields> = Simplify<
 >;
 
 type Stored<S extends Fields> = { [K in keyof S as S[K] extends { writeOnly: true } ? never : K]: S[K] };
+type WriteOnly<S extends Fields> = { [K in keyof S as S[K] extends { writeOnly: true } ? K : never]: S[K] };
 type Writable<S extends Fields> = { [K in keyof S as S[K] extends { readonly: true } ? never : K]: S[K] };
 type Mandatory<S extends Fields> = { [K in keyof S]: S[K] extends { required: true } ? K : never }[keyof S];
 
@@ -51,17 +57,37 @@ export interface ItemMeta {
   _etag: string;
 }
 
+/** Any item, when the fields are not known statically (`Collection` of a resource looked up by name). */
+export type AnyItem = ItemMeta & Record<string, unknown>;
+
+/** The stored item of a resource, from its fields. */
+export type ItemOfFields<F extends Fields> = string extends keyof F ? AnyItem : Simplify<ItemMeta & ObjectOf<Stored<F>>>;
+
 /** The stored item of a resource. */
-export type ItemOf<D extends ResourceDefinition> = Simplify<ItemMeta & ObjectOf<Stored<D['fields']>>>;
+export type ItemOf<D extends Declared> = ItemOfFields<D['fields']>;
+
+/** Stored field values as a write hands them to hooks: any of them, each optional. */
+export type FieldValuesOf<F extends Fields> = string extends keyof F ? Record<string, unknown> : Simplify<{ [K in keyof Stored<F>]?: ValueOf<F[K]> }>;
+
+/** The write-only inputs of a write (a group's `hosts`), handed to hooks, never stored. */
+export type ExtrasOf<F extends Fields> = string extends keyof F ? Record<string, unknown> : Simplify<{ [K in keyof WriteOnly<F>]?: ValueOf<F[K]> }>;
+
+/**
+ * What a write of the local API accepts: any declared field (validation decides which the caller
+ * may set: server-set ones only with the system principal), and `_id` for natural ids.
+ */
+export type WriteDataOf<F extends Fields> = string extends keyof F
+  ? { _id?: string } & Record<string, unknown>
+  : Simplify<{ _id?: string } & { [K in keyof F]?: ValueOf<F[K]> }>;
 
 /** What a create (POST) accepts: writable fields, the `required` ones mandatory. */
-export type CreateInputOf<D extends ResourceDefinition> = Simplify<
+export type CreateInputOf<D extends Declared> = Simplify<
   { [K in Mandatory<Writable<D['fields']>>]: ValueOf<D['fields'][K]> } & {
     [K in Exclude<keyof Writable<D['fields']>, Mandatory<Writable<D['fields']>>>]?: ValueOf<D['fields'][K]>;
   }
 >;
 
 /** What a PATCH accepts: the patchable fields (default: the writable ones), all optional. */
-export type PatchInputOf<D extends ResourceDefinition> = Simplify<{
+export type PatchInputOf<D extends Declared> = Simplify<{
   [K in D['patchable'] extends readonly (infer P)[] ? P & keyof D['fields'] : keyof Writable<D['fields']>]?: ValueOf<D['fields'][K]>;
 }>;

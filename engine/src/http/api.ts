@@ -7,9 +7,10 @@ import type { Engine } from '../engine';
 import { NotFound } from '../errors';
 import { openApiDocument } from '../openapi';
 import type { Authenticator } from './auth';
-import { requireRole } from './auth';
+import { requireRole } from '../ops/access';
 import type { ApiContext, HttpLimits } from './context';
 import { resourceRouter } from './router';
+import { groupRouter } from './routes';
 
 export interface ApiOptions {
   readonly authenticator: Authenticator;
@@ -37,7 +38,7 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
 
   router.get('/media/:id', async (req, res) => {
     requireRole(options.authenticator.authenticate(req.get('authorization')), 'viewer', 'GET /media/{id}');
-    const found = await engine.runtime.store.media.open(String(req.params.id));
+    const found = await engine.runtime.media.open(String(req.params.id));
     if (!found) throw new NotFound(`Media "${String(req.params.id)}" was not found`);
     res.setHeader('Content-Type', found.info.contentType);
     res.setHeader('Content-Length', String(found.info.length));
@@ -49,5 +50,6 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
   });
 
   for (const res of engine.registry.resources.values()) router.use(`/${res.name}`, resourceRouter(api, res));
+  for (const group of engine.registry.groups.values()) router.use(`/${group.base}`, groupRouter(api, group));
   return router;
 }

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Principal } from '../definition/define';
-import { ROLES, type Role } from '../definition/fields';
-import { Forbidden, Unauthorized } from '../errors';
+import type { Role } from '../definition/fields';
+import { Unauthorized } from '../errors';
 
 export interface TokenGrant {
   /** The token's name, recorded with every remote execution (never the token itself). */
@@ -39,11 +39,4 @@ export function createAuthenticator(grants: readonly TokenGrant[]): Authenticato
       return principal;
     },
   };
-}
-
-/** Throws 403 unless `principal` has at least `required`. */
-export function requireRole(principal: Principal, required: Role, action: string): void {
-  if (ROLES.indexOf(principal.role) < ROLES.indexOf(required)) {
-    throw new Forbidden(`${action} needs the ${required} role; this token has ${principal.role}`);
-  }
 }

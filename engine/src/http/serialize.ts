@@ -4,10 +4,12 @@
  * rendered RFC 1123, and `_links` built (self, parent/collection on item GETs, related).
  */
 import type { CompiledResource } from '../compile/compile';
+import type { Registry } from '../compile/registry';
+import { MASK } from '../ops/secret-view';
 import type { Doc } from '../store/port';
 import { renderDates } from './dates';
 
-export const MASK = '********';
+export { MASK };
 const META = ['_id', '_created', '_updated', '_etag'] as const;
 
 export type RenderMode = 'list' | 'item' | 'embedded' | 'write';
@@ -20,10 +22,8 @@ export interface Link {
 export interface RenderOptions {
   readonly mode: RenderMode;
   readonly projection?: Readonly<Record<string, 0 | 1>>;
-  /** Rendered target items by relation field, then by id (from `embedded`). */
-  readonly embedded?: ReadonlyMap<string, ReadonlyMap<string, Record<string, unknown>>>;
-  /** Item title of every resource, for related links. */
-  readonly titles: (resource: string) => string;
+  /** Every resource: titles of related links, and the renderer of embedded items. */
+  readonly registry: Registry;
 }
 
 /** Masks every secret path of a (copied) document, descending into arrays. */
@@ -98,18 +98,23 @@ export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions)
   for (const name of res.mediaFields) {
     if (typeof out[name] === 'string') out[name] = `/api/media/${String(out[name])}`;
   }
-  const embedded = opts.embedded;
-  if (embedded) {
-    for (const [field, byId] of embedded) {
-      const value = out[field];
-      if (Array.isArray(value)) out[field] = value.map((id) => (typeof id === 'string' ? (byId.get(id) ?? id) : id));
-      else if (typeof value === 'string') out[field] = byId.get(value) ?? value;
-    }
-  }
+  renderEmbedded(res, out, opts);
   for (const meta of META) if (doc[meta] !== undefined) out[meta] = renderDates(doc[meta]);
   maskSecrets(out, res.secretPaths);
   if (opts.mode !== 'embedded') out._links = itemLinks(res, doc, opts);
   return out;
+}
+
+/** Relation fields the operations embedded (an item where the id was) are rendered as the target's items. */
+function renderEmbedded(res: CompiledResource, out: Record<string, unknown>, opts: RenderOptions): void {
+  for (const rel of res.relations) {
+    const value = out[rel.field];
+    if (value === null || value === undefined || typeof value === 'string') continue;
+    const target = opts.registry.get(rel.to);
+    const embeddedOpts: RenderOptions = { mode: 'embedded', registry: opts.registry };
+    const render = (v: unknown): unknown => (isRecord(v) && typeof v._id === 'string' ? renderItem(target, v as Doc, embeddedOpts) : v);
+    out[rel.field] = Array.isArray(value) ? value.map(render) : render(value);
+  }
 }
 
 /** Dotted projection keys (`grain.cpu_model`) keep or drop just that part of a sub-document. */
@@ -157,6 +162,12 @@ function dropPaths(value: unknown, paths: string[][]): unknown {
   return out;
 }
 
+/** The id (or ids) of a relation field, also when the item embeds the targets. */
+function linkIds(value: unknown): unknown {
+  const idOf = (v: unknown): unknown => (isRecord(v) && typeof v._id === 'string' ? v._id : v);
+  return Array.isArray(value) ? value.map(idOf) : idOf(value);
+}
+
 function itemLinks(res: CompiledResource, doc: Doc, opts: RenderOptions): Record<string, unknown> {
   const links: Record<string, unknown> = { self: { title: res.itemTitle, href: `${res.name}/${doc._id}` } };
   if (opts.mode === 'item') {
@@ -165,8 +176,8 @@ function itemLinks(res: CompiledResource, doc: Doc, opts: RenderOptions): Record
   }
   const related: Record<string, Link | Link[]> = {};
   for (const rel of res.relations) {
-    const value = doc[rel.field];
-    const title = opts.titles(rel.to);
+    const value = linkIds(doc[rel.field]);
+    const title = opts.registry.get(rel.to).itemTitle;
     if (rel.many && Array.isArray(value) && value.length > 0) {
       related[rel.field] = value.filter((v) => typeof v === 'string').map((v) => ({ title, href: `${rel.to}/${v}` }));
     } else if (!rel.many && typeof value === 'string' && value !== '') {
@@ -178,8 +189,8 @@ function itemLinks(res: CompiledResource, doc: Doc, opts: RenderOptions): Record
 }
 
 /** The body of a successful write (Eve's bandwidth-saver shape). */
-export function renderWrite(res: CompiledResource, doc: Doc, titles: (r: string) => string): Record<string, unknown> {
-  const item = renderItem(res, doc, { mode: 'write', titles });
+export function renderWrite(res: CompiledResource, doc: Doc, registry: Registry): Record<string, unknown> {
+  const item = renderItem(res, doc, { mode: 'write', registry });
   const out: Record<string, unknown> = {};
   for (const meta of META) if (item[meta] !== undefined) out[meta] = item[meta];
   out._links = item._links;

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
-import { apiRouter, errorHandler, notFoundHandler, requireRole, stampNow, type Authenticator, type Engine } from '@fleet/engine';
-import { master } from '@fleet/resources/lib/master';
+import { apiRouter, errorHandler, notFoundHandler, type Authenticator, type Engine } from '@fleet/engine';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 
@@ -62,13 +61,6 @@ export function createApp(options: AppOptions): Express {
   app.get('/api/health', async (_req, res) => {
     const status = await options.health();
     res.status(status.status === 'ok' ? 200 : 503).json(status);
-  });
-  // Admin: run the fleet sync now (DESIGN §5) instead of waiting for SYNC_INTERVAL_S.
-  app.post('/api/master/sync', async (req, res) => {
-    const principal = options.authenticator.authenticate(req.get('authorization'));
-    requireRole(principal, 'admin', 'POST /master/sync');
-    const ctx = { principal, now: stampNow(), runtime: options.engine.runtime };
-    res.json({ _status: 'OK', ...(await master(ctx).syncNow(ctx)) });
   });
   app.use(
     '/api',

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { createAuthenticator, createEngine, createSecretBox, type Engine, type ResourceDefinition, type Store } from '@fleet/engine';
-import { allResources } from '@fleet/resources';
+import { createAuthenticator, createEngine, createSecretBox, type Engine, type AnyResourceDefinition, type SecretBox, type Store } from '@fleet/engine';
+import { allResources, allRouteGroups } from '@fleet/resources';
 import type { Logger } from 'pino';
 import { createApp } from './app';
 import type { Config } from './config';
@@ -22,6 +22,8 @@ export interface RunningServer {
   readonly port: number;
   readonly engine: Engine;
   readonly store: Store;
+  /** The server's secret box (tests seal fixtures with it; the API itself never hands it out). */
+  readonly secrets: SecretBox;
   readonly log: Logger;
   /** Set when the server generated (or reused) its admin token. */
   readonly adminToken?: { token: string; created: boolean; path: string };
@@ -33,7 +35,7 @@ export interface StartOptions {
   readonly log?: Logger;
   readonly cwd?: string;
   /** The resources to serve (default: allResources); a test adds a throwaway definition here. */
-  readonly definitions?: readonly ResourceDefinition[];
+  readonly definitions?: readonly AnyResourceDefinition[];
 }
 
 /** Starts the API with `config`; resolves once it listens. */
@@ -43,10 +45,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const store = await choice.open(log);
   // Filled by the integrations after the collections exist; the resources look services up per call.
   const services = new Map<string, unknown>();
+  const secrets = createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir));
   const engine = createEngine({
     definitions: options.definitions ?? allResources,
+    routeGroups: allRouteGroups,
     store,
-    secrets: createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir)),
+    secrets,
     log,
     services,
     config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
@@ -54,7 +58,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await engine.ensureCollections();
   const integrations = await startIntegrations({ config, store, log, services, runtime: engine.runtime });
   const snapshots = startSnapshotLoop({
-    store,
+    runtime: engine.runtime,
     log: log.child({ component: 'snapshots' }),
     intervalMs: config.SNAPSHOT_INTERVAL_S * 1000,
     retentionDays: config.SNAPSHOT_RETENTION_DAYS,
@@ -66,14 +70,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     config,
     authenticator: createAuthenticator(grants),
     log,
-    health: async () => {
-      try {
-        await store.count('settings', { _id: '0' });
-        return { status: 'ok', store: choice.kind };
-      } catch {
-        return { status: 'unavailable', store: choice.kind };
-      }
-    },
+    health: async () => ({ status: (await engine.ping()) ? 'ok' : 'unavailable', store: choice.kind }),
   });
   const server: Server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
@@ -92,6 +89,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     port,
     engine,
     store,
+    secrets,
     log,
     ...(generated ? { adminToken: generated } : {}),
     close() {

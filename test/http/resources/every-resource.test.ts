@@ -174,7 +174,7 @@ const CASES: Record<string, Case> = {
           server_address: 'vpn.fleet.test',
           dashboard_address: 'https://vpn.fleet.test',
           username: 'admin',
-          password: t.engine.runtime.secrets.seal('hunter2-hunter2'),
+          password: t.secrets.seal('hunter2-hunter2'),
         })
       )._id,
     fields: () => ({ name: 'main', server_address: 'vpn.fleet.test', dashboard_address: 'https://vpn.fleet.test', username: 'admin', password: '********' }),

@@ -19,6 +19,7 @@ const minuteFromNow = (offsetMs: number) => new Date(Math.floor((Date.now() + of
 
 interface Task {
   _id: string;
+  _etag: string;
   start: string;
   next: string | null;
   status: string;
@@ -135,8 +136,11 @@ describe('PATCH /api/tasks/{id}/{status}', () => {
     const { task } = await createTask({ start: utcMinute(start), interval: 60 });
     const paused = await t.request.patch(`/api/tasks/${task._id}/paused`).set(auth('operator'));
     expect(paused.status).toBe(200);
-    expect(paused.body).toMatchObject({ _id: task._id, status: 'paused', _status: 'OK' });
-    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'paused' });
+    // The standard write response, rendered by the serializer like every other write.
+    expect(Object.keys(paused.body as object).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
+    expect(paused.body).toMatchObject({ _id: task._id, _status: 'OK', _links: { self: { title: 'Task', href: `tasks/${task._id}` } } });
+    expect(paused.headers.etag).toBe(`"${String(paused.body._etag)}"`);
+    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'paused', _etag: paused.body._etag });
 
     // A long pause: the stored next run is now well in the past.
     await t.store.update('tasks', { _id: task._id }, { $set: { next: new Date(start.getTime() + MIN) } });
@@ -144,14 +148,23 @@ describe('PATCH /api/tasks/{id}/{status}', () => {
     const resumed = await t.request.patch(`/api/tasks/${task._id}/scheduled`).set(auth('operator'));
     const after = Date.now();
     expect(resumed.status).toBe(200);
-    expect(resumed.body).toMatchObject({ status: 'scheduled' });
+    expect(resumed.body).toMatchObject({ _id: task._id, _status: 'OK' });
     const got = (await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body as Task;
     expect(got.status).toBe('scheduled');
     const next = ms(got.next);
     expect(next).toBeGreaterThanOrEqual(before - 1000);
     expect(next).toBeLessThanOrEqual(after + MIN);
     expect((next - start.getTime()) % MIN).toBe(0);
-    expect(ms((resumed.body as Task).next)).toBe(next);
+  });
+
+  it('honours If-Match: a stale version is 412 and changes nothing, the current one is applied', async () => {
+    const { task } = await createTask({ start: utcMinute(minuteFromNow(DAY)), interval: 60 });
+    const stale = await t.request.patch(`/api/tasks/${task._id}/paused`).set(auth('operator')).set('If-Match', '"0000000000000000000000000000000000000000"');
+    expectEveError(stale, 412);
+    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'scheduled' });
+    const current = await t.request.patch(`/api/tasks/${task._id}/paused`).set(auth('operator')).set('If-Match', `"${task._etag}"`);
+    expect(current.status).toBe(200);
+    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'paused' });
   });
 
   it('refuses an unknown status with 422 and leaves the task as it was', async () => {

@@ -53,7 +53,7 @@ function monitoringBody(monitor: Monitor): (hostId: string, action: MonitoringAc
     if (action === 'stop_all') return { _status: 'OK', action, stopped: monitor.stopAll() };
     if (action === 'stop') return { _status: 'OK', action, host: hostId, monitoring: false, was_monitoring: monitor.stop(hostId) };
     // 404 for an unknown or soft-deleted host, as its item GET answers.
-    await ctx.runtime.resources.get('hosts').get(hostId);
+    await ctx.runtime.resources.get('hosts').get(hostId, ctx);
     const sample = await monitor.sample(hostId);
     if (action === 'once') return { _status: 'OK', host: hostId, answered: sample !== null, all_status: sample };
     monitor.start(hostId);

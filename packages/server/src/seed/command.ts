@@ -79,10 +79,11 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
   if (choice.kind === 'memory') throw new ConfigError('seed: DATABASE_URL=memory: would be gone when the command exits; use sqlite:<path> or mongodb://');
   const store = await choice.open(log);
   try {
+    const secrets = createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir));
     const engine = createEngine({
       definitions: allResources,
       store,
-      secrets: createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir)),
+      secrets,
       log,
       config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
     });
@@ -96,7 +97,7 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       snapshots: args.snapshots,
       reset: args.reset,
       toolKey: config.GRAIN_TOOL_KEY,
-      secrets: engine.runtime.secrets,
+      secrets,
     });
     process.stdout.write(`${summaryLine(choice.describe, result)}\n`);
   } finally {

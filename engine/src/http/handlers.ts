@@ -1,0 +1,70 @@
+/**
+ * What every handler shares: authentication and the role check, the call context, JSON bodies, and
+ * the parsed query of a request as the local API takes it.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { CompiledResource } from '../compile/compile';
+import type { CallContext, Principal } from '../definition/define';
+import type { Role } from '../definition/fields';
+import { BadRequest, Unprocessable, UnsupportedMediaType } from '../errors';
+import { requireRole } from '../ops/access';
+import { stampNow } from '../ops/clock';
+import type { ApiContext } from './context';
+
+/** The call context of a request (principal set by `guard`). */
+export function callContext(api: ApiContext, res: Response): CallContext {
+  return { principal: res.locals.principal as Principal, now: stampNow(), runtime: api.runtime };
+}
+
+/** Authenticates and checks the role; stores the principal for the handler. */
+export function guard(api: ApiContext, role: Role, action: string): RequestHandler {
+  return (req, res, next) => {
+    const principal = api.authenticator.authenticate(req.get('authorization'));
+    requireRole(principal, role, action);
+    res.locals.principal = principal;
+    next();
+  };
+}
+
+/** A query flag: present and not `0` / `false`. */
+export function flag(value: unknown): boolean {
+  return typeof value === 'string' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** Everything `query` carries besides the common parameters, as single strings (for `afterRead`). */
+export function extraParams(query: Request['query']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/** Whether the request shows soft-deleted items of the resource. */
+export function showDeleted(res: CompiledResource, req: Request): boolean {
+  return res.softDelete ? flag(req.query[res.softDelete.param]) : false;
+}
+
+export const requireJson: RequestHandler = (req, _res, next) => {
+  if (!req.is('application/json')) throw new UnsupportedMediaType('Send the body as application/json');
+  next();
+};
+
+export function jsonObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest('The body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/** A write body; media fields come only as uploads (an id given as text could point at another item's bytes). */
+export function writeBody(res: CompiledResource, body: unknown): Record<string, unknown> {
+  const fields = jsonObject(body);
+  const given = res.mediaFields.filter((name) => name in fields);
+  if (given.length > 0) {
+    throw new Unprocessable(`${res.name}: upload ${given.join(', ')} as a file part of multipart/form-data`, Object.fromEntries(given.map((n) => [n, 'must be uploaded as a file'])));
+  }
+  return fields;
+}
+
+/** The `If-Match` header, when given. */
+export function ifMatchOf(req: Request): { ifMatch?: string } {
+  const value = req.get('if-match');
+  return value === undefined ? {} : { ifMatch: value };
+}

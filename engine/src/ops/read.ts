@@ -1,0 +1,87 @@
+/**
+ * Reads: what `GET` returns, for every caller. The soft-delete scope, the default sort, list-hidden
+ * fields left out unless projected, `afterRead`, `embedded` references replaced by their items, and
+ * secrets masked (or opened for the system principal that asks).
+ */
+import type { CompiledResource } from '../compile/compile';
+import type { CallContext } from '../definition/define';
+import type { AnyItem } from '../definition/infer';
+import type { FindArgs, GetOptions } from '../definition/local-api';
+import { NotFound } from '../errors';
+import type { Doc, Projection } from '../store/port';
+import type { OpsScope } from './context';
+import { scoped } from './scope';
+import { masked, revealed } from './secret-view';
+
+/** The store projection: the client's (meta fields always kept), list-hidden fields out unless asked for. */
+export function storeProjection(res: CompiledResource, projection: Projection | undefined, view: 'list' | 'item'): Projection | undefined {
+  if (projection && Object.values(projection).includes(1)) {
+    const keep: Projection = { ...projection, _created: 1, _updated: 1, _etag: 1 };
+    if (res.softDelete) keep[res.softDelete.field] = 1;
+    return keep;
+  }
+  const hidden = view === 'list' ? Object.fromEntries(res.hiddenInList.map((f) => [f, 0 as const])) : {};
+  const merged = { ...hidden, ...projection };
+  return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+/** Replaces the ids of the embedded relations by their (masked) items: null / dropped when missing. */
+async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promise<Doc[]> {
+  let out = docs;
+  for (const field of fields) {
+    const rel = s.res.relations.find((r) => r.field === field);
+    if (!rel) continue;
+    const ids = new Set<string>();
+    for (const doc of out) for (const id of [doc[field]].flat()) if (typeof id === 'string') ids.add(id);
+    const target = s.registry.get(rel.to);
+    const found = ids.size === 0 ? [] : await s.store.find(rel.to, scoped(target, { _id: { $in: [...ids] } }), { projection: storeProjection(target, undefined, 'item') ?? {} });
+    const byId = new Map(found.map((d) => [d._id, masked(d, target.secretPaths)]));
+    // Eve: a dangling single reference embeds as null, a dangling list entry is dropped.
+    out = out.map((doc) => {
+      const value = doc[field];
+      if (Array.isArray(value)) return { ...doc, [field]: value.flatMap((id) => (typeof id === 'string' && byId.has(id) ? [byId.get(id)] : [])) };
+      if (typeof value === 'string') return { ...doc, [field]: byId.get(value) ?? null };
+      return doc;
+    });
+  }
+  return out;
+}
+
+/** What every read does after the store: afterRead, embedded, secrets. */
+export async function finishRead(s: OpsScope, docs: Doc[], ctx: CallContext, o: { params?: Readonly<Record<string, string>>; embedded?: readonly string[]; reveal?: boolean }): Promise<Doc[]> {
+  const hook = s.res.def.hooks?.afterRead;
+  // The hook may write (an alert marked as read) and updates `docs` in place to match. It runs on
+  // an empty page too: whether the caller may ask for that write does not depend on the page.
+  if (hook) await hook({ docs: docs as AnyItem[], params: o.params ?? {}, ctx });
+  const withEmbedded = o.embedded && o.embedded.length > 0 ? await embed(s, docs, o.embedded) : docs;
+  const paths = s.res.secretPaths;
+  if (paths.length === 0) return withEmbedded;
+  if (o.reveal === true && ctx.principal.system === true) return withEmbedded.map((d) => revealed(d, paths, s.secrets));
+  return withEmbedded.map((d) => masked(d, paths));
+}
+
+/** The stored documents a find matches (no afterRead, no masking): for the operations' own use. */
+export function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
+  const projection = storeProjection(s.res, args.projection, 'list');
+  return s.store.find(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted), {
+    sort: args.sort ?? s.res.def.defaultSort ?? [],
+    ...(args.skip ? { skip: args.skip } : {}),
+    ...(args.limit ? { limit: args.limit } : {}),
+    ...(projection ? { projection } : {}),
+  });
+}
+
+/** One stored item by id (in scope), or 404. */
+export async function getStored(s: OpsScope, id: string, o: { showDeleted?: boolean; projection?: Projection } = {}): Promise<Doc> {
+  const projection = storeProjection(s.res, o.projection, 'item');
+  const [doc] = await s.store.find(s.res.name, scoped(s.res, { _id: id }, o.showDeleted), { limit: 1, ...(projection ? { projection } : {}) });
+  if (!doc) throw new NotFound(`${s.res.itemTitle} "${id}" was not found`);
+  return doc;
+}
+
+/** `get` of the local API. */
+export async function getItem(s: OpsScope, id: string, ctx: CallContext, o: GetOptions = {}): Promise<Doc> {
+  const doc = await getStored(s, id, o);
+  const [out] = await finishRead(s, [doc], ctx, o);
+  return out ?? doc;
+}

@@ -1,0 +1,37 @@
+/**
+ * The soft-delete scope: the one choke point every read goes through (STYLE habit 9). A filter that
+ * names the flag itself decides on its own; otherwise hidden items are left out.
+ */
+import type { CompiledResource } from '../compile/compile';
+import type { Doc, Filter } from '../store/port';
+
+/** `filter` restricted to visible items, unless `showDeleted` or the filter names the flag. */
+export function scoped(res: CompiledResource, filter: Filter, showDeleted = false): Filter {
+  const sd = res.softDelete;
+  if (!sd || showDeleted || mentions(filter, sd.field)) return filter;
+  // An equality (not `$ne: true`) so the leading index key serves it; every stored item has the
+  // flag: writes set it and ensureCollections backfills items written without it.
+  const hide = { [sd.field]: false };
+  return Object.keys(filter).length === 0 ? hide : { $and: [filter, hide] };
+}
+
+/** Whether the item is hidden by soft delete. */
+export function isHidden(res: CompiledResource, doc: Doc): boolean {
+  return res.softDelete !== undefined && doc[res.softDelete.field] === true;
+}
+
+/** Whether a filter names `field` anywhere; iterative, so no filter depth can overflow the stack. */
+export function mentions(filter: unknown, field: string): boolean {
+  const stack: unknown[] = [filter];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node !== null && typeof node === 'object' && !(node instanceof Date) && !(node instanceof RegExp)) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === field) return true;
+        stack.push(value);
+      }
+    }
+  }
+  return false;
+}

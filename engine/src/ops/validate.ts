@@ -1,0 +1,53 @@
+/**
+ * Write bodies: meta and server-set fields refused for users (the system principal may set
+ * server-set ones), then the resource's Zod schema (defaults applied), then write-only inputs split
+ * off for the hooks. Every problem of a body is reported at once in `_issues`.
+ */
+import type { z } from 'zod';
+import type { CompiledResource } from '../compile/compile';
+import { issuesOf } from '../compile/zod';
+import type { WriteOp } from '../definition/define';
+import { Unprocessable } from '../errors';
+
+const META_KEYS = new Set(['_created', '_updated', '_etag', '_links', '_status']);
+
+/** A validated body: the fields to store and the write-only inputs. */
+export interface ValidBody {
+  readonly stored: Record<string, unknown>;
+  readonly extras: Record<string, unknown>;
+}
+
+function schemaOf(res: CompiledResource, op: WriteOp, system: boolean): z.ZodType {
+  if (system) return op === 'patch' ? res.validators.systemPatch : res.validators.systemCreate;
+  return op === 'patch' ? res.validators.patch : res.validators.create;
+}
+
+/** Why a key of the body may not be written by this caller, or null. */
+function refusal(res: CompiledResource, key: string, op: WriteOp, system: boolean): string | null {
+  if (META_KEYS.has(key)) return 'field is read-only';
+  if (key === '_id') return op === 'create' && res.def.id === 'natural' ? null : 'field is read-only';
+  if (key === res.softDelete?.field) return 'field is read-only';
+  if (system) return null;
+  if (res.readonlyFields.has(key)) return 'field is read-only';
+  if (op === 'patch' && key in res.def.fields && !res.patchable.has(key)) return 'field cannot be changed by PATCH';
+  return null;
+}
+
+/** Validates a write body for `op` by this caller; throws 422 with every issue. */
+export function validateBody(res: CompiledResource, body: Readonly<Record<string, unknown>>, op: WriteOp, system: boolean): ValidBody {
+  const issues: Record<string, string> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const why = refusal(res, key, op, system);
+    if (why !== null) issues[key] = why;
+    else if (key !== '_id') rest[key] = value;
+  }
+  const parsed = schemaOf(res, op, system).safeParse(rest);
+  if (!parsed.success) Object.assign(issues, issuesOf(parsed.error));
+  if (Object.keys(issues).length > 0) throw new Unprocessable(`${res.name}: the body has ${Object.keys(issues).length} invalid field(s)`, issues);
+  const extras: Record<string, unknown> = {};
+  const stored: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>)) (res.writeOnlyFields.includes(k) ? extras : stored)[k] = v;
+  if (typeof body._id === 'string' && op === 'create') stored._id = body._id;
+  return { stored, extras };
+}

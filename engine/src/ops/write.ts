@@ -1,0 +1,200 @@
+/**
+ * Creates and changes: validation (users vs the system principal), the `prepare` hook, sealed
+ * secrets, defaults, `_created`/`_updated`, the content `_etag`, declared references checked, one
+ * versioned store batch, then `afterWrite`. Without If-Match a write that lost a race to another
+ * writer is redone on the fresh item (last write wins); with it, the 412 is the answer.
+ */
+import type { CompiledResource } from '../compile/compile';
+import type { CallContext, WriteOp } from '../definition/define';
+import type { AnyItem } from '../definition/infer';
+import type { UpsertResult, WriteOptions } from '../definition/local-api';
+import { PreconditionFailed, Unprocessable } from '../errors';
+import type { BatchWrite, Doc, Filter } from '../store/port';
+import { newObjectId } from '../store/sqlite/ids';
+import { authorize, isSystem } from './access';
+import type { OpsScope } from './context';
+import { etagMatches, etagOf } from './etag';
+import { mergeDeep } from './merge';
+import { getStored } from './read';
+import { checkReferences } from './relations';
+import { scoped } from './scope';
+import { sealSecrets } from './secrets';
+import { validateBody, type ValidBody } from './validate';
+
+/** Attempts of a write without If-Match that keeps losing races to other writers. */
+const RACE_ATTEMPTS = 3;
+/** Items per batch of the many-item writes: bounded memory and transaction size. */
+export const BATCH = 500;
+
+/** Runs `write` again when it lost a race (PreconditionFailed), unless the caller gave If-Match. */
+export async function lastWriteWins<T>(ifMatch: string | undefined, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (ifMatch !== undefined || !(err instanceof PreconditionFailed) || attempt >= RACE_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** Defaults of server-set fields, which no user body can carry. */
+function serverDefaults(res: CompiledResource): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(res.def.fields)) {
+    if (!field.readonly || !('default' in field) || field.default === undefined) continue;
+    out[name] = typeof field.default === 'function' ? (field.default as () => unknown)() : field.default;
+  }
+  return out;
+}
+
+function naturalId(res: CompiledResource, fields: Record<string, unknown>): string {
+  const from = res.def.idFrom ? fields[res.def.idFrom] : fields._id;
+  if (typeof from !== 'string' || from === '') throw new Unprocessable(`${res.name}: an id is required`, { [res.def.idFrom ?? '_id']: 'required field' });
+  return from;
+}
+
+/** Runs `prepare` on a copy of the validated fields, then seals the secrets. */
+async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallContext, original?: Doc): Promise<Record<string, unknown>> {
+  const hook = s.res.def.hooks?.prepare;
+  const fields = { ...body.stored };
+  const out = hook ? ((await hook({ op, fields, extras: { ...body.extras }, ctx, ...(original ? { original: original as AnyItem } : {}) })) as Record<string, unknown>) : fields;
+  sealSecrets(out, s.res.secretPaths, s.secrets);
+  return out;
+}
+
+/** A new item from prepared fields. */
+function newDoc(res: CompiledResource, fields: Record<string, unknown>, now: Date): Doc {
+  const { _id: _given, ...rest } = fields;
+  const id = res.def.id === 'natural' ? naturalId(res, fields) : newObjectId();
+  const doc: Doc = { _id: id, ...serverDefaults(res), ...rest, _created: now, _updated: now };
+  if (res.softDelete) doc[res.softDelete.field] = false;
+  doc._etag = etagOf(doc);
+  return doc;
+}
+
+/** The next version of `original` after merging `fields`; null when it would not change. */
+function nextVersion(res: CompiledResource, original: Doc, fields: Record<string, unknown>, now: Date, always: boolean): Doc | null {
+  const merged = mergeDeep(original, fields, res);
+  if (!always && etagOf({ ...merged, _updated: original._updated }) === original._etag) return null;
+  merged._updated = now;
+  merged._etag = etagOf(merged);
+  return merged;
+}
+
+/** Runs `afterWrite` for every written item, in order. */
+async function afterWrites(s: OpsScope, writes: readonly { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[], ctx: CallContext): Promise<void> {
+  const hook = s.res.def.hooks?.afterWrite;
+  if (!hook) return;
+  for (const w of writes) await hook({ op: w.op, doc: w.doc as AnyItem, extras: w.extras, ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
+}
+
+/** `createMany`: all or none. */
+export async function createItems(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext): Promise<Doc[]> {
+  authorize(s.res, 'create', ctx.principal);
+  const system = isSystem(ctx.principal);
+  const writes: { op: WriteOp; doc: Doc; extras: Record<string, unknown> }[] = [];
+  for (const body of bodies) {
+    const valid = validateBody(s.res, body, 'create', system);
+    writes.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras });
+  }
+  await checkReferences(s, s.res, writes);
+  await s.store.write(writes.map((w) => ({ op: 'insert', collection: s.res.name, doc: w.doc })));
+  await afterWrites(s, writes, ctx);
+  return writes.map((w) => w.doc);
+}
+
+/** `patch` and `replace` of one item. */
+export async function changeItem(s: OpsScope, op: 'patch' | 'replace', id: string, body: Record<string, unknown>, ctx: CallContext, o: WriteOptions = {}): Promise<Doc> {
+  authorize(s.res, op, ctx.principal);
+  const system = isSystem(ctx.principal);
+  const valid = validateBody(s.res, body, op === 'patch' ? 'patch' : 'replace', system);
+  const done = await lastWriteWins(o.ifMatch, async () => {
+    const original = await getStored(s, id, { showDeleted: system && o.showDeleted === true });
+    if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(original._etag))) throw new PreconditionFailed();
+    const fields = await prepared(s, op, valid, ctx, original);
+    const next = op === 'patch' ? nextVersion(s.res, original, fields, ctx.now, true) : replacement(s.res, original, fields, ctx.now);
+    if (next === null) throw new Error('unreachable: a forced version is never null');
+    await checkReferences(s, s.res, [{ doc: next, original }]);
+    await s.store.write([{ op: 'replace', collection: s.res.name, doc: next, ifEtag: String(original._etag) }]);
+    return { original, next };
+  });
+  await afterWrites(s, [{ op, doc: done.next, original: done.original, extras: valid.extras }], ctx);
+  return done.next;
+}
+
+/** A replacement keeps `_id`, `_created` and the server-set fields (readonly ones, the soft-delete flag). */
+function replacement(res: CompiledResource, original: Doc, fields: Record<string, unknown>, now: Date): Doc {
+  const keep: Record<string, unknown> = res.softDelete ? { [res.softDelete.field]: original[res.softDelete.field] } : {};
+  for (const name of res.readonlyFields) if (name in original && !(name in fields)) keep[name] = original[name];
+  const doc: Doc = { ...keep, ...fields, _id: original._id, _created: original._created, _updated: now };
+  doc._etag = etagOf(doc);
+  return doc;
+}
+
+/** Writes one batch of prepared versions; the caller retries the whole batch when it lost a race. */
+async function writeVersions(s: OpsScope, versions: readonly { doc: Doc; original?: Doc }[]): Promise<void> {
+  await checkReferences(s, s.res, versions);
+  const batch: BatchWrite[] = versions.map((v) =>
+    v.original ? { op: 'replace', collection: s.res.name, doc: v.doc, ifEtag: String(v.original._etag) } : { op: 'insert', collection: s.res.name, doc: v.doc },
+  );
+  await s.store.write(batch);
+}
+
+/** `patchMany`: the same change to every match, batch by batch in `_id` order; unchanged items are skipped. */
+export async function patchItems(s: OpsScope, where: Filter, body: Record<string, unknown>, ctx: CallContext, o: Pick<WriteOptions, 'showDeleted'> = {}): Promise<number> {
+  authorize(s.res, 'patch', ctx.principal);
+  const system = isSystem(ctx.principal);
+  const valid = validateBody(s.res, body, 'patch', system);
+  let after = '';
+  let written = 0;
+  for (;;) {
+    const page = { $and: [where, { _id: { $gt: after } }] };
+    const done = await lastWriteWins(undefined, async () => {
+      const originals = await s.store.find(s.res.name, scoped(s.res, page, system && o.showDeleted === true), { sort: [['_id', 1]], limit: BATCH });
+      const versions: { op: WriteOp; doc: Doc; original: Doc; extras: Record<string, unknown> }[] = [];
+      for (const original of originals) {
+        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, original), ctx.now, false);
+        if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
+      }
+      await writeVersions(s, versions);
+      return { originals, versions };
+    });
+    await afterWrites(s, done.versions, ctx);
+    written += done.versions.length;
+    const last = done.originals[done.originals.length - 1];
+    if (!last || done.originals.length < BATCH) return written;
+    after = last._id;
+  }
+}
+
+/** `upsertMany` (system): new ids are created, existing items patched with the given fields. */
+export async function upsertItems(s: OpsScope, items: readonly (Record<string, unknown> & { _id: string })[], ctx: CallContext): Promise<UpsertResult> {
+  authorize(s.res, 'upsert', ctx.principal);
+  const created: string[] = [];
+  const updated: string[] = [];
+  for (let i = 0; i < items.length; i += BATCH) {
+    const chunk = items.slice(i, i + BATCH);
+    const done = await lastWriteWins(undefined, async () => {
+      const stored = await s.store.find(s.res.name, { _id: { $in: chunk.map((c) => c._id) } });
+      const byId = new Map(stored.map((d) => [d._id, d]));
+      const versions: { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[] = [];
+      for (const item of chunk) {
+        const original = byId.get(item._id);
+        if (original === undefined) {
+          const valid = validateBody(s.res, item, 'create', true);
+          versions.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras });
+          continue;
+        }
+        const { _id: _same, ...fields } = item;
+        const valid = validateBody(s.res, fields, 'patch', true);
+        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, original), ctx.now, false);
+        if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
+      }
+      await writeVersions(s, versions);
+      return versions;
+    });
+    for (const v of done) (v.original ? updated : created).push(v.doc._id);
+    await afterWrites(s, done, ctx);
+  }
+  return { created, updated };
+}
