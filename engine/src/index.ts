@@ -23,3 +23,4 @@ export type * from './store/port';
 export { openApiDocument } from './openapi';
 export { MAX_PATTERN_LENGTH } from './query/pattern';
 export { assertJsonBounds, MAX_SORT_TERMS, WHERE_BOUNDS, type JsonBounds } from './query/bounds';
+export { unsafeRegexReason } from './query/regex-guard';
