@@ -3,3 +3,4 @@ export * from './server';
 export * from './expect';
 export * from './fixtures';
 export * from './log';
+export * from './samples';

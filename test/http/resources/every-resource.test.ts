@@ -1,10 +1,13 @@
 /**
- * Every resource of the spec answers its collection GET and its item GET: the Eve envelope, the
- * item's fields as the spec lists them, RFC 1123 dates, `_links` (self, parent, collection,
- * related), the ETag header, and 401 without a token. One fixture per resource, written through
- * the store port as the sync and the integrations write them.
+ * Every registered resource answers its collection GET and its item GET: the Eve envelope, the
+ * item's fields, RFC 1123 dates, `_links` (self, parent, collection, related), the ETag header,
+ * and 401 without a token. The resources of the spec have a fixture each (the fields the spec
+ * lists, written through the store port as the sync writes them); any other resource — one added
+ * with a single definition file — gets a sample made from its definition alone.
  */
-import { auth, expectEnvelope, expectEveError, insertAction, insertDoc, insertHost, RFC1123, startTestServer, uniqueName, type TestServer } from '../../helpers';
+import { formatHttpDate, MASK, type CompiledResource } from '../../../engine/src';
+import { allResources } from '../../../resources';
+import { auth, createSample, expectEnvelope, expectEveError, insertAction, insertDoc, insertHost, RFC1123, startTestServer, uniqueName, type TestServer } from '../../helpers';
 import { q } from './_support';
 
 let t: TestServer;
@@ -202,18 +205,60 @@ const CASES: Record<string, Case> = {
   },
 };
 
+/** What a sample's data reads back as: dates in RFC 1123, secrets masked. */
+function rendered(res: CompiledResource, data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(data)) {
+    if (name === '_id') continue;
+    out[name] = value instanceof Date ? formatHttpDate(value) : res.def.fields[name]?.secret ? MASK : value;
+  }
+  return out;
+}
+
+/** The case of a resource the spec does not list: a sample made from its definition. */
+function sampleCase(name: string): Case {
+  let data: Record<string, unknown> = {};
+  const res = () => t.engine.registry.get(name);
+  return {
+    title: '',
+    insert: async () => {
+      const made = await createSample(t.engine, name);
+      data = made.data;
+      return made.id;
+    },
+    fields: () => rendered(res(), data),
+    related: () => {
+      const links: Record<string, unknown> = {};
+      for (const rel of res().relations) {
+        const value = data[rel.field];
+        const title = t.engine.registry.get(rel.to).itemTitle;
+        if (typeof value === 'string') links[rel.field] = { title, href: `${rel.to}/${value}` };
+        if (Array.isArray(value) && value.length > 0) links[rel.field] = value.map((v) => ({ title, href: `${rel.to}/${String(v)}` }));
+      }
+      return links;
+    },
+  };
+}
+
+/** Every resource the server registers (`allResources`): the spec's fixtures, then samples for the rest. */
+const NAMES = allResources.map((r) => r.name);
+const caseOf = (name: string): Case => CASES[name] ?? sampleCase(name);
+const cases = new Map(NAMES.map((name) => [name, caseOf(name)]));
+
 const ids = new Map<string, string>();
 beforeAll(async () => {
-  for (const [name, c] of Object.entries(CASES)) ids.set(name, await c.insert());
+  for (const [name, c] of cases) ids.set(name, await c.insert());
 });
 
-it('covers exactly the thirteen resources the server registers', () => {
-  expect(Object.keys(CASES).sort()).toEqual([...t.engine.registry.resources.keys()].sort());
-  expect(Object.keys(CASES)).toHaveLength(13);
+it('covers every resource the server registers, and a fixture for each resource of the spec', () => {
+  expect([...cases.keys()].sort()).toEqual([...t.engine.registry.resources.keys()].sort());
+  const SPEC = ['actions', 'alerts', 'failed_patches', 'files', 'groups', 'hosts', 'hosts_statistic', 'nodegroups', 'settings', 'tasks', 'updates', 'vpn_managers', 'vpn_organizations'];
+  for (const name of SPEC) expect(CASES[name]).toBeDefined();
 });
 
-describe.each(Object.keys(CASES))('%s', (name) => {
-  const c = CASES[name] as Case;
+describe.each(NAMES)('%s', (name) => {
+  const c = cases.get(name) as Case;
+  const title = (): string => c.title || t.engine.registry.get(name).itemTitle;
 
   it('collection GET answers the envelope with the item and its self link', async () => {
     const id = ids.get(name) ?? '';
@@ -222,7 +267,7 @@ describe.each(Object.keys(CASES))('%s', (name) => {
     // Eve repeats the query in the links with its values raw (research/eve.md §1.2).
     expect(page._links.self).toEqual({ title: name, href: `${name}?where=${JSON.stringify({ _id: id })}` });
     const item = page._items[0] as Record<string, unknown>;
-    expect(item).toMatchObject({ _id: id, _links: { self: { title: c.title, href: `${name}/${id}` } } });
+    expect(item).toMatchObject({ _id: id, _links: { self: { title: title(), href: `${name}/${id}` } } });
     expect(item._links).not.toHaveProperty('parent');
     expect(item._created).toMatch(RFC1123);
     expect(item._updated).toMatch(RFC1123);
@@ -237,11 +282,12 @@ describe.each(Object.keys(CASES))('%s', (name) => {
     expect(item._created).toMatch(RFC1123);
     expect(item._updated).toMatch(RFC1123);
     expect(res.headers.etag).toBe(`"${String(item._etag)}"`);
+    const related = c.related ? c.related(id) : {};
     expect(item._links).toEqual({
-      self: { title: c.title, href: `${name}/${id}` },
+      self: { title: title(), href: `${name}/${id}` },
       parent: { title: 'home', href: '/' },
       collection: { title: name, href: name },
-      ...(c.related ? { related: c.related(id) } : {}),
+      ...(Object.keys(related).length > 0 ? { related } : {}),
     });
   });
 
