@@ -4,7 +4,7 @@
  * static members: `hosts` in a write sets those hosts' `groups`. Subgroups and members must exist
  * (declared references); deleting a group pulls it from its parents and its hosts.
  */
-import { BadRequest, defineResource, isPlainObject, patternError, systemContext, Unprocessable, type CallContext } from '@fleet/engine';
+import { BadRequest, defineResource, isPlainObject, systemContext, Unprocessable, unsafeRegexReason, type CallContext } from '@fleet/engine';
 import { z } from 'zod';
 import { GROUPS, groupFields } from './groups/fields';
 import { hostnamesOf, wouldCycle } from './groups/membership';
@@ -60,7 +60,9 @@ export const groups = defineResource({
   hooks: {
     async prepare({ fields, extras, original, ctx }) {
       const regex = fields.info?.regex;
-      const why = regex === undefined ? null : patternError(regex);
+      // The rule runs as a `$regex` on the host names: the same rules as a `where` pattern (linear
+      // time here; MongoDB's own engine backtracks, so nested quantifiers are refused on both).
+      const why = regex === undefined ? null : unsafeRegexReason(regex);
       if (why) throw new Unprocessable('groups: bad rule', { 'info.regex': why });
       if (fields.subgroups && original && (await wouldCycle(ctx, original._id, fields.subgroups))) {
         throw new Unprocessable('groups: the subgroups would make a cycle', { subgroups: 'a group cannot contain itself, directly or through its subgroups' });

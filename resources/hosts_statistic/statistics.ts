@@ -4,7 +4,7 @@
  * snapshots of `range[]` (default the last 24 h), their host summaries unwound and filtered by
  * `where` (a `$match` on the summary fields), soft-deleted hosts left out.
  */
-import { BadRequest, compileResource, NotFound, parseDate, parseWhere, type CompiledResource, type RouteRequest } from '@fleet/engine';
+import { assertJsonBounds, BadRequest, compileResource, NotFound, parseDate, parseWhere, WHERE_BOUNDS, type CompiledResource, type RouteRequest } from '@fleet/engine';
 import { z } from 'zod';
 import { hosts_statistic } from '../hosts_statistic';
 
@@ -35,6 +35,8 @@ export function summaryMatch(res: CompiledResource, raw: unknown): Row {
     throw new BadRequest('where: not valid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BadRequest('where: must be a JSON object');
+  // Bounded before `prefix` walks it (recursively).
+  assertJsonBounds(parsed, 'where', WHERE_BOUNDS);
   return parseWhere(JSON.stringify(prefix(parsed as Row)), { paths: res.paths });
 }
 
