@@ -25,7 +25,9 @@ function schemaOf(res: CompiledResource, op: WriteOp, system: boolean): z.ZodTyp
 /** Why a key of the body may not be written by this caller, or null. */
 function refusal(res: CompiledResource, key: string, op: WriteOp, system: boolean): string | null {
   if (META_KEYS.has(key)) return 'field is read-only';
-  if (key === '_id') return op === 'create' && res.def.id === 'natural' ? null : 'field is read-only';
+  // A natural id is given by the client; the system principal may also name a generated-style id
+  // (an alert derived from an event, stored once by every instance that sees the event).
+  if (key === '_id') return op === 'create' && (res.def.id === 'natural' || system) ? null : 'field is read-only';
   if (key === res.softDelete?.field) return 'field is read-only';
   if (system) return null;
   if (res.readonlyFields.has(key)) return 'field is read-only';

@@ -65,7 +65,8 @@ async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallCont
 /** A new item from prepared fields. */
 function newDoc(res: CompiledResource, fields: Record<string, unknown>, now: Date): Doc {
   const { _id: _given, ...rest } = fields;
-  const id = res.def.id === 'natural' ? naturalId(res, fields) : newObjectId();
+  const given = typeof fields._id === 'string' && fields._id !== '' ? fields._id : undefined;
+  const id = res.def.id === 'natural' ? naturalId(res, fields) : (given ?? newObjectId());
   const doc: Doc = { _id: id, ...serverDefaults(res), ...rest, _created: now, _updated: now };
   if (res.softDelete) doc[res.softDelete.field] = false;
   doc._etag = etagOf(doc);
