@@ -38,3 +38,6 @@ export const allResources: readonly AnyResourceDefinition[] = [
 export const allRouteGroups: readonly RouteGroup[] = [masterRoutes];
 
 export { actions, alerts, failed_patches, files, groups, hosts, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };
+
+export { executionResponse, master, type ExecutionRequest, type ExecutionResponse, type MasterService, type MonitoringAction, type PatchDownload } from './lib/master';
+export { cronError, nextRun, type Schedule } from './tasks/schedule';

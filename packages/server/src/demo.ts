@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stampNow, SYSTEM } from '@fleet/engine';
-import type { MasterService } from '@fleet/resources/lib/master';
+import type { MasterService } from '@fleet/resources';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { startServer, type RunningServer } from './boot';
 import { ConfigError, loadConfig } from './config';

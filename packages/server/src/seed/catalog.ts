@@ -3,7 +3,7 @@
  * organizations, the patches (`updates`) and the scheduled tasks.
  */
 import type { Doc, SecretBox } from '@fleet/engine';
-import { nextRun } from '@fleet/resources/tasks/schedule';
+import { nextRun } from '@fleet/resources';
 import type { GroupPlan, NodegroupPlan } from './groups';
 import type { VpnOrgRef } from './hosts';
 import { PATCH_NAMES } from './incidents';
