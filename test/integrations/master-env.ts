@@ -1,6 +1,7 @@
 /**
  * The master tests' setup: salt-sim on a loopback port and the real API (startTestServer) with
- * SALT_API_URL pointing at it; the fleet stored by a first sync (POST /api/master/sync). `knobs` are further configuration variables (SALT_API_TIMEOUT_S,
+ * SALT_API_URL pointing at it; the fleet stored by a first sync (POST /api/master/sync), which
+ * must have seen every minion. `knobs` are further configuration variables (SALT_API_TIMEOUT_S,
  * ALL_STATUS_INTERVAL_S) merged into the API's environment.
  */
 import { startSaltSim, type SaltSim, type SaltSimOptions, type SimUser } from '@fleet/salt-sim';
@@ -44,7 +45,14 @@ export function saltEnv(sim: SaltSim): Record<string, string> {
 export async function startMasterEnv(o: MasterEnvOptions = {}): Promise<MasterEnv> {
   const sim = await startSaltSim({ hosts: 12, seed: 7, users: [SALT_USER], ...o.sim });
   const api = await startApi({ ...saltEnv(sim), ...o.env }, o.knobs, o.logLevel);
-  await syncNow(api);
+  // Every test on this setup relies on the first sync having listed every minion (it lists none
+  // when a wheel call breaks the master's argument rules, issue 14).
+  const report = await syncNow(api);
+  if (report['masterReachable'] !== true || report['hostsSeen'] !== sim.fleet.minions.size) {
+    await api.close();
+    await sim.close();
+    throw new Error(`the first sync did not list the fleet: ${JSON.stringify(report)}`);
+  }
   const accepted = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted');
   return {
     sim,
