@@ -73,6 +73,17 @@ test('hypermedia_handler 2018.3.0-2: the JSON 500 of a local call with a refused
   expect(published).toHaveLength(1);
 });
 
+test('a local_batch refused that way is not sent again (earlier batches may have run); the next call logs in', async () => {
+  await c.keys();
+  sim.controls.resetStats();
+  sim.controls.revokeSaltTokens();
+  const batch = { client: 'local_batch', tgt: '*', fun: 'test.ping', batch: '2' };
+  await expect(c.run(batch)).rejects.toThrow(/refused the session during a local_batch call .* the batch is not sent again/);
+  expect(sim.controls.stats.lowstates.map((l) => `${String(l['client'])}:${String(l['fun'])}`)).toEqual(['local_batch:test.ping', 'wheel:key.finger_master']);
+  expect((await c.run(batch)).length).toBeGreaterThan(0);
+  expect(sim.controls.stats.logins).toBe(1);
+});
+
 test('a JSON 500 to a local call with a session the master accepts is not retried', async () => {
   await c.keys();
   sim.controls.resetStats();

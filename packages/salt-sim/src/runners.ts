@@ -7,7 +7,7 @@
  * a 500 (`verify_fun` raises in `_reformat_low`, in the salt-api process); a function that
  * raises returns its traceback string with HTTP 200.
  */
-import { PyError, runnerCall, sig, VAR_ARGS, type Signature } from './argspec';
+import { PyError, runnerCall, sig, VAR_ARGS, type BoundCall, type Signature } from './argspec';
 import { exceptionText, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
 import { unexpectedError } from './http-errors';
 import { resolveTarget } from './match';
@@ -35,11 +35,11 @@ function connected(ctx: SimContext): string[] {
 }
 
 function listJobs(ctx: SimContext, call: FunCall): unknown {
-  const fn = call.values['search_function'] ?? undefined;
-  const tgt = call.values['search_target'] ?? undefined;
+  const fn = call.values['search_function'];
+  const tgt = call.values['search_target'];
   const all = ctx.jobs.listJobs();
   return Object.fromEntries(Object.entries(all).filter(([, j]) =>
-    (fn === undefined || fn === null || j['Function'] === fn) && (tgt === undefined || tgt === null || JSON.stringify(j['Target']).includes(String(tgt)))));
+    (fn === null || j['Function'] === fn) && (tgt === null || JSON.stringify(j['Target']).includes(String(tgt)))));
 }
 
 function fileList(ctx: SimContext, call: FunCall): string[] {
@@ -116,7 +116,7 @@ export function hasRunner(fun: string): boolean {
 async function callRunner(ctx: SimContext, fun: string, chunk: Record<string, unknown>, user: string): Promise<{ ret: unknown; success: boolean; funArgs: unknown[] }> {
   const runner = RUNNERS[fun];
   if (runner === undefined) throw unexpectedError();
-  let bound;
+  let bound: BoundCall;
   try {
     bound = runnerCall(runner.sig, chunk);
   } catch (err) {

@@ -33,11 +33,16 @@ const SKEW_MS = 60_000;
 /** A cheap call the master checks the token of (needs `@wheel`, which the sync needs anyway). */
 export const SESSION_PROBE = { client: 'wheel', fun: 'key.finger_master' } as const;
 
+/** The `client` of each chunk of a POST / body. */
+function clientsOf(spec: RequestSpec): string[] {
+  const chunks: unknown[] = Array.isArray(spec.body) ? spec.body : [spec.body];
+  return chunks.map((c) => (c !== null && typeof c === 'object' && 'client' in c && typeof c.client === 'string' ? c.client : ''));
+}
+
 /** Whether a request is a `local*` call (POST / with such a chunk, or GET /minions). */
 function runsLocal(spec: RequestSpec): boolean {
   if (spec.method === 'GET') return spec.path === '/minions' || spec.path.startsWith('/minions/');
-  const chunks: unknown[] = Array.isArray(spec.body) ? spec.body : [spec.body];
-  return chunks.some((c) => c !== null && typeof c === 'object' && 'client' in c && typeof c.client === 'string' && c.client.startsWith('local'));
+  return clientsOf(spec).some((c) => c.startsWith('local'));
 }
 const QUIET: SaltLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -173,7 +178,13 @@ export class Transport {
     const what = `${spec.method} ${spec.path}`;
     const token = await this.token();
     let res = await this.send(spec, token, what);
-    if (res.status === 401 || (await this.refusedAs500(spec, res, token))) {
+    const refused = res.status === 401 || (await this.refusedAs500(spec, res, token));
+    if (refused && res.status === 500 && clientsOf(spec).includes('local_batch')) {
+      // cmd_batch publishes batch after batch: a token refused midway leaves earlier batches run.
+      this.invalidate(token);
+      throw new BadGateway(`salt-api refused the session during a local_batch call (${what}); the session is renewed for the next call, the batch is not sent again (some of its batches may have run)`);
+    }
+    if (refused) {
       this.logger.info({ what, status: res.status }, 'salt-api session refused, logging in again');
       this.invalidate(token);
       res = await this.send(spec, await this.token(), what);
