@@ -31,6 +31,7 @@ function keepAlive(body: Readable): boolean {
 class SseStream implements SaltEventStream {
   retryMs: number | undefined;
   readonly tcpKeepAlive: boolean;
+  lastEventAt = Date.now();
   readonly ended: Promise<StreamEnd>;
   private resolveEnded: (reason: StreamEnd) => void = () => undefined;
   private readonly queue: SaltEvent[] = [];
@@ -90,6 +91,7 @@ class SseStream implements SaltEventStream {
         tag: typeof obj['tag'] === 'string' ? obj['tag'] : tag ?? '',
         data: data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data },
       };
+      this.lastEventAt = Date.now();
       const waiter = this.waiters.shift();
       if (waiter) waiter({ value: event, done: false });
       else this.queue.push(event);

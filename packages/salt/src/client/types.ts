@@ -163,4 +163,6 @@ export interface SaltEventStream extends AsyncIterable<SaltEvent> {
   readonly retryMs: number | undefined;
   /** Whether TCP keep-alive is on for the stream's socket. */
   readonly tcpKeepAlive: boolean;
+  /** When the stream last delivered an event (epoch ms; its opening time before the first). */
+  readonly lastEventAt: number;
 }

@@ -93,6 +93,7 @@ class EventConsumer {
     return new IdleWatchdog({
       idleMs,
       waitMs: this.o.echoWaitMs ?? Math.min(10_000, idleMs),
+      lastSeen: () => s.lastEventAt,
       echo: () => this.o.client.echo(),
       onDead: (quietMs) => {
         this.o.log.warn({ quietMs }, 'salt event stream silent although the master answers: reopening it');
@@ -110,7 +111,6 @@ class EventConsumer {
     try {
       for await (const event of s) {
         events += 1;
-        watchdog.saw();
         await this.handle(event);
       }
     } finally {

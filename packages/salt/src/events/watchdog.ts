@@ -6,7 +6,8 @@
  * `salt/wheel/<jid>/new` and `/ret`); if the master answers and still nothing arrives within
  * `waitMs`, the stream is dead and `onDead` reopens it (the consumer then runs the repair sync).
  * If the master does not answer, the stream is left alone: reopening could not succeed, and the
- * sync loop reports the outage.
+ * sync loop reports the outage. Arrival is read from the stream itself (`lastSeen`), not from the
+ * consumer, so slow event handling never looks like a silent stream.
  */
 
 /** What the watchdog needs. */
@@ -15,6 +16,8 @@ export interface WatchdogOptions {
   readonly idleMs: number;
   /** How long the echo's event may take to arrive once the master has answered. */
   readonly waitMs: number;
+  /** When the stream last delivered something (epoch ms). */
+  readonly lastSeen: () => number;
   /** Makes the master fire an event; resolves when it has answered. */
   readonly echo: () => Promise<unknown>;
   /** The stream is dead: close it. */
@@ -23,11 +26,17 @@ export interface WatchdogOptions {
   readonly onMasterSilent: (err: unknown) => void;
 }
 
-/** Watches one stream; `saw` on every event, `stop` when the stream ends. */
+/** An echo in flight: when it was sent, and its deadline once the master has answered. */
+interface Probe {
+  readonly sentAt: number;
+  deadline?: number;
+}
+
+/** Watches one stream until `stop` (call it when the stream ends). */
 export class IdleWatchdog {
-  private lastSeen = Date.now();
-  /** Set while an echo is out; `deadline` once the master has answered it. */
-  private probe: { deadline?: number } | undefined;
+  /** Quiet time counts from here at the earliest (the start, or an echo the master left unanswered). */
+  private restAt = Date.now();
+  private probe: Probe | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly tickMs: number;
@@ -35,12 +44,6 @@ export class IdleWatchdog {
   constructor(private readonly o: WatchdogOptions) {
     this.tickMs = Math.max(10, Math.min(o.idleMs, o.waitMs) / 2);
     this.schedule();
-  }
-
-  /** An event arrived: the stream is alive. */
-  saw(): void {
-    this.lastSeen = Date.now();
-    this.probe = undefined;
   }
 
   stop(): void {
@@ -56,18 +59,21 @@ export class IdleWatchdog {
 
   private check(): void {
     const now = Date.now();
-    const probe = this.probe;
-    if (probe?.deadline !== undefined && now >= probe.deadline) {
+    const seen = this.o.lastSeen();
+    // Anything that arrived after the echo was sent shows the stream alive.
+    if (this.probe !== undefined && seen >= this.probe.sentAt) this.probe = undefined;
+    const deadline = this.probe?.deadline;
+    if (deadline !== undefined && now >= deadline) {
       this.stop();
-      this.o.onDead(now - this.lastSeen);
+      this.o.onDead(now - seen);
       return;
     }
-    if (probe === undefined && now - this.lastSeen >= this.o.idleMs) this.sendEcho();
+    if (this.probe === undefined && now - Math.max(seen, this.restAt) >= this.o.idleMs) this.sendEcho(now);
     this.schedule();
   }
 
-  private sendEcho(): void {
-    const probe: { deadline?: number } = {};
+  private sendEcho(now: number): void {
+    const probe: Probe = { sentAt: now };
     this.probe = probe;
     this.o.echo().then(
       () => { if (this.probe === probe) probe.deadline = Date.now() + this.o.waitMs; },
@@ -75,7 +81,7 @@ export class IdleWatchdog {
         if (this.probe !== probe) return;
         // Not the stream's fault: wait another idle period before asking again.
         this.probe = undefined;
-        this.lastSeen = Date.now();
+        this.restAt = Date.now();
         this.o.onMasterSilent(err);
       },
     );
