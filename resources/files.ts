@@ -9,7 +9,7 @@ export const files = defineResource({
   description: 'Uploaded files. POST multipart/form-data with `name` and `data` (the file).',
   fields: {
     name: f.string({ maxLength: 255 }),
-    data: f.media(),
+    data: f.media({ required: true }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'operator', delete: 'admin' },
 });

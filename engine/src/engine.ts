@@ -4,13 +4,36 @@
  * layer, hooks, custom routes, integrations — reads and writes through the local API of the
  * runtime, and reaches media and leases through their own narrow services.
  */
+import { randomUUID } from 'node:crypto';
 import type { Registry } from './compile/registry';
 import { createRegistry } from './compile/registry';
 import type { CallContext, Log, Principal, AnyResourceDefinition, Runtime, SecretBox } from './definition/define';
 import type { RouteGroup } from './definition/routes';
+import { HttpError } from './errors';
 import { stampNow } from './ops/clock';
 import { createLocalApi } from './ops/collection';
-import type { Store } from './store/port';
+import type { Doc, Store } from './store/port';
+
+/** The prefix of a value sealed by `createSecretBox` (ops/secrets.ts). */
+const SEALED_PREFIX = 'enc:v1:';
+/** The lease the write probe of `health()` takes: one tiny versioned row, in every store. */
+const PROBE_LEASE = 'fleet-health-probe';
+/** Items read per page by `hasSealedSecrets`. */
+const SCAN_PAGE = 500;
+
+/** Whether the value at a dotted path (arrays traversed, as secrets are sealed) is sealed. */
+function sealedAt(node: unknown, segments: readonly string[]): boolean {
+  if (Array.isArray(node)) return node.some((el) => sealedAt(el, segments));
+  if (segments.length === 0) return typeof node === 'string' && node.startsWith(SEALED_PREFIX);
+  if (node === null || typeof node !== 'object') return false;
+  const [head, ...rest] = segments;
+  return head !== undefined && Object.hasOwn(node, head) && sealedAt((node as Record<string, unknown>)[head], rest);
+}
+
+/** Why the store failed, in our words: a typed error's message, never a driver's text. */
+function problemOf(err: unknown): string {
+  return err instanceof HttpError ? err.message : 'the store did not answer';
+}
 
 /** The principal of work the service does by itself (boot, sync, scheduler, snapshots). */
 export const SYSTEM: Principal = Object.freeze({ name: 'system', role: 'admin', system: true });
@@ -27,6 +50,22 @@ export interface Engine {
   ensureCollections(): Promise<void>;
   /** Whether the store answers a read (for `/api/health`). */
   ping(): Promise<boolean>;
+  /** Whether the store answers a read and takes a write (`/api/health`); a failure says why, in our words. */
+  health(): Promise<StoreHealth>;
+  /**
+   * Whether any stored item holds a sealed secret (`enc:v1:...`): the boot refuses to make up a
+   * new key then, since every stored secret would become unreadable. Reads by `_id` pages, so no
+   * read of it meets the row budget.
+   */
+  hasSealedSecrets(): Promise<boolean>;
+}
+
+/** What `/api/health` reports of the store. */
+export interface StoreHealth {
+  readonly readable: boolean;
+  readonly writable: boolean;
+  /** Why not, when it is not: our sentence (a store fault's message), never a driver's text. */
+  readonly problem?: string;
 }
 
 export interface EngineOptions {
@@ -42,6 +81,7 @@ export interface EngineOptions {
 /** Builds the engine; nothing touches the store until `ensureCollections`. */
 export function createEngine(options: EngineOptions): Engine {
   const { store } = options;
+  const probeHolder = `health-${randomUUID()}`;
   const registry = createRegistry(options.definitions, options.routeGroups);
   const runtime: Runtime = {
     resources: createLocalApi({ registry, store, secrets: options.secrets }),
@@ -80,5 +120,46 @@ export function createEngine(options: EngineOptions): Engine {
         return false;
       }
     },
+    health: coalesced(async () => {
+      try {
+        await store.count(registry.resources.keys().next().value ?? 'settings', {});
+      } catch (err) {
+        return { readable: false, writable: false, problem: problemOf(err) };
+      }
+      try {
+        // A lease that expires at once: any instance takes it again, and it is a real write.
+        await store.leases.acquire(PROBE_LEASE, probeHolder, 1);
+        return { readable: true, writable: true };
+      } catch (err) {
+        return { readable: true, writable: false, problem: problemOf(err) };
+      }
+    }),
+    async hasSealedSecrets() {
+      for (const res of registry.resources.values()) {
+        if (res.secretPaths.length === 0) continue;
+        await store.ensureCollection(res.collection);
+        const paths = res.secretPaths.map((p) => p.split('.'));
+        const projection = Object.fromEntries(paths.map((p) => [p[0] ?? '_id', 1 as const]));
+        for (let after = ''; ; ) {
+          const page: Doc[] = await store.find(res.name, { _id: { $gt: after } }, { sort: [['_id', 1]], limit: SCAN_PAGE, projection });
+          if (page.some((doc) => paths.some((p) => sealedAt(doc, p)))) return true;
+          const last = page[page.length - 1];
+          if (last === undefined || page.length < SCAN_PAGE) break;
+          after = last._id;
+        }
+      }
+      return false;
+    },
+  };
+}
+
+/** One run at a time: callers arriving while it runs share its answer (health checks come in bursts). */
+function coalesced<T>(run: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= run().finally(() => {
+      running = undefined;
+    });
+    return running;
   };
 }

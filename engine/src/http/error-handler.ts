@@ -14,6 +14,21 @@ interface ParserError {
   message?: string;
 }
 
+/**
+ * Busboy's errors (Multer's parser; busboy/lib/types/multipart.js, urlencoded.js) are plain
+ * `Error`s told apart by their text: each gets a 400 in our words. A part header with a control
+ * byte (a NUL in the filename, a DEL in its Content-Type) is "Malformed part header".
+ */
+const BUSBOY_ERRORS: Readonly<Record<string, string>> = {
+  'Malformed part header': 'Malformed multipart body: a part header is not valid (control characters such as NUL or DEL are not allowed in headers)',
+  'Unexpected end of form': 'Malformed multipart body: it ends before its closing boundary',
+  'Unexpected end of file': 'Malformed multipart body: a file part ends before its boundary',
+  'Multipart: Boundary not found': 'Malformed multipart body: the Content-Type names no boundary',
+  'Malformed content type': 'Malformed multipart body: the Content-Type cannot be parsed',
+  'Missing Content-Type': 'Malformed multipart body: the Content-Type is missing',
+  'Malformed urlencoded form': 'Malformed form body: it is not valid application/x-www-form-urlencoded',
+};
+
 /** Body-parser / Multer errors to typed ones; null when the error is not one of theirs. */
 function translate(err: unknown, maxUploadBytes: number): HttpError | null {
   if (err instanceof HttpError) return err;
@@ -24,7 +39,8 @@ function translate(err: unknown, maxUploadBytes: number): HttpError | null {
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new UnsupportedMediaType(e.message ?? 'Unsupported encoding');
   if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLarge(`The upload is larger than the limit of ${maxUploadBytes} bytes`);
   if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) return new BadRequest(`Upload refused: ${e.message ?? e.code}`);
-  if (e.message === 'Unexpected end of form' || e.message === 'Multipart: Boundary not found') return new BadRequest(`Malformed multipart body: ${e.message}`);
+  const busboy = e.message === undefined ? undefined : BUSBOY_ERRORS[e.message];
+  if (busboy !== undefined) return new BadRequest(busboy);
   // Other client errors of Express and its parsers: a bad %-escape in the path, a corrupt compressed body.
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new HttpError(e.status, e.message ?? 'Bad request');
   return null;
@@ -46,7 +62,8 @@ export function errorHandler(log: Log, maxUploadBytes: number): ErrorRequestHand
       return;
     }
     if (!known) {
-      log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
+      // The path only, as the request log: the query may hold filters (`where`) worth keeping out of logs.
+      log.error({ err, method: req.method, path: req.originalUrl.split('?', 1)[0] }, 'unhandled error');
       res.status(500).json({ _status: 'ERR', _error: { code: 500, message: 'Internal server error' } });
       return;
     }

@@ -28,6 +28,14 @@ export const WHERE_BOUNDS: JsonBounds = { maxDepth: 32, maxArray: 1000, maxKeys:
 /** `projection` and `embedded`: a flat object of flags. */
 export const FLAT_BOUNDS: JsonBounds = { maxDepth: 2, maxArray: 200, maxKeys: 200, maxNodes: 1000 };
 
+/**
+ * Request bodies (JSON, and JSON text parts): the depth only. 32 levels is far beyond any resource
+ * (the deepest, a task's `kwarg`, is a few levels), and keeps every recursive walk of a body (the
+ * validator, the merge, the stores' JSON: SQLite's json functions stop at 1,000 levels) far from
+ * its limit. The size is the body parser's byte limit (1 MB); bulk POSTs have their own cap.
+ */
+export const BODY_BOUNDS: JsonBounds = { maxDepth: 32, maxArray: Number.POSITIVE_INFINITY, maxKeys: Number.POSITIVE_INFINITY, maxNodes: Number.POSITIVE_INFINITY };
+
 /** Most `sort` terms: SQLite's ORDER BY allows 2,000 and MongoDB 32 keys; ours is MongoDB's. */
 export const MAX_SORT_TERMS = 32;
 

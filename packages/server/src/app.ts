@@ -1,20 +1,26 @@
 /**
- * The Express application: request ids and JSON request logs, CORS, `/api/health`, the engine's
- * `/api` router, then the one error handler.
+ * The Express application: security headers, request ids and JSON request logs, CORS,
+ * `/api/health`, per-token rate limits, the engine's `/api` router, then the one error handler.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import { apiRouter, errorHandler, notFoundHandler, type Authenticator, type Engine } from '@fleet/engine';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import { rateLimits } from './ratelimit';
+import { securityHeaders } from './security-headers';
 
 export interface AppOptions {
   readonly engine: Engine;
   readonly config: Config;
   readonly authenticator: Authenticator;
   readonly log: Logger;
+  /** The health report; `status: "ok"` answers 200, anything else 503. */
   readonly health: () => Promise<Record<string, unknown>>;
 }
+
+/** Seconds a balancer should wait before asking an unhealthy instance again. */
+const HEALTH_RETRY_AFTER_S = 10;
 
 /** Logs one JSON line per request: id, method, path (no query: it may hold filters), status, time. */
 function requestLog(log: Logger): RequestHandler {
@@ -56,12 +62,17 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(securityHeaders());
   app.use(requestLog(options.log));
   if (options.config.CORS_ORIGINS.length > 0) app.use(cors(options.config.CORS_ORIGINS));
   app.get('/api/health', async (_req, res) => {
     const status = await options.health();
+    if (status.status !== 'ok') res.setHeader('Retry-After', String(HEALTH_RETRY_AFTER_S));
     res.status(status.status === 'ok' ? 200 : 503).json(status);
   });
+  app.use(
+    rateLimits({ writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN, execPerMin: options.config.RATE_LIMIT_EXEC_PER_MIN, authenticator: options.authenticator }),
+  );
   app.use(
     '/api',
     apiRouter(options.engine, {

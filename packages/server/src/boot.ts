@@ -1,21 +1,24 @@
 /**
- * Boot: store, engine, collections and initial items, the HTTP server; and a clean shutdown
- * (stop accepting, let in-flight requests finish, close the store).
+ * Boot: store, secret key, engine, collections and initial items, the HTTP server; and a clean
+ * shutdown (stop accepting, let in-flight requests finish, close the store). A start that fails
+ * closes what it opened and says why in one line (`ConfigError`, or the store's own).
  */
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createAuthenticator, createEngine, createSecretBox, type Engine, type AnyResourceDefinition, type SecretBox, type Store } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import type { Config } from './config';
+import { clientErrorHandler } from './client-errors';
+import { ConfigError, type Config } from './config';
 import { startIntegrations } from './integrations';
 import { startSnapshotLoop } from './snapshots';
 import { createLogger } from './logger';
-import { tokenGrants, secretKey } from './secrets';
-import { chooseStore } from './store';
+import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
+import { chooseStore, type StoreChoice } from './store';
 
 export interface RunningServer {
   readonly url: string;
@@ -38,52 +41,59 @@ export interface StartOptions {
   readonly definitions?: readonly AnyResourceDefinition[];
 }
 
+/** Work that runs beside the API and stops before the store closes. */
+interface Background {
+  stop(): Promise<void>;
+}
+
 /** Starts the API with `config`; resolves once it listens. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const choice = chooseStore(config.DATABASE_URL, options.cwd);
   const store = await choice.open(log);
+  try {
+    return await serve({ config, options, log, choice, store });
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+interface Serving {
+  readonly config: Config;
+  readonly options: StartOptions;
+  readonly log: Logger;
+  readonly choice: StoreChoice;
+  readonly store: Store;
+}
+
+async function serve(s: Serving): Promise<RunningServer> {
+  const { config, log, choice, store } = s;
   // Filled by the integrations after the collections exist; the resources look services up per call.
   const services = new Map<string, unknown>();
-  const secrets = createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir));
-  const engine = createEngine({
-    definitions: options.definitions ?? allResources,
-    routeGroups: allRouteGroups,
-    store,
-    secrets,
-    log,
-    services,
-    config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
-  });
+  const { secrets, engine } = await secretBox(config, choice.dataDir, (box) =>
+    createEngine({
+      definitions: s.options.definitions ?? allResources,
+      routeGroups: allRouteGroups,
+      store,
+      secrets: box,
+      log,
+      services,
+      config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
+    }),
+  );
   await engine.ensureCollections();
-  const integrations = await startIntegrations({ config, store, log, services, runtime: engine.runtime });
-  const snapshots = startSnapshotLoop({
-    runtime: engine.runtime,
-    log: log.child({ component: 'snapshots' }),
-    intervalMs: config.SNAPSHOT_INTERVAL_S * 1000,
-    retentionDays: config.SNAPSHOT_RETENTION_DAYS,
-    holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
-  });
+  const background = await startBackground(s, engine, services);
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
-  const app = createApp({
-    engine,
-    config,
-    authenticator: createAuthenticator(grants),
-    log,
-    health: async () => ({ status: (await engine.ping()) ? 'ok' : 'unavailable', store: choice.kind }),
-  });
-  const server: Server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once('error', reject);
-  }).catch(async (err: unknown) => {
-    await Promise.all([integrations.stop(), snapshots.stop()]);
+  const app = createApp({ engine, config, authenticator: createAuthenticator(grants), log, health: async () => healthReport(engine, choice.kind) });
+  const server = await listen(app, config, log).catch(async (err: unknown) => {
+    await background.stop();
     throw err;
   });
   server.keepAliveTimeout = 5000;
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   log.info({ port, store: choice.describe, resources: engine.registry.resources.size }, 'fleet-api listening');
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     port,
@@ -92,22 +102,91 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     secrets,
     log,
     ...(generated ? { adminToken: generated } : {}),
-    close() {
-      closing ??= (async () => {
-        // Kept-alive connections would otherwise be served, and hold the exit off, until the force
-        // exit: requests still arriving on them get `Connection: close`, idle ones are dropped.
-        server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
-        const sweep = setInterval(() => server.closeIdleConnections(), 100);
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        clearInterval(sweep);
-        await Promise.all([integrations.stop(), snapshots.stop()]);
-        await store.close();
-        log.info({}, 'fleet-api stopped');
-      })();
-      return closing;
+    close: closer(server, background, s),
+  };
+}
+
+/**
+ * The secret box: SECRET_KEY or the key file; a missing file is only replaced by a new key when
+ * the store holds no sealed secret (else every one of them would become unreadable).
+ */
+async function secretBox(config: Config, dataDir: string, engineWith: (box: SecretBox) => Engine): Promise<{ secrets: SecretBox; engine: Engine }> {
+  const key = loadSecretKey(config.SECRET_KEY, dataDir);
+  const secrets = createSecretBox(key.key);
+  const engine = engineWith(secrets);
+  if (key.save) {
+    if (await engine.hasSealedSecrets()) throw new ConfigError(missingKeyMessage(key.path ?? 'secret-key'));
+    key.save();
+  }
+  return { secrets, engine };
+}
+
+/** The integrations (salt-api, VPN) and the snapshot loop. */
+async function startBackground(s: Serving, engine: Engine, services: Map<string, unknown>): Promise<Background> {
+  const integrations = await startIntegrations({ config: s.config, store: s.store, log: s.log, services, runtime: engine.runtime });
+  const snapshots = startSnapshotLoop({
+    runtime: engine.runtime,
+    log: s.log.child({ component: 'snapshots' }),
+    intervalMs: s.config.SNAPSHOT_INTERVAL_S * 1000,
+    retentionDays: s.config.SNAPSHOT_RETENTION_DAYS,
+    holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+  });
+  return {
+    async stop() {
+      await Promise.all([integrations.stop(), snapshots.stop()]);
     },
   };
+}
+
+/** Listens on PORT/HOST; a port in use (or forbidden) is one line naming it. */
+async function listen(app: Express, config: Config, log: Logger): Promise<Server> {
+  const server = createServer(app);
+  // Parser-level refusals (431, bad chunking...) in the error shape (client-errors.ts).
+  server.on('clientError', clientErrorHandler(log));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((err: unknown) => {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'EADDRINUSE') throw new ConfigError(`Port ${config.PORT} on ${config.HOST} is already in use: stop the process holding it, or set PORT to a free port`);
+    if (code === 'EACCES') throw new ConfigError(`Port ${config.PORT} on ${config.HOST} needs privileges this process lacks: set PORT to 1024 or above`);
+    if (code === 'EADDRNOTAVAIL') throw new ConfigError(`HOST ${config.HOST} is not an address of this machine: set HOST (0.0.0.0 for every interface)`);
+    throw err;
+  });
+  return server;
+}
+
+/** The graceful `close` of a running server; idempotent. */
+function closer(server: Server, background: Background, s: Serving): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      // Kept-alive connections would otherwise be served, and hold the exit off, until the force
+      // exit: requests still arriving on them get `Connection: close`, idle ones are dropped.
+      server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      clearInterval(sweep);
+      await background.stop();
+      await s.store.close();
+      s.log.info({}, 'fleet-api stopped');
+    })();
+    return closing;
+  };
+}
+
+/**
+ * `/api/health`: `ok` only when the store answers a read and takes a write; otherwise which of the
+ * two fails and why (`{status: "unavailable", readable, writable, problem}`, answered 503).
+ */
+async function healthReport(engine: Engine, kind: string): Promise<Record<string, unknown>> {
+  const h = await engine.health();
+  if (h.readable && h.writable) return { status: 'ok', store: kind };
+  return { status: 'unavailable', store: kind, readable: h.readable, writable: h.writable, ...(h.problem === undefined ? {} : { problem: h.problem }) };
 }

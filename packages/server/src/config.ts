@@ -91,6 +91,10 @@ const schema = z.object({
   LOG_LEVEL: optionalString
     .transform((v) => v ?? 'info')
     .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), 'must be one of fatal, error, warn, info, debug, trace, silent'),
+  /** Writes per token per minute (0: no limit); executions are counted apart (ratelimit.ts). */
+  RATE_LIMIT_WRITES_PER_MIN: intIn(0, 1_000_000, 0),
+  /** Executions on the master per token per minute (0: no limit). */
+  RATE_LIMIT_EXEC_PER_MIN: intIn(0, 1_000_000, 0),
   CORS_ORIGINS: optionalString.transform((v) => (v === undefined ? [] : v.split(',').map((s) => s.trim()).filter(Boolean))),
 });
 

@@ -7,6 +7,7 @@ import type { RowBudgetLimits } from './budget';
 import { Collections } from './collections';
 import { CountCache } from './count-cache';
 import { SqliteDb } from './db';
+import { openChecked, withFaults } from './faults';
 import { sqliteLeases } from './leases';
 import { sqliteMedia } from './media';
 import { writeBatch } from './batch';
@@ -30,12 +31,15 @@ export interface SqliteStoreOptions {
   readonly rowBudget?: RowBudgetLimits;
 }
 
-/** Opens (creating if needed) the SQLite store at `path`. */
+/**
+ * Opens (creating if needed) the SQLite store at `path`; a damaged file is refused here
+ * (`StoreOpenError`, faults.ts). Every method rejects a storage fault as a 503 `StoreFault`.
+ */
 export function openSqliteStore({ path, rowBudget }: SqliteStoreOptions): SqliteStore {
-  const db = new SqliteDb(path, rowBudget);
+  const db = openChecked(path, () => new SqliteDb(path, rowBudget));
   const collections = new Collections(db);
   const counts = new CountCache(db);
-  return {
+  return withFaults<SqliteStore>({
     async ensureCollection(spec) {
       collections.ensure(spec);
     },
@@ -63,13 +67,13 @@ export function openSqliteStore({ path, rowBudget }: SqliteStoreOptions): Sqlite
     async aggregate(collection, pipeline) {
       return aggregateDocs(db, collections.get(collection), pipeline);
     },
-    media: sqliteMedia(db),
-    leases: sqliteLeases(db),
+    media: withFaults(sqliteMedia(db)),
+    leases: withFaults(sqliteLeases(db)),
     async close() {
       db.close();
     },
     async explain(collection, filter, options) {
       return explainFind(db, collections.get(collection), filter, options);
     },
-  };
+  });
 }
