@@ -99,10 +99,29 @@ function fieldKindOf(path: string, ctx: WhereContext): string {
   if (path.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) throw new BadRequest(`where: field "${path}" is not allowed`);
   const info = resolvePath(ctx.paths, path);
   if (info === null) throw new BadRequest(`where: unknown field "${path}"`);
-  if (info === 'open') return 'open';
+  if (info === 'open') {
+    const secret = secretAncestor(ctx.paths, path);
+    if (secret !== undefined) throw new BadRequest(`where: field "${path}" is inside the secret field "${secret}" and cannot be queried`);
+    return 'open';
+  }
   if (info.secret) throw new BadRequest(`where: field "${path}" is secret and cannot be queried`);
   if (info.field.kind === 'array') return `array:${info.field.of.kind}`;
   return info.field.kind;
+}
+
+/**
+ * The declared secret field a path under an open object passes through, if any: in
+ * `vpnsrv_representation.auth_token.length` the open object lets any sub-path through, yet it
+ * would match on the sealed value of `auth_token` (its length, its characters) like the field itself.
+ */
+export function secretAncestor(paths: PathIndex, path: string): string | undefined {
+  // Numeric segments address array elements and are not part of a declared path (paths.ts).
+  const segments = path.split('.').filter((segment) => !/^\d+$/.test(segment));
+  for (let i = segments.length - 1; i > 0; i--) {
+    const prefix = segments.slice(0, i).join('.');
+    if (paths.byPath.get(prefix)?.secret === true) return prefix;
+  }
+  return undefined;
 }
 
 function checkCondition(path: string, kind: string, value: Json, ctx: WhereContext, depth: number): unknown {
