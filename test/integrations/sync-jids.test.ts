@@ -9,11 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, createSecretBox, type Log, type Store } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+import { openSqliteStore } from '../../engine/src/store/sqlite';
 import { allResources } from '@fleet/resources';
-import { createSaltClient, type SaltClient } from '@fleet/salt';
-import { jidAt, jidInstant, shiftJid } from '@fleet/salt/src/jid';
-import { createFleetSync } from '@fleet/salt/src/sync';
+import { createFleetSync, createSaltClient, jidAt, jidInstant, shiftJid, type SaltClient } from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { loadConfig } from '../../packages/server/src/config';
 

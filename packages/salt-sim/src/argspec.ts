@@ -114,7 +114,7 @@ export interface BoundCall {
  */
 export function wheelCall(s: Signature, chunk: Readonly<Record<string, unknown>>): BoundCall {
   if ('arg' in chunk && 'kwarg' in chunk) {
-    const args = Array.isArray(chunk['arg']) ? chunk['arg'] : [];
+    const args: unknown[] = Array.isArray(chunk['arg']) ? (chunk['arg'] as unknown[]) : [];
     const kwargs = isRecord(chunk['kwarg']) ? chunk['kwarg'] : {};
     return { values: bind(s, args, kwargs), funArgs: [...args, ...(Object.keys(kwargs).length > 0 ? [kwargs] : [])] };
   }

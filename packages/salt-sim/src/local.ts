@@ -6,7 +6,7 @@
  * at all is `{}` with no job. `local_async` answers `{jid, minions}` at once; `local_batch` one
  * element per return.
  */
-import type { SimContext } from './context';
+import { text, type SimContext } from './context';
 import type { SimJob } from './jobs';
 import { resolveTarget } from './match';
 import { atLeast } from './version';
@@ -34,11 +34,11 @@ function localCall(chunk: Record<string, unknown>): { fun: string; args: unknown
   const args = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const kwarg = chunk['kwarg'];
   const kwargs = kwarg !== null && typeof kwarg === 'object' && !Array.isArray(kwarg) ? { ...(kwarg as Record<string, unknown>) } : {};
-  return { fun: String(chunk['fun'] ?? ''), args, kwargs };
+  return { fun: text(chunk['fun']), args, kwargs };
 }
 
 function publish(ctx: SimContext, chunk: Record<string, unknown>, user: string, minions?: string[]): SimJob | undefined {
-  const tgtType = String(chunk['tgt_type'] ?? 'glob');
+  const tgtType = text(chunk['tgt_type'], 'glob');
   const target = resolveTarget(ctx.fleet, chunk['tgt'], tgtType);
   const targeted = minions ?? target.minions;
   if (targeted.length === 0 && target.missing.length === 0) return undefined;
@@ -77,14 +77,14 @@ export function runLocalAsync(ctx: SimContext, chunk: Record<string, unknown>, u
 }
 
 function batchSize(spec: unknown, total: number): number {
-  const text = String(spec ?? '10%');
-  const n = text.endsWith('%') ? Math.ceil((Number(text.slice(0, -1)) / 100) * total) : Number(text);
+  const size = text(spec, '10%');
+  const n = size.endsWith('%') ? Math.ceil((Number(size.slice(0, -1)) / 100) * total) : Number(size);
   return Number.isFinite(n) && n > 0 ? n : 1;
 }
 
 /** `LocalClient.cmd_batch`: minions that do not answer the initial ping are left out. */
 export async function runLocalBatch(ctx: SimContext, chunk: Record<string, unknown>, user: string): Promise<unknown[]> {
-  const target = resolveTarget(ctx.fleet, chunk['tgt'], String(chunk['tgt_type'] ?? 'glob'));
+  const target = resolveTarget(ctx.fleet, chunk['tgt'], text(chunk['tgt_type'], 'glob'));
   const up = target.minions.filter((id) => ctx.fleet.minions.get(id)?.up === true);
   const size = batchSize(chunk['batch'], up.length);
   const out: unknown[] = [];

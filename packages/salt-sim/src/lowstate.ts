@@ -6,7 +6,7 @@
  * authorization -> the client. Results are collected into the `return` list; `local_batch`
  * contributes one element per minion return.
  */
-import { CLIENTS, MAX_RECORDED_LOWSTATES, type SimContext } from './context';
+import { CLIENTS, MAX_RECORDED_LOWSTATES, text, type SimContext } from './context';
 import { SimError, unexpectedError } from './http-errors';
 import { pyMatch, resolveTarget } from './match';
 import { hasRunner, runRunner } from './runners';
@@ -68,17 +68,17 @@ async function dispatch(ctx: SimContext, client: string, chunk: Record<string, u
     case 'local_async': return [runLocalAsync(ctx, chunk, session.user)];
     case 'local_batch': return runLocalBatch(ctx, chunk, session.user);
     case 'local_subset': {
-      const up = resolveTarget(ctx.fleet, chunk['tgt'], String(chunk['tgt_type'] ?? 'glob')).minions.filter((id) => ctx.fleet.minions.get(id)?.up);
+      const up = resolveTarget(ctx.fleet, chunk['tgt'], text(chunk['tgt_type'], 'glob')).minions.filter((id) => ctx.fleet.minions.get(id)?.up);
       const subset = up.sort(() => Math.random() - 0.5).slice(0, Number(chunk['subset'] ?? 3));
       return [await runLocal(ctx, { ...chunk, tgt: subset, tgt_type: 'list' }, session.user)];
     }
     case 'runner': {
       const r = await runRunner(ctx, chunk, session.user);
-      const fun = String(chunk['fun']);
+      const fun = text(chunk['fun']);
       return [chunk['full_return'] === true ? { tag: `salt/run/${r.jid}/ret`, data: { fun: `runner.${fun}`, jid: r.jid, user: session.user, return: r.ret, success: r.success } } : r.ret];
     }
     case 'runner_async': {
-      if (!hasRunner(String(chunk['fun']))) throw unexpectedError();
+      if (!hasRunner(text(chunk['fun']))) throw unexpectedError();
       const jid = ctx.jobs.newJid();
       ctx.jobs.later(0, () => void runRunner(ctx, chunk, session.user).catch(() => undefined));
       return [{ tag: `salt/run/${jid}`, jid }];
@@ -93,8 +93,8 @@ async function dispatch(ctx: SimContext, client: string, chunk: Record<string, u
 }
 
 async function runChunk(ctx: SimContext, chunk: Record<string, unknown>, session: Session): Promise<unknown[]> {
-  const client = String(chunk['client'] ?? '');
-  const fun = String(chunk['fun'] ?? '');
+  const client = text(chunk['client']);
+  const fun = text(chunk['fun']);
   ctx.stats.byFun[`${client}:${fun}`] = (ctx.stats.byFun[`${client}:${fun}`] ?? 0) + 1;
   ctx.stats.lowstates.push(withoutToken(chunk));
   if (ctx.stats.lowstates.length > MAX_RECORDED_LOWSTATES) ctx.stats.lowstates.shift();

@@ -8,7 +8,7 @@
  * raises returns its traceback string with HTTP 200.
  */
 import { PyError, runnerCall, sig, VAR_ARGS, type BoundCall, type Signature } from './argspec';
-import { exceptionText, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
+import { exceptionText, text, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
 import { unexpectedError } from './http-errors';
 import { resolveTarget } from './match';
 import { acceptedMinions } from './model';
@@ -18,7 +18,7 @@ type Runner = (ctx: SimContext, call: FunCall) => unknown;
 /** manage.status: pings the targets (a real test.ping job) and splits them by answer. */
 async function manageStatus(ctx: SimContext, call: FunCall): Promise<{ up: string[]; down: string[] }> {
   const tgt = call.values['tgt'];
-  const tgtType = String(call.values['tgt_type']);
+  const tgtType = text(call.values['tgt_type'], 'glob');
   const { minions } = resolveTarget(ctx.fleet, tgt, tgtType);
   if (minions.length === 0) return { up: [], down: [] };
   const job = ctx.jobs.publish({ fun: 'test.ping', args: [], kwargs: {}, tgt, tgtType, user: call.user, minions, missing: [] });
@@ -27,7 +27,7 @@ async function manageStatus(ctx: SimContext, call: FunCall): Promise<{ up: strin
 }
 
 function withJid(fn: (ctx: SimContext, jid: string, call: FunCall) => unknown): Runner {
-  return (ctx, call) => fn(ctx, String(call.values['jid']), call);
+  return (ctx, call) => fn(ctx, text(call.values['jid']), call);
 }
 
 function connected(ctx: SimContext): string[] {
@@ -39,11 +39,11 @@ function listJobs(ctx: SimContext, call: FunCall): unknown {
   const tgt = call.values['search_target'];
   const all = ctx.jobs.listJobs();
   return Object.fromEntries(Object.entries(all).filter(([, j]) =>
-    (fn === null || j['Function'] === fn) && (tgt === null || JSON.stringify(j['Target']).includes(String(tgt)))));
+    (fn === null || j['Function'] === fn) && (tgt === null || JSON.stringify(j['Target']).includes(text(tgt)))));
 }
 
 function fileList(ctx: SimContext, call: FunCall): string[] {
-  const env = String(call.values['saltenv']);
+  const env = text(call.values['saltenv'], 'base');
   return env === 'base' ? [...ctx.fleet.files.keys()].sort() : [];
 }
 
@@ -58,12 +58,12 @@ function dirList(ctx: SimContext): string[] {
 
 /** config.get on the master opts: the nodegroups and a few defaults (salt-api notes §0, §9). */
 function configGet(ctx: SimContext, call: FunCall): unknown {
-  const key = String(call.values['key']);
+  const key = text(call.values['key']);
   const opts: Record<string, unknown> = { nodegroups: ctx.fleet.nodegroups, id: `${ctx.fleet.masterId}_master`, timeout: 5,
     gather_job_timeout: 10, keep_jobs_seconds: 86400, hash_type: 'sha256', token_expire: ctx.settings.tokenExpireS,
     netapi_enable_clients: ctx.settings.enabledClients, file_roots: { base: ['/srv/salt'] } };
   let node: unknown = opts;
-  for (const part of key.split(String(call.values['delimiter']))) {
+  for (const part of key.split(text(call.values['delimiter'], ':'))) {
     node = node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
   }
   return node ?? call.values['default'];
@@ -130,7 +130,7 @@ async function callRunner(ctx: SimContext, fun: string, chunk: Record<string, un
 
 /** Runs a runner lowstate chunk; returns its value (or its exception text). */
 export async function runRunner(ctx: SimContext, chunk: Record<string, unknown>, user: string): Promise<{ jid: string; ret: unknown; success: boolean }> {
-  const fun = String(chunk['fun'] ?? '');
+  const fun = text(chunk['fun']);
   // verify_fun runs in RunnerClient._reformat_low, before the master: an unknown runner is a 500.
   if (!hasRunner(fun)) throw unexpectedError();
   const jid = ctx.jobs.newJid();

@@ -8,7 +8,7 @@
  * ret event (`ClearFuncs.wheel`).
  */
 import { PyError, sig, wheelCall, type Signature } from './argspec';
-import { exceptionText, masterNow, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
+import { exceptionText, masterNow, text, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
 import { pemFinger, makePublicKey, RSA_2048_SPKI_BYTES } from './keys';
 import { globToRegExp } from './match';
 import type { KeyState } from './model';
@@ -122,8 +122,8 @@ const WHEELS: Record<string, { sig: Signature; run: Wheel }> = {
     return { [DIRS[state]]: listAll(ctx)[DIRS[state]] ?? [] };
   } },
   'key.name_match': { sig: sig('name_match', MATCH), run: (ctx, call) => nameMatch(ctx, String(match(call)), true) },
-  'key.finger': { sig: sig('finger', MATCH, { hash_type: null }), run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pemFinger(pem, String(call.values['hash_type'] ?? 'sha256'))) },
-  'key.finger_master': { sig: sig('finger_master', [], { hash_type: null }), run: (ctx, call) => ({ local: { 'master.pub': pemFinger(masterKeys(ctx)['master.pub'] ?? '', String(call.values['hash_type'] ?? 'sha256')) } }) },
+  'key.finger': { sig: sig('finger', MATCH, { hash_type: null }), run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pemFinger(pem, text(call.values['hash_type'], 'sha256'))) },
+  'key.finger_master': { sig: sig('finger_master', [], { hash_type: null }), run: (ctx, call) => ({ local: { 'master.pub': pemFinger(masterKeys(ctx)['master.pub'] ?? '', text(call.values['hash_type'], 'sha256')) } }) },
   'key.print': { sig: sig('key_str', MATCH), run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pem) },
   'key.accept': { sig: sig('accept', MATCH, { include_rejected: false, include_denied: false }), run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, false) },
   'key.accept_dict': { sig: sig('accept_dict', MATCH, { include_rejected: false, include_denied: false }), run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, true) },
@@ -152,7 +152,7 @@ function callWheel(ctx: SimContext, fun: string, chunk: Record<string, unknown>,
  * wheel handler has popped `fun` and the token; every other key reaches `_low`.
  */
 export function runWheel(ctx: SimContext, chunk: Record<string, unknown>, user: string): { tag: string; data: Record<string, unknown> } {
-  const fun = String(chunk['fun'] ?? '');
+  const fun = text(chunk['fun']);
   const low = Object.fromEntries(Object.entries(chunk).filter(([k]) => k !== 'fun' && k !== 'token'));
   const jid = ctx.jobs.newJid();
   const tag = `salt/wheel/${jid}`;

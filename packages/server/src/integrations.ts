@@ -12,12 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Runtime, Store } from '@fleet/engine';
 import type { Logger } from 'pino';
-import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
-import { safeUrl } from '@fleet/salt/src/client/errors';
-import { startEventConsumer } from '@fleet/salt/src/events';
-import { createMasterService, type RunningMaster } from '@fleet/salt/src/master';
-import { startScheduler } from '@fleet/salt/src/scheduler';
-import { startSyncLoop } from '@fleet/salt/src/sync';
+import { createMasterService, createSaltClient, safeUrl, startEventConsumer, startScheduler, startSyncLoop, type RunningMaster, type SaltClient } from '@fleet/salt';
 import { ConfigError, type Config } from './config';
 
 /** What the server stops on close. */

@@ -3,7 +3,7 @@
  * go through POST / with lowstate chunks and are never retried; reads (GET /jobs, /keys,
  * /minions and the read-only runner/wheel functions below) are retried with back-off.
  */
-import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine/src/errors';
+import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine';
 import { openEventStream } from './events';
 import { asObject, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
 import { SESSION_PROBE, Transport } from './transport';

@@ -6,7 +6,7 @@
  * through `redact` to keep the password and the session token out.
  */
 import { isAxiosError } from 'axios';
-import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine/src/errors';
+import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine';
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_SOCKET_CLOSED', 'ECONNABORTED_RESET']);
 const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);

@@ -12,7 +12,7 @@ import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { AxiosResponse } from 'axios';
-import { BadGateway } from '@fleet/engine/src/errors';
+import { BadGateway } from '@fleet/engine';
 import { errorMessage, malformed, statusError, transportError } from './errors';
 import { contentType, type Transport } from './transport';
 import type { SaltEvent, SaltEventStream, SaltLogger, StreamEnd } from './types';

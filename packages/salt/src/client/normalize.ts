@@ -12,6 +12,11 @@ export function asObject(v: unknown): Obj | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
+/** A scalar as text; '' for anything else (an object is never printed as "[object Object]"). */
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
@@ -49,12 +54,12 @@ export function jobSummary(jid: string, v: unknown): JobSummary {
   const target = o['Target'];
   return {
     jid,
-    function: String(o['Function'] ?? ''),
-    arguments: Array.isArray(o['Arguments']) ? o['Arguments'] : [],
-    target: Array.isArray(target) ? strings(target) : String(target ?? ''),
-    targetType: String(o['Target-type'] ?? ''),
-    user: String(o['User'] ?? ''),
-    startTime: String(o['StartTime'] ?? ''),
+    function: str(o['Function']),
+    arguments: Array.isArray(o['Arguments']) ? (o['Arguments'] as unknown[]) : [],
+    target: Array.isArray(target) ? strings(target) : str(target),
+    targetType: str(o['Target-type']),
+    user: str(o['User']),
+    startTime: str(o['StartTime']),
     ...(o['Metadata'] !== undefined ? { metadata: o['Metadata'] } : {}),
   };
 }

@@ -16,7 +16,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import { BadGateway } from '@fleet/engine/src/errors';
+import { BadGateway } from '@fleet/engine';
 import { errorMessage, isRetriable, malformed, redact, statusError, transportError } from './errors';
 import type { SaltClientOptions, SaltLogger, SaltRetry, SaltTimeouts } from './types';
 

@@ -4,8 +4,7 @@
  * host monitoring and the admin's "sync now". The server registers it as the `master` service
  * when SALT_API_URL is set (packages/server/src/integrations.ts).
  */
-import type { CallContext, Log, Store } from '@fleet/engine';
-import { ServiceUnavailable } from '@fleet/engine/src/errors';
+import { ServiceUnavailable, type CallContext, type Log, type Store } from '@fleet/engine';
 import type { MasterService, MonitoringAction } from '../../../../resources/lib/master';
 import type { SaltClient } from '../client';
 import { AsyncJobTracker } from './async-jobs';

@@ -6,8 +6,7 @@
  * content, a local `description` is kept. Patches no longer on the master are kept.
  */
 import { randomBytes } from 'node:crypto';
-import type { Log, Store } from '@fleet/engine';
-import { NotFound } from '@fleet/engine/src/errors';
+import { NotFound, type Log, type Store } from '@fleet/engine';
 import { newObjectId } from '@fleet/engine/src/store/sqlite/ids';
 import type { PatchDownload } from '../../../../resources/lib/master';
 import type { SaltClient } from '../client';

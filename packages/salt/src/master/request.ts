@@ -10,7 +10,7 @@
  *   replaced (the spec: "it sets tgt"). Credentials (`token`, `username`, `password`, `eauth`) are
  *   refused with 422: the service always calls the master with its own session.
  */
-import { Forbidden, Unprocessable } from '@fleet/engine/src/errors';
+import { Forbidden, Unprocessable } from '@fleet/engine';
 import { jidAt } from '../jid';
 
 /** The clients the API proxies. */
