@@ -4,11 +4,12 @@
  * versioned store batch, then `afterWrite`. Without If-Match a write that lost a race to another
  * writer is redone on the fresh item (last write wins); with it, the 412 is the answer.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CompiledResource } from '../compile/compile';
 import type { CallContext, WriteOp } from '../definition/define';
 import type { AnyItem } from '../definition/infer';
 import type { UpsertResult, WriteOptions } from '../definition/local-api';
-import { PreconditionFailed, Unprocessable } from '../errors';
+import { HttpError, PreconditionFailed, Unprocessable } from '../errors';
 import type { BatchWrite, Doc, Filter } from '../store/port';
 import { newObjectId } from '../store/sqlite/ids';
 import { authorize, isSystem } from './access';
@@ -21,18 +22,35 @@ import { scoped } from './scope';
 import { sealSecrets } from './secrets';
 import { validateBody, type ValidBody } from './validate';
 
-/** Attempts of a write without If-Match that keeps losing races to other writers. */
-const RACE_ATTEMPTS = 3;
+/**
+ * How long a write without If-Match keeps trying while other writers keep changing the item. It
+ * asked for last-write-wins, so losing a race is never its answer (a 412 is for If-Match alone):
+ * it tries again until it wins, and only a write starved for this long is a 503 to retry.
+ */
+const RACE_BUDGET_MS = 3000;
+/** Back-off between attempts, "full jitter": a random wait up to 1 ms, doubling to at most 50 ms. */
+const RACE_BACKOFF_MS = { first: 1, max: 50 } as const;
 /** Items per batch of the many-item writes: bounded memory and transaction size. */
 export const BATCH = 500;
 
-/** Runs `write` again when it lost a race (PreconditionFailed), unless the caller gave If-Match. */
+/**
+ * Runs `write` again when it lost a race (PreconditionFailed), unless the caller gave If-Match:
+ * after a jittered back-off, so writers racing for one item spread out instead of colliding again
+ * (https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/), until it wins or
+ * RACE_BUDGET_MS is spent (503 with Retry-After).
+ */
 export async function lastWriteWins<T>(ifMatch: string | undefined, write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + RACE_BUDGET_MS;
+  for (let attempt = 0; ; attempt++) {
     try {
       return await write();
     } catch (err) {
-      if (ifMatch !== undefined || !(err instanceof PreconditionFailed) || attempt >= RACE_ATTEMPTS) throw err;
+      if (ifMatch !== undefined || !(err instanceof PreconditionFailed)) throw err;
+      const wait = Math.random() * Math.min(RACE_BACKOFF_MS.max, RACE_BACKOFF_MS.first * 2 ** attempt);
+      if (Date.now() + wait >= deadline) {
+        throw new HttpError(503, `the item kept changing under this write for ${RACE_BUDGET_MS / 1000} s (other writers), so it was not done; try again`, undefined, { 'Retry-After': '1' });
+      }
+      await sleep(wait);
     }
   }
 }
