@@ -3,15 +3,59 @@
  * renders every one of them as `{"_status":"ERR","_error":{"code","message"}[, "_issues"]}`.
  * Anything that is not an `HttpError` becomes a bare 500 with no detail.
  */
+/** `_issues`: a message per field, nested like the document (`{"info": {"regex": "..."}}`), list items by index. */
+export interface Issues {
+  readonly [field: string]: string | Issues;
+}
+
+/** Issues as callers write them: nested, or by dotted path (`"info.regex"`, `"tgt.0"`). */
+export interface IssuesInput {
+  readonly [field: string]: string | IssuesInput;
+}
+
+/**
+ * Nests dotted keys like the document, as Eve's error tree does (Cerberus `errors`, unpacked by
+ * `eve/validation.py` SingleErrorAsStringErrorHandler). One message per field: a field's own
+ * message wins over messages about its sub-fields.
+ */
+export function nestIssues(input: IssuesInput): Issues {
+  const out = tree();
+  for (const [key, value] of Object.entries(input)) place(out, key.split('.'), typeof value === 'string' ? value : nestIssues(value));
+  return out;
+}
+
+/** A node with no prototype: a field named `__proto__` is a key like any other, never a way into Object.prototype. */
+function tree(): Record<string, string | Issues> {
+  return Object.create(null) as Record<string, string | Issues>;
+}
+
+function place(node: Record<string, string | Issues>, path: readonly string[], value: string | Issues): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  const existing = node[head];
+  if (typeof existing === 'string') return;
+  if (rest.length > 0) {
+    place(existing ?? (node[head] = tree()), rest, value);
+  } else if (existing === undefined || typeof value === 'string') {
+    node[head] = value;
+  } else {
+    for (const [k, v] of Object.entries(value)) place(existing, [k], v);
+  }
+}
+
 export class HttpError extends Error {
+  /** Nested like the document whatever shape the thrower gave. */
+  readonly issues?: Issues;
+
   constructor(
     readonly status: number,
     message: string,
-    readonly issues?: Readonly<Record<string, string>>,
+    issues?: IssuesInput,
     readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
     this.name = new.target.name;
+    if (issues !== undefined) this.issues = nestIssues(issues);
   }
 }
 
@@ -78,10 +122,23 @@ export class UnsupportedMediaType extends HttpError {
   }
 }
 
-/** 422: the body failed validation; `issues` maps each bad field to why. */
+/** 422: the body failed validation; `issues` maps each bad field to why (dotted keys are nested). */
 export class Unprocessable extends HttpError {
-  constructor(message: string, issues?: Readonly<Record<string, string>>) {
+  constructor(message: string, issues?: IssuesInput) {
     super(422, message, issues);
+  }
+}
+
+/**
+ * 422 of a bulk insert (Eve's `post_internal`): nothing was stored, and `items` holds, per
+ * submitted document in order, its issues or null when it had none.
+ */
+export class BulkUnprocessable extends Unprocessable {
+  readonly items: readonly (Issues | null)[];
+
+  constructor(message: string, items: readonly (IssuesInput | null)[]) {
+    super(message);
+    this.items = items.map((i) => (i === null ? null : nestIssues(i)));
   }
 }
 

@@ -11,6 +11,11 @@ export function formatHttpDate(date: Date): string {
   return date.toUTCString();
 }
 
+/** An HTTP date header (`If-Modified-Since`): RFC 1123 only, as Eve reads it; null when absent or anything else. */
+export function parseHttpDate(text: string | undefined): Date | null {
+  return text !== undefined && RFC1123.test(text.trim()) ? validDate(Date.parse(text)) : null;
+}
+
 /** Parses RFC 1123 or ISO 8601 (`YYYY-MM-DD[ T]HH:MM[:SS[.fff]][zone]`); `null` when neither. */
 export function parseDate(text: string): Date | null {
   if (RFC1123.test(text)) return validDate(Date.parse(text));

@@ -1,11 +1,12 @@
 /**
  * The one place errors become responses: `{"_status":"ERR","_error":{"code","message"}}`, plus
- * `_issues` on 422. Body-parser and Multer errors are translated; anything unknown is a bare 500
- * whose detail goes to the log only.
+ * `_issues` on 422 (nested like the document), or `_items` with one status per document for a bulk
+ * insert. Body-parser and Multer errors are translated; anything unknown is a bare 500 whose
+ * detail goes to the log only.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Log } from '../definition/define';
-import { BadRequest, HttpError, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../errors';
+import { BadRequest, BulkUnprocessable, HttpError, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../errors';
 
 interface ParserError {
   type?: string;
@@ -46,10 +47,14 @@ function translate(err: unknown, maxUploadBytes: number): HttpError | null {
   return null;
 }
 
-/** The error body of a typed error. */
+/**
+ * The error body of a typed error. A bulk insert answers each submitted document in order, as
+ * Eve's `post_internal` does: `{"_status": "OK"}` or `{"_status": "ERR", "_issues": {...}}`.
+ */
 export function errorBody(err: HttpError): Record<string, unknown> {
   const body: Record<string, unknown> = { _status: 'ERR', _error: { code: err.status, message: err.message } };
-  if (err.issues) body._issues = err.issues;
+  if (err instanceof BulkUnprocessable) body._items = err.items.map((issues) => (issues === null ? { _status: 'OK' } : { _status: 'ERR', _issues: issues }));
+  else if (err.issues) body._issues = err.issues;
   return body;
 }
 

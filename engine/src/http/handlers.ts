@@ -1,6 +1,6 @@
 /**
- * What every handler shares: authentication and the role check, the call context, JSON bodies, and
- * the parsed query of a request as the local API takes it.
+ * What every handler shares: authentication and the role check, the call context, write bodies
+ * (JSON, forms, uploads), and the parsed query of a request as the local API takes it.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { CompiledResource } from '../compile/compile';
@@ -10,6 +10,7 @@ import { BadRequest, Unprocessable, UnsupportedMediaType } from '../errors';
 import { requireRole } from '../ops/access';
 import { stampNow } from '../ops/clock';
 import type { ApiContext } from './context';
+import { formBody } from './form';
 
 /** The call context of a request (principal set by `guard`). */
 export function callContext(api: ApiContext, res: Response): CallContext {
@@ -43,13 +44,24 @@ export function showDeleted(res: CompiledResource, req: Request): boolean {
   return res.softDelete ? flag(req.query[res.softDelete.param]) : false;
 }
 
-export const requireJson: RequestHandler = (req, _res, next) => {
-  if (!req.is('application/json')) throw new UnsupportedMediaType('Send the body as application/json');
-  next();
-};
+/**
+ * The bodies a write accepts, as Eve's `payload()` does: JSON (parsed by the API router),
+ * `application/x-www-form-urlencoded` (values converted to the field types), and
+ * `multipart/form-data` where the resource has media (`upload`). Anything else is a 415.
+ */
+export function acceptBody(res: CompiledResource, upload?: RequestHandler): RequestHandler {
+  const form = formBody(res);
+  return (req, resp, next) => {
+    if (req.is('application/json')) return next();
+    if (req.is('application/x-www-form-urlencoded')) return form(req, resp, next);
+    if (upload && req.is('multipart/form-data')) return upload(req, resp, next);
+    throw new UnsupportedMediaType(`Send the body as application/json or application/x-www-form-urlencoded${upload ? ', or multipart/form-data' : ''}`);
+  };
+}
 
-export function jsonObject(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest('The body must be a JSON object');
+/** The body (or `what` of it: an element of a bulk array) as an object; anything else is a 400. */
+export function jsonObject(body: unknown, what?: string): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest(what === undefined ? 'The body must be a JSON object' : `The body must be a JSON object or an array of them: ${what} is not an object`);
   return body as Record<string, unknown>;
 }
 

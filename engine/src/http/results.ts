@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import type { CompiledResource } from '../compile/compile';
 import type { RouteResult, RouteSpec } from '../definition/routes';
 import type { Doc, Projection } from '../store/port';
+import { lastModifiedOf, setLastModified } from './conditional';
 import type { ApiContext } from './context';
 import { collectionLinks } from './links';
 import { renderItem, renderWrite } from './serialize';
@@ -26,6 +27,8 @@ export function sendList(api: ApiContext, req: Request, resp: Response, res: Com
   const path = o.path ?? res.name;
   const info = { page: list.page, maxResults: list.maxResults, total: list.total, defaultMaxResults: api.limits.defaultMaxResults };
   resp.setHeader('X-Total-Count', String(list.total));
+  // Eve: the newest `_updated` of the page; no ETag, and never a 304 (conditional.ts).
+  setLastModified(resp, lastModifiedOf(list.items));
   resp.json({ _items: items, _links: collectionLinks(path, res.name, req.query, info), _meta: { page: list.page, max_results: list.maxResults, total: list.total } });
 }
 
@@ -40,6 +43,7 @@ export function sendResult(api: ApiContext, req: Request, resp: Response, route:
   if ('item' in result) {
     const res = resourceOf(result.resource);
     resp.setHeader('ETag', `"${String(result.item._etag)}"`);
+    setLastModified(resp, lastModifiedOf([result.item]));
     resp.status(result.status ?? 200).json(renderItem(res, result.item, { mode: 'item', registry: api.registry }));
     return;
   }

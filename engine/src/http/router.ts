@@ -3,15 +3,15 @@
  * API, render. Custom routes are mounted first, in their order, so `/hosts/statistics/online` is
  * never read as an item id.
  */
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { CompiledResource } from '../compile/compile';
 import type { Role } from '../definition/fields';
-import { BadRequest, MethodNotAllowed, UnsupportedMediaType } from '../errors';
-import { etagMatches } from '../ops/etag';
+import { BadRequest, MethodNotAllowed } from '../errors';
 import { parseItemParams, parseListParams, single } from '../query/params';
+import { handlersDecideFreshness, lastModifiedOf, notModified, setLastModified } from './conditional';
 import type { ApiContext } from './context';
-import { callContext, extraParams, guard, ifMatchOf, requireJson, showDeleted, writeBody } from './handlers';
-import { multipartBody, multipartParser } from './multipart';
+import { createHandlers } from './create';
+import { acceptBody, callContext, extraParams, guard, ifMatchOf, showDeleted, writeBody } from './handlers';
 import { sendList } from './results';
 import { mountRoute } from './routes';
 import { renderItem, renderWrite } from './serialize';
@@ -21,6 +21,7 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Builds the router of one resource. */
 export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
   const router = Router();
+  router.use(handlersDecideFreshness);
   const collection = api.runtime.resources.get(res.name);
   const m = res.def.methods;
   const allowed: Record<'/' | '/:id', string[]> = { '/': [], '/:id': [] };
@@ -52,7 +53,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     resp.status(204).end();
   });
 
-  add('put', '/', m.updateByBody, `PUT /${res.name}`, requireJson, async (req, resp) => {
+  add('put', '/', m.updateByBody, `PUT /${res.name}`, acceptBody(res), async (req, resp) => {
     const body = writeBody(res, req.body);
     const id = body._id;
     if (typeof id !== 'string' || id === '') throw new BadRequest('PUT: the body must name the item by "_id"');
@@ -70,10 +71,10 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
       params: extraParams(req.query),
       ...(p.projection ? { projection: p.projection } : {}),
     });
+    const lastModified = lastModifiedOf([doc], p.embedded);
     resp.setHeader('ETag', `"${doc._etag}"`);
-    const inm = req.get('if-none-match');
-    // Quoted or not, weak or strong, as If-Match accepts them (RFC 9110 §13.1.2 compares weakly).
-    if (inm && etagMatches(inm, doc._etag)) {
+    setLastModified(resp, lastModified);
+    if (notModified(req, { etag: String(doc._etag), lastModified })) {
       resp.status(304).end();
       return;
     }
@@ -84,7 +85,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     ['patch', m.patch, 'patch'],
     ['put', m.replace, 'replace'],
   ] as const) {
-    add(method, '/:id', role, `${method.toUpperCase()} /${res.name}/{id}`, requireJson, async (req, resp) => {
+    add(method, '/:id', role, `${method.toUpperCase()} /${res.name}/{id}`, acceptBody(res), async (req, resp) => {
       const doc = await collection[op](String(req.params.id), writeBody(res, req.body), callContext(api, resp), ifMatchOf(req));
       resp.setHeader('ETag', `"${doc._etag}"`);
       resp.json(renderWrite(res, doc, api.registry));
@@ -102,42 +103,4 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     });
   }
   return router;
-}
-
-/** POST: one JSON object, a JSON array (all or nothing), or multipart for resources with media. */
-function createHandlers(api: ApiContext, res: CompiledResource): RequestHandler[] {
-  const collection = api.runtime.resources.get(res.name);
-  const upload = res.mediaFields.length > 0 ? multipartParser(res, api.limits.maxUploadBytes) : undefined;
-  const parse: RequestHandler = (req, resp, next) => {
-    if (req.is('multipart/form-data') && upload) return upload(req, resp, next);
-    if (!req.is('application/json')) {
-      throw new UnsupportedMediaType(upload ? 'Send application/json or multipart/form-data' : 'Send the body as application/json');
-    }
-    next();
-  };
-  const create: RequestHandler = async (req: Request, resp) => {
-    const ctx = callContext(api, resp);
-    let stored: string[] = [];
-    let bodies: Record<string, unknown>[];
-    if (req.is('multipart/form-data')) {
-      const files = req.files as Record<string, Express.Multer.File[]> | undefined;
-      const parsed = await multipartBody(res, writeBody(res, req.body ?? {}), files, api.runtime.media);
-      stored = parsed.stored;
-      bodies = [parsed.body];
-    } else if (Array.isArray(req.body)) {
-      if (req.body.length === 0) throw new BadRequest('Empty bulk insert');
-      bodies = req.body.map((b: unknown) => writeBody(res, b));
-    } else bodies = [writeBody(res, req.body)];
-    try {
-      const docs = await collection.createMany(bodies, ctx);
-      const first = docs[0];
-      if (first) resp.setHeader('Location', `/api/${res.name}/${first._id}`);
-      const rendered = docs.map((d) => renderWrite(res, d, api.registry));
-      resp.status(201).json(Array.isArray(req.body) ? { _status: 'OK', _items: rendered } : rendered[0]);
-    } catch (err) {
-      await Promise.all(stored.map((id) => api.runtime.media.delete(id)));
-      throw err;
-    }
-  };
-  return [parse, create];
 }

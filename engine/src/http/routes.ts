@@ -6,27 +6,27 @@
 import { Router, type IRouter } from 'express';
 import type { z } from 'zod';
 import type { CompiledResource } from '../compile/compile';
-import { issuesOf } from '../compile/zod';
-import type { CustomRoute, GroupRoute, RouteGroup, RouteRequest, RouteResult, RouteSpec } from '../definition/routes';
+import { parseWith } from '../compile/zod';
+import type { CustomRoute, RouteGroup, RouteRequest, RouteResult, RouteSpec } from '../definition/routes';
 import { BadRequest, MethodNotAllowed, Unprocessable } from '../errors';
+import { handlersDecideFreshness } from './conditional';
 import type { ApiContext } from './context';
 import { callContext, guard } from './handlers';
 import { sendResult } from './results';
 
 function parseBody(schema: z.ZodType | undefined, body: unknown, where: string): unknown {
   if (schema === undefined) return body;
-  const parsed = schema.safeParse(body ?? {});
-  if (parsed.success) return parsed.data;
-  const issues = issuesOf(parsed.error);
-  throw new Unprocessable(`${where}: the body has ${Object.keys(issues).length} invalid field(s)`, issues);
+  const parsed = parseWith(schema, body ?? {});
+  if (parsed.ok) return parsed.data;
+  throw new Unprocessable(`${where}: the body has ${Object.keys(parsed.issues).length} invalid field(s)`, parsed.issues);
 }
 
 /** The query as the handler declared it: parsed by its schema (a route made with defineRoute), else raw. */
 function parseQuery(schema: z.ZodType | undefined, query: RouteRequest['query']): RouteRequest['query'] {
   if (schema === undefined) return query;
-  const parsed = schema.safeParse(query);
-  if (parsed.success) return parsed.data as RouteRequest['query'];
-  const [key, message] = Object.entries(issuesOf(parsed.error))[0] ?? ['query', 'invalid'];
+  const parsed = parseWith(schema, query);
+  if (parsed.ok) return parsed.data as RouteRequest['query'];
+  const [key, message] = Object.entries(parsed.issues)[0] ?? ['query', 'invalid'];
   throw new BadRequest(`${key}: ${message}`);
 }
 
@@ -55,8 +55,9 @@ export function mountRoute(api: ApiContext, router: IRouter, route: CustomRoute,
 /** The router of a route group, mounted at `/<base>`. */
 export function groupRouter(api: ApiContext, group: RouteGroup): Router {
   const router = Router();
+  router.use(handlersDecideFreshness);
   const methods = new Map<string, string[]>();
-  for (const route of group.routes as readonly GroupRoute[]) {
+  for (const route of group.routes) {
     mount(api, router, route, `${route.method.toUpperCase()} /${group.base}${route.path}`, (args) => route.handler(args));
     const path = route.path === '' ? '/' : route.path;
     methods.set(path, [...(methods.get(path) ?? []), route.method.toUpperCase()]);

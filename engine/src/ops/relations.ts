@@ -35,31 +35,52 @@ function idsIn(value: unknown): string[] {
   return [value].flat().filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
+type Written = readonly { readonly doc: Doc; readonly original?: Doc }[];
+
 /**
- * Checks the references the written documents carry: every id not already in the original must
- * name a visible item of the target. One query per reference field for the whole batch.
+ * Per written document, the ids of each checked reference that name no visible item of the
+ * target (ids already in the original are not checked again). One query per reference field for
+ * the whole batch.
  */
-export async function checkReferences(
-  deps: OpsDeps,
-  res: CompiledResource,
-  written: readonly { readonly doc: Doc; readonly original?: Doc }[],
-): Promise<void> {
-  const issues: Record<string, string> = {};
+async function missingReferences(deps: OpsDeps, res: CompiledResource, written: Written): Promise<Map<Reference, string[]>[]> {
+  const out = written.map(() => new Map<Reference, string[]>());
   for (const ref of res.references) {
     if (!ref.exists) continue;
-    const wanted = new Set<string>();
-    for (const { doc, original } of written) {
+    const added = written.map(({ doc, original }) => {
       const before = new Set(original ? idsIn(valueAt(original, ref.path)) : []);
-      for (const id of idsIn(valueAt(doc, ref.path))) if (!before.has(id)) wanted.add(id);
-    }
+      return idsIn(valueAt(doc, ref.path)).filter((id) => !before.has(id));
+    });
+    const wanted = new Set(added.flat());
     if (wanted.size === 0) continue;
     const target = deps.registry.get(ref.to);
     const found = await deps.store.find(ref.to, scoped(target, { _id: { $in: [...wanted] } }), { projection: { _id: 1 } });
     const present = new Set(found.map((d) => d._id));
-    const missing = [...wanted].filter((id) => !present.has(id));
-    if (missing.length > 0) issues[ref.path] = `unknown ${ref.to} id(s): ${missing.slice(0, 20).join(', ')}`;
+    added.forEach((ids, i) => {
+      const missing = ids.filter((id) => !present.has(id));
+      if (missing.length > 0) out[i]?.set(ref, missing);
+    });
   }
-  if (Object.keys(issues).length > 0) throw new Unprocessable(`${res.name}: a reference names no existing item`, issues);
+  return out;
+}
+
+function referenceMessage(ref: Reference, missing: readonly string[]): string {
+  return `unknown ${ref.to} id(s): ${[...new Set(missing)].slice(0, 20).join(', ')}`;
+}
+
+/** Per written document, its reference issues (by dotted path), or null when every id it adds exists. */
+export async function referenceIssues(deps: OpsDeps, res: CompiledResource, written: Written): Promise<(Record<string, string> | null)[]> {
+  return (await missingReferences(deps, res, written)).map((byRef) =>
+    byRef.size === 0 ? null : Object.fromEntries([...byRef].map(([ref, missing]) => [ref.path, referenceMessage(ref, missing)])),
+  );
+}
+
+/** Checks the references the written documents carry: every id added must name a visible item of the target (422). */
+export async function checkReferences(deps: OpsDeps, res: CompiledResource, written: Written): Promise<void> {
+  const byRef = new Map<Reference, string[]>();
+  for (const doc of await missingReferences(deps, res, written)) for (const [ref, missing] of doc) byRef.set(ref, [...(byRef.get(ref) ?? []), ...missing]);
+  if (byRef.size === 0) return;
+  const issues = Object.fromEntries([...byRef].map(([ref, missing]) => [ref.path, referenceMessage(ref, missing)]));
+  throw new Unprocessable(`${res.name}: a reference names no existing item`, issues);
 }
 
 /** The referring item after dropping the deleted ids from one reference field. */

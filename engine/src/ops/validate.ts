@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { CompiledResource } from '../compile/compile';
-import { issuesOf } from '../compile/zod';
+import { issueMessage, parseWith } from '../compile/zod';
 import type { WriteOp } from '../definition/define';
 import { Unprocessable } from '../errors';
 
@@ -24,29 +24,31 @@ function schemaOf(res: CompiledResource, op: WriteOp, system: boolean): z.ZodTyp
 
 /** Why a key of the body may not be written by this caller, or null. */
 function refusal(res: CompiledResource, key: string, op: WriteOp, system: boolean): string | null {
-  if (META_KEYS.has(key)) return 'field is read-only';
+  const readOnly = issueMessage('readOnly');
+  if (META_KEYS.has(key)) return readOnly;
   // A natural id is given by the client; the system principal may also name a generated-style id
   // (an alert derived from an event, stored once by every instance that sees the event).
-  if (key === '_id') return op === 'create' && (res.def.id === 'natural' || system) ? null : 'field is read-only';
-  if (key === res.softDelete?.field) return 'field is read-only';
+  if (key === '_id') return op === 'create' && (res.def.id === 'natural' || system) ? null : readOnly;
+  if (key === res.softDelete?.field) return readOnly;
   if (system) return null;
-  if (res.readonlyFields.has(key)) return 'field is read-only';
-  if (op === 'patch' && key in res.def.fields && !res.patchable.has(key)) return 'field cannot be changed by PATCH';
+  if (res.readonlyFields.has(key)) return readOnly;
+  if (op === 'patch' && Object.hasOwn(res.def.fields, key) && !res.patchable.has(key)) return issueMessage('notPatchable');
   return null;
 }
 
 /** Validates a write body for `op` by this caller; throws 422 with every issue. */
 export function validateBody(res: CompiledResource, body: Readonly<Record<string, unknown>>, op: WriteOp, system: boolean): ValidBody {
-  const issues: Record<string, string> = {};
-  const rest: Record<string, unknown> = {};
+  // No prototypes: a key named `__proto__` is a key like any other (reported unknown), never a prototype.
+  const issues = Object.create(null) as Record<string, string>;
+  const rest = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(body)) {
     const why = refusal(res, key, op, system);
     if (why !== null) issues[key] = why;
     else if (key !== '_id') rest[key] = value;
   }
-  const parsed = schemaOf(res, op, system).safeParse(rest);
-  if (!parsed.success) Object.assign(issues, issuesOf(parsed.error));
-  if (Object.keys(issues).length > 0) throw new Unprocessable(`${res.name}: the body has ${Object.keys(issues).length} invalid field(s)`, issues);
+  const parsed = parseWith(schemaOf(res, op, system), rest);
+  if (!parsed.ok) Object.assign(issues, parsed.issues);
+  if (!parsed.ok || Object.keys(issues).length > 0) throw new Unprocessable(`${res.name}: the body has ${Object.keys(issues).length} invalid field(s)`, issues);
   const extras: Record<string, unknown> = {};
   const stored: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>)) (res.writeOnlyFields.includes(k) ? extras : stored)[k] = v;

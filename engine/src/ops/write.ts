@@ -9,7 +9,7 @@ import type { CompiledResource } from '../compile/compile';
 import type { CallContext, WriteOp } from '../definition/define';
 import type { AnyItem } from '../definition/infer';
 import type { UpsertResult, WriteOptions } from '../definition/local-api';
-import { HttpError, PreconditionFailed, Unprocessable } from '../errors';
+import { BulkUnprocessable, HttpError, PreconditionFailed, Unprocessable, type IssuesInput } from '../errors';
 import type { BatchWrite, Doc, Filter } from '../store/port';
 import { newObjectId } from '../store/sqlite/ids';
 import { authorize, isSystem } from './access';
@@ -17,7 +17,7 @@ import type { OpsScope } from './context';
 import { etagMatches, etagOf } from './etag';
 import { mergeDeep } from './merge';
 import { getStored } from './read';
-import { checkReferences } from './relations';
+import { checkReferences, referenceIssues } from './relations';
 import { scoped } from './scope';
 import { sealSecrets } from './secrets';
 import { validateBody, type ValidBody } from './validate';
@@ -107,16 +107,47 @@ async function afterWrites(s: OpsScope, writes: readonly { op: WriteOp; doc: Doc
   for (const w of writes) await hook({ op: w.op, doc: w.doc as AnyItem, extras: w.extras, ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
 }
 
-/** `createMany`: all or none. */
+type CreateWrite = { op: WriteOp; doc: Doc; extras: Record<string, unknown> };
+
+/**
+ * The new items of a bulk create, each validated (fields, `prepare`, references) before anything
+ * is stored. When any fails, the 422 names every document's own issues in order (Eve's bulk
+ * `post_internal`: all documents validated, `_items` with one status each).
+ */
+async function bulkWrites(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext, system: boolean): Promise<CreateWrite[]> {
+  const writes: (CreateWrite | null)[] = [];
+  const issues: (IssuesInput | null)[] = [];
+  for (const body of bodies) {
+    try {
+      const valid = validateBody(s.res, body, 'create', system);
+      writes.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras });
+      issues.push(null);
+    } catch (err) {
+      if (!(err instanceof Unprocessable)) throw err;
+      writes.push(null);
+      issues.push(err.issues ?? { _body: err.message });
+    }
+  }
+  const checked = writes.flatMap((w, i) => (w ? [{ w, i }] : []));
+  (await referenceIssues(s, s.res, checked.map((c) => c.w))).forEach((refs, k) => {
+    const at = checked[k]?.i;
+    if (refs !== null && at !== undefined) issues[at] = refs;
+  });
+  const failed = issues.filter((i) => i !== null).length;
+  if (failed > 0) throw new BulkUnprocessable(`Insertion failure: ${failed} of ${bodies.length} document(s) contain errors; nothing was stored`, issues);
+  return checked.map((c) => c.w);
+}
+
+/** `createMany`: all or none. One document fails with its own error; several, with one status each. */
 export async function createItems(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext): Promise<Doc[]> {
   authorize(s.res, 'create', ctx.principal);
   const system = isSystem(ctx.principal);
-  const writes: { op: WriteOp; doc: Doc; extras: Record<string, unknown> }[] = [];
-  for (const body of bodies) {
-    const valid = validateBody(s.res, body, 'create', system);
-    writes.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras });
-  }
-  await checkReferences(s, s.res, writes);
+  let writes: CreateWrite[];
+  if (bodies.length === 1 && bodies[0] !== undefined) {
+    const valid = validateBody(s.res, bodies[0], 'create', system);
+    writes = [{ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras }];
+    await checkReferences(s, s.res, writes);
+  } else writes = await bulkWrites(s, bodies, ctx, system);
   await s.store.write(writes.map((w) => ({ op: 'insert', collection: s.res.name, doc: w.doc })));
   await afterWrites(s, writes, ctx);
   return writes.map((w) => w.doc);

@@ -1,0 +1,65 @@
+/**
+ * Form bodies: `application/x-www-form-urlencoded` writes and the text parts of
+ * `multipart/form-data`. Every value arrives as text; it is converted to the declared type of its
+ * field where that is unambiguous, as Eve's schema-driven serializers do (`eve/io/mongo/mongo.py`
+ * `serializers`: integer, number, boolean "1"/"true"/"0"/"false"), and left as text otherwise, so
+ * validation reports the field's type.
+ */
+import express, { type RequestHandler } from 'express';
+import type { CompiledResource } from '../compile/compile';
+import { assertJsonBounds, BODY_BOUNDS } from '../query/bounds';
+
+/** One text value as its field's declared type, where that is unambiguous. */
+function convert(res: CompiledResource, name: string, value: string): unknown {
+  const field = Object.hasOwn(res.def.fields, name) ? res.def.fields[name] : undefined;
+  switch (field?.kind) {
+    case 'integer':
+    case 'number':
+      return value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+    case 'boolean': {
+      const lower = value.toLowerCase();
+      return lower === 'true' || lower === '1' ? true : lower === 'false' || lower === '0' ? false : value;
+    }
+    case 'object':
+    case 'array':
+      try {
+        const parsed = JSON.parse(value) as unknown;
+        // The API router bounds JSON bodies before anything walks them; a JSON text part is bounded here.
+        assertJsonBounds(parsed, name, BODY_BOUNDS);
+        return parsed;
+      } catch (err) {
+        if (err instanceof SyntaxError) return value;
+        throw err;
+      }
+    default:
+      return value;
+  }
+}
+
+/** The fields of a form with their text values converted (values given twice stay lists of text). */
+export function formFields(res: CompiledResource, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' ? convert(res, k, v) : v;
+  return out;
+}
+
+/** Eve's form limit is Flask's; ours is the JSON body's (1 MB), with body-parser's 1,000 fields at most. */
+const parseForm = express.urlencoded({ extended: false, limit: 1024 * 1024, parameterLimit: 1000 });
+
+/** Parses a form-urlencoded body of a write into converted fields. */
+export function formBody(res: CompiledResource): RequestHandler {
+  return (req, resp, next) => {
+    parseForm(req, resp, (err?: unknown) => {
+      if (err !== undefined) {
+        next(err);
+        return;
+      }
+      try {
+        req.body = formFields(res, (req.body ?? {}) as Record<string, unknown>);
+        next();
+      } catch (error) {
+        next(error);
+      }
+    });
+  };
+}
