@@ -92,12 +92,19 @@ export class SqliteDb {
     return `${this.writes}:${String(this.prepare('PRAGMA data_version').pluck().get())}`;
   }
 
-  /** Checkpoints the WAL into the main file and closes; idempotent. */
+  /**
+   * Checkpoints the WAL into the main file and closes; idempotent. A checkpoint the disk refuses
+   * (full, read-only) leaves the WAL for the next open to replay, and the connection still closes.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.statements.clear();
-    if (this.raw.memory === false) this.raw.pragma('wal_checkpoint(TRUNCATE)');
+    try {
+      if (this.raw.memory === false) this.raw.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Every committed write is in the WAL already (synchronous = FULL); the next open replays it.
+    }
     this.raw.close();
   }
 }
