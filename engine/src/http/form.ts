@@ -3,15 +3,23 @@
  * `multipart/form-data`. Every value arrives as text; it is converted to the declared type of its
  * field where that is unambiguous, as Eve's schema-driven serializers do (`eve/io/mongo/mongo.py`
  * `serializers`: integer, number, boolean "1"/"true"/"0"/"false"), and left as text otherwise, so
- * validation reports the field's type.
+ * validation reports the field's type. A dotted key names a sub-field (`spec.volts=12`); the
+ * validator nests it (ops/validate.ts).
  */
 import express, { type RequestHandler } from 'express';
 import type { CompiledResource } from '../compile/compile';
+import type { Field } from '../definition/fields';
 import { assertJsonBounds, BODY_BOUNDS } from '../query/bounds';
+
+/** The declared field a form key names: a top-level field, or a dotted sub-field (`spec.volts`). */
+function fieldNamed(res: CompiledResource, name: string): Field | undefined {
+  if (Object.hasOwn(res.def.fields, name)) return res.def.fields[name];
+  return res.paths.byPath.get(name)?.field;
+}
 
 /** One text value as its field's declared type, where that is unambiguous. */
 function convert(res: CompiledResource, name: string, value: string): unknown {
-  const field = Object.hasOwn(res.def.fields, name) ? res.def.fields[name] : undefined;
+  const field = fieldNamed(res, name);
   switch (field?.kind) {
     case 'integer':
     case 'number':

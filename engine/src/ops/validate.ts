@@ -36,8 +36,41 @@ function refusal(res: CompiledResource, key: string, op: WriteOp, system: boolea
   return null;
 }
 
+const UNSAFE_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/**
+ * Top-level dotted keys as sub-documents: `{"spec.volts": 12}` is `{"spec": {"volts": 12}}`, as
+ * Eve's `normalize_dotted_fields` makes them (NORMALIZE_DOTTED_FIELDS, on by default): the one way a
+ * form body names a sub-field. Top level only: below it, dotted keys are data (a rule group's
+ * `info.grain` names dotted grain keys). A key that cannot be placed stays as given, and is refused.
+ */
+function normalizeDotted(body: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const dotted = Object.keys(body).filter((k) => k.includes('.'));
+  if (dotted.length === 0) return body;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(body)) if (!key.includes('.')) out[key] = isPlainRecord(value) ? { ...value } : value;
+  for (const key of dotted) {
+    const parts = key.split('.');
+    let node: Record<string, unknown> | null = out;
+    for (const part of parts.slice(0, -1)) {
+      if (node === null || UNSAFE_SEGMENTS.has(part) || part === '') node = null;
+      else if (!Object.hasOwn(node, part)) node = node[part] = {} as Record<string, unknown>;
+      else node = isPlainRecord(node[part]) ? (node[part] = { ...node[part] }) : null;
+    }
+    const last = parts[parts.length - 1] ?? '';
+    if (node === null || UNSAFE_SEGMENTS.has(last) || last === '' || Object.hasOwn(node, last)) out[key] = body[key];
+    else node[last] = body[key];
+  }
+  return out;
+}
+
 /** Validates a write body for `op` by this caller; throws 422 with every issue. */
-export function validateBody(res: CompiledResource, body: Readonly<Record<string, unknown>>, op: WriteOp, system: boolean): ValidBody {
+export function validateBody(res: CompiledResource, given: Readonly<Record<string, unknown>>, op: WriteOp, system: boolean): ValidBody {
+  const body = normalizeDotted(given);
   // No prototypes: a key named `__proto__` is a key like any other (reported unknown), never a prototype.
   const issues = Object.create(null) as Record<string, string>;
   const rest = Object.create(null) as Record<string, unknown>;

@@ -25,20 +25,16 @@ async function read(id: string): Promise<Record<string, unknown>> {
 describe('POST', () => {
   it('creates from a form, each value as its field’s type', async () => {
     const name = uniqueName('f').slice(-10);
-    const res = await t.request
-      .post('/api/eve_widgets')
-      .set(operator)
-      .type('form')
-      .send({
-        name,
-        level: '5',
-        ratio: '0.25',
-        active: 'TRUE',
-        mode: '4',
-        seen: '2026-03-04 05:06',
-        tags: '["a","b"]',
-        spec: '{"volts": 12, "vendor": "acme"}',
-      });
+    const res = await t.request.post('/api/eve_widgets').set(operator).type('form').send({
+      name,
+      level: '5',
+      ratio: '0.25',
+      active: 'TRUE',
+      mode: '4',
+      seen: '2026-03-04 05:06',
+      tags: '["a","b"]',
+      spec: '{"volts": 12, "vendor": "acme"}',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`/api/eve_widgets/${String((res.body as { _id: string })._id)}`);
     expect(await read((res.body as { _id: string })._id)).toMatchObject({
@@ -57,6 +53,12 @@ describe('POST', () => {
     const res = await t.request.post('/api/eve_widgets').set(operator).type('form').send('name=twice&tags=lab&tags=rack-4');
     expect(res.status).toBe(201);
     expect((await read((res.body as { _id: string })._id)).tags).toEqual(['lab', 'rack-4']);
+  });
+
+  it('a dotted key names a sub-field, converted to its type (Eve normalises dotted fields)', async () => {
+    const res = await t.request.post('/api/eve_widgets').set(operator).type('form').send('name=dotted&spec.volts=12&spec.vendor=acme');
+    expect(res.status).toBe(201);
+    expect((await read((res.body as { _id: string })._id)).spec).toEqual({ volts: 12, vendor: 'acme' });
   });
 
   it('what does not convert stays text and is refused by type, with the usual messages', async () => {

@@ -79,6 +79,38 @@ describe('sub-documents', () => {
   });
 });
 
+describe('dotted keys in a body', () => {
+  it('are sub-documents, as Eve normalises them: accepted on POST, merged on PATCH', async () => {
+    const { id } = await createWidget(t, { 'spec.volts': 12, 'spec.vendor': 'acme' });
+    expect((await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ 'spec.volts': 24 })).status).toBe(200);
+    const item = await t.request.get(`/api/eve_widgets/${id}`).set(auth('viewer'));
+    expect((item.body as { spec: unknown }).spec).toEqual({ volts: 24, vendor: 'acme' });
+  });
+
+  it('a bad value under a dotted key is named where it belongs', async () => {
+    expect(
+      issues(
+        await t.request
+          .post('/api/eve_widgets')
+          .set(operator)
+          .send(widget({ 'spec.volts': 'high', 'spec.hue': 1 })),
+      ),
+    ).toEqual({
+      spec: { volts: 'must be of integer type', hue: 'unknown field' },
+    });
+  });
+
+  it('only at the top level: below it dotted keys are data (a rule group’s grain keys)', async () => {
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name: 'dots', type: 1, info: { grain: { 'tool.channel': 'beta' } } });
+    expect(res.status).toBe(201);
+    const group = await t.request.get(`/api/groups/${String((res.body as { _id: string })._id)}`).set(auth('viewer'));
+    expect((group.body as { info: unknown }).info).toEqual({ grain: { 'tool.channel': 'beta' } });
+  });
+});
+
 describe('lists', () => {
   it('list items are keyed by their index, as strings', async () => {
     const res = await t.request
