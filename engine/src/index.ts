@@ -16,7 +16,11 @@ export { formatHttpDate, parseDate } from './http/dates';
 export { MASK } from './http/serialize';
 export { createSecretBox } from './ops/secrets';
 export { stampNow } from './ops/clock';
+/** The content ETag of a stored document, as every write computes it (for bulk loaders and tests). */
+export { etagOf } from './ops/etag';
 export { parseWhere, isPlainObject } from './query/where';
+/** A checked `where` as an in-memory predicate, evaluated as the embedded store does (mingo, patterns on RE2). */
+export { compileFilter as compileMatcher } from './store/sqlite/mingo';
 export { compilePattern, patternError, type Pattern } from './query/pattern';
 export { parseListParams, single } from './query/params';
 export type * from './store/port';

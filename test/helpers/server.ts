@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
-import type { AnyResourceDefinition, Engine, SecretBox, Store } from '../../engine/src';
+import { createEngine, createSecretBox, type AnyResourceDefinition, type Engine, type Log, type Runtime, type SecretBox, type Store } from '../../engine/src';
+import { allResources, allRouteGroups } from '../../resources';
 import { startServer, type RunningServer } from '../../packages/server/src/boot';
 import { loadConfig, type Config } from '../../packages/server/src/config';
 import { createLogger } from '../../packages/server/src/logger';
@@ -88,4 +89,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return closed;
     },
   };
+}
+
+/**
+ * The engine's runtime over an open store (the collections and initial items created): what
+ * the integrations get from the server's bootstrap, for tests that drive them without HTTP.
+ */
+export async function runtimeOver(store: Store, log: Log, secret = 'test-secret-key-0123456789'): Promise<Runtime> {
+  const engine = createEngine({ definitions: allResources, routeGroups: allRouteGroups, store, secrets: createSecretBox(secret), log });
+  await engine.ensureCollections();
+  return engine.runtime;
 }

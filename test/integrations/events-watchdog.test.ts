@@ -8,16 +8,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox, type Store } from '@fleet/engine';
+import { type Runtime, type Store } from '@fleet/engine';
 import { openSqliteStore } from '../../engine/src/store/sqlite';
 import { allResources } from '@fleet/resources';
 import { createFleetSync, createSaltClient, startEventConsumer, type SaltClient, type SyncReport } from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { loadConfig } from '../../packages/server/src/config';
 import { capturingLog } from '../helpers/log';
+import { runtimeOver } from '../helpers';
 
 let sim: SaltSim;
 let store: Store;
+let runtime: Runtime;
 let dir: string;
 let client: SaltClient;
 let consumer: { stop(): Promise<void>; connected(): boolean };
@@ -41,12 +43,12 @@ beforeAll(async () => {
   sim = await startSaltSim({ hosts: 6, seed: 8, returnDelayMs: 2, noReturnWaitMs: 10 });
   dir = mkdtempSync(join(tmpdir(), 'fleet-watchdog-'));
   store = openSqliteStore({ path: join(dir, 'fleet.db') });
-  await createEngine({ definitions: allResources, store, secrets: createSecretBox('test'), log }).ensureCollections();
+  runtime = await runtimeOver(store, log);
   client = createSaltClient({ url: sim.url, ...sim.credentials, retry: { attempts: 1 } });
-  const sync = createFleetSync({ client, store, log, toolKey: 'tool' });
+  const sync = createFleetSync({ client, runtime, log, toolKey: 'tool' });
   await sync.runOnce();
   consumer = startEventConsumer({
-    client, store, log, toolKey: 'tool', idleMs: 150, echoWaitMs: 150, backoff: { initialMs: 20, maxMs: 100 },
+    client, runtime, log, toolKey: 'tool', idleMs: 150, echoWaitMs: 150, backoff: { initialMs: 20, maxMs: 100 },
     onReconnect: () => {
       reconnects += 1;
       repair = sync.runOnce();

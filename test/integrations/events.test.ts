@@ -8,16 +8,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox, type Doc, type Log, type Store } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+import { type Doc, type Log, type Runtime, type Store } from '@fleet/engine';
+import { openSqliteStore } from '@fleet/engine/sqlite';
 import { allResources } from '@fleet/resources';
-import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
-import { startEventConsumer } from '@fleet/salt/src/events';
-import { createFleetSync, type SyncReport } from '@fleet/salt/src/sync';
+import { createSaltClient, type SaltClient } from '@fleet/salt';
+import { startEventConsumer } from '@fleet/salt';
+import { createFleetSync, type SyncReport } from '@fleet/salt';
 import { DEFAULT_MASTER_VERSION, startSaltSim, type SaltSim, type SimMinion } from '@fleet/salt-sim';
+import { runtimeOver } from '../helpers';
 
 let sim: SaltSim;
 let store: Store;
+let runtime: Runtime;
 let dir: string;
 let client: SaltClient;
 let sync: { runOnce(): Promise<SyncReport> };
@@ -51,12 +53,12 @@ beforeAll(async () => {
   sim = await startSaltSim({ hosts: 20, seed: 3, returnDelayMs: 5 });
   dir = mkdtempSync(join(tmpdir(), 'fleet-events-'));
   store = openSqliteStore({ path: join(dir, 'fleet.db') });
-  await createEngine({ definitions: allResources, store, secrets: createSecretBox('test'), log }).ensureCollections();
+  runtime = await runtimeOver(store, log);
   client = createSaltClient({ url: sim.url, ...sim.credentials });
-  sync = createFleetSync({ client, store, log, toolKey: 'tool' });
+  sync = createFleetSync({ client, runtime, log, toolKey: 'tool' });
   await sync.runOnce();
   consumer = startEventConsumer({
-    client, store, log, toolKey: 'tool',
+    client, runtime, log, toolKey: 'tool',
     onReconnect: () => {
       reconnects += 1;
       repair = sync.runOnce();
@@ -97,27 +99,27 @@ test("the sync's own grains and liveness pings are not recorded as actions", asy
   expect(await store.count('actions', { action: { $in: ['grains.items', 'test.ping'] } })).toBe(0);
 });
 
-/** A consumer on the shared store that counts its own vnc.connect alert writes. */
-function countingConsumer(): { consumer: ReturnType<typeof startEventConsumer>; writes: () => number } {
+/** A consumer (its own engine over the shared store) that counts its own attempts to write alerts. */
+async function countingConsumer(): Promise<{ consumer: ReturnType<typeof startEventConsumer>; writes: () => number }> {
   let writes = 0;
   const spy: Store = {
     ...store,
-    update: (collection, filter, update, options) => {
-      if (collection === 'alerts') writes += 1;
-      return store.update(collection, filter, update, options);
+    write: (batch) => {
+      if (batch.some((w) => w.collection === 'alerts')) writes += 1;
+      return store.write(batch);
     },
   };
-  return { consumer: startEventConsumer({ client, store: spy, log, toolKey: 'tool' }), writes: () => writes };
+  return { consumer: startEventConsumer({ client, runtime: await runtimeOver(spy, log), log, toolKey: 'tool' }), writes: () => writes };
 }
 
 test('vnc/connect events raise vnc.connect alerts (minion or runner shape), once even with several consumers', async () => {
-  const extra = [countingConsumer(), countingConsumer()];
+  const extra = [await countingConsumer(), await countingConsumer()];
   try {
     await eventually(() => extra.every((c) => c.consumer.connected()));
     const id = upHosts()[2]?.id ?? '';
     sim.controls.minionEvent(id, 'vnc/connect', { hostname: id, status: 'connected' });
     sim.controls.emitEvent('vnc/connect', { hostname: 'kiosk-7', status: 'disconnected' });
-    // Each extra consumer has written both events: without the per-event id there would be 4+.
+    // Each extra consumer has tried to write both events: without the per-event id there would be 4+ alerts.
     await eventually(() => extra.every((c) => c.writes() === 2));
     const alerts = await store.find('alerts', { type: 'vnc.connect' });
     expect(alerts.map((a) => [a.level, a.payload])).toEqual(expect.arrayContaining([

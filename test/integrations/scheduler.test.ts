@@ -4,8 +4,8 @@
  * run a due run exactly once, and a failed run records last_error and a task.failed alert.
  */
 import { stampNow, type Runtime } from '@fleet/engine';
-import type { MasterService } from '@fleet/resources/lib/master';
-import { startScheduler } from '@fleet/salt/src/scheduler';
+import type { MasterService } from '@fleet/resources';
+import { startScheduler } from '@fleet/salt';
 import { auth, uniqueName } from '../helpers';
 import { actionsOf, eventually, startMasterEnv, type MasterEnv } from './master-env';
 
@@ -99,7 +99,7 @@ describe('task scheduler', () => {
     const created = await createTask({ name, tgt: [host(4)], start: minutesFromNow(30), interval: 3600, status: 'paused' });
     const runtime: Runtime = env.api.engine.runtime;
     const master = runtime.services.get('master') as MasterService;
-    const schedulers = Array.from({ length: 4 }, () => startScheduler({ store: env.api.store, log: runtime.log, master, runtime, autoStart: false }));
+    const schedulers = Array.from({ length: 4 }, () => startScheduler({ log: runtime.log, master, runtime, autoStart: false }));
     // Only this task may be due: the schedulers' run counts below are about it alone.
     await env.api.store.update('tasks', { _id: { $ne: created._id }, status: 'scheduled' }, { $set: { status: 'paused' } }, { multi: true });
     const now = stampNow();

@@ -8,16 +8,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox, type Doc, type Store } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+import { type Doc, type Runtime, type Store } from '@fleet/engine';
+import { openSqliteStore } from '@fleet/engine/sqlite';
 import { allResources } from '@fleet/resources';
-import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
-import { createFleetSync, type SyncReport } from '@fleet/salt/src/sync';
+import { createSaltClient, type SaltClient } from '@fleet/salt';
+import { createFleetSync, type SyncReport } from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { capturingLog } from '../helpers/log';
+import { runtimeOver } from '../helpers';
 
 let sim: SaltSim;
 let store: Store;
+let runtime: Runtime;
 let dir: string;
 let client: SaltClient;
 let sync: { runOnce(): Promise<SyncReport> };
@@ -39,9 +41,9 @@ beforeAll(async () => {
   sim = await startSaltSim({ hosts: 25, seed: 5, returnDelayMs: 5 });
   dir = mkdtempSync(join(tmpdir(), 'fleet-sync-faults-'));
   store = openSqliteStore({ path: join(dir, 'fleet.db') });
-  await createEngine({ definitions: allResources, store, secrets: createSecretBox('test'), log }).ensureCollections();
+  runtime = await runtimeOver(store, log);
   client = createSaltClient({ url: sim.url, ...sim.credentials, retry: { attempts: 2, baseDelayMs: 20, maxDelayMs: 50 }, timeouts: { read: 2000, exec: 2000 } });
-  sync = createFleetSync({ client, store, log, toolKey: 'tool' });
+  sync = createFleetSync({ client, runtime, log, toolKey: 'tool' });
   expect((await sync.runOnce()).hostsNew).toBe(sim.fleet.minions.size);
 });
 

@@ -8,16 +8,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox, type Log, type Store } from '@fleet/engine';
+import { type Log, type Runtime, type Store } from '@fleet/engine';
 import { openSqliteStore } from '../../engine/src/store/sqlite';
 import { allResources } from '@fleet/resources';
 import { createFleetSync, createSaltClient, jidAt, jidInstant, shiftJid, type SaltClient } from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { loadConfig } from '../../packages/server/src/config';
+import { runtimeOver } from '../helpers';
 
 const TZ = 'America/New_York';
 let sim: SaltSim;
 let store: Store;
+let runtime: Runtime;
 let dir: string;
 let client: SaltClient;
 const log: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
@@ -35,7 +37,7 @@ beforeAll(async () => {
   sim = await startSaltSim({ hosts: 6, seed: 5, returnDelayMs: 2, noReturnWaitMs: 10, masterTz: TZ });
   dir = mkdtempSync(join(tmpdir(), 'fleet-jids-'));
   store = openSqliteStore({ path: join(dir, 'fleet.db') });
-  await createEngine({ definitions: allResources, store, secrets: createSecretBox('test'), log }).ensureCollections();
+  runtime = await runtimeOver(store, log);
   client = createSaltClient({ url: sim.url, ...sim.credentials });
 });
 
@@ -64,7 +66,7 @@ test('SALT_MASTER_TZ defaults to UTC; an unknown zone stops the start with one l
 });
 
 test('a job run after the clock went back (lower jid than the watermark) is still recorded by the sync', async () => {
-  const sync = createFleetSync({ client, store, log, toolKey: 'tool', masterTz: TZ });
+  const sync = createFleetSync({ client, runtime, log, toolKey: 'tool', masterTz: TZ });
   const host = upIds()[0] ?? '';
   masterClock('2026-11-01T05:50:00Z'); // 01:50 EDT
   const before = (await client.local(host, 'cmd.run', { arg: ['echo before'] })).jid ?? '';
@@ -87,7 +89,7 @@ test('a job still waiting for a down minion is re-read within the grace period, 
   for (let i = 0; i < 100 && Object.keys((await client.jobs(job.jid ?? '')).result).length === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
   const fiveMinutesLater = (): Date => new Date(Date.parse('2026-11-03T15:05:00Z'));
   const rereads = async (masterTz: string): Promise<number> => {
-    const sync = createFleetSync({ client, store, log, toolKey: 'tool', masterTz, now: fiveMinutesLater });
+    const sync = createFleetSync({ client, runtime, log, toolKey: 'tool', masterTz, now: fiveMinutesLater });
     await sync.runOnce();
     const reads = listJobReads();
     await sync.runOnce();

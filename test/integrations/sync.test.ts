@@ -5,8 +5,8 @@
  * and key-change alerts; soft-deleted and forgotten hosts; the leased loop.
  */
 import type { Doc } from '@fleet/engine';
-import { createSaltClient, type SaltClient } from '@fleet/salt/src/client';
-import { createFleetSync, startSyncLoop, type SyncReport } from '@fleet/salt/src/sync';
+import { createSaltClient, type SaltClient } from '@fleet/salt';
+import { createFleetSync, startSyncLoop, type SyncReport } from '@fleet/salt';
 import { compoundMatches, nodegroupExpression, pemFinger, startSaltSim, type SaltSim, type SimMinion } from '@fleet/salt-sim';
 import { auth, expectEnvelope, RFC1123, startTestServer, type TestServer } from '../helpers';
 import { capturingLog } from '../helpers/log';
@@ -43,7 +43,7 @@ beforeAll(async () => {
   stateJid = (await client.local('*', 'state.apply', { arg: [PATCH] })).jid ?? '';
   const target = upHosts()[0]?.id ?? '';
   cmdJid = (await client.local(target, 'cmd.run', { arg: ['uname -r'] })).jid ?? '';
-  sync = createFleetSync({ client, store: server.store, log, toolKey: 'tool' });
+  sync = createFleetSync({ client, runtime: server.engine.runtime, log, toolKey: 'tool' });
 });
 
 afterAll(async () => {
@@ -187,8 +187,8 @@ test('hosts the master forgets are kept (key denied, down); removed nodegroups a
 test('the loop syncs at start and every interval, on the instance holding the fleet-sync lease only', async () => {
   const pings = (): number => sim.controls.stats.byFun['runner:manage.status'] ?? 0;
   const before = pings();
-  const a = startSyncLoop({ client, store: server.store, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-a' });
-  const b = startSyncLoop({ client, store: server.store, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-b' });
+  const a = startSyncLoop({ client, runtime: server.engine.runtime, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-a' });
+  const b = startSyncLoop({ client, runtime: server.engine.runtime, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-b' });
   try {
     const deadline = Date.now() + 10_000;
     while (pings() < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));

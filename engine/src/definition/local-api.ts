@@ -28,6 +28,8 @@ export interface FindArgs {
   readonly embedded?: readonly string[];
   /** Request parameters beyond the common ones, for `afterRead` (an alert's `mark_as_read`). */
   readonly params?: Readonly<Record<string, string>>;
+  /** `item`: list-hidden fields (a host's `grain`) come too, as an item GET gives them. Default `list`. */
+  readonly view?: 'list' | 'item';
 }
 
 /** What `list` reads: one page, as a collection GET does. */

@@ -62,7 +62,7 @@ export async function finishRead(s: OpsScope, docs: Doc[], ctx: CallContext, o: 
 
 /** The stored documents a find matches (no afterRead, no masking): for the operations' own use. */
 export function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
-  const projection = storeProjection(s.res, args.projection, 'list');
+  const projection = storeProjection(s.res, args.projection, args.view ?? 'list');
   return s.store.find(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted), {
     sort: args.sort ?? s.res.def.defaultSort ?? [],
     ...(args.skip ? { skip: args.skip } : {}),

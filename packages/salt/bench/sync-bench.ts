@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, createSecretBox, type Log } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
-import { allResources } from '../../../resources';
+import { openSqliteStore } from '@fleet/engine/sqlite';
+import { allResources } from '@fleet/resources';
 import { createSaltClient } from '../src/client';
 import { createFleetSync, type SyncReport } from '../src/sync';
 
@@ -73,12 +73,14 @@ async function main(): Promise<void> {
   const { url, child } = await startSim(hosts, flag('seed', 1));
   const store = openSqliteStore({ path: join(dir, 'fleet.db') });
   try {
-    await createEngine({ definitions: allResources, store, secrets: createSecretBox('bench'), log: quiet }).ensureCollections();
+    const engine = createEngine({ definitions: allResources, store, secrets: createSecretBox('bench'), log: quiet });
+    await engine.ensureCollections();
+    const runtime = engine.runtime;
     // manage.status over the whole fleet answers once every minion has (20 s in the simulator).
     const client = createSaltClient({ url, username: 'saltdev', password: 'saltdev', timeouts: { read: 180_000, exec: 180_000 } });
     // A job cache to repair: a patch run on one site's hosts (a fifth of the fleet).
     await client.local('berlin', 'state.apply', { arg: ['patches.chrony-pool'], tgt_type: 'nodegroup' });
-    const sync = createFleetSync({ client, store, log: quiet, toolKey: 'tool' });
+    const sync = createFleetSync({ client, runtime, log: quiet, toolKey: 'tool' });
     const baseline = process.memoryUsage().rss;
     console.log(`salt-sim: ${hosts} accepted hosts at ${url}; SQLite at ${dir}; baseline RSS ${(baseline / MB).toFixed(0)} MiB`);
     console.log(line('first sync (full)', await measure(() => sync.runOnce())));

@@ -1,12 +1,13 @@
 /**
- * @fleet/salt: everything that talks to the SaltStack master through salt-api — the typed HTTP
- * client (`./client`), the fleet sync, the live event consumer, the master service (execution
- * proxying, patches, monitoring), the task scheduler, and Salt's job ids in the master's zone.
+ * @fleet/salt: everything that talks to the SaltStack master through salt-api — the typed client,
+ * the fleet sync, the live events, the master service (execution, patches, monitoring) and the
+ * task scheduler. Every record they make goes through the engine's local API.
  */
 export * from './client';
 export { safeUrl } from './client/errors';
-export { createFleetSync, startSyncLoop, SYNC_LEASE, type SyncOptions, type SyncReport } from './sync';
 export { DEFAULT_EVENTS_IDLE_MS, startEventConsumer, type EventConsumerOptions } from './events';
-export { createMasterService, NO_RESPONSE, NOT_TARGETED, type MasterOptions, type RunningMaster } from './master';
-export { startScheduler, type RunningScheduler, type SchedulerOptions } from './scheduler';
 export { isTimeZone, jidAt, jidInstant, shiftJid } from './jid';
+export { createMasterService, EXEC_CLIENTS, NO_RESPONSE, NOT_TARGETED, type MasterOptions, type RunningMaster, type SyncTrigger } from './master';
+export { executeTask, recordOutcome, startScheduler, claimDue, claimUpdate, scheduleOf, type RunningScheduler, type RunOutcome, type SchedulerOptions } from './scheduler';
+export { createFleetSync, startSyncLoop, SYNC_LEASE, type SyncOptions, type SyncReport } from './sync';
+export { recordReturns, alert, raiseAlert, type JobReturn } from './record';

@@ -3,10 +3,14 @@
  * one action per job and host (`_id` = jid + host name, DESIGN §5), a failed patch when a
  * `state.*` run has a step with `result: false` (steps ordered by `__run_num__`, `cmd` taken from
  * the state key `module_|-id_|-name_|-function`), an error alert per failed patch, and the host's
- * `last_action`. Every write is an upsert keyed by `_id`, so recording twice changes nothing.
+ * `last_action`. Every write is an upsert keyed by `_id` through the local API (as the system
+ * principal), so recording twice changes nothing.
  */
-import { randomBytes } from 'node:crypto';
-import { stampNow, type Doc, type Store } from '@fleet/engine';
+import { stampNow, systemContext, type ItemOf, type Runtime, type WriteDataOf } from '@fleet/engine';
+import { actions, alerts, failed_patches, hosts } from '@fleet/resources';
+
+/** The fields of an alert the service raises. */
+export type AlertFields = WriteDataOf<(typeof alerts)['fields']>;
 
 /** One minion's return of one job, as the master reports it (event, job cache or local call). */
 export interface JobReturn {
@@ -38,7 +42,7 @@ export function returnText(ret: unknown): string {
 }
 
 /** The action document of one return (without the meta fields). */
-export function actionFields(r: JobReturn): Record<string, unknown> {
+export function actionFields(r: JobReturn): WriteDataOf<(typeof actions)['fields']> {
   return {
     jid: r.jid,
     action: r.fun,
@@ -65,7 +69,7 @@ export function stateSteps(ret: unknown): Record<string, unknown>[] | null {
 }
 
 /** The failed-patch fields of a return, or null when it is no failed state run. */
-export function failedPatchFields(r: JobReturn): Record<string, unknown> | null {
+export function failedPatchFields(r: JobReturn): (WriteDataOf<(typeof failed_patches)['fields']> & { jid: string; host: string; patch: string }) | null {
   if (!STATE_FUNS.has(r.fun)) return null;
   const steps = stateSteps(r.ret);
   if (!steps || !steps.some((s) => s.result === false)) return null;
@@ -74,45 +78,50 @@ export function failedPatchFields(r: JobReturn): Record<string, unknown> | null 
   return { jid: r.jid, action: r.fun, host: r.host, state: 'finished', patch, return: steps };
 }
 
-/** Upserts one item keyed by `_id`: `_created` kept from the first write, `_updated` / `_etag` new. */
-export async function upsertItem(store: Store, collection: string, id: string, fields: Record<string, unknown>, now: Date): Promise<boolean> {
-  const result = await store.update(
-    collection,
-    { _id: id },
-    { $set: { ...fields, _updated: now, _etag: randomBytes(20).toString('hex') }, $setOnInsert: { _created: now } },
-    { upsert: true },
-  );
-  return result.upsertedId !== undefined;
+/**
+ * Moves each host's `last_action` forward to the newest of `ids` (jid + host name). Jids sort by
+ * time, so a lower one never replaces a higher one. Hosts the sync has not stored yet are skipped.
+ */
+async function advanceLastAction(runtime: Runtime, newest: ReadonlyMap<string, string>, now: Date): Promise<void> {
+  const ctx = systemContext(runtime, now);
+  const api = runtime.resources.of(hosts);
+  const stored = await api.find({ where: { _id: { $in: [...newest.keys()] } }, projection: { last_action: 1 }, showDeleted: true }, ctx);
+  const moves = stored.flatMap((h) => {
+    const id = newest.get(h._id);
+    return id !== undefined && (h.last_action === null || h.last_action === undefined || h.last_action < id) ? [{ _id: h._id, last_action: id }] : [];
+  });
+  if (moves.length > 0) await api.upsertMany(moves, ctx);
 }
 
 /** Records a batch of returns; resolves the ids of the actions that were new. */
-export async function recordReturns(store: Store, returns: readonly JobReturn[], now = stampNow()): Promise<string[]> {
-  const created: string[] = [];
-  for (const r of returns) {
-    const id = `${r.jid}${r.host}`;
-    if (await upsertItem(store, 'actions', id, actionFields(r), now)) created.push(id);
-    const failed = failedPatchFields(r);
-    if (failed && (await upsertItem(store, 'failed_patches', id, failed, now))) {
-      await upsertItem(store, 'alerts', `patch-${id}`.slice(0, 200), alert('patch.failed', 'error', { hostname: r.host, jid: r.jid, patch: failed.patch }), now);
-    }
-    // last_action only moves forward: jids sort by time (UTC %Y%m%d%H%M%S%f).
-    await store.update(
-      'hosts',
-      { _id: r.host, $or: [{ last_action: null }, { last_action: { $lt: id } }, { last_action: { $exists: false } }] },
-      { $set: { last_action: id, _updated: now, _etag: randomBytes(20).toString('hex') } },
-    );
+export async function recordReturns(runtime: Runtime, returns: readonly JobReturn[], now = stampNow()): Promise<string[]> {
+  if (returns.length === 0) return [];
+  const ctx = systemContext(runtime, now);
+  const byId = new Map(returns.map((r) => [`${r.jid}${r.host}`, r] as const));
+  const { created } = await runtime.resources.of(actions).upsertMany([...byId].map(([id, r]) => ({ _id: id, ...actionFields(r) })), ctx);
+  const failed = [...byId].flatMap(([id, r]) => {
+    const fields = failedPatchFields(r);
+    return fields === null ? [] : [{ _id: id, ...fields }];
+  });
+  if (failed.length > 0) {
+    const patches = await runtime.resources.of(failed_patches).upsertMany(failed, ctx);
+    const raised = failed
+      .filter((f) => patches.created.includes(f._id))
+      .map((f) => ({ _id: `patch-${f._id}`.slice(0, 200), ...alert('patch.failed', 'error', { hostname: f.host, jid: f.jid, patch: f.patch }) }));
+    if (raised.length > 0) await runtime.resources.of(alerts).upsertMany(raised, ctx);
   }
-  return created;
+  const newest = new Map<string, string>();
+  for (const [id, r] of byId) if ((newest.get(r.host) ?? '') < id) newest.set(r.host, id);
+  await advanceLastAction(runtime, newest, now);
+  return [...created];
 }
 
 /** The fields of an alert raised by the service. */
-export function alert(type: string, level: 'info' | 'warning' | 'error' | 'critical', payload: Record<string, unknown>): Record<string, unknown> {
+export function alert(type: string, level: 'info' | 'warning' | 'error' | 'critical', payload: Record<string, unknown>): AlertFields {
   return { type, level, payload, read: false };
 }
 
-/** Inserts a new alert (its own generated-style id). */
-export async function raiseAlert(store: Store, fields: Record<string, unknown>, now = stampNow()): Promise<Doc> {
-  const doc: Doc = { _id: randomBytes(12).toString('hex'), ...fields, _created: now, _updated: now, _etag: randomBytes(20).toString('hex') };
-  await store.insert('alerts', [doc]);
-  return doc;
+/** Raises a new alert; resolves it. */
+export async function raiseAlert(runtime: Runtime, fields: AlertFields, now = stampNow()): Promise<ItemOf<typeof alerts>> {
+  return runtime.resources.of(alerts).create(fields, systemContext(runtime, now));
 }

@@ -7,7 +7,7 @@
  * crashed, never for a missed target.
  */
 import { loadavg } from 'node:os';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+import { openSqliteStore } from '@fleet/engine/sqlite';
 import { ensureDataset } from './dataset';
 import { pinTo, rssMb, startApi, type ApiChild } from './child';
 import { measure, type LoadOptions, type LoadResult, type Scenario } from './load';

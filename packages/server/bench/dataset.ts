@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, createSecretBox } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+import { openSqliteStore } from '@fleet/engine/sqlite';
 import { allResources } from '@fleet/resources';
 import { createLogger } from '../src/logger';
 import { secretKey } from '../src/secrets';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, createSecretBox, type Doc } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
+import { openSqliteStore } from '@fleet/engine/sqlite';
 import { allResources } from '@fleet/resources';
 import { startServer } from '../src/boot';
 import { loadConfig } from '../src/config';

@@ -123,7 +123,7 @@ async function secretBox(config: Config, dataDir: string, engineWith: (box: Secr
 
 /** The integrations (salt-api, VPN) and the snapshot loop. */
 async function startBackground(s: Serving, engine: Engine, services: Map<string, unknown>): Promise<Background> {
-  const integrations = await startIntegrations({ config: s.config, store: s.store, log: s.log, services, runtime: engine.runtime });
+  const integrations = await startIntegrations({ config: s.config, log: s.log, services, runtime: engine.runtime });
   const snapshots = startSnapshotLoop({
     runtime: engine.runtime,
     log: s.log.child({ component: 'snapshots' }),

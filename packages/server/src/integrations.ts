@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Runtime, Store } from '@fleet/engine';
+import type { Runtime } from '@fleet/engine';
 import type { Logger } from 'pino';
 import { createMasterService, createSaltClient, safeUrl, startEventConsumer, startScheduler, startSyncLoop, type RunningMaster, type SaltClient } from '@fleet/salt';
 import { ConfigError, type Config } from './config';
@@ -24,11 +24,10 @@ export interface Integrations {
 
 export interface IntegrationOptions {
   readonly config: Config;
-  readonly store: Store;
   readonly log: Logger;
   /** The engine's services: `master` is registered here. */
   readonly services: Map<string, unknown>;
-  /** The engine's runtime, for the calls the scheduler makes as its tasks' principal. */
+  /** The engine's runtime: every integration reads and writes through its local API. */
   readonly runtime: Runtime;
 }
 
@@ -62,16 +61,16 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const syncLog = log.child({ component: 'sync' });
   const masterTz = config.SALT_MASTER_TZ;
-  const sync = startSyncLoop({ client, store: o.store, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder, masterTz });
+  const sync = startSyncLoop({ client, runtime: o.runtime, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder, masterTz });
   const onReconnect = (): void => {
     sync.runNow().catch((err: unknown) => syncLog.warn({ err: err instanceof Error ? err.message : String(err) }, 'sync after an event stream reconnect did not run'));
   };
   const idleMs = Math.round(config.SALT_EVENTS_IDLE_S * 1000);
-  const events = startEventConsumer({ client, store: o.store, log: log.child({ component: 'events' }), toolKey, onReconnect, idleMs });
-  const master = createMasterService({ client, store: o.store, log: log.child({ component: 'master' }), monitorIntervalMs, sync, masterTz });
+  const events = startEventConsumer({ client, runtime: o.runtime, log: log.child({ component: 'events' }), toolKey, onReconnect, idleMs });
+  const master = createMasterService({ client, runtime: o.runtime, log: log.child({ component: 'master' }), monitorIntervalMs, sync, masterTz });
   o.services.set('master', master);
   const schedulerLog = log.child({ component: 'scheduler' });
-  const scheduler = startScheduler({ store: o.store, log: schedulerLog, master, runtime: o.runtime });
+  const scheduler = startScheduler({ log: schedulerLog, master, runtime: o.runtime });
   log.info({ url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S, masterTz, eventsIdleS: config.SALT_EVENTS_IDLE_S }, 'master integration started');
   return {
     master,

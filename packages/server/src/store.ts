@@ -5,8 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Log, Store } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/src/store/sqlite';
-import type * as MongoAdapter from '@fleet/engine/src/store/mongo';
+import { openSqliteStore } from '@fleet/engine/sqlite';
+import type * as MongoAdapter from '@fleet/engine/mongo';
 
 export interface StoreChoice {
   readonly kind: 'sqlite' | 'memory' | 'mongo';
@@ -42,7 +42,7 @@ export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()
     open: async (log) => {
       // Loaded only in mongo mode: the embedded mode never pays for the driver at start.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { openMongoStore } = require('@fleet/engine/src/store/mongo') as typeof MongoAdapter;
+      const { openMongoStore } = require('@fleet/engine/mongo') as typeof MongoAdapter;
       return openMongoStore({ url, log });
     },
   };

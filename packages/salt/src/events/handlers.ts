@@ -10,8 +10,9 @@
  *   -> a `vnc.connect` info alert with `{hostname, status}` (stored once per event).
  * Hosts not stored yet are left to the next sync, which creates them with every field.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import type { Store } from '@fleet/engine';
+import { createHash } from 'node:crypto';
+import { Conflict, NotFound, stampNow, systemContext, type Runtime } from '@fleet/engine';
+import { alerts, hosts } from '@fleet/resources';
 import { eventPayload, type SaltEvent } from '../client';
 import { alert, raiseAlert, recordReturns, type JobReturn } from '../record';
 import { isBookkeeping } from '../sync/noise';
@@ -19,7 +20,7 @@ import { isBookkeeping } from '../sync/noise';
 const RET = /^salt\/job\/([^/]+)\/ret\/(.+)$/;
 const NEW = /^salt\/job\/([^/]+)\/new$/;
 const START = /^salt\/minion\/(.+)\/start$/;
-const KEY_STATES: Readonly<Record<string, string>> = { accept: 'accepted', reject: 'rejected', delete: 'denied' };
+const KEY_STATES: Readonly<Record<string, 'accepted' | 'rejected' | 'denied'>> = { accept: 'accepted', reject: 'rejected', delete: 'denied' };
 /** How many bookkeeping jids are remembered (a few syncs' worth). */
 const MAX_IGNORED = 2000;
 
@@ -28,7 +29,7 @@ export class EventHandlers {
   private readonly ignored = new Set<string>();
 
   /** `now` is in whole seconds, like the API's own writes (RFC 1123 has no fractions). */
-  constructor(private readonly store: Store, private readonly now: () => Date = () => new Date(Math.floor(Date.now() / 1000) * 1000)) {}
+  constructor(private readonly runtime: Runtime, private readonly now: () => Date = () => stampNow()) {}
 
   /** Handles one event; resolves what it did (for logs), or undefined when it was not for us. */
   async handle(event: SaltEvent): Promise<string | undefined> {
@@ -64,31 +65,39 @@ export class EventHandlers {
       funArgs: Array.isArray(data['fun_args']) ? data['fun_args'] : [], ret: data['return'], retcode,
       success: typeof data['success'] === 'boolean' ? data['success'] : null, user: typeof data['user'] === 'string' ? data['user'] : null,
     };
-    await recordReturns(this.store, [r], this.now());
+    await recordReturns(this.runtime, [r], this.now());
     return `action ${r.jid}${r.host}`;
   }
 
-  private touched(now: Date): { _updated: Date; _etag: string } {
-    return { _updated: now, _etag: randomBytes(20).toString('hex') };
+  /** The stored host (hidden ones too), or undefined when the sync has not stored it yet. */
+  private async host(id: string, now: Date) {
+    try {
+      return await this.runtime.resources.of(hosts).get(id, systemContext(this.runtime, now), { showDeleted: true });
+    } catch (err) {
+      if (err instanceof NotFound) return undefined;
+      throw err;
+    }
   }
 
   private async minionStart(id: string): Promise<string> {
     const now = this.now();
-    const before = await this.store.findOneAndUpdate('hosts', { _id: id }, { $set: { status: 'up', heartbeat: now, ...this.touched(now) } }, { returnDocument: 'before' });
-    if (before?.status === 'down' && before._soft_deleted !== true) {
-      await raiseAlert(this.store, alert('host.up', 'info', { hostname: id, status: 'up' }), now);
-    }
+    const before = await this.host(id, now);
+    if (before === undefined) return `host ${id} not stored yet`;
+    await this.runtime.resources.of(hosts).patch(id, { status: 'up', heartbeat: now }, systemContext(this.runtime, now), { showDeleted: true });
+    if (before.status === 'down' && !before._soft_deleted) await raiseAlert(this.runtime, alert('host.up', 'info', { hostname: id, status: 'up' }), now);
     return `host ${id} up`;
   }
 
   private async keyEvent(data: Record<string, unknown>): Promise<string | undefined> {
-    const key = KEY_STATES[String(data['act'] ?? '')];
+    const act = data['act'];
+    const key = typeof act === 'string' ? KEY_STATES[act] : undefined;
     const id = data['id'];
     if (key === undefined || typeof id !== 'string' || data['result'] === false) return undefined;
     const now = this.now();
-    const set: Record<string, unknown> = key === 'denied' ? { key, status: 'down', nodegroups: [] } : { key };
-    if (key === 'rejected') set.status = 'down';
-    await this.store.update('hosts', { _id: id, key: { $ne: key } }, { $set: { ...set, ...this.touched(now) } });
+    const before = await this.host(id, now);
+    if (before === undefined || before.key === key) return undefined;
+    const set = key === 'accepted' ? { key } : key === 'rejected' ? { key, status: 'down' as const } : { key, status: 'down' as const, nodegroups: [] };
+    await this.runtime.resources.of(hosts).patch(id, set, systemContext(this.runtime, now), { showDeleted: true });
     return `host ${id} key ${key}`;
   }
 
@@ -102,8 +111,13 @@ export class EventHandlers {
     const status = String(payload['status'] ?? 'connected');
     const now = this.now();
     const id = createHash('sha1').update(JSON.stringify([event.tag, event.data['_stamp'], event.data['id'], payload])).digest('hex').slice(0, 24);
-    const fields = { ...alert('vnc.connect', 'info', { hostname, status }), _created: now, ...this.touched(now) };
-    await this.store.update('alerts', { _id: id }, { $setOnInsert: fields }, { upsert: true });
+    try {
+      await this.runtime.resources.of(alerts).create({ ...alert('vnc.connect', 'info', { hostname, status }), _id: id }, systemContext(this.runtime, now));
+    } catch (err) {
+      // Another instance stored this event first (or it was delivered twice): once is enough,
+      // and an alert already marked as read stays read.
+      if (!(err instanceof Conflict)) throw err;
+    }
     return `vnc.connect ${hostname}`;
   }
 }

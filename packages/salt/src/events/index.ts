@@ -11,7 +11,7 @@
  * runs after every reopen so the caller can start a sync that records whatever was returned
  * while the stream was down.
  */
-import type { Log, Store } from '@fleet/engine';
+import type { Log, Runtime } from '@fleet/engine';
 import type { SaltClient, SaltEvent, SaltEventStream } from '../client';
 import { EventHandlers } from './handlers';
 import { IdleWatchdog } from './watchdog';
@@ -19,7 +19,8 @@ import { IdleWatchdog } from './watchdog';
 /** Options of `startEventConsumer`. */
 export interface EventConsumerOptions {
   client: SaltClient;
-  store: Store;
+  /** The engine's runtime: events are recorded through its local API. */
+  runtime: Runtime;
   log: Log;
   /** The grain tool key (kept for symmetry with the sync; events carry no grains). */
   toolKey: string;
@@ -55,7 +56,7 @@ class EventConsumer {
   readonly running: Promise<void>;
 
   constructor(private readonly o: EventConsumerOptions) {
-    this.handlers = new EventHandlers(o.store);
+    this.handlers = new EventHandlers(o.runtime);
     this.initialMs = o.backoff?.initialMs ?? 500;
     this.maxMs = o.backoff?.maxMs ?? 30_000;
     this.running = this.loop();

@@ -6,7 +6,7 @@
  * record the same returns too.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stampNow, type Log, type Store } from '@fleet/engine';
+import { stampNow, type Log, type Runtime } from '@fleet/engine';
 import type { SaltClient } from '../client';
 import { recordReturns, type JobReturn } from '../record';
 
@@ -23,7 +23,7 @@ export interface TrackedJob {
 
 export interface TrackerOptions {
   readonly client: SaltClient;
-  readonly store: Store;
+  readonly runtime: Runtime;
   readonly log: Log;
   /** Between two polls of one job. */
   readonly pollMs: number;
@@ -72,7 +72,7 @@ export class AsyncJobTracker {
         const detail = await this.o.client.jobs(job.jid);
         const fresh = Object.entries(detail.result).filter(([host]) => job.minions.includes(host) && !recorded.has(host));
         const returns = fresh.map(([host, r]) => returnOf(host, r.return, r.retcode, r.success ?? (r.retcode === null ? null : r.retcode === 0)));
-        if (returns.length > 0) await recordReturns(this.o.store, returns, stampNow());
+        if (returns.length > 0) await recordReturns(this.o.runtime, returns, stampNow());
         for (const [host] of fresh) recorded.add(host);
       } catch (err) {
         if (this.abort.signal.aborted) return;
@@ -83,7 +83,7 @@ export class AsyncJobTracker {
     const silent = job.minions.filter((host) => !recorded.has(host));
     if (silent.length > 0) {
       this.o.log.info({ jid: job.jid, silent: silent.length }, 'async job deadline passed; recording silent minions');
-      await recordReturns(this.o.store, silent.map((host) => returnOf(host, NO_RESPONSE, null, false)), stampNow());
+      await recordReturns(this.o.runtime, silent.map((host) => returnOf(host, NO_RESPONSE, null, false)), stampNow());
     }
   }
 }

@@ -12,8 +12,8 @@
  * not answer is shown with Salt's "Minion did not return" text and recorded with success false.
  * Master errors (502/503/504) propagate from the client before anything is stored.
  */
-import type { CallContext, Store } from '@fleet/engine';
-import type { ExecutionRequest, ExecutionResponse } from '../../../../resources/lib/master';
+import type { CallContext, Runtime } from '@fleet/engine';
+import type { ExecutionRequest, ExecutionResponse } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import type { LocalOptions, MinionOutcome } from '../client/types';
 import { recordReturns, type JobReturn } from '../record';
@@ -25,7 +25,7 @@ export const NOT_TARGETED = 'Minion did not return. [Not targeted: the master ha
 
 export interface ExecuteDeps {
   readonly client: SaltClient;
-  readonly store: Store;
+  readonly runtime: Runtime;
   readonly tracker: AsyncJobTracker;
   /** The master's zone (SALT_MASTER_TZ), for the jids the service makes up. */
   readonly masterTz: string;
@@ -85,7 +85,7 @@ async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const result = await deps.client.local(tgt, call.parsed.fun, options(call));
   const jid = result.jid ?? localJid(call.ctx.now, deps.masterTz);
   const lines = hostsOf(call.request, Object.keys(result.minions)).map((host) => fromOutcome(call, jid, host, result.minions[host]));
-  await recordReturns(deps.store, lines.map((l) => l.ret), call.ctx.now);
+  await recordReturns(deps.runtime, lines.map((l) => l.ret), call.ctx.now);
   const output = Object.fromEntries(lines.map((l) => [l.host, l.output]));
   return { task_id: jid, status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length), return: { return: [output] } };
 }
@@ -95,7 +95,7 @@ async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const job = await deps.client.localAsync(tgt, call.parsed.fun, options(call));
   const jid = job.jid ?? localJid(call.ctx.now, deps.masterTz);
   const untargeted = call.request.targets.filter((host) => !job.minions.includes(host));
-  await recordReturns(deps.store, untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false)), call.ctx.now);
+  await recordReturns(deps.runtime, untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false)), call.ctx.now);
   if (job.jid !== null && job.minions.length > 0) {
     deps.tracker.track({ jid: job.jid, minions: job.minions, fun: call.parsed.fun, funArgs: funArgs(call.parsed), user: call.ctx.principal.name });
   }
@@ -118,7 +118,7 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const silent = call.request.targets.filter((host) => !answered.has(host));
   const lines = hostsOf(call.request, [...answered.keys()]).map((host) =>
     fromOutcome(call, jid, host, answered.has(host) ? { status: 'returned', ret: answered.get(host), retcode: null, jid: null } : { status: 'no_response', message: NO_RESPONSE }));
-  await recordReturns(deps.store, lines.map((l) => l.ret), call.ctx.now);
+  await recordReturns(deps.runtime, lines.map((l) => l.ret), call.ctx.now);
   const output = [...elements, ...silent.map((host) => ({ [host]: NO_RESPONSE }))];
   return { task_id: jid, status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length), return: { return: output as Record<string, unknown>[] } };
 }

@@ -4,8 +4,8 @@
  * host monitoring and the admin's "sync now". The server registers it as the `master` service
  * when SALT_API_URL is set (packages/server/src/integrations.ts).
  */
-import { ServiceUnavailable, type CallContext, type Log, type Store } from '@fleet/engine';
-import type { MasterService, MonitoringAction } from '../../../../resources/lib/master';
+import { ServiceUnavailable, type CallContext, type Log, type Runtime } from '@fleet/engine';
+import type { MasterService, MonitoringAction } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import { AsyncJobTracker } from './async-jobs';
 import { execute } from './execute';
@@ -23,7 +23,8 @@ export interface SyncTrigger {
 
 export interface MasterOptions {
   readonly client: SaltClient;
-  readonly store: Store;
+  /** The engine's runtime: every record goes through its local API. */
+  readonly runtime: Runtime;
   readonly log: Log;
   /** Between two `status.all_status` samples of a monitored host. Default 30 s. */
   readonly monitorIntervalMs?: number;
@@ -62,11 +63,11 @@ function monitoringBody(monitor: Monitor): (hostId: string, action: MonitoringAc
 
 /** Builds the master service over a salt-api client. */
 export function createMasterService(o: MasterOptions): RunningMaster {
-  const tracker = new AsyncJobTracker({ client: o.client, store: o.store, log: o.log, pollMs: o.asyncPollMs ?? 1000, deadlineMs: o.asyncDeadlineMs ?? 300_000 });
-  const monitor = new Monitor({ client: o.client, store: o.store, log: o.log, intervalMs: o.monitorIntervalMs ?? 30_000 });
+  const tracker = new AsyncJobTracker({ client: o.client, runtime: o.runtime, log: o.log, pollMs: o.asyncPollMs ?? 1000, deadlineMs: o.asyncDeadlineMs ?? 300_000 });
+  const monitor = new Monitor({ client: o.client, runtime: o.runtime, log: o.log, intervalMs: o.monitorIntervalMs ?? 30_000 });
   return {
-    execute: (request, ctx) => execute({ client: o.client, store: o.store, tracker, masterTz: o.masterTz ?? 'UTC' }, request, ctx),
-    downloadPatches: (ctx) => downloadPatches({ client: o.client, store: o.store, log: o.log }, ctx.now),
+    execute: (request, ctx) => execute({ client: o.client, runtime: o.runtime, tracker, masterTz: o.masterTz ?? 'UTC' }, request, ctx),
+    downloadPatches: (ctx) => downloadPatches({ client: o.client, runtime: o.runtime, log: o.log }, ctx.now),
     monitoring: monitoringBody(monitor),
     async syncNow() {
       if (o.sync === undefined) throw new ServiceUnavailable('The fleet sync is not running on this server');

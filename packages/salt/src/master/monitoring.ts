@@ -4,8 +4,8 @@
  * `all_status` field (with a new `_updated` / `_etag`). A sample from a silent minion keeps the
  * previous one. Timers are per API instance, unref'd, and all cleared by `stopAll()`.
  */
-import { randomBytes } from 'node:crypto';
-import { stampNow, type Log, type Store } from '@fleet/engine';
+import { NotFound, stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
+import { hosts } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import { SYNC_METADATA } from '../sync/noise';
 
@@ -14,7 +14,7 @@ export const MONITORING_METADATA: Readonly<Record<string, string>> = Object.free
 
 export interface MonitorOptions {
   readonly client: SaltClient;
-  readonly store: Store;
+  readonly runtime: Runtime;
   readonly log: Log;
   readonly intervalMs: number;
 }
@@ -46,9 +46,13 @@ export class Monitor {
     const outcome = result.minions[hostId];
     if (outcome?.status !== 'returned' || outcome.ret === null || typeof outcome.ret !== 'object' || Array.isArray(outcome.ret)) return null;
     const sample = outcome.ret as Record<string, unknown>;
-    const now = stampNow();
-    const updated = await this.o.store.update('hosts', { _id: hostId }, { $set: { all_status: sample, _updated: now, _etag: randomBytes(20).toString('hex') } });
-    if (updated.matched === 0) this.stop(hostId);
+    try {
+      await this.o.runtime.resources.of(hosts).patch(hostId, { all_status: sample }, systemContext(this.o.runtime, stampNow()));
+    } catch (err) {
+      // The host was deleted (hidden) meanwhile: stop sampling it.
+      if (!(err instanceof NotFound)) throw err;
+      this.stop(hostId);
+    }
     return sample;
   }
 

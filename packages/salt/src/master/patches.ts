@@ -5,10 +5,8 @@
  * master itself). Each patch is upserted by `name` (its path below `patches/`): `text` takes the
  * content, a local `description` is kept. Patches no longer on the master are kept.
  */
-import { randomBytes } from 'node:crypto';
-import { NotFound, type Log, type Store } from '@fleet/engine';
-import { newObjectId } from '@fleet/engine/src/store/sqlite/ids';
-import type { PatchDownload } from '../../../../resources/lib/master';
+import { NotFound, systemContext, type CallContext, type Log, type Runtime } from '@fleet/engine';
+import { updates, type PatchDownload } from '@fleet/resources';
 import type { SaltClient } from '../client';
 
 /** The file-server directory holding the patches. */
@@ -16,7 +14,7 @@ export const PATCH_DIR = 'patches/';
 
 export interface PatchDeps {
   readonly client: SaltClient;
-  readonly store: Store;
+  readonly runtime: Runtime;
   readonly log: Log;
 }
 
@@ -38,17 +36,20 @@ async function readPatches(deps: PatchDeps, paths: readonly string[]): Promise<M
   return texts;
 }
 
-/** Inserts or updates one patch; resolves what happened to it. */
-async function upsertPatch(store: Store, name: string, text: string, now: Date): Promise<'created' | 'updated' | 'unchanged'> {
-  const meta = { _updated: now, _etag: randomBytes(20).toString('hex') };
-  const [existing] = await store.find('updates', { name }, { limit: 1, projection: { text: 1 } });
-  if (existing) {
-    if (existing.text === text) return 'unchanged';
-    await store.update('updates', { _id: existing._id }, { $set: { text, ...meta } });
-    return 'updated';
+/**
+ * Creates or updates one patch (by name); resolves what happened to it. `text` is server-set, so
+ * the service writes it as the system principal; a local `description` is never touched.
+ */
+async function upsertPatch(runtime: Runtime, ctx: CallContext, name: string, text: string): Promise<'created' | 'updated' | 'unchanged'> {
+  const api = runtime.resources.of(updates);
+  const [existing] = await api.find({ where: { name }, limit: 1, projection: { text: 1 } }, ctx);
+  if (existing === undefined) {
+    await api.create({ name, text }, ctx);
+    return 'created';
   }
-  const result = await store.update('updates', { name }, { $set: { text, ...meta }, $setOnInsert: { _id: newObjectId(), description: '', _created: now } }, { upsert: true });
-  return result.upsertedId !== undefined ? 'created' : 'updated';
+  if (existing.text === text) return 'unchanged';
+  await api.patch(existing._id, { text }, ctx);
+  return 'updated';
 }
 
 /** Downloads the patches and upserts them; `created` / `updated` count real changes. */
@@ -58,7 +59,7 @@ export async function downloadPatches(deps: PatchDeps, now: Date): Promise<Patch
   let created = 0;
   let updated = 0;
   for (const [name, text] of texts) {
-    const outcome = await upsertPatch(deps.store, name, text, now);
+    const outcome = await upsertPatch(deps.runtime, systemContext(deps.runtime, now), name, text);
     if (outcome === 'created') created += 1;
     if (outcome === 'updated') updated += 1;
   }

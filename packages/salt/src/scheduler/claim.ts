@@ -1,12 +1,14 @@
 /**
- * Claiming a due task (DESIGN §5 "tasks"): one atomic `findOneAndUpdate` that moves `next` to the
- * following run computed from now (so missed runs are not replayed in a burst), bumps
- * `count_of_execution` and stamps `last_run`. The filter names the `next` that was read, so of
- * several schedulers (one per API instance on one database) exactly one wins each due run.
+ * Claiming a due task (DESIGN §5 "tasks"): a versioned write through the local API (`If-Match`
+ * on the version that was read) that moves `next` to the following run computed from now (so
+ * missed runs are not replayed in a burst), bumps `count_of_execution` and stamps `last_run`. Of
+ * several schedulers (one per API instance on one database) exactly one write of each version
+ * succeeds: the others get 412 and look again.
  */
-import { randomBytes } from 'node:crypto';
-import type { Doc, Store } from '@fleet/engine';
-import { nextRun, type Schedule } from '../../../../resources/tasks/schedule';
+import { PreconditionFailed, systemContext, type ItemOf, type Runtime, type WriteDataOf } from '@fleet/engine';
+import { nextRun, tasks, type Schedule } from '@fleet/resources';
+
+type Task = ItemOf<typeof tasks>;
 
 /** How many times a claim re-reads the due tasks after losing a race, per call. */
 const CLAIM_ATTEMPTS = 5;
@@ -21,39 +23,33 @@ export function scheduleOf(task: Readonly<Record<string, unknown>>): Schedule {
   };
 }
 
-/** A fresh `_etag`. */
-export function etag(): string {
-  return randomBytes(20).toString('hex');
-}
-
 /**
  * The update that claims the due run of `task` at `now`: `next` becomes the first run at or after
  * now + 1 s (null, and status `finished`, when the schedule has none left).
  */
-export function claimUpdate(task: Readonly<Record<string, unknown>>, now: Date): Record<string, unknown> {
+export function claimUpdate(task: Task, now: Date): WriteDataOf<(typeof tasks)['fields']> {
   const next = nextRun(scheduleOf(task), new Date(now.getTime() + 1000));
-  return {
-    $set: { next, last_run: now, status: next === null ? 'finished' : 'scheduled', _updated: now, _etag: etag() },
-    $inc: { count_of_execution: 1 },
-  };
+  // `status` only when the schedule is over: a status change makes the task's `prepare` hook
+  // recompute `next` from now, which would undo the claim's step past the run it claims.
+  return { next, last_run: now, count_of_execution: task.count_of_execution + 1, ...(next === null ? { status: 'finished' as const } : {}) };
 }
 
 /**
  * Claims the earliest due scheduled task, or resolves null when none is due. The returned
- * document is the task after the claim (its `next` already advanced).
+ * task is the one after the claim (its `next` already advanced).
  */
-export async function claimDue(store: Store, now: Date): Promise<Doc | null> {
+export async function claimDue(runtime: Runtime, now: Date): Promise<Task | null> {
+  const ctx = systemContext(runtime, now);
+  const api = runtime.resources.of(tasks);
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const [due] = await store.find('tasks', { status: 'scheduled', next: { $lte: now } }, { sort: [['next', 1]], limit: 1 });
+    const [due] = await api.find({ where: { status: 'scheduled', next: { $lte: now } }, sort: [['next', 1]], limit: 1 }, ctx);
     if (due === undefined) return null;
-    const claimed = await store.findOneAndUpdate(
-      'tasks',
-      { _id: due._id, status: 'scheduled', next: due.next },
-      claimUpdate(due, now),
-      { sort: [['next', 1]], returnDocument: 'after' },
-    );
-    if (claimed !== null) return claimed;
-    // Another scheduler (or a write through the API) changed it first: look again.
+    try {
+      return await api.patch(due._id, claimUpdate(due, now), ctx, { ifMatch: due._etag });
+    } catch (err) {
+      // Another scheduler (or a write through the API) changed it first: look again.
+      if (!(err instanceof PreconditionFailed)) throw err;
+    }
   }
   return null;
 }

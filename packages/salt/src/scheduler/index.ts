@@ -6,19 +6,20 @@
  * task (`last_jid`, `last_error`); a failed run (master error, or no target answered) raises a
  * `task.failed` error alert. The server starts it beside the sync loop when a master is configured.
  */
-import { stampNow, type CallContext, type Doc, type Log, type Runtime, type Store } from '@fleet/engine';
-import type { ExecutionResponse, MasterService } from '../../../../resources/lib/master';
+import { stampNow, systemContext, type CallContext, type ItemOf, type Log, type Runtime } from '@fleet/engine';
+import { tasks, type ExecutionResponse, type MasterService } from '@fleet/resources';
 import { alert, raiseAlert } from '../record';
-import { claimDue, etag } from './claim';
+import { claimDue } from './claim';
+
+type Task = ItemOf<typeof tasks>;
 
 export { claimDue, claimUpdate, scheduleOf } from './claim';
 
 export interface SchedulerOptions {
-  readonly store: Store;
   readonly log: Log;
   /** Executes the runs (its `execute` records the actions). */
   readonly master: Pick<MasterService, 'execute'>;
-  /** The runtime handed to `execute` in each run's call context. */
+  /** The engine's runtime: claims and outcomes go through its local API; `execute` gets it too. */
   readonly runtime: Runtime;
   /** Between two ticks. Default 1000 ms. */
   readonly tickMs?: number;
@@ -44,10 +45,6 @@ function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The targets of a task (`tgt`: a list of minion ids). */
-function targetsOf(task: Doc): string[] {
-  return Array.isArray(task.tgt) ? task.tgt.filter((t): t is string => typeof t === 'string') : [];
-}
 
 function outcomeOf(response: ExecutionResponse): RunOutcome {
   const jid = response.task_id || null;
@@ -56,11 +53,10 @@ function outcomeOf(response: ExecutionResponse): RunOutcome {
 }
 
 /** Executes one claimed task through the master service. */
-export async function executeTask(master: Pick<MasterService, 'execute'>, runtime: Runtime, task: Doc): Promise<RunOutcome> {
-  const name = typeof task.name === 'string' ? task.name : task._id;
-  const ctx: CallContext = { principal: { name: `task:${name}`, role: 'operator' }, now: stampNow(), runtime };
-  const targets = targetsOf(task);
-  const body = { exec_client: task.salt_client ?? 'local_async', fun: task.fun, kwarg: task.kwarg ?? {}, arg: task.arg ?? [] };
+export async function executeTask(master: Pick<MasterService, 'execute'>, runtime: Runtime, task: Task): Promise<RunOutcome> {
+  const ctx: CallContext = { principal: { name: `task:${task.name}`, role: 'operator' }, now: stampNow(), runtime };
+  const targets = task.tgt;
+  const body = { exec_client: task.salt_client, fun: task.fun, kwarg: task.kwarg, arg: task.arg };
   try {
     // `host` targets one id; several ids need the list targeting of `group`.
     const response = await master.execute({ targets, kind: targets.length === 1 ? 'host' : 'group', body }, ctx);
@@ -71,11 +67,11 @@ export async function executeTask(master: Pick<MasterService, 'execute'>, runtim
 }
 
 /** Records a run's outcome on the task, and raises `task.failed` when it failed. */
-export async function recordOutcome(store: Store, task: Doc, outcome: RunOutcome): Promise<void> {
+export async function recordOutcome(runtime: Runtime, task: Task, outcome: RunOutcome): Promise<void> {
   const now = stampNow();
-  await store.update('tasks', { _id: task._id }, { $set: { last_jid: outcome.jid, last_error: outcome.error, _updated: now, _etag: etag() } });
+  await runtime.resources.of(tasks).patch(task._id, { last_jid: outcome.jid, last_error: outcome.error }, systemContext(runtime, now));
   if (outcome.error !== null) {
-    await raiseAlert(store, alert('task.failed', 'error', { task: task._id, name: task.name ?? null, error: outcome.error }), now);
+    await raiseAlert(runtime, alert('task.failed', 'error', { task: task._id, name: task.name, error: outcome.error }), now);
   }
 }
 
@@ -93,12 +89,12 @@ class Scheduler implements RunningScheduler {
   async tick(): Promise<number> {
     let runs = 0;
     while (!this.stopped) {
-      const task = await claimDue(this.o.store, stampNow());
+      const task = await claimDue(this.o.runtime, stampNow());
       if (task === null) break;
       runs++;
       const outcome = await executeTask(this.o.master, this.o.runtime, task);
       if (outcome.error !== null) this.o.log.warn({ task: task._id, error: outcome.error }, 'task run failed');
-      await recordOutcome(this.o.store, task, outcome);
+      await recordOutcome(this.o.runtime, task, outcome);
     }
     return runs;
   }

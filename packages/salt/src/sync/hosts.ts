@@ -6,7 +6,8 @@
  * `grains.items` call targeted as a list, the stored hosts of the batch, compare, write —
  * with at most `PARALLEL` batches in flight, so memory stays bounded on a big fleet.
  */
-import type { Doc, Store } from '@fleet/engine';
+import { systemContext, type Doc, type Runtime } from '@fleet/engine';
+import { hosts } from '@fleet/resources';
 import type { KeyFingerprints, KeyState, SaltClient } from '../client';
 import { deriveHost, type DeriveContext, type HostChange, type MasterView } from './derive';
 import { SYNC_METADATA } from './noise';
@@ -63,7 +64,7 @@ async function syncBatch(ids: readonly string[], snap: FleetSnapshot, deps: Batc
   const accepted = ids.filter((id) => snap.keys.get(id)?.key === 'accepted');
   const [grains, stored] = await Promise.all([
     fetchGrains(deps.client, accepted),
-    deps.store.find('hosts', { _id: { $in: [...ids] } }),
+    deps.runtime.resources.of(hosts).find({ where: { _id: { $in: [...ids] } }, view: 'item', showDeleted: true }, systemContext(deps.runtime, deps.ctx.now)),
   ]);
   const byId = new Map<string, Doc>(stored.map((d) => [d._id, d]));
   const changes: HostChange[] = [];
@@ -74,16 +75,16 @@ async function syncBatch(ids: readonly string[], snap: FleetSnapshot, deps: Batc
     const view: MasterView = { id, key: k.key, fingerprint: k.fingerprint, grains: grains.get(id) ?? null, up: isAccepted ? snap.up.has(id) : null };
     changes.push(deriveHost(view, byId.get(id), deps.ctx));
   }
-  const written = await writeHostChanges(deps.store, changes, deps.ctx.now);
-  const hidden = new Set(stored.filter((d) => d._soft_deleted === true).map((d) => d._id));
-  const alerts = await insertAlerts(deps.store, transitionAlerts(changes, hidden), deps.ctx.now);
+  const written = await writeHostChanges(deps.runtime, changes, deps.ctx.now);
+  const hidden = new Set(stored.filter((d) => d._soft_deleted).map((d) => d._id));
+  const alerts = await insertAlerts(deps.runtime, transitionAlerts(changes, hidden), deps.ctx.now);
   return { seen: ids.length, changed: written.updated, created: written.inserted, alerts };
 }
 
 /** What the batches need. */
 export interface BatchDeps {
   readonly client: SaltClient;
-  readonly store: Store;
+  readonly runtime: Runtime;
   readonly ctx: DeriveContext;
 }
 
@@ -122,9 +123,10 @@ export async function syncHosts(snap: FleetSnapshot, deps: BatchDeps): Promise<H
  * their record with `key: denied` (the master holds no accepted key for them any more) and
  * `status: down`. Resolves their ids.
  */
-export async function markForgotten(snap: FleetSnapshot, deps: Pick<BatchDeps, 'store' | 'ctx'>): Promise<{ ids: string[]; changed: number; alerts: number }> {
+export async function markForgotten(snap: FleetSnapshot, deps: Pick<BatchDeps, 'runtime' | 'ctx'>): Promise<{ ids: string[]; changed: number; alerts: number }> {
   // An exclusion of top-level fields is done in SQL by the embedded store: the grains are never parsed.
-  const all = await deps.store.find('hosts', {}, { projection: { grain: 0, all_status: 0, vpnsrv_representation: 0, fingerprint_history: 0 } });
+  const projection = { grain: 0, all_status: 0, vpnsrv_representation: 0, fingerprint_history: 0 } as const;
+  const all = await deps.runtime.resources.of(hosts).find({ projection, showDeleted: true }, systemContext(deps.runtime, deps.ctx.now));
   const gone = all.filter((h) => !snap.keys.has(h._id));
   const stale = gone.filter((h) => h.key !== 'denied' || h.status !== 'down');
   const changes: HostChange[] = stale.map((h) => ({
@@ -135,8 +137,8 @@ export async function markForgotten(snap: FleetSnapshot, deps: Pick<BatchDeps, '
     cameUp: false,
     keyChangedFrom: null,
   }));
-  const { updated } = await writeHostChanges(deps.store, changes, deps.ctx.now);
-  const hidden = new Set(stale.filter((h) => h._soft_deleted === true).map((h) => h._id));
-  const alerts = await insertAlerts(deps.store, transitionAlerts(changes, hidden), deps.ctx.now);
+  const { updated } = await writeHostChanges(deps.runtime, changes, deps.ctx.now);
+  const hidden = new Set(stale.filter((h) => h._soft_deleted).map((h) => h._id));
+  const alerts = await insertAlerts(deps.runtime, transitionAlerts(changes, hidden), deps.ctx.now);
   return { ids: gone.map((h) => h._id), changed: updated, alerts };
 }

@@ -14,7 +14,8 @@
  * fetched again. The cursor lives in memory: after a restart the first runs walk the whole cache
  * again, which writes nothing for returns already recorded.
  */
-import type { Store } from '@fleet/engine';
+import { systemContext, type Runtime } from '@fleet/engine';
+import { actions } from '@fleet/resources';
 import type { JobSummary, SaltClient } from '../client';
 import { jidInstant, shiftJid } from '../jid';
 import { failedPatchFields, recordReturns, type JobReturn } from '../record';
@@ -56,7 +57,7 @@ function bookkeeping(j: JobSummary): boolean {
 /** What a job-cache pass needs. */
 export interface RepairContext {
   readonly client: SaltClient;
-  readonly store: Store;
+  readonly runtime: Runtime;
   readonly now: Date;
   /** The master's zone (SALT_MASTER_TZ): jids are wall-clock digits in it. */
   readonly masterTz: string;
@@ -64,17 +65,18 @@ export interface RepairContext {
 
 /** Records one job's missing returns; resolves whether it still waits for minions. */
 async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Promise<boolean> {
-  const { client, store, now } = rc;
+  const { client, runtime, now } = rc;
   const job = await client.jobs(jid);
   if (job.error !== undefined) return false;
   const returns: JobReturn[] = Object.entries(job.result).map(([host, r]) => ({
     jid, host, fun: job.function, funArgs: job.arguments, ret: r.return, retcode: r.retcode, success: r.success, user: job.user,
   }));
   if (returns.length > 0) {
-    const known = await store.find('actions', { _id: { $in: returns.map((r) => `${jid}${r.host}`) } }, { projection: { return: 0, args: 0 } });
+    const where = { _id: { $in: returns.map((r) => `${jid}${r.host}`) } };
+    const known = await runtime.resources.of(actions).find({ where, projection: { _id: 1 } }, systemContext(runtime, now));
     const seen = new Set(known.map((d) => d._id));
     const missing = returns.filter((r) => !seen.has(`${jid}${r.host}`));
-    const created = new Set(await recordReturns(store, missing, now));
+    const created = new Set(await recordReturns(runtime, missing, now));
     out.actions += created.size;
     out.failedPatches += missing.filter((r) => created.has(`${jid}${r.host}`) && failedPatchFields(r) !== null).length;
   }

@@ -34,7 +34,7 @@ class SyncLoop {
 
   async runNow(): Promise<SyncReport> {
     if (this.stopped) throw new Conflict('the fleet sync is stopped');
-    const lease = await this.o.store.leases.acquire(SYNC_LEASE, this.o.holder, this.ttlMs);
+    const lease = await this.o.runtime.leases.acquire(SYNC_LEASE, this.o.holder, this.ttlMs);
     if (lease === null) throw new Conflict('the fleet sync runs on another instance; try again there or wait for its next run');
     return this.schedule();
   }
@@ -43,14 +43,14 @@ class SyncLoop {
     this.stopped = true;
     clearTimeout(this.timer);
     await Promise.allSettled([this.ticking, this.running, this.queued]);
-    await this.o.store.leases.release(SYNC_LEASE, this.o.holder).catch(() => false);
+    await this.o.runtime.leases.release(SYNC_LEASE, this.o.holder).catch(() => false);
   }
 
   /** One scheduled attempt: take (or renew) the lease, run, plan the next attempt. */
   private async tick(): Promise<void> {
     const started = Date.now();
     try {
-      const lease = await this.o.store.leases.acquire(SYNC_LEASE, this.o.holder, this.ttlMs);
+      const lease = await this.o.runtime.leases.acquire(SYNC_LEASE, this.o.holder, this.ttlMs);
       if (lease !== null && !this.stopped) await this.schedule();
     } catch (err) {
       this.o.log.error({ err: errText(err) }, 'fleet sync failed');
@@ -78,7 +78,7 @@ class SyncLoop {
   /** A run that keeps renewing the lease while it lasts. */
   private async guarded(): Promise<SyncReport> {
     const renew = setInterval(() => {
-      this.o.store.leases.renew(SYNC_LEASE, this.o.holder, this.ttlMs).then(
+      this.o.runtime.leases.renew(SYNC_LEASE, this.o.holder, this.ttlMs).then(
         (lease) => { if (lease === null) this.o.log.warn({ holder: this.o.holder }, 'fleet sync: lease lost during a run'); },
         (err: unknown) => this.o.log.warn({ err: errText(err) }, 'fleet sync: lease renewal failed'),
       );

@@ -4,20 +4,22 @@
  * master.* alert in the store is the state, so several instances and restarts agree.
  */
 import { randomBytes } from 'node:crypto';
-import { HttpError, type Store } from '@fleet/engine';
-import { alert } from '../record';
+import { HttpError, systemContext, type Runtime } from '@fleet/engine';
+import { alerts } from '@fleet/resources';
+import { alert, type AlertFields } from '../record';
 
 const TYPES = ['master.unreachable', 'master.reachable'];
 
-async function lastState(store: Store): Promise<string | undefined> {
+async function lastState(runtime: Runtime, now: Date): Promise<string | undefined> {
   // `_created` has whole seconds; the id's millisecond stamp orders two alerts of one second.
-  const [last] = await store.find('alerts', { type: { $in: TYPES } }, { sort: [['_created', -1], ['_id', -1]], limit: 1 });
-  return typeof last?.type === 'string' ? last.type : undefined;
+  const where = { type: { $in: TYPES } };
+  const [last] = await runtime.resources.of(alerts).find({ where, sort: [['_created', -1], ['_id', -1]], limit: 1 }, systemContext(runtime, now));
+  return last?.type;
 }
 
-async function insertState(store: Store, fields: Record<string, unknown>, now: Date): Promise<void> {
+async function insertState(runtime: Runtime, fields: AlertFields, now: Date): Promise<void> {
   const id = `master-${String(Date.now()).padStart(15, '0')}-${randomBytes(4).toString('hex')}`;
-  await store.insert('alerts', [{ _id: id, ...fields, _created: now, _updated: now, _etag: randomBytes(20).toString('hex') }]);
+  await runtime.resources.of(alerts).create({ ...fields, _id: id }, systemContext(runtime, now));
 }
 
 /**
@@ -30,15 +32,15 @@ export function isMasterFailure(err: unknown): err is HttpError {
 }
 
 /** Raises `master.unreachable` unless the outage is already on record; resolves whether it did. */
-export async function noteUnreachable(store: Store, message: string, now: Date): Promise<boolean> {
-  if ((await lastState(store)) === 'master.unreachable') return false;
-  await insertState(store, alert('master.unreachable', 'error', { hostname: 'salt-master', status: 'unreachable', message }), now);
+export async function noteUnreachable(runtime: Runtime, message: string, now: Date): Promise<boolean> {
+  if ((await lastState(runtime, now)) === 'master.unreachable') return false;
+  await insertState(runtime, alert('master.unreachable', 'error', { hostname: 'salt-master', status: 'unreachable', message }), now);
   return true;
 }
 
 /** Raises `master.reachable` when the last record is an outage; resolves whether it did. */
-export async function noteReachable(store: Store, now: Date): Promise<boolean> {
-  if ((await lastState(store)) !== 'master.unreachable') return false;
-  await insertState(store, alert('master.reachable', 'info', { hostname: 'salt-master', status: 'reachable' }), now);
+export async function noteReachable(runtime: Runtime, now: Date): Promise<boolean> {
+  if ((await lastState(runtime, now)) !== 'master.unreachable') return false;
+  await insertState(runtime, alert('master.reachable', 'info', { hostname: 'salt-master', status: 'reachable' }), now);
   return true;
 }

@@ -1,15 +1,15 @@
 /**
  * One fleet sync run (DESIGN §5, issue 4 item 3): makes the stored hosts, nodegroups, actions,
  * failed patches and alerts follow the master. One run reads the master first (keys with
- * fingerprints, manage.status, nodegroups), then walks the hosts in bounded batches writing
- * only what changed, then replaces the nodegroups, marks hosts the master forgot, and records
+ * fingerprints, manage.status, nodegroups), then replaces the nodegroups (hosts refer to them),
+ * walks the hosts in bounded batches writing only what changed, marks hosts the master forgot, and records
  * job returns the live events missed. A master failure stops the run where it is: nothing is
  * removed, marked down or emptied because of it (batches already written hold current data),
  * and one `master.unreachable` alert is raised per outage. Running it twice in a row writes
  * nothing the second time.
  */
-import { randomBytes } from 'node:crypto';
-import { stampNow, type Log, type Store } from '@fleet/engine';
+import { stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
+import { nodegroups as nodegroupsResource } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import { parseNodegroup } from '../nodegroups';
 import { sameValue, type DeriveContext } from './derive';
@@ -20,7 +20,8 @@ import { isMasterFailure, noteReachable, noteUnreachable } from './reachability'
 /** What a sync needs. `toolKey` names the grain object holding last_stateapply / last_distupgrade. */
 export interface SyncOptions {
   client: SaltClient;
-  store: Store;
+  /** The engine's runtime: every read and write goes through its local API. */
+  runtime: Runtime;
   log: Log;
   toolKey: string;
   now?: () => Date;
@@ -49,20 +50,17 @@ function emptyReport(ms: number, masterReachable: boolean): SyncReport {
   return { hostsSeen: 0, hostsChanged: 0, hostsNew: 0, nodegroups: 0, actionsRecorded: 0, failedPatches: 0, alertsRaised: 0, ms, masterReachable };
 }
 
-/** Upserts the master's nodegroups (`_id` = name, written only when changed) and deletes the others. */
-async function syncNodegroups(store: Store, groups: Readonly<Record<string, string>>, now: Date): Promise<void> {
-  const stored = new Map((await store.find('nodegroups', {})).map((d) => [d._id, d]));
-  for (const [name, expression] of Object.entries(groups)) {
-    const fields = { name, type: 1, info: parseNodegroup(expression) };
-    const old = stored.get(name);
-    if (old !== undefined && sameValue(old.info, fields.info) && old.type === 1 && old.name === name) continue;
-    await store.update('nodegroups', { _id: name }, {
-      $set: { ...fields, _updated: now, _etag: randomBytes(20).toString('hex') },
-      $setOnInsert: { _created: now },
-    }, { upsert: true });
-  }
-  const removed = [...stored.keys()].filter((name) => !(name in groups));
-  if (removed.length > 0) await store.delete('nodegroups', { _id: { $in: removed } });
+/**
+ * Upserts the master's nodegroups (`_id` = name; unchanged ones are not written) and deletes the
+ * others (their ids are pulled from the hosts in the same batch: a declared relation).
+ */
+async function syncNodegroups(runtime: Runtime, groups: Readonly<Record<string, string>>, now: Date): Promise<void> {
+  const ctx = systemContext(runtime, now);
+  const api = runtime.resources.of(nodegroupsResource);
+  const items = Object.entries(groups).map(([name, expression]) => ({ _id: name, name, type: 1, info: parseNodegroup(expression) }));
+  if (items.length > 0) await api.upsertMany(items, ctx);
+  const removed = (await api.find({ projection: { _id: 1 } }, ctx)).map((d) => d._id).filter((name) => !(name in groups));
+  if (removed.length > 0) await api.deleteMany({ _id: { $in: removed } }, ctx);
 }
 
 /** Milliseconds spent per phase of a run (logged with the report). */
@@ -78,15 +76,15 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
   const snap = await readSnapshot(o.client);
   const snapshot = lap();
   const ctx: DeriveContext = { now, toolKey: o.toolKey, nodegroups: snap.nodegroups, heartbeatRefreshMs: o.heartbeatRefreshMs ?? HEARTBEAT_REFRESH_MS };
-  const hosts = await syncHosts(snap, { client: o.client, store: o.store, ctx });
-  const hostsMs = lap();
-  await syncNodegroups(o.store, snap.nodegroups, now);
-  const forgotten = await markForgotten(snap, { store: o.store, ctx });
+  await syncNodegroups(o.runtime, snap.nodegroups, now);
+  const nodegroups = lap();
+  const hosts = await syncHosts(snap, { client: o.client, runtime: o.runtime, ctx });
+  const forgotten = await markForgotten(snap, { runtime: o.runtime, ctx });
   if (forgotten.ids.length > 0) {
     o.log.warn({ count: forgotten.ids.length, hosts: forgotten.ids.slice(0, 20) }, 'fleet sync: hosts the master no longer knows (kept, key denied, status down)');
   }
-  const nodegroups = lap();
-  const jobs = await repairJobs({ client: o.client, store: o.store, now, masterTz: o.masterTz ?? 'UTC' }, cursor);
+  const hostsMs = lap();
+  const jobs = await repairJobs({ client: o.client, runtime: o.runtime, now, masterTz: o.masterTz ?? 'UTC' }, cursor);
   Object.assign(report, {
     hostsSeen: hosts.seen, hostsChanged: hosts.changed + forgotten.changed, hostsNew: hosts.created, nodegroups: Object.keys(snap.nodegroups).length,
     actionsRecorded: jobs.actions, failedPatches: jobs.failedPatches, alertsRaised: hosts.alerts + forgotten.alerts,
@@ -94,7 +92,7 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
   return { snapshot, hosts: hostsMs, nodegroups, jobs: lap() };
 }
 
-/** Creates a sync over one client and store; `runOnce` never overlaps itself within this object. */
+/** Creates a sync over one client and the engine's runtime; `runOnce` never overlaps itself within this object. */
 export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport> } {
   const cursor: JobCursor = newJobCursor();
   const clock = o.now ?? (() => new Date());
@@ -107,11 +105,11 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
       phases = await fullRun(o, cursor, now, report);
     } catch (err) {
       if (!isMasterFailure(err)) throw err;
-      const raised = await noteUnreachable(o.store, err.message, now);
+      const raised = await noteUnreachable(o.runtime, err.message, now);
       o.log.error({ err: err.message, status: err.status }, 'fleet sync: salt master unreachable, stored fleet left as it was; retrying at the next run');
       return { ...emptyReport(Date.now() - started, false), alertsRaised: raised ? 1 : 0 };
     }
-    if (await noteReachable(o.store, now)) report.alertsRaised += 1;
+    if (await noteReachable(o.runtime, now)) report.alertsRaised += 1;
     report.ms = Date.now() - started;
     o.log.info({ ...report, phasesMs: phases }, 'fleet sync done');
     return report;

@@ -4,7 +4,7 @@
  * memory at once.
  */
 import type { Doc, Store } from '@fleet/engine';
-import { etagOf } from '@fleet/engine/src/ops/etag';
+import { etagOf } from '@fleet/engine';
 
 /** Documents per `store.insert`: one transaction (one fsync) each. */
 export const DEFAULT_BATCH = 5000;
