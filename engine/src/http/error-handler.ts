@@ -9,6 +9,7 @@ import type { Log } from '../definition/define';
 import { BadRequest, BulkUnprocessable, HttpError, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../errors';
 
 interface ParserError {
+  name?: string;
   type?: string;
   status?: number;
   code?: string;
@@ -30,6 +31,21 @@ const BUSBOY_ERRORS: Readonly<Record<string, string>> = {
   'Malformed urlencoded form': 'Malformed form body: it is not valid application/x-www-form-urlencoded',
 };
 
+/** Multer's error codes (multer/lib/multer-error.js) in our words; LIMIT_FILE_SIZE is the 413 above. */
+const MULTER_ERRORS: Readonly<Record<string, string>> = {
+  LIMIT_PART_COUNT: 'the body has too many parts',
+  LIMIT_FILE_COUNT: 'the body has more files than this resource has media fields',
+  LIMIT_FIELD_KEY: 'a part name is too long',
+  LIMIT_FIELD_VALUE: 'a text part is larger than 1 MB',
+  LIMIT_FIELD_COUNT: 'the body has too many text parts',
+  LIMIT_UNEXPECTED_FILE: 'a file part is not named after a media field of this resource',
+  MISSING_FIELD_NAME: 'a part has no name',
+  LIMIT_FIELD_NESTING: 'a part name nests too deeply',
+  LIMIT_FIELD_ARRAY_INDEX: 'a part name holds too large an array index',
+  INVALID_FIELD_NAME: 'a part name is not valid',
+  STREAM_DESTROYED: 'the upload was cut off',
+};
+
 /** Body-parser / Multer errors to typed ones; null when the error is not one of theirs. */
 function translate(err: unknown, maxUploadBytes: number): HttpError | null {
   if (err instanceof HttpError) return err;
@@ -39,7 +55,8 @@ function translate(err: unknown, maxUploadBytes: number): HttpError | null {
   if (e.type === 'entity.too.large') return new PayloadTooLarge('The request body is too large');
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new UnsupportedMediaType(e.message ?? 'Unsupported encoding');
   if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLarge(`The upload is larger than the limit of ${maxUploadBytes} bytes`);
-  if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) return new BadRequest(`Upload refused: ${e.message ?? e.code}`);
+  const multer = typeof e.code === 'string' && e.name === 'MulterError' ? MULTER_ERRORS[e.code] : undefined;
+  if (multer !== undefined || e.name === 'MulterError') return new BadRequest(`Upload refused: ${multer ?? 'the multipart body is not valid'}`);
   const busboy = e.message === undefined ? undefined : BUSBOY_ERRORS[e.message];
   if (busboy !== undefined) return new BadRequest(busboy);
   // Other client errors of Express and its parsers: a bad %-escape in the path, a corrupt compressed body.
