@@ -7,6 +7,7 @@
  * nested dicts, `E@` is Python's `re.match` (anchored at the start only), plain words are id
  * globs, `N@` nests another nodegroup, with `not` > `and` > `or` and parentheses.
  */
+import { compilePattern } from '@fleet/engine';
 
 /** The `info` object of a stored nodegroup. */
 export interface NodegroupInfo {
@@ -43,8 +44,11 @@ export function tokenize(expression: string): string[] {
   return out;
 }
 
-/** Python fnmatch as a RegExp anchored at both ends (`*`, `?`, `[seq]`, `[!seq]`). */
-export function globRegExp(glob: string, flags = ''): RegExp {
+/**
+ * Python fnmatch as a pattern anchored at both ends (`*`, `?`, `[seq]`, `[!seq]`), run on the
+ * engine's linear-time matcher (RE2 semantics) like every pattern that comes from outside.
+ */
+export function globRegExp(glob: string, flags = ''): Matcher {
   let out = '';
   for (let i = 0; i < glob.length; i += 1) {
     const c = glob.charAt(i);
@@ -57,16 +61,31 @@ export function globRegExp(glob: string, flags = ''): RegExp {
       i = end;
     } else out += c.replace(/[.+^${}()|[\]\\/]/g, '\\$&');
   }
-  return new RegExp(`^${out}$`, flags);
+  return matcher(`^${out}$`, flags);
 }
 
-/** Python `re.match`: anchored at the start only; `(?P<name>` groups translated. */
-export function pyMatch(pattern: string, value: string): boolean {
+/** Something that tests a string. */
+interface Matcher {
+  test(value: string): boolean;
+}
+
+const NEVER: Matcher = { test: () => false };
+
+/** A compiled linear-time pattern; a pattern it cannot run (a back-reference, too long) matches nothing. */
+function matcher(source: string, flags = ''): Matcher {
   try {
-    return new RegExp(`^(?:${pattern.replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>')})`).test(value);
+    return compilePattern(source, flags);
   } catch {
-    return false;
+    return NEVER;
   }
+}
+
+/**
+ * Python `re.match`: anchored at the start only. RE2 reads Python's `(?P<name>...)` groups as
+ * they are; a back-reference `(?P=name)` cannot run in linear time, so such a term matches nothing.
+ */
+export function pyMatch(pattern: string, value: string): boolean {
+  return matcher(`^(?:${pattern})`).test(value);
 }
 
 function valueMatches(value: unknown, pattern: string, regex: boolean): boolean {
