@@ -9,6 +9,7 @@
 import express, { type RequestHandler } from 'express';
 import type { CompiledResource } from '../compile/compile';
 import type { Field } from '../definition/fields';
+import { PayloadTooLarge } from '../errors';
 import { assertJsonBounds, BODY_BOUNDS } from '../query/bounds';
 
 /** The declared field a form key names: a top-level field, or a dotted sub-field (`spec.volts`). */
@@ -46,24 +47,46 @@ function convert(res: CompiledResource, name: string, value: string): unknown {
 
 /** The fields of a form with their text values converted (values given twice stay lists of text). */
 export function formFields(res: CompiledResource, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a field named `__proto__` is a field like any other (refused as unknown).
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' ? convert(res, k, v) : v;
   return out;
 }
 
-/** Eve's form limit is Flask's; ours is the JSON body's (1 MB), with body-parser's 1,000 fields at most. */
-const parseForm = express.urlencoded({ extended: false, limit: 1024 * 1024, parameterLimit: 1000 });
+/** Most fields in one form (body-parser's default `parameterLimit`). */
+const MAX_FORM_FIELDS = 1000;
+
+/**
+ * A form's fields by name, every key kept as sent (`__proto__`, `tags[]`: no bracket syntax, no
+ * key dropped), a name given twice as a list of its values.
+ */
+function parseForm(text: string): Record<string, string | string[]> {
+  const out = Object.create(null) as Record<string, string | string[]>;
+  let count = 0;
+  for (const [key, value] of new URLSearchParams(text)) {
+    count += 1;
+    if (count > MAX_FORM_FIELDS) throw new PayloadTooLarge(`The form has more than ${MAX_FORM_FIELDS} fields`);
+    const seen = out[key];
+    if (seen === undefined) out[key] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else out[key] = [seen, value];
+  }
+  return out;
+}
+
+/** The form's bytes as text (its charset honoured); the limit is the JSON body's, 1 MB. */
+const readForm = express.text({ type: 'application/x-www-form-urlencoded', limit: 1024 * 1024 });
 
 /** Parses a form-urlencoded body of a write into converted fields. */
 export function formBody(res: CompiledResource): RequestHandler {
   return (req, resp, next) => {
-    parseForm(req, resp, (err?: unknown) => {
+    readForm(req, resp, (err?: unknown) => {
       if (err !== undefined) {
         next(err);
         return;
       }
       try {
-        req.body = formFields(res, (req.body ?? {}) as Record<string, unknown>);
+        req.body = formFields(res, parseForm(typeof req.body === 'string' ? req.body : ''));
         next();
       } catch (error) {
         next(error);

@@ -4,6 +4,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { CompiledResource } from '../compile/compile';
+import { issueMessage } from '../compile/zod';
 import type { CallContext, Principal } from '../definition/define';
 import type { Role } from '../definition/fields';
 import { BadRequest, Unprocessable, UnsupportedMediaType } from '../errors';
@@ -70,7 +71,7 @@ export function writeBody(res: CompiledResource, body: unknown): Record<string, 
   const fields = jsonObject(body);
   const given = res.mediaFields.filter((name) => name in fields);
   if (given.length > 0) {
-    throw new Unprocessable(`${res.name}: upload ${given.join(', ')} as a file part of multipart/form-data`, Object.fromEntries(given.map((n) => [n, 'must be uploaded as a file'])));
+    throw new Unprocessable(`${res.name}: upload ${given.join(', ')} as a file part of multipart/form-data`, Object.fromEntries(given.map((n) => [n, issueMessage('upload')])));
   }
   return fields;
 }

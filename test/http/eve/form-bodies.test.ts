@@ -79,6 +79,19 @@ describe('POST', () => {
     expect(issues(await t.request.post('/api/eve_widgets').set(operator).type('form').send('level=3'))).toEqual({ name: 'required field' });
   });
 
+  it('every key is kept as sent: __proto__, constructor and bracket names are unknown fields, never dropped', async () => {
+    const res = await t.request.post('/api/eve_widgets').set(operator).type('form').send('name=keys&__proto__=1&constructor=2&tags[]=a');
+    expect(JSON.parse(res.text)).toMatchObject({
+      _issues: JSON.parse('{"__proto__": "unknown field", "constructor": "unknown field", "tags[]": "unknown field"}') as unknown,
+    });
+    expect(await t.store.count('eve_widgets', { name: 'keys' })).toBe(0);
+  });
+
+  it('more than 1,000 fields is a 413', async () => {
+    const body = Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&');
+    expectEveError(await t.request.post('/api/eve_widgets').set(operator).type('form').send(body), 413);
+  });
+
   it('a JSON value nested too deep is a 400, as a JSON body is', async () => {
     const deep = `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`;
     const err = expectEveError(await t.request.post('/api/eve_widgets').set(operator).type('form').send({ name: 'deep', spec: deep }), 400);

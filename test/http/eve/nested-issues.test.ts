@@ -148,4 +148,9 @@ describe('field names that are object keys of JavaScript', () => {
     expect(Object.keys(issues(res)).sort()).toEqual(['__proto__', 'spec']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('"constructor", "toString" and "valueOf" are unknown fields, not silently dropped', async () => {
+    const res = await t.request.post('/api/eve_widgets').set(operator).send({ name: 'p', constructor: 1, toString: 2, valueOf: 3 });
+    expect(issues(res)).toEqual({ constructor: 'unknown field', toString: 'unknown field', valueOf: 'unknown field' });
+  });
 });
