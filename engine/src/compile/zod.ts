@@ -59,6 +59,8 @@ function shown(value: unknown): string {
 }
 
 type ZodIssue = z.core.$ZodIssue;
+/** The format our datetime fields name in their issue (RFC 1123 or ISO 8601), apart from Zod's own `datetime`. */
+const DATE_FORMAT = 'rfc1123-or-iso8601';
 type Described = readonly [IssueKind, Params?];
 
 /** Missing and null come first for every code: Zod reports both as a type (or union) failure. */
@@ -92,7 +94,7 @@ const DESCRIBE: { readonly [C in ZodIssue['code']]: (issue: Extract<ZodIssue, { 
   too_big: (i) => bound('max', i, i.maximum),
   not_multiple_of: (i) => ['multipleOf', { limit: i.divisor }],
   invalid_format: (i) => {
-    if (i.format === 'datetime') return ['date'];
+    if (i.format === DATE_FORMAT) return ['date'];
     return i.format === 'regex' && i.pattern !== undefined ? ['regex', { pattern: i.pattern }] : ['format', { format: i.format }];
   },
   unrecognized_keys: () => ['unknown'],
@@ -125,7 +127,7 @@ const datetime = z.any().transform((value: unknown, ctx) => {
   }
   const parsed = parseDate(value);
   if (parsed) return parsed;
-  ctx.addIssue({ code: 'invalid_format', format: 'datetime', input: value });
+  ctx.addIssue({ code: 'invalid_format', format: DATE_FORMAT, input: value });
   return z.NEVER;
 });
 
