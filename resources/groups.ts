@@ -47,8 +47,8 @@ function typesToDelete(raw: unknown): number[] {
   if (!isPlainObject(where) || Object.keys(where).join() !== 'type') throw new BadRequest(DELETE_USAGE);
   const type = where.type;
   const list: unknown = isPlainObject(type) && Object.keys(type).join() === '$in' ? type.$in : Array.isArray(type) ? type : [type];
-  if (!Array.isArray(list) || list.length === 0 || !list.every((t) => Number.isInteger(t))) throw new BadRequest(DELETE_USAGE);
-  return list as number[];
+  if (!Array.isArray(list) || list.length === 0 || !list.every((t): t is number => Number.isInteger(t))) throw new BadRequest(DELETE_USAGE);
+  return list;
 }
 
 export const groups = defineResource({

@@ -7,16 +7,23 @@ import { Conflict, defineResource, f, Unprocessable } from '@fleet/engine';
 import { z } from 'zod';
 import { cronError, nextRun, type Schedule } from './tasks/schedule';
 
-function scheduleOf(doc: Record<string, unknown>): Schedule {
-  return {
-    start: doc.start as Date,
-    end: (doc.end as Date | null | undefined) ?? null,
-    interval: (doc.interval as number | null | undefined) ?? null,
-    cron: (doc.cron as string | null | undefined) ?? null,
-  };
+/** The fields of a task (stored, or merged from a write) the schedule rules read. */
+interface TaskState {
+  readonly start?: Date;
+  readonly end?: Date | null;
+  readonly interval?: number | null;
+  readonly cron?: string | null;
+  readonly status?: string;
+  readonly count_of_execution?: number;
 }
 
-function checkSchedule(task: Record<string, unknown>): void {
+function scheduleOf(task: TaskState): Schedule {
+  // `start` is required on create, and kept by every later write.
+  if (task.start === undefined) throw new Unprocessable('tasks: invalid schedule', { start: 'required field' });
+  return { start: task.start, end: task.end ?? null, interval: task.interval ?? null, cron: task.cron ?? null };
+}
+
+function checkSchedule(task: TaskState): void {
   const issues: Record<string, string> = {};
   if (task.interval != null && task.cron != null) issues.cron = 'give either interval or cron, not both';
   if (typeof task.cron === 'string') {
@@ -32,12 +39,12 @@ function checkSchedule(task: Record<string, unknown>): void {
  * ran runs now (a form that fills in the current minute means "now"); one that ran is finished; a
  * schedule whose `end` is already past would never run, and is refused.
  */
-function nextState(task: Record<string, unknown>, now: Date): { next: Date | null; status?: string } {
+function nextState(task: TaskState, now: Date): { next: Date | null; status?: 'finished' } {
   if (task.status === 'finished') return { next: null };
   const next = nextRun(scheduleOf(task), now);
   if (next !== null) return { next };
   if (task.end instanceof Date && task.end <= now) throw new Unprocessable('tasks: invalid schedule', { end: 'is in the past: the task would never run' });
-  return Number(task.count_of_execution ?? 0) === 0 ? { next: now } : { next: null, status: 'finished' };
+  return (task.count_of_execution ?? 0) === 0 ? { next: now } : { next: null, status: 'finished' };
 }
 
 export const tasks = defineResource({
@@ -65,7 +72,7 @@ export const tasks = defineResource({
   indexes: [{ fields: [['status', 1], ['next', 1]] }],
   hooks: {
     async prepare({ op, fields, original, ctx }) {
-      const merged: Record<string, unknown> = { ...(original ?? {}), ...fields };
+      const merged: TaskState = { ...original, ...fields };
       checkSchedule(merged);
       if (op === 'create' && fields.status === 'finished') throw new Unprocessable('tasks: bad status', { status: 'a new task is scheduled or paused' });
       const scheduleChanged = op !== 'patch' || ['start', 'end', 'interval', 'cron', 'status'].some((k) => k in fields);
