@@ -10,6 +10,7 @@ import { assertJsonBounds, BODY_BOUNDS } from '../query/bounds';
 import type { MediaInfo } from '../store/port';
 import type { Authenticator } from './auth';
 import { requireRole } from '../ops/access';
+import { handlersDecideFreshness } from './conditional';
 import type { ApiContext, HttpLimits } from './context';
 import { resourceRouter } from './router';
 import { groupRouter } from './routes';
@@ -55,6 +56,7 @@ export function mediaHeaders(info: MediaInfo): Record<string, string> {
 export function apiRouter(engine: Engine, options: ApiOptions): Router {
   const api: ApiContext = { registry: engine.registry, runtime: engine.runtime, authenticator: options.authenticator, limits: options.limits };
   const router = Router();
+  router.use(handlersDecideFreshness);
   router.use(express.json({ limit: options.jsonLimitBytes ?? 1024 * 1024, type: ['application/json', 'application/*+json'] }));
   // Bounded before anything walks the body recursively (validation, merge, etag, the store's JSON):
   // a body nested 10,000 deep overflowed the stack further on (issue 8). JSON.parse itself does not recurse.

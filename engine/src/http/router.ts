@@ -8,7 +8,7 @@ import type { CompiledResource } from '../compile/compile';
 import type { Role } from '../definition/fields';
 import { BadRequest, MethodNotAllowed } from '../errors';
 import { parseItemParams, parseListParams, single } from '../query/params';
-import { handlersDecideFreshness, lastModifiedOf, notModified, setLastModified } from './conditional';
+import { lastModifiedOf, notModified, setLastModified } from './conditional';
 import type { ApiContext } from './context';
 import { createHandlers } from './create';
 import { acceptBody, callContext, extraParams, guard, ifMatchOf, showDeleted, writeBody } from './handlers';
@@ -21,7 +21,6 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Builds the router of one resource. */
 export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
   const router = Router();
-  router.use(handlersDecideFreshness);
   const collection = api.runtime.resources.get(res.name);
   const m = res.def.methods;
   const allowed: Record<'/' | '/:id', string[]> = { '/': [], '/:id': [] };

@@ -9,7 +9,6 @@ import type { CompiledResource } from '../compile/compile';
 import { parseWith } from '../compile/zod';
 import type { CustomRoute, RouteGroup, RouteRequest, RouteResult, RouteSpec } from '../definition/routes';
 import { BadRequest, MethodNotAllowed, Unprocessable } from '../errors';
-import { handlersDecideFreshness } from './conditional';
 import type { ApiContext } from './context';
 import { callContext, guard } from './handlers';
 import { sendResult } from './results';
@@ -55,7 +54,6 @@ export function mountRoute(api: ApiContext, router: IRouter, route: CustomRoute,
 /** The router of a route group, mounted at `/<base>`. */
 export function groupRouter(api: ApiContext, group: RouteGroup): Router {
   const router = Router();
-  router.use(handlersDecideFreshness);
   const methods = new Map<string, string[]>();
   for (const route of group.routes) {
     mount(api, router, route, `${route.method.toUpperCase()} /${group.base}${route.path}`, (args) => route.handler(args));

@@ -128,6 +128,12 @@ describe('collection GET', () => {
     expect(head.status).toBe(200);
   });
 
+  it('the home document is never a 304 either (it has no validator)', async () => {
+    const res = await t.request.get('/api').set(viewer).set('If-None-Match', '*');
+    expect(res.status).toBe(200);
+    expect((res.body as { _links: { child: unknown[] } })._links.child.length).toBeGreaterThan(0);
+  });
+
   it('a custom route’s list is never a 304 either', async () => {
     const res = await t.request.get('/api/hosts/statistics/online').set(viewer).set('If-None-Match', '*');
     expect(res.status).toBe(200);
