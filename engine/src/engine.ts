@@ -12,13 +12,15 @@ import type { RouteGroup } from './definition/routes';
 import { HttpError } from './errors';
 import { stampNow } from './ops/clock';
 import { createLocalApi } from './ops/collection';
-import type { Doc, Store } from './store/port';
+import type { CompiledResource } from './compile/compile';
+import { etagOf } from './ops/etag';
+import type { BatchWrite, Doc, Projection, Store } from './store/port';
 
 /** The prefix of a value sealed by `createSecretBox` (ops/secrets.ts). */
 const SEALED_PREFIX = 'enc:v1:';
 /** The lease the write probe of `health()` takes: one tiny versioned row, in every store. */
 const PROBE_LEASE = 'fleet-health-probe';
-/** Items read per page by `hasSealedSecrets`. */
+/** Items read per page by `hasSealedSecrets` and `resealSecrets`. */
 const SCAN_PAGE = 500;
 
 /** Whether the value at a dotted path (arrays traversed, as secrets are sealed) is sealed. */
@@ -28,6 +30,34 @@ function sealedAt(node: unknown, segments: readonly string[]): boolean {
   if (node === null || typeof node !== 'object') return false;
   const [head, ...rest] = segments;
   return head !== undefined && Object.hasOwn(node, head) && sealedAt((node as Record<string, unknown>)[head], rest);
+}
+
+/** Replaces each sealed value at a dotted path (arrays traversed) by `reseal(value)`; whether one changed. */
+function resealAt(node: unknown, segments: readonly string[], reseal: (sealed: string) => string): boolean {
+  if (Array.isArray(node)) return node.map((el) => resealAt(el, segments, reseal)).includes(true);
+  if (node === null || typeof node !== 'object') return false;
+  const record = node as Record<string, unknown>;
+  const [head, ...rest] = segments;
+  if (head === undefined || !Object.hasOwn(record, head)) return false;
+  const value = record[head];
+  if (rest.length > 0) return resealAt(value, rest, reseal);
+  if (typeof value !== 'string' || !value.startsWith(SEALED_PREFIX)) return false;
+  const next = reseal(value);
+  record[head] = next;
+  return next !== value;
+}
+
+/** Every stored item of a resource with secrets, in `_id` pages (index order: no page meets the row budget). */
+async function* storedPages(store: Store, res: CompiledResource, projection?: Projection): AsyncGenerator<Doc[]> {
+  if (res.secretPaths.length === 0) return;
+  await store.ensureCollection(res.collection);
+  for (let after = ''; ; ) {
+    const page = await store.find(res.name, { _id: { $gt: after } }, { sort: [['_id', 1]], limit: SCAN_PAGE, ...(projection ? { projection } : {}) });
+    if (page.length > 0) yield page;
+    const last = page[page.length - 1];
+    if (last === undefined || page.length < SCAN_PAGE) return;
+    after = last._id;
+  }
 }
 
 /** Why the store failed, in our words: a typed error's message, never a driver's text. */
@@ -58,6 +88,12 @@ export interface Engine {
    * read of it meets the row budget.
    */
   hasSealedSecrets(): Promise<boolean>;
+  /**
+   * Seals every stored secret again with this engine's box, opening each with `previous` (key
+   * rotation, with the service stopped: `fleet-api rotate-key`). A value already sealed with this
+   * box (a rotation cut short, run again) is kept. Resolves how many items were rewritten.
+   */
+  resealSecrets(previous: SecretBox): Promise<number>;
 }
 
 /** What `/api/health` reports of the store. */
@@ -136,19 +172,37 @@ export function createEngine(options: EngineOptions): Engine {
     }),
     async hasSealedSecrets() {
       for (const res of registry.resources.values()) {
-        if (res.secretPaths.length === 0) continue;
-        await store.ensureCollection(res.collection);
         const paths = res.secretPaths.map((p) => p.split('.'));
         const projection = Object.fromEntries(paths.map((p) => [p[0] ?? '_id', 1 as const]));
-        for (let after = ''; ; ) {
-          const page: Doc[] = await store.find(res.name, { _id: { $gt: after } }, { sort: [['_id', 1]], limit: SCAN_PAGE, projection });
-          if (page.some((doc) => paths.some((p) => sealedAt(doc, p)))) return true;
-          const last = page[page.length - 1];
-          if (last === undefined || page.length < SCAN_PAGE) break;
-          after = last._id;
-        }
+        for await (const page of storedPages(store, res, projection)) if (page.some((doc) => paths.some((p) => sealedAt(doc, p)))) return true;
       }
       return false;
+    },
+    async resealSecrets(previous) {
+      let changed = 0;
+      const reseal = (value: string): string => {
+        try {
+          return options.secrets.seal(previous.open(value));
+        } catch {
+          options.secrets.open(value); // Sealed with the new key already (a run cut short): kept; else this throws.
+          return value;
+        }
+      };
+      for (const res of registry.resources.values()) {
+        const paths = res.secretPaths.map((p) => p.split('.'));
+        for await (const page of storedPages(store, res)) {
+          const batch: BatchWrite[] = [];
+          for (const doc of page) {
+            const next = structuredClone(doc);
+            if (!paths.map((p) => resealAt(next, p, reseal)).includes(true)) continue;
+            next._etag = etagOf(next);
+            batch.push({ op: 'replace', collection: res.name, doc: next, ifEtag: String(doc._etag) });
+          }
+          if (batch.length > 0) await store.write(batch);
+          changed += batch.length;
+        }
+      }
+      return changed;
     },
   };
 }

@@ -1,11 +1,12 @@
 /**
  * The command line: `serve` (the API), `seed --hosts N [--actions M]` (a realistic fleet into
- * the store) and `demo` (the API wired to a salt-api simulator). Configuration comes from the
- * environment.
+ * the store), `demo` (the API wired to a salt-api simulator) and `rotate-key` (seal the stored
+ * secrets under a new key, service stopped). Configuration comes from the environment.
  */
 import { ConfigError, loadConfig } from './config';
 import { startServer } from './boot';
 import { demoCommand } from './demo';
+import { rotateKeyCommand } from './rotate-key';
 import { seedCommand } from './seed/command';
 
 async function serve(): Promise<void> {
@@ -43,7 +44,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve();
   if (command === 'seed') return seedCommand(rest);
   if (command === 'demo') return demoCommand(rest);
-  throw new ConfigError(`Unknown command "${command}": use serve, seed or demo`);
+  if (command === 'rotate-key') return void process.stdout.write(`${await rotateKeyCommand()}\n`);
+  throw new ConfigError(`Unknown command "${command}": use serve, seed, demo or rotate-key`);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
