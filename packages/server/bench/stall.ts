@@ -4,8 +4,9 @@
  * viewer token. The server runs in this process, so `monitorEventLoopDelay` (and the widest gap
  * between ticks of a 5 ms interval) sees every stall it causes: while it lasts, no other request
  * of any client is answered, `/api/health` included.
- * Each attack runs once after a warm-up request; the figures feed docs/limits.md (issue 8).
- * STALL_ONLY / STALL_SKIP select attacks by name (regular expressions).
+ * Each attack runs once after a warm-up request; the figures feed docs/limits.md (issue 8). The
+ * queries go as a viewer; the hostile bodies, raw requests and uploads of bench/hostile.ts with
+ * the role each needs. STALL_ONLY / STALL_SKIP select attacks by name (regular expressions).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +16,11 @@ import { startServer } from '../src/boot';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { ensureDataset } from './dataset';
+import { hostileRequests, type Answer, type Attack } from './hostile';
 
 const VIEWER = 'stall-viewer-token-0123456789';
+const OPERATOR = 'stall-operator-token-0123456789';
+const ADMIN = 'stall-admin-token-0123456789';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 
@@ -26,8 +30,8 @@ function envInt(name: string, dflt: number): number {
   return n;
 }
 
-/** The hostile requests of issue 8, each a path a viewer may send. */
-function attacks(): [string, string][] {
+/** The hostile queries of issue 8, each a path a viewer may send. */
+function queries(): [string, string][] {
   const nestedIn = `{"_id":{"$in":${'['.repeat(7000)}${']'.repeat(7000)}}}`;
   return [
     ['$regex .*x7= on hosts._id', `/api/hosts?where=${q({ _id: { $regex: '.*.*.*.*.*.*.*=' } })}`],
@@ -55,8 +59,20 @@ interface Outcome {
   readonly message: string;
 }
 
-async function attack(url: string, path: string): Promise<Outcome> {
+/** Every attack: the viewer's queries, then the other hostile requests. */
+function attacks(): Attack[] {
   const headers = { authorization: `Bearer ${VIEWER}` };
+  const asViewer = queries().map(([name, path]): Attack => ({
+    name,
+    send: async (url) => {
+      const res = await fetch(`${url}${path}`, { headers });
+      return { status: res.status, text: await res.text() };
+    },
+  }));
+  return [...asViewer, ...hostileRequests({ viewer: VIEWER, operator: OPERATOR, admin: ADMIN })];
+}
+
+async function attack(url: string, send: (url: string) => Promise<Answer>): Promise<Outcome> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   // Timestamps too: the largest gap between ticks of a 5 ms interval is the longest stall.
@@ -68,14 +84,12 @@ async function attack(url: string, path: string): Promise<Outcome> {
     last = now;
   }, 5);
   const started = performance.now();
-  const request = fetch(`${url}${path}`, { headers });
   let status = 0;
   let message: string;
   try {
-    const res = await request;
-    const text = await res.text();
+    const res = await send(url);
     status = res.status;
-    message = res.status >= 400 ? text.slice(0, 140) : `${text.length} bytes`;
+    message = res.status >= 400 ? res.text.slice(0, 140) : `${res.text.length} bytes`;
   } catch (err) {
     // The client gives up on a head that takes over 300 s (undici's headersTimeout).
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
@@ -95,7 +109,7 @@ async function main(): Promise<void> {
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${dataset.path}`,
-    API_TOKENS: `viewer=${VIEWER}:viewer`,
+    API_TOKENS: `viewer=${VIEWER}:viewer,operator=${OPERATOR}:operator,admin=${ADMIN}:admin`,
     LOG_LEVEL: 'fatal',
     SNAPSHOT_INTERVAL_S: '86400',
   });
@@ -108,8 +122,8 @@ async function main(): Promise<void> {
     // can take hours on the first two, so a "before" run may skip them).
     const only = new RegExp(process.env.STALL_ONLY ?? '');
     const skip = process.env.STALL_SKIP === undefined ? undefined : new RegExp(process.env.STALL_SKIP);
-    for (const [name, path] of attacks().filter(([n]) => only.test(n) && !(skip?.test(n) ?? false))) {
-      const o = await attack(server.url, path);
+    for (const { name, send } of attacks().filter((a) => only.test(a.name) && !(skip?.test(a.name) ?? false))) {
+      const o = await attack(server.url, send);
       const cols = [name.padEnd(40), String(o.status).padEnd(6), `${o.ms.toFixed(0)} ms`.padStart(9), `${o.stallMs.toFixed(0)} ms`.padStart(13)];
       say(`${cols.join(' ')}   ${o.message}`);
     }
