@@ -50,14 +50,26 @@ export function expectEnvelope(res: Response, expected: PageExpectation): Envelo
 }
 
 export interface ErrorExpectation {
-  /** Fields that must be keys of `_issues`. */
+  /** Fields that must have an issue: top-level names, or dotted paths into the nested `_issues`. */
   readonly issues?: readonly string[];
+}
+
+/** `_issues` nest like the document: a message, or the issues of a sub-document. */
+export interface Issues {
+  [field: string]: string | Issues;
 }
 
 export interface EveError {
   _status: 'ERR';
   _error: { code: number; message: string };
-  _issues?: Record<string, string>;
+  _issues?: Issues;
+}
+
+/** The issue at a dotted path of nested `_issues` (a message or a sub-map), or undefined. */
+export function issueAt(issues: Issues | undefined, path: string): string | Issues | undefined {
+  let node: string | Issues | undefined = issues;
+  for (const key of path.split('.')) node = typeof node === 'object' ? node[key] : undefined;
+  return node;
 }
 
 /**
@@ -77,7 +89,7 @@ export function expectEveError(res: Response, status: number, expected: ErrorExp
   expect(res.text).not.toMatch(/\n\s+at .+:\d+:\d+/);
   if (expected.issues) {
     expect(body._issues).toBeDefined();
-    for (const field of expected.issues) expect(Object.keys(body._issues ?? {})).toContain(field);
+    for (const field of expected.issues) expect({ field, issue: issueAt(body._issues, field) }).toEqual({ field, issue: expect.anything() });
   }
   return body;
 }
