@@ -51,7 +51,7 @@ function resealAt(node: unknown, segments: readonly string[], reseal: (sealed: s
 async function* storedPages(store: Store, res: CompiledResource, projection?: Projection): AsyncGenerator<Doc[]> {
   if (res.secretPaths.length === 0) return;
   await store.ensureCollection(res.collection);
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await store.find(res.name, { _id: { $gt: after } }, { sort: [['_id', 1]], limit: SCAN_PAGE, ...(projection ? { projection } : {}) });
     if (page.length > 0) yield page;
     const last = page[page.length - 1];

@@ -26,12 +26,20 @@ describe('JSON bodies are bounded to 32 levels before anything walks them', () =
     ['1,000 levels (past SQLite json depth: 500)', 1_000],
     ['33 levels', 32],
   ])('%s: 400 naming body', async (_name, payloadDepth) => {
-    const res = await s.request.post('/api/alerts').set(auth('operator')).set('Content-Type', 'application/json').send(alert(nested(payloadDepth)));
+    const res = await s.request
+      .post('/api/alerts')
+      .set(auth('operator'))
+      .set('Content-Type', 'application/json')
+      .send(alert(nested(payloadDepth)));
     expect(expectEveError(res, 400)._error.message).toBe('body: nested deeper than 32 levels');
   });
 
   test('32 levels in all is accepted and stored', async () => {
-    const res = await s.request.post('/api/alerts').set(auth('operator')).set('Content-Type', 'application/json').send(alert(nested(31)));
+    const res = await s.request
+      .post('/api/alerts')
+      .set(auth('operator'))
+      .set('Content-Type', 'application/json')
+      .send(alert(nested(31)));
     expect(res.status).toBe(201);
   });
 
@@ -44,13 +52,20 @@ describe('JSON bodies are bounded to 32 levels before anything walks them', () =
   });
 
   test('PATCH and PUT bodies too', async () => {
-    const created = await s.request.post('/api/tasks').set(auth('operator')).send({ name: 'depth', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['h1'] });
+    const created = await s.request
+      .post('/api/tasks')
+      .set(auth('operator'))
+      .send({ name: 'depth', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['h1'] });
     expect(created.status).toBe(201);
     const id = (created.body as { _id: string })._id;
     const deepKwarg = `{"kwarg":${nested(50)}}`;
     const patch = await s.request.patch(`/api/tasks/${id}`).set(auth('operator')).set('Content-Type', 'application/json').send(deepKwarg);
     expect(expectEveError(patch, 400)._error.message).toMatch(/^body: /);
-    const put = await s.request.put('/api/tasks').set(auth('operator')).set('Content-Type', 'application/json').send(`{"_id":"${id}","kwarg":${nested(50)}}`);
+    const put = await s.request
+      .put('/api/tasks')
+      .set(auth('operator'))
+      .set('Content-Type', 'application/json')
+      .send(`{"_id":"${id}","kwarg":${nested(50)}}`);
     expect(expectEveError(put, 400)._error.message).toMatch(/^body: /);
   });
 });
@@ -60,8 +75,18 @@ describe("requests Node's HTTP parser refuses are answered in the error shape", 
   const admin = `Authorization: Bearer ${TOKENS.admin}\r\n`;
   test.each([
     ['headers over 16 KB', 431, `GET /api/hosts HTTP/1.1\r\nHost: x\r\n${viewer}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, /headers are too large/],
-    ['a chunk size that is not hexadecimal', 400, `POST /api/groups HTTP/1.1\r\nHost: x\r\n${admin}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, /chunked body is malformed/],
-    ['Content-Length beside Transfer-Encoding', 400, `POST /api/groups HTTP/1.1\r\nHost: x\r\n${admin}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, /Content-Length .*Transfer-Encoding|Transfer-Encoding .*Content-Length/],
+    [
+      'a chunk size that is not hexadecimal',
+      400,
+      `POST /api/groups HTTP/1.1\r\nHost: x\r\n${admin}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      /chunked body is malformed/,
+    ],
+    [
+      'Content-Length beside Transfer-Encoding',
+      400,
+      `POST /api/groups HTTP/1.1\r\nHost: x\r\n${admin}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      /Content-Length .*Transfer-Encoding|Transfer-Encoding .*Content-Length/,
+    ],
     ['a control byte in the path', 400, `GET /api/ho\u0001sts HTTP/1.1\r\nHost: x\r\n${viewer}\r\n`, /not valid|control byte/],
     ['a control byte in a header value', 400, `GET /api/hosts HTTP/1.1\r\nHost: x\r\nX-Note: a\u0001b\r\n${viewer}\r\n`, /header/],
     ['a header name with a space', 400, `GET /api/hosts HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n`, /header/],
@@ -89,7 +114,10 @@ describe('multipart parts with control bytes in their headers are a 400, not a 5
     ['a DEL in the Content-Type', { filename: 'a.txt', contentType: 'text/pl\u007fain' }],
     ['a CR alone in the filename', { filename: 'a\rb.txt', contentType: 'text/plain' }],
   ])('%s', async (_name, part) => {
-    const { body, contentType } = multipartBody([{ name: 'name', value: 'ctl' }, { name: 'data', value: 'hello', ...part }]);
+    const { body, contentType } = multipartBody([
+      { name: 'name', value: 'ctl' },
+      { name: 'data', value: 'hello', ...part },
+    ]);
     const res = await rawRequest(s.url, rawPost('/api/files', { Authorization: `Bearer ${TOKENS.operator}`, 'Content-Type': contentType }, body));
     expect(res.status).toBe(400);
     expect(rawError(res).message).toMatch(/^Malformed multipart body: a part header is not valid/);
@@ -106,8 +134,15 @@ describe("body fields named after Object's prototype are unknown fields like any
   });
 
   test.each(PROTO_KEYS)('PATCH {"%s": ...} -> 422 unknown field', async (key) => {
-    const created = await s.request.post('/api/groups').set(auth('admin')).send({ name: `patched-${key}` });
-    const res = await s.request.patch(`/api/groups/${(created.body as { _id: string })._id}`).set(auth('admin')).set('Content-Type', 'application/json').send(`{"${key}":{"x":1}}`);
+    const created = await s.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name: `patched-${key}` });
+    const res = await s.request
+      .patch(`/api/groups/${(created.body as { _id: string })._id}`)
+      .set(auth('admin'))
+      .set('Content-Type', 'application/json')
+      .send(`{"${key}":{"x":1}}`);
     expect(expectEveError(res, 422, { issues: [key] })._issues?.[key]).toBe('unknown field');
   });
 });

@@ -32,7 +32,10 @@ const leaf = fc.oneof(
 );
 // Not `__proto__`: the recursive form assigned it to a fresh object, which set a prototype instead of
 // copying the key, so the value never counted (see the last test).
-const key = fc.oneof(fc.string().filter((k) => k !== '__proto__'), fc.constantFrom('_etag', '_id', 'a', 'b', 'constructor', '0', '2', '10', '01', '4294967295'));
+const key = fc.oneof(
+  fc.string().filter((k) => k !== '__proto__'),
+  fc.constantFrom('_etag', '_id', 'a', 'b', 'constructor', '0', '2', '10', '01', '4294967295'),
+);
 const { doc } = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('doc')),
   array: fc.array(tie('value'), { maxLength: 5 }),
@@ -51,7 +54,9 @@ describe('the canonical JSON of an etag', () => {
 
   test('an etag computed before keeps its value', () => {
     const stored = { _id: 'h1', _etag: 'old', b: [1, { z: null, a: new Date('2026-01-02T03:04:05Z') }], a: { _etag: 'x', y: 'é"\n' } };
-    const before = createHash('sha1').update(JSON.stringify(recursiveCanonical(stored))).digest('hex');
+    const before = createHash('sha1')
+      .update(JSON.stringify(recursiveCanonical(stored)))
+      .digest('hex');
     expect(etagOf(stored)).toBe(before);
   });
 

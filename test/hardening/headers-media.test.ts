@@ -30,7 +30,7 @@ describe('every answer carries the security headers', () => {
   ])('%s', async (_name, send, status) => {
     const res = await send();
     expect(res.status).toBe(status);
-    expectSecurityHeaders(res.headers as Record<string, string>);
+    expectSecurityHeaders(res.headers);
   });
 });
 
@@ -38,7 +38,10 @@ async function upload(filename: string, contentType: string, bytes = Buffer.from
   const res = await s.request.post('/api/files').set(auth('operator')).field('name', uniqueName('m')).attach('data', bytes, { filename, contentType });
   expect(res.status).toBe(201);
   const item = await s.request.get(`/api/files/${(res.body as { _id: string })._id}`).set(auth('viewer'));
-  return s.request.get((item.body as { data: string }).data).set(auth('viewer')).responseType('blob');
+  return s.request
+    .get((item.body as { data: string }).data)
+    .set(auth('viewer'))
+    .responseType('blob');
 }
 
 describe('GET /api/media/<id>', () => {

@@ -23,12 +23,24 @@ beforeAll(async () => {
     out._etag = etagOf(out);
     return out;
   };
-  const hosts = Array.from({ length: HOSTS }, (_, i) => meta(hostDoc(`load-${String(i).padStart(5, '0')}.fleet.test`, { grain: { osfullname: `Debian GNU/Linux ${i % 97}`, num_cpus: i % 64 } })));
+  const hosts = Array.from({ length: HOSTS }, (_, i) =>
+    meta(hostDoc(`load-${String(i).padStart(5, '0')}.fleet.test`, { grain: { osfullname: `Debian GNU/Linux ${i % 97}`, num_cpus: i % 64 } })),
+  );
   await s.store.insert('hosts', hosts);
   const actions = Array.from({ length: ACTIONS }, (_, i) => {
     const host = `load-${String(i % HOSTS).padStart(5, '0')}.fleet.test`;
     const jid = `2026010100${String(i).padStart(10, '0')}`;
-    return meta({ _id: `${jid}${host}`, jid, host, action: 'cmd.run', state: 'finished', args: [{ cmd: `uptime ${i}`, __kwarg__: true }], return: `up ${i} days`, success: true, user: 'admin' });
+    return meta({
+      _id: `${jid}${host}`,
+      jid,
+      host,
+      action: 'cmd.run',
+      state: 'finished',
+      args: [{ cmd: `uptime ${i}`, __kwarg__: true }],
+      return: `up ${i} days`,
+      success: true,
+      user: 'admin',
+    });
   });
   await s.store.insert('actions', actions);
 }, 60_000);
@@ -71,7 +83,9 @@ describe('/api/health under four viewers sending the worst accepted queries', ()
     healthMs.sort((a, b) => a - b);
     const p50 = healthMs[Math.floor(healthMs.length / 2)] ?? 0;
     const worst = healthMs[healthMs.length - 1] ?? 0;
-    process.stdout.write(`health under load: ${healthMs.length} checks, median ${p50.toFixed(0)} ms, worst ${worst.toFixed(0)} ms; ${statuses.length} attacks\n`);
+    process.stdout.write(
+      `health under load: ${healthMs.length} checks, median ${p50.toFixed(0)} ms, worst ${worst.toFixed(0)} ms; ${statuses.length} attacks\n`,
+    );
     expect(healthMs.length).toBeGreaterThan(5);
     // Generous against a loaded CI machine: the budget of any request is about 1 s (docs/limits.md).
     expect(worst).toBeLessThan(1000);

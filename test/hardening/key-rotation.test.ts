@@ -43,7 +43,14 @@ beforeAll(async () => {
   const s = await startTestServer();
   ({ dir, dbPath: db } = s);
   await insertHosts(s.store, 1, { prefix: 'rot', overrides: () => ({ vpnsrv_representation: { name: 'rot', otp_secret: s.secrets.seal(OTP) } }) });
-  await insertDoc(s.store, 'vpn_managers', { _id: 'rot-manager', name: 'rot', server_address: 'https://vpn.test', dashboard_address: 'https://vpn.test', username: 'admin', password: s.secrets.seal(PASSWORD) });
+  await insertDoc(s.store, 'vpn_managers', {
+    _id: 'rot-manager',
+    name: 'rot',
+    server_address: 'https://vpn.test',
+    dashboard_address: 'https://vpn.test',
+    username: 'admin',
+    password: s.secrets.seal(PASSWORD),
+  });
   await s.server.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,7 +60,11 @@ describe('rotate-key', () => {
     const oldKey = readFileSync(join(dir, 'secret-key'), 'utf8').trim();
     const before = await sealedValues();
     const out = await rotateKey({ DATABASE_URL: `sqlite:${db}` });
-    expect(out).toMatch(new RegExp(`^Re-sealed the secrets of 2 item\\(s\\); ${join(dir, 'secret-key')} holds the new key, the old one is in ${dir}/secret-key\\.old-[\\dT-]+Z \\(delete it once no backup needs it\\)$`));
+    expect(out).toMatch(
+      new RegExp(
+        `^Re-sealed the secrets of 2 item\\(s\\); ${join(dir, 'secret-key')} holds the new key, the old one is in ${dir}/secret-key\\.old-[\\dT-]+Z \\(delete it once no backup needs it\\)$`,
+      ),
+    );
     const newKey = readFileSync(join(dir, 'secret-key'), 'utf8').trim();
     expect(newKey).not.toBe(oldKey);
     expect(newKey.length).toBeGreaterThanOrEqual(32);

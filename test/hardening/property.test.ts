@@ -35,7 +35,12 @@ function expectWellFormed(a: Answer, what: string): void {
   if (a.status < 400) return;
   expect({ where, type: a.contentType }).toEqual({ where, type: expect.stringMatching(/^application\/json/) });
   const body = JSON.parse(a.text) as { _status?: unknown; _error?: { code?: unknown; message?: unknown } };
-  expect({ where, status: body._status, code: body._error?.code, message: typeof body._error?.message }).toEqual({ where, status: 'ERR', code: a.status, message: 'string' });
+  expect({ where, status: body._status, code: body._error?.code, message: typeof body._error?.message }).toEqual({
+    where,
+    status: 'ERR',
+    code: a.status,
+    message: 'string',
+  });
 }
 
 async function send(method: 'get' | 'post' | 'patch', path: string, role: TestRole, body?: string): Promise<Answer> {
@@ -43,17 +48,82 @@ async function send(method: 'get' | 'post' | 'patch', path: string, role: TestRo
   let req = s.request[method](path).set(auth(role));
   if (body !== undefined) req = req.set('Content-Type', 'application/json').send(body);
   const res = await req;
-  return { status: res.status, contentType: res.headers['content-type'] as string | undefined, text: res.text, ms: performance.now() - started };
+  return { status: res.status, contentType: res.headers['content-type'], text: res.text, ms: performance.now() - started };
 }
 
 /** Fields of hosts (declared, open sub-paths), then what must be refused: secrets, unknowns, JavaScript's machinery. */
-const field = fc.constantFrom('_id', 'status', 'grain.osfullname', 'grain.num_cpus', 'grain', 'groups', 'ip', 'identification_number', '_created', '_updated', 'vpn_organization');
-const badField = fc.constantFrom('vpnsrv_representation.otp_secret', 'vpnsrv_representation.otp_secret.length', 'nope', 'a.b.c', '__proto__', 'grain.constructor', 'prototype', 'toString', '');
-const operator = fc.constantFrom('$in', '$nin', '$all', '$regex', '$options', '$exists', '$gt', '$lte', '$ne', '$eq', '$size', '$type', '$mod', '$elemMatch', '$not');
+const field = fc.constantFrom(
+  '_id',
+  'status',
+  'grain.osfullname',
+  'grain.num_cpus',
+  'grain',
+  'groups',
+  'ip',
+  'identification_number',
+  '_created',
+  '_updated',
+  'vpn_organization',
+);
+const badField = fc.constantFrom(
+  'vpnsrv_representation.otp_secret',
+  'vpnsrv_representation.otp_secret.length',
+  'nope',
+  'a.b.c',
+  '__proto__',
+  'grain.constructor',
+  'prototype',
+  'toString',
+  '',
+);
+const operator = fc.constantFrom(
+  '$in',
+  '$nin',
+  '$all',
+  '$regex',
+  '$options',
+  '$exists',
+  '$gt',
+  '$lte',
+  '$ne',
+  '$eq',
+  '$size',
+  '$type',
+  '$mod',
+  '$elemMatch',
+  '$not',
+);
 const refused = fc.constantFrom('$where', '$expr', '$function', '$text', '$jsonSchema', '$accumulator', '$unknown');
-const key = fc.oneof({ weight: 6, arbitrary: field }, { weight: 2, arbitrary: badField }, { weight: 3, arbitrary: operator }, { weight: 1, arbitrary: refused }, { weight: 1, arbitrary: fc.constantFrom('$and', '$or', '$nor') });
-const pattern = fc.constantFrom('.*.*.*.*.*.*.*=', '(a+)+$', '^(a|aa)*$', '(a)\\1', 'web(?=-1)', '[', '\\u0041', 'a{0,999}b{0,999}', '^prop-0', '(?i)DEBIAN', '\\z', 'x'.repeat(300));
-const scalar = fc.oneof(fc.string({ maxLength: 12 }), pattern, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('ims', 'x', 'Wed, 25 Nov 2026 21:08:02 GMT', '2026-11-25', 'string', 'object', 'prop-00.fleet.test', 'Debian 3'));
+const key = fc.oneof(
+  { weight: 6, arbitrary: field },
+  { weight: 2, arbitrary: badField },
+  { weight: 3, arbitrary: operator },
+  { weight: 1, arbitrary: refused },
+  { weight: 1, arbitrary: fc.constantFrom('$and', '$or', '$nor') },
+);
+const pattern = fc.constantFrom(
+  '.*.*.*.*.*.*.*=',
+  '(a+)+$',
+  '^(a|aa)*$',
+  '(a)\\1',
+  'web(?=-1)',
+  '[',
+  '\\u0041',
+  'a{0,999}b{0,999}',
+  '^prop-0',
+  '(?i)DEBIAN',
+  '\\z',
+  'x'.repeat(300),
+);
+const scalar = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  pattern,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('ims', 'x', 'Wed, 25 Nov 2026 21:08:02 GMT', '2026-11-25', 'string', 'object', 'prop-00.fleet.test', 'Debian 3'),
+);
 const { json } = fc.letrec((tie) => ({
   json: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('list'), tie('doc')),
   list: fc.array(tie('json'), { maxLength: 4 }),
@@ -62,7 +132,10 @@ const { json } = fc.letrec((tie) => ({
 /** Filters shaped like real ones: declared fields, operators with plausible operands, logical lists. */
 const condition = fc.oneof(scalar, fc.dictionary(operator, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })), { minKeys: 1, maxKeys: 2 }));
 const filter = fc.dictionary(field, condition, { maxKeys: 3 });
-const plausible = fc.oneof(filter, filter.chain((f) => fc.constantFrom({ $or: [f, { status: 'up' }] }, { $and: [f] }, { $nor: [f] })));
+const plausible = fc.oneof(
+  filter,
+  filter.chain((f) => fc.constantFrom({ $or: [f, { status: 'up' }] }, { $and: [f] }, { $nor: [f] })),
+);
 /** Nested past the bound (kept short enough for a URL's 16 KB head), or just at it. */
 const deep = (max: number) => fc.integer({ min: 1, max }).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`);
 const rawJson = (depth: number) =>
@@ -74,13 +147,28 @@ const rawJson = (depth: number) =>
     { weight: 1, arbitrary: fc.constantFrom('{', '[]', 'null', '{"_id":{"$in":[[[[[[]]]]]]}}', `{"_id":{"$in":[${'1,'.repeat(1500)}1]}}`) },
   );
 
-const resource = fc.oneof({ weight: 6, arbitrary: fc.constant('hosts') }, { weight: 3, arbitrary: fc.constantFrom('actions', 'alerts', 'groups', 'tasks', 'vpn_organizations', 'hosts_statistic', 'files') });
-const hostile = (depth: number) => fc.oneof(json.map((v) => JSON.stringify(v)), deep(depth), fc.string({ maxLength: 30 }));
-const sortTerm = fc.oneof({ weight: 5, arbitrary: field }, { weight: 1, arbitrary: key }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }).chain((k) => fc.constantFrom(k, `-${k}`));
+const resource = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('hosts') },
+  { weight: 3, arbitrary: fc.constantFrom('actions', 'alerts', 'groups', 'tasks', 'vpn_organizations', 'hosts_statistic', 'files') },
+);
+const hostile = (depth: number) =>
+  fc.oneof(
+    json.map((v) => JSON.stringify(v)),
+    deep(depth),
+    fc.string({ maxLength: 30 }),
+  );
+const sortTerm = fc
+  .oneof({ weight: 5, arbitrary: field }, { weight: 1, arbitrary: key }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) })
+  .chain((k) => fc.constantFrom(k, `-${k}`));
 const sort = fc.oneof(
   { weight: 6, arbitrary: fc.array(field, { minLength: 1, maxLength: 3 }).chain((fs) => fc.constantFrom(fs.join(','), fs.map((f) => `-${f}`).join(','))) },
   { weight: 2, arbitrary: fc.array(sortTerm, { minLength: 1, maxLength: 4 }).map((terms) => terms.join(',')) },
-  { weight: 1, arbitrary: fc.array(fc.tuple(field, fc.constantFrom(1, -1, 0, 2)), { maxLength: 4 }).map((terms) => `[${terms.map(([k, d]) => `("${k}", ${d})`).join(', ')}]`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.tuple(field, fc.constantFrom(1, -1, 0, 2)), { maxLength: 4 })
+      .map((terms) => `[${terms.map(([k, d]) => `("${k}", ${d})`).join(', ')}]`),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 30, max: 500 }).map((n) => Array.from({ length: n }, () => '_id').join(',')) },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
 );
@@ -89,29 +177,94 @@ const projection = fc.oneof(
   { weight: 1, arbitrary: fc.dictionary(key, fc.constantFrom(0, 1, 2, -1, 'x', true), { maxKeys: 4 }).map((p) => JSON.stringify(p)) },
   { weight: 1, arbitrary: hostile(60) },
 );
-const embedded = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('{"groups":1}', '{"vpn_organization":1}', '{"host":1}') }, { weight: 1, arbitrary: hostile(60) });
-const count = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 50 }).map(String) }, { weight: 1, arbitrary: fc.integer({ min: -5, max: 100_000 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('9007199254740993', '1e3', 'abc', '', '0x10') });
+const embedded = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('{"groups":1}', '{"vpn_organization":1}', '{"host":1}') },
+  { weight: 1, arbitrary: hostile(60) },
+);
+const count = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 1, max: 50 }).map(String) },
+  { weight: 1, arbitrary: fc.integer({ min: -5, max: 100_000 }).map(String) },
+  { weight: 1, arbitrary: fc.constantFrom('9007199254740993', '1e3', 'abc', '', '0x10') },
+);
 const where = fc.oneof({ weight: 6, arbitrary: plausible.map((v) => JSON.stringify(v)) }, { weight: 3, arbitrary: rawJson(400) });
 const listQuery = fc.record({ where, sort, projection, max_results: count, page: count, embedded }, { requiredKeys: [] });
 
 /** Write targets, each with items shaped like its own (fields it declares, values of any type). */
 const maybe = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: json });
 const targets: readonly [method: 'post' | 'patch', path: string, role: TestRole, item: fc.Arbitrary<Record<string, unknown>>][] = [
-  ['post', '/api/alerts', 'operator', fc.record({ type: maybe(fc.string({ minLength: 1, maxLength: 8 })), level: maybe(fc.constantFrom('info', 'warning')), payload: maybe(fc.dictionary(key, json, { maxKeys: 3 })), read: maybe(fc.boolean()) }, { requiredKeys: ['type'] })],
-  ['post', '/api/groups', 'admin', fc.record({ name: maybe(fc.string({ minLength: 1, maxLength: 8 })), type: maybe(fc.constantFrom(0, 1, 2)), info: maybe(fc.record({ regex: maybe(pattern), grain: json }, { requiredKeys: [] })) }, { requiredKeys: ['name'] })],
-  ['post', '/api/tasks', 'operator', fc.record({ name: maybe(fc.string({ minLength: 1, maxLength: 8 })), fun: maybe(fc.constant('test.ping')), start: maybe(fc.constantFrom('2030-01-01 00:00', 'Wed, 25 Nov 2026 21:08:02 GMT')), tgt: maybe(fc.array(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 2 })), kwarg: maybe(fc.dictionary(key, json, { maxKeys: 3 })), cron: maybe(fc.constantFrom('*/5 * * * *', 'nope')) }, { requiredKeys: ['name', 'fun', 'start', 'tgt'] })],
-  ['patch', '/api/hosts/prop-00.fleet.test', 'admin', fc.record({ identification_number: maybe(fc.string({ maxLength: 8 })), groups: maybe(fc.array(fc.string({ maxLength: 24 }), { maxLength: 2 })), status: json }, { requiredKeys: [] })],
-  ['post', '/api/vpn_managers', 'admin', fc.record({ name: maybe(fc.string({ maxLength: 8 })), url: maybe(fc.constantFrom('https://vpn.test', 'nope')), password: maybe(fc.string({ maxLength: 8 })) }, { requiredKeys: [] })],
+  [
+    'post',
+    '/api/alerts',
+    'operator',
+    fc.record(
+      {
+        type: maybe(fc.string({ minLength: 1, maxLength: 8 })),
+        level: maybe(fc.constantFrom('info', 'warning')),
+        payload: maybe(fc.dictionary(key, json, { maxKeys: 3 })),
+        read: maybe(fc.boolean()),
+      },
+      { requiredKeys: ['type'] },
+    ),
+  ],
+  [
+    'post',
+    '/api/groups',
+    'admin',
+    fc.record(
+      {
+        name: maybe(fc.string({ minLength: 1, maxLength: 8 })),
+        type: maybe(fc.constantFrom(0, 1, 2)),
+        info: maybe(fc.record({ regex: maybe(pattern), grain: json }, { requiredKeys: [] })),
+      },
+      { requiredKeys: ['name'] },
+    ),
+  ],
+  [
+    'post',
+    '/api/tasks',
+    'operator',
+    fc.record(
+      {
+        name: maybe(fc.string({ minLength: 1, maxLength: 8 })),
+        fun: maybe(fc.constant('test.ping')),
+        start: maybe(fc.constantFrom('2030-01-01 00:00', 'Wed, 25 Nov 2026 21:08:02 GMT')),
+        tgt: maybe(fc.array(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 2 })),
+        kwarg: maybe(fc.dictionary(key, json, { maxKeys: 3 })),
+        cron: maybe(fc.constantFrom('*/5 * * * *', 'nope')),
+      },
+      { requiredKeys: ['name', 'fun', 'start', 'tgt'] },
+    ),
+  ],
+  [
+    'patch',
+    '/api/hosts/prop-00.fleet.test',
+    'admin',
+    fc.record(
+      { identification_number: maybe(fc.string({ maxLength: 8 })), groups: maybe(fc.array(fc.string({ maxLength: 24 }), { maxLength: 2 })), status: json },
+      { requiredKeys: [] },
+    ),
+  ],
+  [
+    'post',
+    '/api/vpn_managers',
+    'admin',
+    fc.record(
+      { name: maybe(fc.string({ maxLength: 8 })), url: maybe(fc.constantFrom('https://vpn.test', 'nope')), password: maybe(fc.string({ maxLength: 8 })) },
+      { requiredKeys: [] },
+    ),
+  ],
 ];
-const write = fc.constantFrom(...targets).chain(([method, path, role, item]) =>
-  fc
-    .oneof(
-      { weight: 5, arbitrary: item.map((v) => JSON.stringify(v)) },
-      { weight: 1, arbitrary: fc.array(item, { maxLength: 3 }).map((v) => JSON.stringify(v)) },
-      { weight: 2, arbitrary: rawJson(3000) },
-    )
-    .map((text) => ({ method, path, role, text })),
-);
+const write = fc
+  .constantFrom(...targets)
+  .chain(([method, path, role, item]) =>
+    fc
+      .oneof(
+        { weight: 5, arbitrary: item.map((v) => JSON.stringify(v)) },
+        { weight: 1, arbitrary: fc.array(item, { maxLength: 3 }).map((v) => JSON.stringify(v)) },
+        { weight: 2, arbitrary: rawJson(3000) },
+      )
+      .map((text) => ({ method, path, role, text })),
+  );
 
 describe('generated requests never answer 5xx, and every 4xx is in the error shape, within the budget', () => {
   test('GET lists with where / sort / projection / embedded / paging (viewer)', async () => {
@@ -135,16 +288,42 @@ describe('generated requests never answer 5xx, and every 4xx is in the error sha
 
   test('multipart parts with any names, file names and content types (operator)', async () => {
     // Mostly printable, now and then a control byte (a NUL, a DEL, a CR) that busboy refuses.
-    const header = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 16 }) }, { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 16 }) });
-    const part = fc.record({ name: fc.oneof(fc.constantFrom('name', 'data', '__proto__', 'constructor'), header), value: fc.string({ maxLength: 20 }), filename: fc.option(header, { nil: undefined }), contentType: fc.option(fc.oneof(header, fc.constantFrom('text/html', 'image/svg+xml', 'image/png')), { nil: undefined }) });
-    const file = fc.record({ name: fc.constant('data'), value: fc.string({ maxLength: 20 }), filename: header, contentType: fc.option(fc.oneof(header, fc.constantFrom('text/html', 'image/png')), { nil: undefined }) });
-    const parts = fc.oneof(fc.array(part, { maxLength: 4 }), fc.tuple(fc.array(part, { maxLength: 2 }), file).map(([rest, f]) => [...rest, f]));
+    const header = fc.oneof(
+      { weight: 4, arbitrary: fc.string({ maxLength: 16 }) },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 16 }) },
+    );
+    const part = fc.record({
+      name: fc.oneof(fc.constantFrom('name', 'data', '__proto__', 'constructor'), header),
+      value: fc.string({ maxLength: 20 }),
+      filename: fc.option(header, { nil: undefined }),
+      contentType: fc.option(fc.oneof(header, fc.constantFrom('text/html', 'image/svg+xml', 'image/png')), { nil: undefined }),
+    });
+    const file = fc.record({
+      name: fc.constant('data'),
+      value: fc.string({ maxLength: 20 }),
+      filename: header,
+      contentType: fc.option(fc.oneof(header, fc.constantFrom('text/html', 'image/png')), { nil: undefined }),
+    });
+    const parts = fc.oneof(
+      fc.array(part, { maxLength: 4 }),
+      fc.tuple(fc.array(part, { maxLength: 2 }), file).map(([rest, f]) => [...rest, f]),
+    );
     await fc.assert(
       fc.asyncProperty(parts, async (list) => {
-        const { body, contentType } = multipartBody(list.map((p) => ({ name: p.name, value: p.value, ...(p.filename === undefined ? {} : { filename: p.filename }), ...(p.contentType === undefined ? {} : { contentType: p.contentType }) })));
+        const { body, contentType } = multipartBody(
+          list.map((p) => ({
+            name: p.name,
+            value: p.value,
+            ...(p.filename === undefined ? {} : { filename: p.filename }),
+            ...(p.contentType === undefined ? {} : { contentType: p.contentType }),
+          })),
+        );
         const started = performance.now();
         const res = await rawRequest(s.url, rawPost('/api/files', { ...auth('operator'), 'Content-Type': contentType }, body));
-        expectWellFormed({ status: res.status, contentType: res.headers['content-type'], text: res.body, ms: performance.now() - started }, `multipart ${JSON.stringify(list)}`);
+        expectWellFormed(
+          { status: res.status, contentType: res.headers['content-type'], text: res.body, ms: performance.now() - started },
+          `multipart ${JSON.stringify(list)}`,
+        );
       }),
       { seed: SEED, numRuns: 120 },
     );

@@ -22,7 +22,9 @@ describe('with RATE_LIMIT_WRITES_PER_MIN=3 and RATE_LIMIT_EXEC_PER_MIN=2', () =>
   test('the fourth write of a token in a minute is a 429 naming the token and the variable, with Retry-After', async () => {
     for (const name of ['rl-1', 'rl-2', 'rl-3']) expect((await group(name)).status).toBe(201);
     const res = await group('rl-4');
-    expect(expectEveError(res, 429)._error.message).toMatch(/^Too many writes by token "admin": the limit is 3 a minute \(RATE_LIMIT_WRITES_PER_MIN\); retry in \d+ s$/);
+    expect(expectEveError(res, 429)._error.message).toMatch(
+      /^Too many writes by token "admin": the limit is 3 a minute \(RATE_LIMIT_WRITES_PER_MIN\); retry in \d+ s$/,
+    );
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(20);
     expect(await s.store.count('groups', { name: 'rl-4' })).toBe(0);
@@ -55,7 +57,15 @@ describe('by default', () => {
   afterAll(() => s.close());
 
   test('no limit: 40 writes of one token in a row all pass', async () => {
-    for (let i = 0; i < 40; i++) expect((await s.request.post('/api/alerts').set(auth('operator')).send({ type: `free-${i}` })).status).toBe(201);
+    for (let i = 0; i < 40; i++)
+      expect(
+        (
+          await s.request
+            .post('/api/alerts')
+            .set(auth('operator'))
+            .send({ type: `free-${i}` })
+        ).status,
+      ).toBe(201);
   });
 });
 
@@ -79,9 +89,15 @@ describe('the log of an unhandled error', () => {
 
   test('names the path and leaves the query (a filter) out', async () => {
     const secretFilter = 'needle-in-the-query-7f3a';
-    const res = await s.request.get('/api/failing_items').query({ where: JSON.stringify({ note: secretFilter }) }).set(auth('viewer'));
+    const res = await s.request
+      .get('/api/failing_items')
+      .query({ where: JSON.stringify({ note: secretFilter }) })
+      .set(auth('viewer'));
     expectEveError(res, 500);
-    const line = s.logs().split('\n').find((l) => l.includes('"unhandled error"'));
+    const line = s
+      .logs()
+      .split('\n')
+      .find((l) => l.includes('"unhandled error"'));
     expect(line).toBeDefined();
     expect(JSON.parse(line ?? '{}')).toMatchObject({ method: 'GET', path: '/api/failing_items' });
     expect(s.logs()).not.toContain(secretFilter);

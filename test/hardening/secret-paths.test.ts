@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const list = (where: Record<string, unknown>) =>
-  s.request.get('/api/vpn_organizations').query({ where: JSON.stringify(where) }).set(auth('viewer'));
+  s.request
+    .get('/api/vpn_organizations')
+    .query({ where: JSON.stringify(where) })
+    .set(auth('viewer'));
 
 describe('where below a secret field of an open object', () => {
   test.each([
@@ -23,7 +26,9 @@ describe('where below a secret field of an open object', () => {
     ['under $not', { 'vpnsrv_representation.auth_token.length': { $not: { $lt: 10 } } }],
   ])('%s is refused with 400 naming the secret field', async (_name, where) => {
     const body = expectEveError(await list(where), 400);
-    expect(body._error.message).toMatch(/^where: field "vpnsrv_representation\.auth_(token|secret)[.\w]*" is (inside the secret field "vpnsrv_representation\.auth_(token|secret)"|secret)/);
+    expect(body._error.message).toMatch(
+      /^where: field "vpnsrv_representation\.auth_(token|secret)[.\w]*" is (inside the secret field "vpnsrv_representation\.auth_(token|secret)"|secret)/,
+    );
   });
 
   test('the secret field itself stays refused', async () => {

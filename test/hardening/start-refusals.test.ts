@@ -88,7 +88,9 @@ describe('the CLI refuses to start, in one line', () => {
   test('on a file that is not a database', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'fleet.db'), 'this is not an SQLite file, but it is long enough to have a header of 100 bytes.'.repeat(4));
-    expect(await refusedStart({ DATABASE_URL: `sqlite:${join(dir, 'fleet.db')}` })).toMatch(/^fleet-api failed to start: cannot open the database .*fleet\.db: the database file is damaged \(not an SQLite database\): restore it from a backup$/);
+    expect(await refusedStart({ DATABASE_URL: `sqlite:${join(dir, 'fleet.db')}` })).toMatch(
+      /^fleet-api failed to start: cannot open the database .*fleet\.db: the database file is damaged \(not an SQLite database\): restore it from a backup$/,
+    );
   });
 
   test('on a database whose pages fail PRAGMA quick_check', async () => {

@@ -74,13 +74,15 @@ describeIfMount('a full disk', () => {
   });
 
   test('a write larger than the space left is a 503 and leaves nothing half-written', async () => {
-    let res;
+    const fill = () =>
+      s.request
+        .post('/api/alerts')
+        .set(auth('operator'))
+        .send({ type: 'fill', payload: { blob: 'x'.repeat(200_000) } });
     let stored = 0;
-    for (; stored < 100; stored++) {
-      res = await s.request.post('/api/alerts').set(auth('operator')).send({ type: 'fill', payload: { blob: 'x'.repeat(200_000) } });
-      if (res.status !== 201) break;
-    }
-    expect(expectEveError(res!, 503)._error.message).toBe(FULL);
+    let res = await fill();
+    for (; res.status === 201 && stored < 100; res = await fill()) stored += 1;
+    expect(expectEveError(res, 503)._error.message).toBe(FULL);
     expect(await s.store.count('alerts', { type: 'fill' })).toBe(stored);
   });
 });

@@ -114,7 +114,10 @@ describe('two instances on one SQLite file', () => {
     // A large item (a kwarg of 3,000 entries): each write decodes, merges and hashes it, which
     // widens the window between a write's read and its commit, as a host's grains do.
     const kwarg = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`key_${i}`, `value ${i} `.repeat(4)]));
-    const created = await a.request.post('/api/tasks').set(auth('operator')).send({ name: 'raced', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['h1'], kwarg });
+    const created = await a.request
+      .post('/api/tasks')
+      .set(auth('operator'))
+      .send({ name: 'raced', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['h1'], kwarg });
     expect(created.status).toBe(201);
     const id = (created.body as { _id: string })._id;
     const patch = (i: number): Promise<number> => {

@@ -34,7 +34,12 @@ export const FLAT_BOUNDS: JsonBounds = { maxDepth: 2, maxArray: 200, maxKeys: 20
  * validator, the merge, the stores' JSON: SQLite's json functions stop at 1,000 levels) far from
  * its limit. The size is the body parser's byte limit (1 MB); bulk POSTs have their own cap.
  */
-export const BODY_BOUNDS: JsonBounds = { maxDepth: 32, maxArray: Number.POSITIVE_INFINITY, maxKeys: Number.POSITIVE_INFINITY, maxNodes: Number.POSITIVE_INFINITY };
+export const BODY_BOUNDS: JsonBounds = {
+  maxDepth: 32,
+  maxArray: Number.POSITIVE_INFINITY,
+  maxKeys: Number.POSITIVE_INFINITY,
+  maxNodes: Number.POSITIVE_INFINITY,
+};
 
 /** Most `sort` terms: SQLite's ORDER BY allows 2,000 and MongoDB 32 keys; ours is MongoDB's. */
 export const MAX_SORT_TERMS = 32;

@@ -162,7 +162,9 @@ function checkOperand(c: OperandCheck): unknown {
     case 'integer':
       return Number.isInteger(c.operand) ? c.operand : bad('expects an integer');
     case 'type':
-      return (typeof c.operand === 'string' || typeof c.operand === 'number') && BSON_TYPES.has(c.operand) ? c.operand : bad('expects a BSON type name or number (like "string" or 2)');
+      return (typeof c.operand === 'string' || typeof c.operand === 'number') && BSON_TYPES.has(c.operand)
+        ? c.operand
+        : bad('expects a BSON type name or number (like "string" or 2)');
     case 'mod':
       return Array.isArray(c.operand) && c.operand.length === 2 && c.operand.every(Number.isInteger) && c.operand[0] !== 0
         ? c.operand

@@ -13,7 +13,7 @@ export interface Answer {
 
 export interface Attack {
   readonly name: string;
-  send(url: string): Promise<Answer>;
+  readonly send: (url: string) => Promise<Answer>;
 }
 
 export interface Tokens {
@@ -46,7 +46,10 @@ function json(path: string, token: string, body: string, method = 'POST'): Attac
 
 function multipart(token: string, filename: string, contentType: string): Attack['send'] {
   const b = 'stall-boundary';
-  const body = Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="data"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\nhello\r\n--${b}--\r\n`, 'latin1');
+  const body = Buffer.from(
+    `--${b}\r\nContent-Disposition: form-data; name="data"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\nhello\r\n--${b}--\r\n`,
+    'latin1',
+  );
   const head = `POST /api/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=${b}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
   return (url) => raw(url, Buffer.concat([Buffer.from(head, 'latin1'), body]));
 }
@@ -63,14 +66,42 @@ export function hostileRequests(t: Tokens): Attack[] {
     { name: 'PATCH body nested 1,000 deep (tasks)', send: json('/api/tasks/none', t.operator, `{"kwarg":${nested(1000)}}`, 'PATCH') },
     { name: 'bulk POST of 70,000 alerts', send: json('/api/alerts', t.operator, bulk) },
     { name: 'headers of 20 KB (raw)', send: (url) => raw(url, `GET /api/hosts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`) },
-    { name: 'bad chunk size (raw)', send: (url) => raw(url, `POST /api/groups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.admin}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`) },
-    { name: 'Content-Length + Transfer-Encoding (raw)', send: (url) => raw(url, `POST /api/groups HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`) },
+    {
+      name: 'bad chunk size (raw)',
+      send: (url) =>
+        raw(
+          url,
+          `POST /api/groups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.admin}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+        ),
+    },
+    {
+      name: 'Content-Length + Transfer-Encoding (raw)',
+      send: (url) => raw(url, `POST /api/groups HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`),
+    },
     { name: 'control byte in the path (raw)', send: (url) => raw(url, `GET /api/ho\u0001sts HTTP/1.1\r\nHost: x\r\n\r\n`) },
     { name: 'multipart: NUL in the filename', send: multipart(t.operator, 'a\u0000b.txt', 'text/plain') },
     { name: 'multipart: DEL in the Content-Type', send: multipart(t.operator, 'a.txt', 'text/pl\u007fain') },
-    { name: 'POST files without a file part', send: (url) => fetched(`${url}/api/files`, { method: 'POST', headers: { authorization: `Bearer ${t.operator}` }, body: (() => { const f = new FormData(); f.append('name', 'x'); return f; })() }) },
+    {
+      name: 'POST files without a file part',
+      send: (url) =>
+        fetched(`${url}/api/files`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.operator}` },
+          body: (() => {
+            const f = new FormData();
+            f.append('name', 'x');
+            return f;
+          })(),
+        }),
+    },
     { name: 'body field "constructor" (groups)', send: json('/api/groups', t.admin, '{"name":"stall","constructor":1}') },
-    { name: 'where on a secret sub-path', send: (url) => fetched(`${url}/api/vpn_organizations?where=${q({ 'vpnsrv_representation.auth_token.length': { $gt: 0 } })}`, { headers: { authorization: `Bearer ${t.viewer}` } }) },
+    {
+      name: 'where on a secret sub-path',
+      send: (url) =>
+        fetched(`${url}/api/vpn_organizations?where=${q({ 'vpnsrv_representation.auth_token.length': { $gt: 0 } })}`, {
+          headers: { authorization: `Bearer ${t.viewer}` },
+        }),
+    },
     { name: '/api/health (read + write probe)', send: (url) => fetched(`${url}/api/health`, {}) },
   ];
 }

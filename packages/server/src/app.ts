@@ -71,7 +71,11 @@ export function createApp(options: AppOptions): Express {
     res.status(status.status === 'ok' ? 200 : 503).json(status);
   });
   app.use(
-    rateLimits({ writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN, execPerMin: options.config.RATE_LIMIT_EXEC_PER_MIN, authenticator: options.authenticator }),
+    rateLimits({
+      writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN,
+      execPerMin: options.config.RATE_LIMIT_EXEC_PER_MIN,
+      authenticator: options.authenticator,
+    }),
   );
   app.use(
     '/api',

@@ -151,7 +151,8 @@ async function listen(app: Express, config: Config, log: Logger): Promise<Server
     });
   }).catch((err: unknown) => {
     const code = (err as { code?: unknown }).code;
-    if (code === 'EADDRINUSE') throw new ConfigError(`Port ${config.PORT} on ${config.HOST} is already in use: stop the process holding it, or set PORT to a free port`);
+    if (code === 'EADDRINUSE')
+      throw new ConfigError(`Port ${config.PORT} on ${config.HOST} is already in use: stop the process holding it, or set PORT to a free port`);
     if (code === 'EACCES') throw new ConfigError(`Port ${config.PORT} on ${config.HOST} needs privileges this process lacks: set PORT to 1024 or above`);
     if (code === 'EADDRNOTAVAIL') throw new ConfigError(`HOST ${config.HOST} is not an address of this machine: set HOST (0.0.0.0 for every interface)`);
     throw err;

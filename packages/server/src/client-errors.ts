@@ -19,7 +19,10 @@ const PARSER_ERRORS: Readonly<Record<string, readonly [status: number, message: 
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request did not arrive in time'],
   // llhttp reports Content-Length beside Transfer-Encoding as either code, by version.
   HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'The request has both Content-Length and Transfer-Encoding (RFC 9112 §6.3): send one of them'],
-  HPE_INVALID_TRANSFER_ENCODING: [400, 'The Transfer-Encoding of the request is not valid: chunked must be its last coding, and Content-Length may not come with it (RFC 9112 §6.1, §6.3)'],
+  HPE_INVALID_TRANSFER_ENCODING: [
+    400,
+    'The Transfer-Encoding of the request is not valid: chunked must be its last coding, and Content-Length may not come with it (RFC 9112 §6.1, §6.3)',
+  ],
   HPE_INVALID_CHUNK_SIZE: [400, 'The chunked body is malformed: a chunk size is not a hexadecimal number'],
   HPE_INVALID_CONTENT_LENGTH: [400, 'The Content-Length of the request is not valid'],
   HPE_INVALID_HEADER_TOKEN: [400, 'A request header holds a character a header may not (RFC 9110 §5)'],

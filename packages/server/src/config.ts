@@ -67,9 +67,7 @@ const schema = z.object({
   SALT_API_EAUTH: optionalString.transform((v) => v ?? 'pam'),
   SALT_MASTER_NAME: optionalString,
   /** The master's time zone: Salt 2018.3 writes jids in the master's local time (packages/salt/src/jid.ts). */
-  SALT_MASTER_TZ: optionalString
-    .transform((v) => v ?? 'UTC')
-    .refine(knownZone, 'must be an IANA time zone such as UTC or Europe/Berlin'),
+  SALT_MASTER_TZ: optionalString.transform((v) => v ?? 'UTC').refine(knownZone, 'must be an IANA time zone such as UTC or Europe/Berlin'),
   /**
    * Longest quiet spell of the salt-api event stream before the service checks it (salt-api sends
    * no keep-alives, so a dropped connection is silent): a probe the master answers must show up
@@ -85,7 +83,14 @@ const schema = z.object({
   SNAPSHOT_RETENTION_DAYS: intIn(1, 3650, 90),
   PAGINATION_LIMIT: intIn(1, 100000, 1000),
   MAX_UPLOAD_BYTES: intIn(1, 10 * 1024 * 1024 * 1024, 50 * 1024 * 1024),
-  EXEC_ALLOWED_FUNS: optionalString.transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean))),
+  EXEC_ALLOWED_FUNS: optionalString.transform((v) =>
+    v === undefined
+      ? undefined
+      : v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+  ),
   GRAIN_TOOL_KEY: optionalString.transform((v) => v ?? 'tool'),
   SECRET_KEY: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   LOG_LEVEL: optionalString
@@ -95,7 +100,14 @@ const schema = z.object({
   RATE_LIMIT_WRITES_PER_MIN: intIn(0, 1_000_000, 0),
   /** Executions on the master per token per minute (0: no limit). */
   RATE_LIMIT_EXEC_PER_MIN: intIn(0, 1_000_000, 0),
-  CORS_ORIGINS: optionalString.transform((v) => (v === undefined ? [] : v.split(',').map((s) => s.trim()).filter(Boolean))),
+  CORS_ORIGINS: optionalString.transform((v) =>
+    v === undefined
+      ? []
+      : v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+  ),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -21,7 +21,8 @@ function nextKey(env: NodeJS.ProcessEnv, nextPath: string | undefined): string {
     if (given.length < MIN_KEY_LENGTH) throw new ConfigError(`Invalid configuration: NEW_SECRET_KEY must be at least ${MIN_KEY_LENGTH} characters`);
     return given;
   }
-  if (nextPath === undefined) throw new ConfigError('SECRET_KEY gives the current key: set NEW_SECRET_KEY to the new one (16+ characters), then SECRET_KEY to it once this is done');
+  if (nextPath === undefined)
+    throw new ConfigError('SECRET_KEY gives the current key: set NEW_SECRET_KEY to the new one (16+ characters), then SECRET_KEY to it once this is done');
   if (existsSync(nextPath)) return readFileSync(nextPath, 'utf8').trim();
   const key = randomBytes(32).toString('base64url');
   writeFileSync(nextPath, `${key}\n`, { mode: 0o600, flag: 'wx' });
@@ -47,7 +48,8 @@ export async function rotateKeyCommand(env: NodeJS.ProcessEnv = process.env): Pr
   } finally {
     await store.close();
   }
-  if (keyFile === undefined || nextPath === undefined) return `Re-sealed the secrets of ${count} item(s) with NEW_SECRET_KEY: set SECRET_KEY to it before the next start`;
+  if (keyFile === undefined || nextPath === undefined)
+    return `Re-sealed the secrets of ${count} item(s) with NEW_SECRET_KEY: set SECRET_KEY to it before the next start`;
   const kept = join(choice.dataDir, `secret-key.old-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   renameSync(keyFile, kept);
   if (env.NEW_SECRET_KEY === undefined || env.NEW_SECRET_KEY.trim() === '') renameSync(nextPath, keyFile);

@@ -27,7 +27,10 @@ function keptFile(dataDir: string, name: string, make: () => string): { value: s
 }
 
 /** The token grants: from API_TOKENS, or one admin token kept in the data dir. */
-export function tokenGrants(apiTokens: string | undefined, dataDir: string): { grants: TokenGrant[]; generated?: { token: string; created: boolean; path: string } } {
+export function tokenGrants(
+  apiTokens: string | undefined,
+  dataDir: string,
+): { grants: TokenGrant[]; generated?: { token: string; created: boolean; path: string } } {
   if (apiTokens) {
     const grants = apiTokens.split(',').map((entry) => {
       const trimmed = entry.trim();

@@ -102,6 +102,12 @@ export function openChecked(path: string, open: () => SqliteDb): SqliteDb {
     // Closing checkpoints the WAL, which a damaged file may refuse; the start stops either way.
   }
   // quick_check answers one text per problem, the first headed `*** in database main ***`.
-  const first = String(problems[0]).replace(/^\*\*\* in database \w+ \*\*\*\s*/, '').split('\n')[0]?.slice(0, 200) ?? '';
-  throw new StoreOpenError(`the database ${path} is damaged (PRAGMA quick_check: ${first}): restore it from a backup, or move it aside to start on an empty store`);
+  const first =
+    String(problems[0])
+      .replace(/^\*\*\* in database \w+ \*\*\*\s*/, '')
+      .split('\n')[0]
+      ?.slice(0, 200) ?? '';
+  throw new StoreOpenError(
+    `the database ${path} is damaged (PRAGMA quick_check: ${first}): restore it from a backup, or move it aside to start on an empty store`,
+  );
 }
