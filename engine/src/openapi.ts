@@ -1,11 +1,14 @@
 /**
  * OpenAPI 3.1 description generated from the definitions: one schema per resource (read shape,
  * with secrets shown as masked strings), the collection/item paths each method exposes, the
- * custom routes, bearer auth and the one error shape.
+ * custom routes and the route groups (with the JSON Schema of their declared Zod body, query and
+ * response), bearer auth and the one error shape.
  */
+import { z } from 'zod';
 import type { CompiledResource } from './compile/compile';
 import type { Registry } from './compile/registry';
 import type { Field, FieldKind } from './definition/fields';
+import type { RouteSpec } from './definition/routes';
 
 type Schema = Record<string, unknown>;
 
@@ -75,12 +78,40 @@ function resourcePaths(res: CompiledResource): Record<string, Schema> {
   const paths: Record<string, Schema> = {};
   if (Object.keys(coll).length) paths[`/api/${res.name}`] = coll;
   if (Object.keys(item).length) paths[`/api/${res.name}/{id}`] = { ...idParam, ...item };
-  for (const route of res.def.routes ?? []) {
-    const path = `/api/${res.name}${route.path.replace(/:(\w+)/g, '{$1}')}`;
-    const params = [...route.path.matchAll(/:(\w+)/g)].map((mm) => ({ name: mm[1], in: 'path', required: true, schema: { type: 'string' } }));
-    paths[path] = { ...(paths[path] ?? {}), [route.method]: op(route.summary, route.role, { 200: { description: 'OK' } }, params.length ? { parameters: params } : {}) };
-  }
+  for (const route of res.def.routes ?? []) addRoute(paths, `/api/${res.name}`, route, res.name);
   return paths;
+}
+
+/** The JSON Schema of a declared Zod schema (what it accepts, or what it produces). */
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Schema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
+  return rest;
+}
+
+/** What a route answers: its declared response schema, the resource it renders, or no content. */
+function routeResponses(route: RouteSpec, own: string | undefined): Schema {
+  if (route.response) return { 200: { description: 'OK', ...json(jsonSchemaOf(route.response, 'output')) } };
+  if (route.noContent) return { 204: { description: 'No content' } };
+  const resource = route.renders?.resource ?? own;
+  if (route.renders === undefined || resource === undefined) return { 200: { description: 'OK' } };
+  if (route.renders.as === 'write') return { 200: { description: 'Written', ...json(ref('WriteResponse')) } };
+  const envelope = { type: 'object', properties: { _items: { type: 'array', items: ref(resource) }, _links: { type: 'object' }, _meta: { type: 'object' } } };
+  return { 200: { description: 'OK', ...json(route.renders.as === 'list' ? envelope : ref(resource)) } };
+}
+
+/** Adds one declared route (custom or of a route group) under `base`. */
+function addRoute(paths: Record<string, Schema>, base: string, route: RouteSpec, own?: string): void {
+  const path = `${base}${route.path.replace(/:(\w+)/g, '{$1}')}`;
+  const parameters: Schema[] = [...route.path.matchAll(/:(\w+)/g)].map((mm) => ({ name: mm[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const query = route.query ? jsonSchemaOf(route.query, 'input') : undefined;
+  const queryProps = (query?.properties ?? {}) as Record<string, Schema>;
+  const required = new Set(Array.isArray(query?.required) ? (query.required as string[]) : []);
+  for (const [name, schema] of Object.entries(queryProps)) parameters.push({ name, in: 'query', required: required.has(name), schema });
+  const extra: Schema = parameters.length ? { parameters } : {};
+  if (route.body) extra.requestBody = json(jsonSchemaOf(route.body, 'input'));
+  const operation = op(route.summary, route.role, routeResponses(route, own), extra);
+  if (route.description) operation.description = `${route.description} ${String(operation.description)}`;
+  paths[path] = { ...(paths[path] ?? {}), [route.method]: operation };
 }
 
 /** The OpenAPI document of every registered resource. */
@@ -94,6 +125,7 @@ export function openApiDocument(registry: Registry, info: { title: string; versi
     schemas[res.name] = resourceSchema(res);
     paths = { ...paths, ...resourcePaths(res) };
   }
+  for (const group of registry.groups.values()) for (const route of group.routes) addRoute(paths, `/api/${group.base}`, route);
   return {
     openapi: '3.1.0',
     info: { ...info, description: 'Eve-compatible REST API of the fleet. Authenticate with Authorization: Bearer <token>.' },
