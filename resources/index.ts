@@ -7,6 +7,8 @@ import { actions } from './actions';
 import { alerts } from './alerts';
 import { failed_patches } from './failed_patches';
 import { files } from './files';
+import { graphRoutes } from './graph';
+import { graph_jobs } from './graph/graph_jobs';
 import { groups } from './groups';
 import { hosts } from './hosts';
 import { hosts_statistic } from './hosts_statistic';
@@ -23,6 +25,7 @@ export const allResources: readonly AnyResourceDefinition[] = [
   alerts,
   failed_patches,
   files,
+  graph_jobs,
   groups,
   hosts,
   hosts_statistic,
@@ -35,9 +38,10 @@ export const allResources: readonly AnyResourceDefinition[] = [
 ];
 
 /** Routes under a path of their own, not one collection's. */
-export const allRouteGroups: readonly RouteGroup[] = [masterRoutes];
+export const allRouteGroups: readonly RouteGroup[] = [graphRoutes, masterRoutes];
 
 export { actions, alerts, failed_patches, files, groups, hosts, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };
 
 export { executionResponse, master, type ExecutionRequest, type ExecutionResponse, type MasterService, type MonitoringAction, type PatchDownload } from './lib/master';
+export type { OutwardAnswer, OutwardRequest } from './lib/master';
 export { cronError, nextRun, type Schedule } from './tasks/schedule';

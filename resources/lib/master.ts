@@ -58,6 +58,19 @@ export interface PatchDownload {
   readonly names: readonly string[];
 }
 
+/** One host's outward address as the resolver saw it, or why it could not be learnt. */
+export type OutwardAnswer = { readonly host: string; readonly address: string } | { readonly host: string; readonly error: string };
+
+/** What `outwardAddresses` asks (POST /api/graph `request_ips`). */
+export interface OutwardRequest {
+  /** Minion ids to probe (accepted keys). */
+  readonly hosts: readonly string[];
+  /** The resolver: an http(s) URL that answers the caller's address as plain text. */
+  readonly resolver: string;
+  /** Called after each batch with its answers, in order; the next batch waits for it (progress, writes). */
+  readonly onBatch?: (answers: readonly OutwardAnswer[]) => Promise<void>;
+}
+
 export interface MasterService {
   execute(request: ExecutionRequest, ctx: CallContext): Promise<ExecutionResponse>;
   /** Lists `patches/` on the master's file server and upserts each patch by name. */
@@ -66,6 +79,12 @@ export interface MasterService {
   monitoring(hostId: string, action: MonitoringAction, ctx: CallContext): Promise<Record<string, unknown>>;
   /** Runs the fleet sync now (admin endpoint). */
   syncNow(ctx: CallContext): Promise<Record<string, unknown>>;
+  /**
+   * Each host fetches `resolver` (an HTTP GET run on the minion through the master, in batches)
+   * and answers the address it was seen from. A host that fails is an answer with `error`; a
+   * master failure rejects (502/503/504) and stops the remaining batches.
+   */
+  outwardAddresses(request: OutwardRequest, ctx: CallContext): Promise<readonly OutwardAnswer[]>;
 }
 
 /** The master service, or 503 when the server runs without a master. */

@@ -1,7 +1,7 @@
 /**
  * The master service: the implementation of the `MasterService` port that resources call
  * (resources/lib/master.ts) over the salt-api client — execution proxying, patch download,
- * host monitoring and the admin's "sync now". The server registers it as the `master` service
+ * host monitoring, the admin's "sync now" and the hosts' outward-address probe. The server registers it as the `master` service
  * when SALT_API_URL is set (packages/server/src/integrations.ts).
  */
 import { ServiceUnavailable, type CallContext, type Log, type Runtime } from '@fleet/engine';
@@ -10,6 +10,7 @@ import type { SaltClient } from '../client';
 import { AsyncJobTracker } from './async-jobs';
 import { execute } from './execute';
 import { Monitor } from './monitoring';
+import { probeOutward } from './outward';
 import { downloadPatches } from './patches';
 
 export { EXEC_CLIENTS, funAllowed, parseExecution } from './request';
@@ -36,6 +37,8 @@ export interface MasterOptions {
   readonly sync?: SyncTrigger;
   /** The master's IANA zone (SALT_MASTER_TZ, default UTC), for the jids the service makes up. */
   readonly masterTz?: string;
+  /** Hosts per outward-address probe call (default 200). */
+  readonly probeBatch?: number;
 }
 
 /** The service plus what the server needs to shut it down. */
@@ -65,6 +68,9 @@ function monitoringBody(monitor: Monitor): (hostId: string, action: MonitoringAc
 export function createMasterService(o: MasterOptions): RunningMaster {
   const tracker = new AsyncJobTracker({ client: o.client, runtime: o.runtime, log: o.log, pollMs: o.asyncPollMs ?? 1000, deadlineMs: o.asyncDeadlineMs ?? 300_000 });
   const monitor = new Monitor({ client: o.client, runtime: o.runtime, log: o.log, intervalMs: o.monitorIntervalMs ?? 30_000 });
+  // Probes in flight: stop() lets their current batch (and its writes) finish and starts no other.
+  const probes = new Set<Promise<unknown>>();
+  let stopping = false;
   return {
     execute: (request, ctx) => execute({ client: o.client, runtime: o.runtime, tracker, masterTz: o.masterTz ?? 'UTC' }, request, ctx),
     downloadPatches: (ctx) => downloadPatches({ client: o.client, runtime: o.runtime, log: o.log }, ctx.now),
@@ -74,8 +80,15 @@ export function createMasterService(o: MasterOptions): RunningMaster {
       const report = await o.sync.runNow();
       return report !== null && typeof report === 'object' && !Array.isArray(report) ? { ...report } : { result: report };
     },
+    outwardAddresses(request) {
+      const probe = probeOutward({ client: o.client, stopping: () => stopping, ...(o.probeBatch ? { batch: o.probeBatch } : {}) }, request);
+      probes.add(probe);
+      void probe.catch(() => undefined).finally(() => probes.delete(probe));
+      return probe;
+    },
     async stop() {
-      await Promise.all([monitor.close(), tracker.stop()]);
+      stopping = true;
+      await Promise.all([monitor.close(), tracker.stop(), Promise.allSettled([...probes])]);
     },
     get followedJobs() {
       return tracker.active;
