@@ -9,7 +9,7 @@ import { emptyStats, type SimContext, type SimSettings, type SimStats } from './
 import { generateMinion } from './fleet';
 import { SimError, sendSimError, unexpectedError } from './http-errors';
 import { makePublicKey, pemFinger, RSA_2048_SPKI_BYTES } from './keys';
-import type { KeyState, SimMinion } from './model';
+import type { Egress, HttpTool, KeyState, SimMinion, SimResolver } from './model';
 
 /** What tests can do to a running simulator. */
 export interface SimControls {
@@ -41,6 +41,10 @@ export interface SimControls {
   emitEvent(tag: string, data: Record<string, unknown>): void;
   /** Fires an event the way a minion's `event.send` does: the payload nested under `data`. */
   minionEvent(minionId: string, tag: string, data: Record<string, unknown>): void;
+  /** Puts an IP resolver at `host` (a URL's `name[:port]`) on the simulated internet, or removes it (null). */
+  setResolver(host: string, resolver: SimResolver | null): void;
+  /** Changes how a minion reaches the internet: its outward address, its egress, its HTTP tools. */
+  setNetwork(minionId: string, network: { publicIp?: string; egress?: Egress; httpTools?: readonly HttpTool[] }): void;
   /** Live settings (return delay, session TTL, enabled clients...). */
   readonly settings: SimSettings;
   /** Counters of received requests. */
@@ -143,6 +147,13 @@ export function createControls(ctx: SimContext, faults: Faults, setDown: (down: 
     addMinion: (id, options = {}) => addMinion(ctx, id, options),
     removeMinion: (id) => {
       if (ctx.fleet.minions.delete(id)) ctx.bus.fire('salt/key', { result: true, act: 'delete', id });
+    },
+    setResolver: (host, resolver) => {
+      if (resolver === null) ctx.fleet.resolvers.delete(host);
+      else ctx.fleet.resolvers.set(host, { ...resolver });
+    },
+    setNetwork: (id, network) => {
+      Object.assign(minion(ctx, id), network);
     },
     emitEvent: (tag, data) => ctx.bus.fire(tag, data),
     minionEvent: (id, tag, data) => ctx.bus.fire(tag, { id, cmd: '_minion_event', pretag: null, tag, data }),

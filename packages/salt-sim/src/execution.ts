@@ -6,6 +6,7 @@
  */
 import type { Fleet, SimMinion } from './model';
 import { toolTimestamp } from './model';
+import { cmdRun, type CmdResult } from './shell';
 import { stateApply, type MinionOutput } from './state';
 import { allStatus } from './status';
 
@@ -21,8 +22,9 @@ type ExecFn = (ctx: ExecContext) => MinionOutput;
 
 const ok = (ret: unknown): MinionOutput => ({ ret, retcode: 0 });
 
-function shell(ctx: ExecContext): { stdout: string; retcode: number } {
-  const cmd = String(ctx.args[0] ?? ctx.kwargs['cmd'] ?? '').trim();
+/** The simulator's canned commands: what its shell (./shell.ts) does not run itself. */
+function canned(ctx: ExecContext, commandLine: string): { stdout: string; retcode: number } {
+  const cmd = commandLine.trim();
   const g = ctx.minion.grains;
   const table: Array<[RegExp, () => { stdout: string; retcode: number }]> = [
     [/^hostname -f$/, () => ({ stdout: ctx.minion.id, retcode: 0 })],
@@ -30,8 +32,6 @@ function shell(ctx: ExecContext): { stdout: string; retcode: number } {
     [/^uname -r$/, () => ({ stdout: String(g['kernelrelease']), retcode: 0 })],
     [/^whoami$/, () => ({ stdout: 'root', retcode: 0 })],
     [/^uptime$/, () => ({ stdout: ' 10:12:01 up 3 days,  4:07,  1 user,  load average: 0.08, 0.12, 0.10', retcode: 0 })],
-    // The outward-address probe: an HTTP GET to the resolver answers with the NAT address.
-    [/\b(curl|wget)\b.*https?:\/\//, () => ({ stdout: ctx.minion.publicIp, retcode: 0 })],
     [/^echo\s+/, () => ({ stdout: cmd.replace(/^echo\s+/, '').replace(/^(['"])(.*)\1$/, '$2'), retcode: 0 })],
     [/^(false|exit 1)$/, () => ({ stdout: '', retcode: 1 })],
     [/^exit (\d+)$/, () => ({ stdout: '', retcode: Number(/\d+/.exec(cmd)?.[0] ?? 1) })],
@@ -39,6 +39,18 @@ function shell(ctx: ExecContext): { stdout: string; retcode: number } {
   ];
   const hit = table.find(([re]) => re.test(cmd));
   return hit ? hit[1]() : { stdout: '', retcode: 0 };
+}
+
+/**
+ * `cmd.run(cmd, ...)` bound as Python binds it: `cmd` positionally or by name, not both; a
+ * TypeError is returned as the minion's `_thread_return` words it (retcode 1).
+ */
+function shell(ctx: ExecContext, fun: string): CmdResult {
+  const byName = 'cmd' in ctx.kwargs;
+  if (byName && ctx.args.length > 0) return { output: `Passed invalid arguments to ${fun}: run() got multiple values for argument 'cmd'\n`, retcode: 1 };
+  if (!byName && ctx.args.length === 0) return { output: `Passed invalid arguments to ${fun}: run() missing 1 required positional argument: 'cmd'\n`, retcode: 1 };
+  const cmd = String(byName ? ctx.kwargs['cmd'] : ctx.args[0]);
+  return cmdRun({ fleet: ctx.fleet, minion: ctx.minion, fallback: (line) => canned(ctx, line) }, cmd, ctx.kwargs);
 }
 
 function grainsGet(grains: Record<string, unknown>, key: string): unknown {
@@ -69,12 +81,13 @@ const FUNCTIONS: Record<string, ExecFn> = {
   'test.version': (c) => ok(c.minion.grains['saltversion']),
   'test.echo': (c) => ok(String(c.args[0] ?? c.kwargs['text'] ?? '')),
   'cmd.run': (c) => {
-    const r = shell(c);
-    return { ret: r.stdout, retcode: r.retcode };
+    const r = shell(c, 'cmd.run');
+    return 'noReturn' in r ? { ret: null, retcode: 0, noReturn: true } : { ret: r.output, retcode: r.retcode };
   },
   'cmd.run_all': (c) => {
-    const r = shell(c);
-    return { ret: { pid: 1000 + Math.floor(Math.random() * 60_000), retcode: r.retcode, stdout: r.stdout, stderr: '' }, retcode: r.retcode };
+    const r = shell(c, 'cmd.run_all');
+    if ('noReturn' in r) return { ret: null, retcode: 0, noReturn: true };
+    return { ret: { pid: 1000 + Math.floor(Math.random() * 60_000), retcode: r.retcode, stdout: r.output, stderr: '' }, retcode: r.retcode };
   },
   'grains.items': (c) => ok(structuredClone(c.minion.grains)),
   'grains.item': (c) => ok(Object.fromEntries(c.args.map((k) => [String(k), grainsGet(c.minion.grains, String(k))]))),

@@ -9,6 +9,9 @@ import { makePublicKey, RSA_2048_SPKI_BYTES } from './keys';
 import type { Fleet, FleetOptions, KeyState, SimMinion } from './model';
 import { PATCH_FILES, BASE_FILES } from './files';
 
+/** The IP resolver every generated fleet can reach (`http://ip.fleet.example.com/`). */
+export const DEFAULT_RESOLVER = 'ip.fleet.example.com';
+
 /** 2025-01-15T00:00:00Z: generated timestamps are relative to this unless told otherwise. */
 const DEFAULT_REFERENCE_TIME = Date.UTC(2025, 0, 15);
 
@@ -108,6 +111,7 @@ export function generateFleet(options: FleetOptions): Fleet {
     masterId: 'salt-master.fleet.example.com',
     saltVersion: '3006.9',
     toolKey: opts.toolKey,
+    resolvers: new Map([[DEFAULT_RESOLVER, {}]]),
   };
 }
 

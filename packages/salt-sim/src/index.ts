@@ -21,7 +21,8 @@ export { renderGrains, toolTimes, type GrainChoices, type HostSpec, type OsProfi
 export { pemFinger } from './keys';
 export { DEFAULT_MASTER_VERSION } from './version';
 export { resolveTarget, compoundMatches, nodegroupExpression } from './match';
-export type { Fleet, FleetOptions, KeyState, SimMinion } from './model';
+export type { Egress, Fleet, FleetOptions, HttpTool, KeyState, SimMinion, SimResolver } from './model';
+export { DEFAULT_RESOLVER } from './fleet';
 export type { SimControls } from './controls';
 export type { SimSettings, SimStats } from './context';
 export type { SimUser } from './sessions';

@@ -124,6 +124,7 @@ export class JobStore {
     const minion = this.fleet.minions.get(id);
     if (minion === undefined || !minion.up) return;
     const out: MinionOutput = execute(pub.fun, { fleet: this.fleet, minion, args: pub.args, kwargs: pub.kwargs });
+    if (out.noReturn === true) return;
     const entry: JobReturn = { return: out.ret, retcode: out.retcode, success: out.retcode === 0, ...(out.out ? { out: out.out } : {}) };
     job.returns.set(id, entry);
     const kw = Object.keys(pub.kwargs).length > 0 ? [pub.kwargs] : [];

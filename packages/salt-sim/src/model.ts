@@ -20,6 +20,35 @@ export interface SimMinion {
   failingStates: boolean;
   /** The outward address an HTTP resolver would see (hosts behind one NAT share it). */
   publicIp: string;
+  /** How the host reaches the internet (default `open`). */
+  egress?: Egress;
+  /** The HTTP clients installed (default: by the `os` grain, see web.ts). */
+  httpTools?: readonly HttpTool[];
+}
+
+/**
+ * A host's way out: `open`; `blocked` (a firewall drops its outgoing packets: connections time
+ * out); `no_dns` (its resolver fails: no name resolves).
+ */
+export type Egress = 'open' | 'blocked' | 'no_dns';
+
+/** The HTTP command-line clients a host may have. */
+export type HttpTool = 'curl' | 'wget';
+
+/**
+ * An HTTP IP resolver the simulated hosts can reach, keyed in `Fleet.resolvers` by its URL's host
+ * (`name[:port]`). It answers the address the request came from (the host's `publicIp`) as plain
+ * text, unless told otherwise.
+ */
+export interface SimResolver {
+  /** HTTP status of every answer (default 200). */
+  status?: number;
+  /** A fixed body instead of the caller's address (a resolver answering HTML, say). */
+  body?: string;
+  /** Minions this resolver answers 503 to (rate limited, say). */
+  failing?: readonly string[];
+  /** Nothing listens: connections are refused. */
+  down?: boolean;
 }
 
 /** A generated fleet; `startSaltSim` serves (and mutates) one of these. */
@@ -34,6 +63,8 @@ export interface Fleet {
   saltVersion: string;
   /** Name of the nested grain object holding `last_distupgrade` / `last_stateapply`. */
   toolKey: string;
+  /** The IP resolvers on the simulated internet, by URL host; any other name does not resolve. */
+  resolvers: Map<string, SimResolver>;
 }
 
 /** Options of `generateFleet`. */

@@ -13,6 +13,8 @@ export interface MinionOutput {
   ret: unknown;
   retcode: number;
   out?: string;
+  /** The minion is still running it when the master stops waiting: no return comes. */
+  noReturn?: true;
 }
 
 interface SlsStep {
