@@ -69,7 +69,14 @@ export interface Hooks<F extends Fields = Fields> {
   }): Promise<FieldValuesOf<F>>;
   /** After a successful write; `extras` holds the write-only inputs (a group's `hosts`). */
   afterWrite?(args: { op: WriteOp; doc: ItemOfFields<F>; original?: ItemOfFields<F>; extras: ExtrasOf<F>; ctx: CallContext }): Promise<void>;
-  /** Before an item is deleted; may refuse (409). */
+  /**
+   * A write whose `prepare` ran was not stored: a later check refused it (a reference, another
+   * document of the same bulk create), another writer changed the item first, or the store failed.
+   * Undoes what `prepare` did outside the store (a record it created on a peer), as Feathers' error
+   * hooks do. What it throws is logged; the write's own error stays the answer.
+   */
+  onWriteError?(args: { op: WriteOp; fields: FieldValuesOf<F>; original?: ItemOfFields<F>; error: unknown; ctx: CallContext }): Promise<void>;
+  /** Before an item is deleted, once the declared relations allow it; may refuse (409). */
   beforeDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
   afterDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
   /** After a read, with the request's extra parameters (an alert's `mark_as_read`). */

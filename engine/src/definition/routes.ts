@@ -18,16 +18,25 @@ export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Extra response headers. */
 type Headers = Readonly<Record<string, string>>;
 
+/** A file a route answers (a host's VPN profile): bytes, their media type, the name to save them under. */
+export interface Download {
+  readonly data: Buffer;
+  readonly contentType: string;
+  readonly filename: string;
+}
+
 /**
  * What a handler returns. `item`, `list` and `write` are rendered by the serializer of `resource`
  * (default: the route's own resource); `body` is sent as it is and needs the route's `response`
- * schema; a bare `status` sends no body.
+ * schema; `download` is sent as an attachment by a route that declares `download`; a bare
+ * `status` sends no body.
  */
 export type RouteResult =
   | { readonly item: Doc; readonly resource?: string; readonly status?: number; readonly headers?: Headers }
   | { readonly list: ListResult; readonly resource?: string; readonly headers?: Headers }
   | { readonly write: Doc; readonly resource?: string; readonly status?: number; readonly headers?: Headers }
   | { readonly body: unknown; readonly status?: number; readonly headers?: Headers }
+  | { readonly download: Download; readonly headers?: Headers }
   | { readonly status: number; readonly headers?: Headers };
 
 /** The request as a handler sees it: no Express. */
@@ -65,13 +74,15 @@ export interface RouteSpec {
   readonly renders?: { readonly resource?: string; readonly as: 'item' | 'list' | 'write' };
   /** The route answers a bare status (204) and no body. */
   readonly noContent?: true;
+  /** The route answers a file (`download` results), never rendered. */
+  readonly download?: true;
 }
 
-/** Why a route does not declare what it answers (exactly one of `response`, `renders`, `noContent`), or null. */
+/** Why a route does not declare what it answers (exactly one of `response`, `renders`, `noContent`, `download`), or null. */
 export function routeAnswerError(route: RouteSpec): string | null {
-  const declared = [route.response !== undefined, route.renders !== undefined, route.noContent === true].filter(Boolean).length;
+  const declared = [route.response !== undefined, route.renders !== undefined, route.noContent === true, route.download === true].filter(Boolean).length;
   if (declared === 1) return null;
-  return `${route.method.toUpperCase()} ${route.path || "''"}: declare what the route answers: exactly one of response (a Zod schema), renders or noContent`;
+  return `${route.method.toUpperCase()} ${route.path || "''"}: declare what the route answers: exactly one of response (a Zod schema), renders, noContent or download`;
 }
 
 /** A route mounted under its resource; the handler sees the resource's typed local API. */

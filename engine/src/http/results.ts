@@ -9,6 +9,7 @@ import type { RouteResult, RouteSpec } from '../definition/routes';
 import type { Doc, Projection } from '../store/port';
 import { lastModifiedOf, setLastModified } from './conditional';
 import type { ApiContext } from './context';
+import { sendDownload } from './download';
 import { collectionLinks } from './links';
 import { renderItem, renderWrite } from './serialize';
 
@@ -55,6 +56,10 @@ export function sendResult(api: ApiContext, req: Request, resp: Response, route:
   if ('write' in result) {
     resp.setHeader('ETag', `"${String(result.write._etag)}"`);
     resp.status(result.status ?? 200).json(renderWrite(resourceOf(result.resource), result.write, api.registry));
+    return;
+  }
+  if ('download' in result) {
+    sendDownload(resp, result.download);
     return;
   }
   if ('body' in result) {

@@ -1,7 +1,8 @@
 /**
  * Deletes: a soft-delete resource hides the item (a new version with the flag set); any other
  * deletes it, with the relation rules of the items referring to it applied in the same batch
- * (pull / nullify) or refusing it (restrict, 409), and its media removed afterwards.
+ * (pull / nullify) or refusing it (restrict, 409) before `beforeDelete` runs, and its media
+ * removed afterwards.
  */
 import type { CallContext } from '../definition/define';
 import type { AnyItem } from '../definition/infer';
@@ -46,8 +47,10 @@ export async function deleteItem(s: OpsScope, id: string, ctx: CallContext, o: P
   const doc = await lastWriteWins(o.ifMatch, async () => {
     const found = await getStored(s, id);
     if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(found._etag))) throw new PreconditionFailed();
+    // The relations decide first (a restrict is a 409 before any hook acts on a peer).
+    const batch = await deletion(s, [found], ctx.now);
     await runHooks(s, 'beforeDelete', [found], ctx);
-    await s.store.write(await deletion(s, [found], ctx.now));
+    await s.store.write(batch);
     return found;
   });
   await removeMedia(s, [doc]);
@@ -59,8 +62,9 @@ export async function deleteItems(s: OpsScope, where: Filter, ctx: CallContext):
   authorize(s.res, 'deleteMany', ctx.principal);
   const docs = await lastWriteWins(undefined, async () => {
     const found = await s.store.find(s.res.name, scoped(s.res, where));
+    const batch = await deletion(s, found, ctx.now);
     await runHooks(s, 'beforeDelete', found, ctx);
-    await s.store.write(await deletion(s, found, ctx.now));
+    await s.store.write(batch);
     return found;
   });
   await removeMedia(s, docs);

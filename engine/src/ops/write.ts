@@ -20,6 +20,7 @@ import { getStored } from './read';
 import { checkReferences, referenceIssues } from './relations';
 import { scoped } from './scope';
 import { sealSecrets } from './secrets';
+import { PreparedWrites } from './undo';
 import { validateBody, type ValidBody } from './validate';
 
 /**
@@ -71,11 +72,12 @@ function naturalId(res: CompiledResource, fields: Record<string, unknown>): stri
   return from;
 }
 
-/** Runs `prepare` on a copy of the validated fields, then seals the secrets. */
-async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallContext, original?: Doc): Promise<Record<string, unknown>> {
+/** Runs `prepare` on a copy of the validated fields (noted in `undo`), then seals the secrets. */
+async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallContext, undo: PreparedWrites, original?: Doc): Promise<Record<string, unknown>> {
   const hook = s.res.def.hooks?.prepare;
   const fields = { ...body.stored };
   const out = hook ? ((await hook({ op, fields, extras: { ...body.extras }, ctx, ...(original ? { original: original as AnyItem } : {}) })) as Record<string, unknown>) : fields;
+  undo.note({ op, fields: { ...out }, ...(original ? { original } : {}) });
   sealSecrets(out, s.res.secretPaths, s.secrets);
   return out;
 }
@@ -114,13 +116,13 @@ type CreateWrite = { op: WriteOp; doc: Doc; extras: Record<string, unknown> };
  * is stored. When any fails, the 422 names every document's own issues in order (Eve's bulk
  * `post_internal`: all documents validated, `_items` with one status each).
  */
-async function bulkWrites(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext, system: boolean): Promise<CreateWrite[]> {
+async function bulkWrites(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext, system: boolean, undo: PreparedWrites): Promise<CreateWrite[]> {
   const writes: (CreateWrite | null)[] = [];
   const issues: (IssuesInput | null)[] = [];
   for (const body of bodies) {
     try {
       const valid = validateBody(s.res, body, 'create', system);
-      writes.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras });
+      writes.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras });
       issues.push(null);
     } catch (err) {
       if (!(err instanceof Unprocessable)) throw err;
@@ -142,13 +144,16 @@ async function bulkWrites(s: OpsScope, bodies: readonly Record<string, unknown>[
 export async function createItems(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext): Promise<Doc[]> {
   authorize(s.res, 'create', ctx.principal);
   const system = isSystem(ctx.principal);
-  let writes: CreateWrite[];
-  if (bodies.length === 1 && bodies[0] !== undefined) {
-    const valid = validateBody(s.res, bodies[0], 'create', system);
-    writes = [{ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras }];
-    await checkReferences(s, s.res, writes);
-  } else writes = await bulkWrites(s, bodies, ctx, system);
-  await s.store.write(writes.map((w) => ({ op: 'insert', collection: s.res.name, doc: w.doc })));
+  let writes: CreateWrite[] = [];
+  const undo = new PreparedWrites(s, ctx);
+  await undo.guard(async () => {
+    if (bodies.length === 1 && bodies[0] !== undefined) {
+      const valid = validateBody(s.res, bodies[0], 'create', system);
+      writes = [{ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras }];
+      await checkReferences(s, s.res, writes);
+    } else writes = await bulkWrites(s, bodies, ctx, system, undo);
+    await s.store.write(writes.map((w) => ({ op: 'insert', collection: s.res.name, doc: w.doc })));
+  });
   await afterWrites(s, writes, ctx);
   return writes.map((w) => w.doc);
 }
@@ -158,16 +163,17 @@ export async function changeItem(s: OpsScope, op: 'patch' | 'replace', id: strin
   authorize(s.res, op, ctx.principal);
   const system = isSystem(ctx.principal);
   const valid = validateBody(s.res, body, op === 'patch' ? 'patch' : 'replace', system);
-  const done = await lastWriteWins(o.ifMatch, async () => {
+  const undo = new PreparedWrites(s, ctx);
+  const done = await lastWriteWins(o.ifMatch, () => undo.guard(async () => {
     const original = await getStored(s, id, { showDeleted: system && o.showDeleted === true });
     if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(original._etag))) throw new PreconditionFailed();
-    const fields = await prepared(s, op, valid, ctx, original);
+    const fields = await prepared(s, op, valid, ctx, undo, original);
     const next = op === 'patch' ? nextVersion(s.res, original, fields, ctx.now, true) : replacement(s.res, original, fields, ctx.now);
     if (next === null) throw new Error('unreachable: a forced version is never null');
     await checkReferences(s, s.res, [{ doc: next, original }]);
     await s.store.write([{ op: 'replace', collection: s.res.name, doc: next, ifEtag: String(original._etag) }]);
     return { original, next };
-  });
+  }));
   await afterWrites(s, [{ op, doc: done.next, original: done.original, extras: valid.extras }], ctx);
   return done.next;
 }
@@ -199,16 +205,17 @@ export async function patchItems(s: OpsScope, where: Filter, body: Record<string
   let written = 0;
   for (;;) {
     const page = { $and: [where, { _id: { $gt: after } }] };
-    const done = await lastWriteWins(undefined, async () => {
+    const undo = new PreparedWrites(s, ctx);
+    const done = await lastWriteWins(undefined, () => undo.guard(async () => {
       const originals = await s.store.find(s.res.name, scoped(s.res, page, system && o.showDeleted === true), { sort: [['_id', 1]], limit: BATCH });
       const versions: { op: WriteOp; doc: Doc; original: Doc; extras: Record<string, unknown> }[] = [];
       for (const original of originals) {
-        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, original), ctx.now, false);
+        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
         if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
       }
       await writeVersions(s, versions);
       return { originals, versions };
-    });
+    }));
     await afterWrites(s, done.versions, ctx);
     written += done.versions.length;
     const last = done.originals[done.originals.length - 1];
@@ -224,7 +231,8 @@ export async function upsertItems(s: OpsScope, items: readonly (Record<string, u
   const updated: string[] = [];
   for (let i = 0; i < items.length; i += BATCH) {
     const chunk = items.slice(i, i + BATCH);
-    const done = await lastWriteWins(undefined, async () => {
+    const undo = new PreparedWrites(s, ctx);
+    const done = await lastWriteWins(undefined, () => undo.guard(async () => {
       const stored = await s.store.find(s.res.name, { _id: { $in: chunk.map((c) => c._id) } });
       const byId = new Map(stored.map((d) => [d._id, d]));
       const versions: { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[] = [];
@@ -232,17 +240,17 @@ export async function upsertItems(s: OpsScope, items: readonly (Record<string, u
         const original = byId.get(item._id);
         if (original === undefined) {
           const valid = validateBody(s.res, item, 'create', true);
-          versions.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx), ctx.now), extras: valid.extras });
+          versions.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras });
           continue;
         }
         const { _id: _same, ...fields } = item;
         const valid = validateBody(s.res, fields, 'patch', true);
-        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, original), ctx.now, false);
+        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
         if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
       }
       await writeVersions(s, versions);
       return versions;
-    });
+    }));
     for (const v of done) (v.original ? updated : created).push(v.doc._id);
     await afterWrites(s, done, ctx);
   }
