@@ -1,8 +1,11 @@
 /**
  * hosts_statistic: periodic snapshots of the host list (every SNAPSHOT_INTERVAL_S, kept
  * SNAPSHOT_RETENTION_DAYS). Clients normally use the aggregated /hosts/statistics/* endpoints.
+ * The items are stored with an empty `hosts`: the host lists live in the compact history
+ * (hosts_history, docs/statistics.md) and reads fill them back in.
  */
 import { defineResource, f } from '@fleet/engine';
+import { fillSnapshots } from './hosts_statistic/reconstruct';
 
 const summary = f.object({
   _id: f.string(),
@@ -29,4 +32,7 @@ export const hosts_statistic = defineResource({
   methods: { list: 'viewer', get: 'viewer' },
   indexes: [{ fields: [['timestamp', 1]] }],
   defaultSort: [['timestamp', -1]],
+  hooks: {
+    afterRead: ({ docs, ctx }) => fillSnapshots(docs, ctx),
+  },
 });

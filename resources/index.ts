@@ -11,6 +11,7 @@ import { graphRoutes } from './graph';
 import { graph_jobs } from './graph/graph_jobs';
 import { groups } from './groups';
 import { hosts } from './hosts';
+import { hosts_history } from './hosts_history';
 import { hosts_statistic } from './hosts_statistic';
 import { masterRoutes } from './master';
 import { nodegroups } from './nodegroups';
@@ -28,6 +29,7 @@ export const allResources: readonly AnyResourceDefinition[] = [
   graph_jobs,
   groups,
   hosts,
+  hosts_history,
   hosts_statistic,
   nodegroups,
   settings,
@@ -40,8 +42,11 @@ export const allResources: readonly AnyResourceDefinition[] = [
 /** Routes under a path of their own, not one collection's. */
 export const allRouteGroups: readonly RouteGroup[] = [graphRoutes, masterRoutes];
 
-export { actions, alerts, failed_patches, files, groups, hosts, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };
+export { actions, alerts, failed_patches, files, groups, hosts, hosts_history, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };
 
 export { executionResponse, master, type ExecutionRequest, type ExecutionResponse, type MasterService, type MonitoringAction, type PatchDownload } from './lib/master';
 export type { OutwardAnswer, OutwardRequest } from './lib/master';
 export { cronError, nextRun, type Schedule } from './tasks/schedule';
+
+/** The compact host-list history (snapshot loop, migration, seed): docs/statistics.md. */
+export * as snapshotHistory from './hosts_statistic/history';

@@ -1,22 +1,40 @@
 /**
- * The aggregated statistics over the host-list snapshots (spec: /api/hosts/statistics/*). Each is
- * one aggregation pipeline run by the store (mingo on SQLite, the server on MongoDB): the
- * snapshots of `range[]` (default the last 24 h), their host summaries unwound and filtered by
- * `where` (a `$match` on the summary fields), soft-deleted hosts left out.
+ * The aggregated statistics over the host-list snapshots (spec: /api/hosts/statistics/*), answered
+ * from the compact history (docs/statistics.md): `online` from the counters stored with every
+ * snapshot, or with `where` from a replay; `unique_*` and `new_hosts` from a replay that looks at
+ * the hosts of the first snapshot in range and then only at the hosts each snapshot changed. Full
+ * snapshots of older versions not yet converted are taken as they are. `where` is a filter on the
+ * summary fields, soft-deleted hosts are left out.
  */
 import { assertJsonBounds, BadRequest, compileResource, NotFound, parseDate, parseWhere, WHERE_BOUNDS, type CompiledResource, type RouteRequest } from '@fleet/engine';
 import { z } from 'zod';
 import { hosts_statistic } from '../hosts_statistic';
+import { countedPoints, DIST_UPGRADED, foldFlags, matchedPoints, NEW, standalone, summaryFilter, UP, UPDATED, type Point, type Span, type SummaryFilter } from './fold';
+import { legacyRefs, legacySnapshots, type LegacyRef } from './legacy';
 
 type Row = Record<string, unknown>;
+type Query = RouteRequest['query'];
 export type StatisticKind = 'online' | 'unique_online' | 'unique_updated' | 'unique_dist_upgraded' | 'new_hosts';
 export const STATISTICS: readonly StatisticKind[] = ['online', 'unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'];
 
-/** `range[]` (twice) or `range` as a comma pair: RFC 1123 or ISO 8601; default the last 24 h. */
-export function parseRange(query: RouteRequest['query'], now: Date): { start: Date; end: Date } {
-  const raw = query['range[]'] ?? query.range;
-  if (raw === undefined) return { start: new Date(now.getTime() - 86_400_000), end: now };
-  const parts = Array.isArray(raw) ? raw : raw.split(',');
+/**
+ * The two bounds of `range`, as the query parser (Express 'simple', node:querystring) hands them
+ * over: `range[]` twice (the spec's form), `range[0]` and `range[1]` (what qs and most clients
+ * send for an array), `range` twice, or one `range` holding both separated by a comma.
+ */
+function rangeParts(query: Query): readonly string[] | undefined {
+  const listed = query['range[]'] ?? query.range;
+  if (listed !== undefined) return Array.isArray(listed) ? listed : listed.split(',');
+  const first = query['range[0]'];
+  const second = query['range[1]'];
+  if (first === undefined && second === undefined) return undefined;
+  return [first, second].flat().filter((p): p is string => typeof p === 'string');
+}
+
+/** `range`: two dates, RFC 1123 or ISO 8601; default the last 24 h. */
+export function parseRange(query: Query, now: Date): Span {
+  const parts = rangeParts(query);
+  if (parts === undefined) return { start: new Date(now.getTime() - 86_400_000), end: now };
   if (parts.length !== 2) throw new BadRequest('range: give range[]=<start>&range[]=<end>');
   const [start, end] = parts.map((p) => parseDate(p.trim()));
   if (!start || !end) throw new BadRequest('range: each bound must be a date (RFC 1123 or ISO 8601)');
@@ -49,53 +67,43 @@ function prefix(filter: Row): Row {
   return out;
 }
 
-function base(start: Date, end: Date, match: Row): Row[] {
-  return [
-    { $match: { timestamp: { $gte: start, $lte: end } } },
-    { $unwind: '$hosts' },
-    { $match: { $and: [{ 'hosts._soft_deleted': { $ne: true } }, match] } },
-  ];
-}
+/** The entry key each host-list statistic reads (codec.ts). */
+const FLAG_KEY = { unique_online: 's', unique_updated: 'a', unique_dist_upgraded: 'd', new_hosts: 'c' } as const;
 
-const inRange = (field: string, start: Date, end: Date) => ({ $and: [{ $gte: [field, start] }, { $lte: [field, end] }] });
-const names = (rows: Row[], flag: string) => rows.filter((r) => r[flag] === true).map((r) => String(r._id)).sort();
+/** The hosts with `flag`, in the order of `sorted` (every host, sorted once). */
+const names = (sorted: readonly string[], flags: ReadonlyMap<string, number>, flag: number) => sorted.filter((host) => ((flags.get(host) ?? 0) & flag) !== 0);
+
+/** Points and flags of the full snapshots in range, looked at one by one. */
+async function legacyPart(req: RouteRequest, refs: readonly LegacyRef[], o: { span: Span; filter: SummaryFilter | undefined; flags?: Map<string, number> }): Promise<Point[]> {
+  const points: Point[] = [];
+  for await (const snap of legacySnapshots(req.ctx, refs)) {
+    const { up, down } = standalone(snap.entries, o.span, o.filter, o.flags);
+    if (up + down > 0) points.push({ timestamp: snap.timestamp, up, down });
+  }
+  return points;
+}
 
 /** Runs one statistic. */
 export async function statistic(kind: StatisticKind, req: RouteRequest, res: CompiledResource): Promise<unknown[]> {
   const ctx = req.ctx;
-  const { start, end } = parseRange(req.query, ctx.now);
-  const pipeline = base(start, end, summaryMatch(res, req.query.where));
-  const snapshots = ctx.runtime.resources.of(hosts_statistic);
+  const span = parseRange(req.query, ctx.now);
+  const filter = summaryFilter(summaryMatch(res, req.query.where));
+  const gap = kind === 'online' ? intervalOf(req.query.interval) : 0;
+  const refs = await legacyRefs(ctx, { from: span.start, to: span.end });
   if (kind === 'online') {
-    const up = { $cond: [{ $eq: ['$hosts.status', 'up'] }, 1, 0] };
-    const rows = await snapshots.aggregate([
-      ...pipeline,
-      { $group: { _id: '$_id', timestamp: { $first: '$timestamp' }, up: { $sum: up }, all: { $sum: 1 } } },
-      { $sort: { timestamp: 1 } },
-    ], ctx);
-    return spaced(rows, intervalOf(req.query.interval)).map((r) => ({
-      timestamp: (r.timestamp as Date).toUTCString(),
-      _id: null,
-      hostnames: { up: r.up, down: Number(r.all) - Number(r.up) },
-    }));
+    const points = filter === undefined ? await countedPoints(ctx, span) : await matchedPoints(ctx, span, filter);
+    if (refs.length > 0) points.push(...(await legacyPart(req, refs, { span, filter })));
+    points.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+    return spaced(points, gap).map((p) => ({ timestamp: p.timestamp.toUTCString(), _id: null, hostnames: { up: p.up, down: p.down } }));
   }
-  const rows = await snapshots.aggregate([
-    ...pipeline,
-    {
-      $group: {
-        _id: '$hosts._id',
-        up: { $max: { $eq: ['$hosts.status', 'up'] } },
-        updated: { $max: inRange('$hosts.last_stateapply', start, end) },
-        distUpgraded: { $max: inRange('$hosts.last_distupgrade', start, end) },
-        isNew: { $max: inRange('$hosts._created', start, end) },
-      },
-    },
-  ], ctx);
-  const all = rows.map((r) => String(r._id)).sort();
-  if (kind === 'unique_online') return [{ hostnames: { up: names(rows, 'up'), all } }];
-  if (kind === 'unique_updated') return [{ hostnames: { updated: names(rows, 'updated'), all } }];
-  if (kind === 'unique_dist_upgraded') return [{ hostnames: { distUpgraded: names(rows, 'distUpgraded'), all } }];
-  return [{ hostnames: { new: names(rows, 'isNew') } }];
+  const flags = new Map<string, number>();
+  await foldFlags(ctx, span, { filter, flags, keys: [FLAG_KEY[kind]] });
+  if (refs.length > 0) await legacyPart(req, refs, { span, filter, flags });
+  const all = [...flags.keys()].sort();
+  if (kind === 'unique_online') return [{ hostnames: { up: names(all, flags, UP), all } }];
+  if (kind === 'unique_updated') return [{ hostnames: { updated: names(all, flags, UPDATED), all } }];
+  if (kind === 'unique_dist_upgraded') return [{ hostnames: { distUpgraded: names(all, flags, DIST_UPGRADED), all } }];
+  return [{ hostnames: { new: names(all, flags, NEW) } }];
 }
 
 function intervalOf(raw: unknown): number {
@@ -105,13 +113,13 @@ function intervalOf(raw: unknown): number {
 }
 
 /** Keeps points at least `gapMs` apart (the first one always). */
-function spaced(rows: Row[], gapMs: number): Row[] {
-  const out: Row[] = [];
+function spaced(points: readonly Point[], gapMs: number): Point[] {
+  const out: Point[] = [];
   let last = -Infinity;
-  for (const r of rows) {
-    const t = (r.timestamp as Date).getTime();
+  for (const p of points) {
+    const t = p.timestamp.getTime();
     if (t - last >= gapMs) {
-      out.push(r);
+      out.push(p);
       last = t;
     }
   }

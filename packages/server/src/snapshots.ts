@@ -1,35 +1,48 @@
 /**
- * Host-list snapshots (`hosts_statistic`): every SNAPSHOT_INTERVAL_S one item holding a summary of
- * every host, kept SNAPSHOT_RETENTION_DAYS. Taken by the one instance holding the `snapshots`
- * lease, so several API instances on one database write one snapshot per interval. Written through
- * the local API as the system principal.
+ * Host-list snapshots (`hosts_statistic`): every SNAPSHOT_INTERVAL_S the host list is recorded in
+ * the compact history (docs/statistics.md), kept SNAPSHOT_RETENTION_DAYS. Taken by the one
+ * instance holding the `snapshots` lease, so several API instances on one database write one
+ * snapshot per interval. At start, and at every tick, full snapshots written by older versions
+ * are converted into the history, and the first start after the upgrade logs what it did. All of
+ * it through the local API as the system principal.
  */
-import { stampNow, systemContext, type ItemOf, type Log, type Runtime } from '@fleet/engine';
-import { hosts, hosts_statistic } from '@fleet/resources';
+import { stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
+import { hosts, hosts_statistic, snapshotHistory } from '@fleet/resources';
 
 /** The host fields a snapshot keeps (DESIGN §5 hosts_statistic). */
 const SUMMARY_FIELDS = ['version', 'ip', 'nodegroups', 'status', 'last_stateapply', 'last_distupgrade', '_created', '_updated', '_soft_deleted'] as const;
 const LEASE = 'snapshots';
+const DAY_MS = 86_400_000;
 
-/** Writes one snapshot of every host (soft-deleted ones flagged) at `now`; resolves it. */
-export async function takeSnapshot(runtime: Runtime, now: Date): Promise<ItemOf<typeof hosts_statistic>> {
+/** What one snapshot recorded. */
+export interface TakenSnapshot {
+  readonly id: string;
+  readonly index: number;
+  /** It started a new block (with a keyframe of every host). */
+  readonly keyframe: boolean;
+  readonly up: number;
+  readonly down: number;
+  /** Hosts changed since the snapshot before. */
+  readonly changes: number;
+}
+
+/** Records a snapshot of every host (soft-deleted ones flagged) at `now`. */
+export async function takeSnapshot(runtime: Runtime, now: Date): Promise<TakenSnapshot> {
   const ctx = systemContext(runtime, now);
   const projection = Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, 1 as const]));
   const all = await runtime.resources.of(hosts).find({ projection, sort: [['_id', 1]], showDeleted: true }, ctx);
-  const snapshots = runtime.resources.of(hosts_statistic);
-  const [last] = await snapshots.find({ sort: [['index', -1]], limit: 1, projection: { index: 1 } }, ctx);
   const summaries = all.map((h) => {
     const summary: Record<string, unknown> = { _id: h._id, nodegroups: [], _soft_deleted: false };
     for (const f of SUMMARY_FIELDS) if (h[f] !== undefined) summary[f] = h[f];
     return summary;
   });
-  return snapshots.create({ hosts: summaries, timestamp: now, index: last === undefined ? 0 : last.index + 1 }, ctx);
+  const w = await snapshotHistory.recordSnapshot(ctx, summaries);
+  return { id: w.head.id, index: w.head.index, keyframe: w.starts, up: w.head.up, down: w.head.down, changes: w.changes };
 }
 
 /** Deletes the snapshots older than `retentionDays`; resolves how many. */
 export function pruneSnapshots(runtime: Runtime, now: Date, retentionDays: number): Promise<number> {
-  const before = new Date(now.getTime() - retentionDays * 86_400_000);
-  return runtime.resources.of(hosts_statistic).deleteMany({ timestamp: { $lt: before } }, systemContext(runtime, now));
+  return snapshotHistory.pruneSnapshots(systemContext(runtime, now), new Date(now.getTime() - retentionDays * DAY_MS));
 }
 
 export interface SnapshotLoopOptions {
@@ -41,25 +54,72 @@ export interface SnapshotLoopOptions {
   readonly holder: string;
 }
 
+/** What {@link convertSnapshots} needs. */
+export interface ConvertOptions {
+  readonly runtime: Runtime;
+  readonly log: Log;
+  readonly retentionDays: number;
+  /** Asked before each block (the loop renews its lease there); false stops. */
+  readonly keepGoing?: () => Promise<boolean>;
+}
+
+/**
+ * Converts the full snapshots within the retention into the compact history (oldest first) and
+ * gives missing items back to history snapshots; logs what it did. The caller makes sure no other
+ * instance does the same at the same time (the loop holds the `snapshots` lease).
+ */
+export async function convertSnapshots(o: ConvertOptions, now: Date = stampNow()): Promise<snapshotHistory.Conversion> {
+  const ctx = systemContext(o.runtime, now);
+  const since = new Date(now.getTime() - o.retentionDays * DAY_MS);
+  const started = Date.now();
+  const done = await snapshotHistory.convertFullSnapshots(ctx, { since, ...(o.keepGoing ? { keepGoing: o.keepGoing } : {}) });
+  const repaired = await snapshotHistory.repairItems(ctx, since, new Date(8.64e15));
+  if (done.converted > 0) {
+    o.log.info(
+      { ...done, first: done.first?.toISOString(), last: done.last?.toISOString(), ms: Date.now() - started },
+      `converted ${done.converted} full host-list snapshot(s) into the compact history (${done.blocks} block(s), ${done.changes} host change(s) for ${done.summaries} stored summaries)`,
+    );
+  }
+  if (done.skipped > 0) o.log.warn({ skipped: done.skipped }, "full host-list snapshots inside the compact history's span were left as they are (reads take them as stored)");
+  if (repaired > 0) o.log.warn({ repaired }, 'snapshots found in the history without their hosts_statistic item were given one');
+  return done;
+}
+
+/** Converts full snapshots (convertSnapshots) if this instance gets the lease; false when another one holds it. */
+export async function migrateSnapshots(o: SnapshotLoopOptions, now: Date = stampNow()): Promise<boolean> {
+  const ttl = o.intervalMs * 2;
+  if (!(await o.runtime.leases.acquire(LEASE, o.holder, ttl))) return false;
+  const keepGoing = async () => (await o.runtime.leases.renew(LEASE, o.holder, ttl)) !== null;
+  await convertSnapshots({ runtime: o.runtime, log: o.log, retentionDays: o.retentionDays, keepGoing }, now);
+  return true;
+}
+
 /** One tick: if this instance holds the lease and the latest snapshot is due, take one and prune. */
 async function tick(o: SnapshotLoopOptions): Promise<boolean> {
   const lease = await o.runtime.leases.acquire(LEASE, o.holder, o.intervalMs * 2);
   if (!lease) return false;
   const now = stampNow();
-  const [latest] = await o.runtime.resources.of(hosts_statistic).find({ sort: [['timestamp', -1]], limit: 1, projection: { timestamp: 1 } }, systemContext(o.runtime, now));
+  const ctx = systemContext(o.runtime, now);
+  const [latest] = await o.runtime.resources.of(hosts_statistic).find({ sort: [['timestamp', -1]], limit: 1, projection: { hosts: 0 } }, ctx);
   const due = latest === undefined || now.getTime() - latest.timestamp.getTime() >= o.intervalMs - 500;
   if (!due) return false;
-  const snapshot = await takeSnapshot(o.runtime, now);
   const pruned = await pruneSnapshots(o.runtime, now, o.retentionDays);
-  o.log.info({ index: snapshot.index, hosts: snapshot.hosts.length, pruned }, 'host-list snapshot taken');
+  // A full snapshot an older instance wrote during a rolling upgrade joins the history first.
+  await migrateSnapshots(o, now);
+  const snapshot = await takeSnapshot(o.runtime, now);
+  o.log.info({ ...snapshot, pruned }, 'host-list snapshot taken');
   return true;
 }
 
-/** Takes a snapshot every interval (the first one interval after start); `stop` waits for a running tick. */
+/**
+ * Converts full snapshots now, then takes a snapshot every interval (the first one interval after
+ * start); `stop` waits for a running tick.
+ */
 export function startSnapshotLoop(o: SnapshotLoopOptions): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
+  const failed = (what: string) => (err: unknown) => o.log.warn({ err: err instanceof Error ? err.message : String(err) }, what);
+  let running: Promise<unknown> = migrateSnapshots(o).catch(failed('converting full host-list snapshots failed; retrying at the next interval'));
   const run = () => {
-    running = tick(o).catch((err: unknown) => o.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'host-list snapshot failed; retrying at the next interval'));
+    running = running.then(() => tick(o)).catch(failed('host-list snapshot failed; retrying at the next interval'));
   };
   const timer = setInterval(run, o.intervalMs);
   return {

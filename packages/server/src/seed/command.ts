@@ -1,5 +1,5 @@
 /**
- * `fleet-api seed [--hosts N] [--actions M] [--seed S] [--snapshots K] [--reset]`: opens the store
+ * `fleet-api seed [--hosts N] [--actions M] [--seed S] [--snapshots K] [--snapshot-interval-s T] [--reset]`: opens the store
  * of DATABASE_URL, declares the collections as the server does at boot, seeds the fleet and prints
  * one summary line.
  */
@@ -19,15 +19,24 @@ export interface SeedArgs {
   readonly actions: number | undefined;
   readonly seed: number;
   readonly snapshots: number;
+  /** Seconds between two snapshots; undefined means 3600. */
+  readonly snapshotIntervalS?: number;
   readonly reset: boolean;
 }
 
-const USAGE = 'usage: seed [--hosts N (50)] [--actions M (20 per host)] [--seed S (1)] [--snapshots K (24)] [--reset]';
+const USAGE = 'usage: seed [--hosts N (50)] [--actions M (20 per host)] [--seed S (1)] [--snapshots K (24)] [--snapshot-interval-s T (3600)] [--reset]';
 
 function wholeNumber(name: string, raw: string | undefined, dflt: number | undefined): number | undefined {
   if (raw === undefined) return dflt;
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new ConfigError(`seed: --${name} must be a whole number >= 0 (got "${raw}"); ${USAGE}`);
+  return n;
+}
+
+/** `--snapshot-interval-s`: 1 s to a day, as SNAPSHOT_INTERVAL_S (config.ts). */
+function snapshotInterval(raw: string | undefined): number | undefined {
+  const n = wholeNumber('snapshot-interval-s', raw, undefined);
+  if (n !== undefined && (n < 1 || n > 86_400)) throw new ConfigError(`seed: --snapshot-interval-s must be between 1 and 86400 (got "${raw ?? ''}"); ${USAGE}`);
   return n;
 }
 
@@ -42,6 +51,7 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
         actions: { type: 'string' },
         seed: { type: 'string' },
         snapshots: { type: 'string' },
+        'snapshot-interval-s': { type: 'string' },
         reset: { type: 'boolean' },
       },
       strict: true,
@@ -56,6 +66,7 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
     actions: wholeNumber('actions', str('actions'), undefined),
     seed: wholeNumber('seed', str('seed'), 1) ?? 1,
     snapshots: wholeNumber('snapshots', str('snapshots'), 24) ?? 24,
+    snapshotIntervalS: snapshotInterval(str('snapshot-interval-s')),
     reset: values.reset === true,
   };
 }
@@ -95,6 +106,7 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       ...(args.actions === undefined ? {} : { actions: args.actions }),
       seed: args.seed,
       snapshots: args.snapshots,
+      ...(args.snapshotIntervalS === undefined ? {} : { snapshotIntervalMs: args.snapshotIntervalS * 1000 }),
       reset: args.reset,
       toolKey: config.GRAIN_TOOL_KEY,
       secrets,

@@ -11,7 +11,7 @@ import { planGroups, planNodegroups } from './groups';
 import { hostDocs } from './hosts';
 import { alertDocs, failedPatchDocs } from './incidents';
 import { createRng } from './prng';
-import { snapshotDocs, summaryOf, type HostSummary } from './snapshots';
+import { summaryOf, writeSnapshots, type HostSummary } from './snapshots';
 import { planHosts } from './topology';
 import { type BatchOptions, DEFAULT_BATCH, insertAll } from './write';
 
@@ -33,8 +33,10 @@ export interface SeedOptions {
   readonly seed?: number;
   /** Reference time of every generated timestamp (default: the current time). */
   readonly now?: Date;
-  /** Number of hourly hosts_statistic snapshots (default 24). */
+  /** Number of hosts_statistic snapshots (default 24), `snapshotIntervalMs` apart. */
   readonly snapshots?: number;
+  /** Time between two snapshots (default one hour; the server takes one every 5 minutes). */
+  readonly snapshotIntervalMs?: number;
   /** Grain key of the nested tool object (GRAIN_TOOL_KEY, default `tool`). */
   readonly toolKey?: string;
   /** Seals secret fields (VPN passwords, OTP secrets) as the server does: use the server's key. */
@@ -95,7 +97,8 @@ async function writeActions(store: Store, targets: readonly HostRef[], options: 
 
 async function prepareStore(store: Store, reset: boolean): Promise<void> {
   if (reset) {
-    for (const name of SEEDED_COLLECTIONS) await store.delete(name, {});
+    // The snapshots' compact history (hosts_history) goes with them.
+    for (const name of [...SEEDED_COLLECTIONS, 'hosts_history']) await store.delete(name, {});
     return;
   }
   const existing = await store.count('hosts', {});
@@ -143,9 +146,10 @@ export async function seedFleet(store: Store, options: SeedOptions): Promise<See
   await write('failed_patches', failedPatchDocs(accepted, { seed, now, count: Math.ceil(hosts / 10) }), { size: batch });
   await write('alerts', alertDocs(specs, { seed, now, count: Math.ceil(hosts / 4) }), { size: batch });
   await write('tasks', taskDocs(accepted, { seed, now }));
-  // A snapshot holds every host: keep each insert around 20,000 summaries.
-  const perInsert = Math.max(1, Math.floor(20_000 / Math.max(1, hosts)));
-  await write('hosts_statistic', snapshotDocs(summaries, { seed, now, count: options.snapshots ?? 24 }), { size: perInsert });
+  const snapshotsStarted = Date.now();
+  const snapshots = { seed, now, count: options.snapshots ?? 24, ...(options.snapshotIntervalMs ? { intervalMs: options.snapshotIntervalMs } : {}) };
+  counts.hosts_statistic = await writeSnapshots((name, docs) => insertAll(store, name, docs, { size: 500 }), summaries, snapshots);
+  timings.hosts_statistic = Date.now() - snapshotsStarted;
 
   return { counts, timings, hostIds: specs.map((s) => s.id), ruleGroupIds: groups.filter((g) => g.type === 1).map((g) => g.id), ms: Date.now() - started };
 }
