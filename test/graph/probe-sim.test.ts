@@ -77,6 +77,9 @@ test('unreachable resolvers fail as curl and wget do: unknown name, refused, HTT
   expect(await cmdRun(curlHost.id, probeKwarg(URL_OK))).toEqual({ ret: 'curl: (28) Connection timed out after 10000 milliseconds', retcode: 28 });
   // cmd.run's own timeout cuts a command that outlives it (TimedProc).
   expect(await cmdRun(curlHost.id, { cmd: `curl -fsS ${URL_OK}`, python_shell: true, timeout: 15 })).toEqual({ ret: `curl -fsS ${URL_OK} : Timed out after 15 seconds`, retcode: 1 });
+  // GNU wget tries 20 times, -T 10 each: cmd.run's timeout (15 s) ends it first.
+  const wgetOnly = minion({ publicIp: '192.0.2.32', httpTools: ['wget'], egress: 'blocked' });
+  expect(await cmdRun(wgetOnly.id, probeKwarg(URL_OK))).toEqual({ ret: expect.stringMatching(/^if command -v curl .* : Timed out after 15 seconds$/) as unknown, retcode: 1 });
   // wget -T 0 never times out, and nothing else bounds it: the minion is still busy when the master gives up.
   sim.controls.setNetwork(wgetHost.id, { egress: 'blocked' });
   expect(await cmdRun(wgetHost.id, { cmd: `wget -qO- -T 0 ${URL_OK}` })).toBeNull();

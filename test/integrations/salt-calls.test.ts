@@ -1,7 +1,8 @@
 /**
  * docs/salt-calls.md is the list of every lowstate the service sends. This test drives every
  * feature that talks to the master (sync, executions of each client on a host and a group,
- * monitoring, patches, the event stream's watchdog, the 2018.3.0-2 session probe) against the
+ * monitoring, patches, the graph's outward-address probe, the event stream's watchdog, the
+ * 2018.3.0-2 session probe) against the
  * strict simulator over real HTTP, records every chunk the simulator received, and checks that
  * each matches a row of the table, that every row was sent, and that none breaks the master's
  * argument rules (SyncClientMixin._low for wheel, RunnerClient._reformat_low for runner).
@@ -74,6 +75,8 @@ test('every lowstate the service sends is in the table, every row is sent, and n
     await exec(`/api/groups/${group._id}`, { exec_client, fun: 'test.ping', ...extra });
   }
   await exec(`/api/hosts/${a}/all_status`, {});
+  const probe = (await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'request_ips', ip_resolver: 'http://ip.fleet.example.com/' })).body as { _id: string };
+  await eventually(async () => ((await env.api.request.get(`/api/graph/jobs/${probe._id}`).set(auth('viewer'))).body as { state: string }).state === 'running' ? undefined : true, 20_000, 'the request_ips job');
   expect((await env.api.request.post('/api/updates').set(auth('operator'))).status).toBe(200);
   // The watchdog's echo (SALT_EVENTS_IDLE_S is 0.2 s here), then the session probe of 2018.3.0-2.
   await eventually(async () => ((env.sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0) > 0 ? true : undefined), 10_000, 'the watchdog echo');

@@ -63,6 +63,9 @@ function excerpt(output: string, url: string): string {
 export function answerOf(host: string, outcome: MinionOutcome | undefined, url: string): OutwardAnswer {
   if (outcome === undefined || outcome.status !== 'returned') return { host, error: 'the minion did not answer (down, or busy past the master\'s timeout)' };
   const output = typeof outcome.ret === 'string' ? outcome.ret : JSON.stringify(outcome.ret) ?? '';
+  // TimedProc's message repeats the whole command line: the limit is what matters.
+  const killed = /: Timed out after (\d+) seconds$/.exec(output);
+  if (killed && outcome.retcode === 1) return { host, error: `no answer from the resolver within ${killed[1] ?? ''} seconds (cmd.run timeout)` };
   if (outcome.retcode !== 0 && outcome.retcode !== null) return { host, error: `exit ${outcome.retcode}: ${excerpt(output, url) || 'no output'}` };
   const address = output.trim();
   if (isIP(address) !== 0) return { host, address: address.toLowerCase() };
