@@ -85,7 +85,7 @@ const ALERTS: ReadonlyArray<readonly [AlertMaker, number]> = [
   [(r, s) => ({ type: 'vnc.connect', level: 'info', payload: { hostname: s.id, status: r.chance(0.7) ? 'connected' : 'disconnected' } }), 40],
   [(_r, s) => ({ type: 'host.down', level: 'warning', payload: { hostname: s.id, status: 'down' } }), 25],
   [(_r, s) => ({ type: 'host.up', level: 'info', payload: { hostname: s.id, status: 'up' } }), 20],
-  [(r, s) => ({ type: 'key.changed', level: 'critical', payload: { hostname: s.id, status: 'changed', fingerprint: Array.from({ length: 32 }, () => r.hex(2)).join(':') } }), 3],
+  [(r, s) => ({ type: 'key.changed', level: 'warning', payload: { hostname: s.id, status: 'changed', fingerprint: Array.from({ length: 32 }, () => r.hex(2)).join(':') } }), 3],
   [(r, s) => ({ type: 'patch.failed', level: 'error', payload: { hostname: s.id, status: 'failed', patch: r.pick(PATCH_NAMES) } }), 8],
   [(r, s) => ({ type: 'task.failed', level: 'error', payload: { hostname: s.id, status: 'failed', error: r.pick(['Minion did not return', 'master unreachable']) } }), 4],
 ];
