@@ -87,7 +87,8 @@ describe('/api/health under four viewers sending the worst accepted queries', ()
       `health under load: ${healthMs.length} checks, median ${p50.toFixed(0)} ms, worst ${worst.toFixed(0)} ms; ${statuses.length} attacks\n`,
     );
     expect(healthMs.length).toBeGreaterThan(5);
-    // Generous against a loaded CI machine: the budget of any request is about 1 s (docs/limits.md).
-    expect(worst).toBeLessThan(1000);
+    // Generous against a loaded CI machine (other test files run beside this one): the budget of
+    // any request is about 1 s (docs/limits.md); before it, one such query held the loop 3-11 s.
+    expect(worst).toBeLessThan(2000);
   });
 });
