@@ -8,7 +8,7 @@ import { resolvePath } from '../compile/paths';
 import { BadRequest } from '../errors';
 import type { SortSpec } from '../store/port';
 import { assertJsonBounds, FLAT_BOUNDS, MAX_SORT_TERMS } from './bounds';
-import { FORBIDDEN_SEGMENTS, isPlainObject, parseWhere } from './where';
+import { FORBIDDEN_SEGMENTS, isPlainObject, parseWhere, secretAncestor } from './where';
 
 export type RawQuery = Readonly<Record<string, unknown>>;
 
@@ -46,6 +46,9 @@ function checkField(res: CompiledResource, param: string, path: string, allowSec
   if (info !== null && info !== 'open' && info.secret && !allowSecret) {
     throw new BadRequest(`${param}: field "${path}" is secret and cannot be used`);
   }
+  // A path below a secret inside an open object (`vpnsrv_representation.otp_secret.x`) is the secret too.
+  const secret = allowSecret ? undefined : secretAncestor(res.paths, path);
+  if (secret !== undefined) throw new BadRequest(`${param}: field "${path}" lies in the secret field "${secret}" and cannot be used`);
 }
 
 /** `sort`: `a,-b` or Eve's `[("a", 1), ("b", -1)]`. */
