@@ -1,10 +1,14 @@
 /**
  * hosts: the machines the master manages, keyed by minion id. Filled and kept current by the
  * fleet sync (no POST); PATCH sets the operator-owned fields; DELETE hides the host (soft delete).
+ * A change of `vpn_organization` creates, moves or deletes the host's account on the VPN server
+ * before it is stored (the account's record in `vpnsrv_representation`); GET /{id}/vpn_profile
+ * downloads the account's client profile.
  */
 import { defineResource, f } from '@fleet/engine';
 import { statisticsHandler, statisticsResponse } from './hosts_statistic/statistics';
 import { executionResponse, jsonBody, master, monitoringAction, monitoringResponse } from './lib/master';
+import { vpn } from './lib/vpn';
 
 const grain = f.object(
   {
@@ -42,7 +46,7 @@ const vpnUser = f.object(
     dns_suffix: f.string({ nullable: true }),
     disabled: f.boolean(),
     mac_addresses: f.array(f.string(), { nullable: true }),
-    email: f.string(),
+    email: f.string({ nullable: true }),
     organization_name: f.string(),
     bypass_secondary: f.boolean(),
     groups: f.array(f.string()),
@@ -88,6 +92,26 @@ export const hosts = defineResource({
     { fields: [['status', 1]] },
   ],
   defaultSort: [['_id', 1]],
+  hooks: {
+    async prepare({ fields, original, ctx }) {
+      if (!('vpn_organization' in fields)) return fields;
+      const from = original?.vpn_organization ?? null;
+      const to = fields.vpn_organization ?? null;
+      if (from === to) return fields;
+      const host = original?._id ?? (fields as { _id?: string })._id ?? '';
+      const place = from === null ? null : { organization: from, account: original?.vpnsrv_representation ?? null };
+      const record = await vpn(ctx).moveAccount({ host, from: place, to }, ctx);
+      // An unknown organization: nothing was done; the reference check answers 422.
+      return record === undefined ? fields : { ...fields, vpnsrv_representation: record };
+    },
+    async onWriteError({ fields, original, ctx }) {
+      // Undo only what `prepare` did: an account made in the new organization.
+      const to = fields.vpn_organization ?? null;
+      const made = fields.vpnsrv_representation;
+      if (!('vpn_organization' in fields) || to === null || to === (original?.vpn_organization ?? null) || !made) return;
+      await vpn(ctx).deleteAccount({ organization: to, account: made }, ctx);
+    },
+  },
   routes: [
     {
       method: 'get',
@@ -116,6 +140,14 @@ export const hosts = defineResource({
       summary: 'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',
       response: monitoringResponse,
       handler: async ({ params, body, ctx }) => ({ body: await master(ctx).monitoring(params.id ?? '', monitoringAction(body), ctx) }),
+    },
+    {
+      method: 'get',
+      path: '/:id/vpn_profile',
+      role: 'operator',
+      summary: "The host's VPN client profile from its VPN server: one .ovpn (one server attached) or the server's .tar (several)",
+      download: true,
+      handler: async ({ params, ctx }) => ({ download: await vpn(ctx).profile(params.id ?? '', ctx) }),
     },
   ],
 });

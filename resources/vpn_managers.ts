@@ -1,9 +1,12 @@
 /**
  * vpn_managers: VPN servers the service logs in to. The password is encrypted at rest and always
  * read back as "********". A manager still holding organizations cannot be deleted (their
- * `vpn_manager` reference restricts it).
+ * `vpn_manager` reference restricts it). The service keeps one client (one session) per manager,
+ * made again when the manager changes. POST /reconcile and /{id}/reconcile compare the VPN
+ * servers with the store now instead of waiting for VPN_RECONCILE_INTERVAL_S.
  */
 import { defineResource, f } from '@fleet/engine';
+import { reconcileResponse, vpn, vpnIfRunning } from './lib/vpn';
 
 export const vpn_managers = defineResource({
   name: 'vpn_managers',
@@ -11,9 +14,38 @@ export const vpn_managers = defineResource({
   fields: {
     name: f.string({ required: true, unique: true, minLength: 1 }),
     server_address: f.string({ required: true, minLength: 1 }),
-    dashboard_address: f.string({ required: true, minLength: 1 }),
+    dashboard_address: f.string({ required: true, minLength: 1, description: 'URL of the web console, where the server also answers its API' }),
     username: f.string({ required: true, minLength: 1 }),
     password: f.string({ required: true, secret: true, minLength: 1 }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', patch: 'admin', delete: 'admin' },
+  hooks: {
+    async afterWrite({ op, doc, ctx }) {
+      if (op !== 'create') await vpnIfRunning(ctx)?.managerChanged(doc._id);
+    },
+    async afterDelete({ doc, ctx }) {
+      await vpnIfRunning(ctx)?.managerChanged(doc._id);
+    },
+  },
+  routes: [
+    {
+      method: 'post',
+      path: '/reconcile',
+      role: 'admin',
+      summary: 'Compares every VPN manager with the store now: repairs what the store says should exist, reports the rest as alerts',
+      response: reconcileResponse,
+      handler: async ({ ctx }) => ({ body: await vpn(ctx).reconcile({}, ctx) }),
+    },
+    {
+      method: 'post',
+      path: '/:id/reconcile',
+      role: 'admin',
+      summary: 'Compares one VPN manager with the store now',
+      response: reconcileResponse,
+      async handler({ params, ctx, resource }) {
+        const manager = await resource.get(params.id ?? '', ctx);
+        return { body: await vpn(ctx).reconcile({ manager: manager._id }, ctx) };
+      },
+    },
+  ],
 });

@@ -2,27 +2,34 @@
  * Secrets never leak (DESIGN §1, §3, §5): a VPN manager's password is accepted on write, sealed
  * before it is stored, read back as "********" whatever the projection or embedding, refused in
  * `where` and `sort`, and never written to a response body or a log line. Same for the nested
- * secrets of hosts and VPN organizations.
+ * secrets of hosts and VPN organizations (the organizations' come from the VPN server: vpn-sim
+ * here; test/vpn-integration/secrets.test.ts drives every VPN path and fault).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Response } from 'supertest';
+import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { auth, expectEnvelope, expectEveError, insertHost, startTestServer, uniqueName, vpnManagerBody, type TestServer } from '../helpers';
 
 const MASK = '********';
+/** The VPN server's administrator: managers that hold organizations log in as it. */
+const VPN_ADMIN = { username: 'fleet-admin', password: 'pw-vpn-sim-8c2d4e6f0a' };
 let s: TestServer;
+let sim: VpnSim;
 beforeAll(async () => {
+  sim = await startVpnSim({ admins: [VPN_ADMIN] });
   s = await startTestServer({ logLevel: 'debug' });
 });
 afterAll(async () => {
   await s.close();
+  await sim.close();
 });
 
 const admin = auth('admin');
 const viewer = auth('viewer');
 
-/** Creates a VPN manager; returns its id and the clear password sent. */
-async function manager(): Promise<{ id: string; name: string; password: string; res: Response }> {
-  const body = vpnManagerBody();
+/** Creates a VPN manager (of the simulated VPN server with `onServer`); returns its id and the clear password sent. */
+async function manager(onServer = false): Promise<{ id: string; name: string; password: string; res: Response }> {
+  const body = vpnManagerBody(onServer ? { dashboard_address: sim.url, ...VPN_ADMIN } : {});
   const res = await s.request.post('/api/vpn_managers').set(admin).send(body);
   expect(res.status).toBe(201);
   return { id: String(res.body._id), name: String(body.name), password: String(body.password), res };
@@ -81,7 +88,7 @@ describe('vpn_managers password in responses', () => {
   });
 
   test('embedded in a VPN organization, the manager is masked too', async () => {
-    const m = await manager();
+    const m = await manager(true);
     const org = await s.request.post('/api/vpn_organizations').set(admin).send({ name: uniqueName('org'), vpn_manager: m.id, cipher_type: 'rsa', vpnsrv_representation: { name: 'org', cipher_type: 'rsa' } });
     expect(org.status).toBe(201);
     const item = await s.request.get(`/api/vpn_organizations/${String(org.body._id)}`).query({ embedded: '{"vpn_manager": 1}' }).set(viewer);
@@ -194,19 +201,23 @@ describe('nested secrets', () => {
   });
 
   test("a VPN organization's auth_token and auth_secret are sealed and masked", async () => {
-    const m = await manager();
-    const token = `tok-${uniqueName('t')}`;
-    const secret = `sec-${uniqueName('s')}`;
+    const m = await manager(true);
     const org = await s.request
       .post('/api/vpn_organizations')
       .set(admin)
-      .send({ name: uniqueName('org'), vpn_manager: m.id, vpnsrv_representation: { name: 'org', cipher_type: 'rsa', auth_token: token, auth_secret: secret, auth_api: true } });
+      .send({ name: uniqueName('org'), vpn_manager: m.id, vpnsrv_representation: { name: 'org', cipher_type: 'rsa', auth_api: true } });
     expect(org.status).toBe(201);
     const item = await s.request.get(`/api/vpn_organizations/${String(org.body._id)}`).set(viewer);
     expect(item.body.vpnsrv_representation).toMatchObject({ auth_token: MASK, auth_secret: MASK, auth_api: true, name: 'org' });
+    // The server made them (auth_api); they are 32 characters there and never leave here.
+    const onServer = sim.state.organizations.get(String(item.body.vpnsrv_representation.id));
+    const token = String(onServer?.auth_token);
+    const secret = String(onServer?.auth_secret);
+    expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
     for (const clear of [token, secret]) {
       expectNoLeak(org, clear);
       expectNoLeak(item, clear);
+      expect(s.logs()).not.toContain(clear);
     }
     const [doc] = await s.store.find('vpn_organizations', { _id: org.body._id });
     const stored = doc?.vpnsrv_representation as Record<string, string>;

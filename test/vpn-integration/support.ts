@@ -3,6 +3,7 @@
  * the real API (startTestServer, logs captured at debug level) and one VPN manager stored through
  * the API pointing at the proxy. Periodic reconciles are off unless a test turns them on.
  */
+import type { Stream } from 'node:stream';
 import { startVpnSim, type VpnSim, type VpnSimOptions } from '@fleet/vpn-sim';
 import { auth, insertHost, startTestServer, uniqueName, vpnManagerBody, type TestServer } from '../helpers';
 import { startFaultProxy, type FaultProxy } from './proxy';
@@ -121,7 +122,7 @@ export async function alertsOf(api: TestServer, type: string): Promise<{ _id: st
 }
 
 /** A supertest parser keeping the body's bytes (downloads). */
-export function bytes(res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void): void {
+export function bytes(res: Stream, done: (err: Error | null, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => done(null, Buffer.concat(chunks)));

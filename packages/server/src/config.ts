@@ -78,6 +78,12 @@ const schema = z.object({
   SALT_API_TIMEOUT_S: secondsIn(0.001, 3600, 120),
   /** Between two `status.all_status` samples of a monitored host. */
   ALL_STATUS_INTERVAL_S: secondsIn(0.001, 86400, 30),
+  /** Between two VPN reconciles (drift repair, docs/vpn.md); 0: only on demand. */
+  VPN_RECONCILE_INTERVAL_S: secondsIn(0, 86400, 300),
+  /** Longest wait for one VPN server answer (login and requests; downloads 2x, organization creation 4x). */
+  VPN_TIMEOUT_S: secondsIn(0.001, 3600, 15),
+  /** A PEM file of the CA the VPN servers' certificates are checked against (Pritunl's own is self-signed). */
+  VPN_CA_FILE: optionalString,
   SYNC_INTERVAL_S: intIn(1, 86400, 60),
   SNAPSHOT_INTERVAL_S: intIn(1, 86400, 300),
   SNAPSHOT_RETENTION_DAYS: intIn(1, 3650, 90),

@@ -7,12 +7,17 @@
  * SALT_MASTER_TZ (the zone 2018.3 masters write jids in) and SALT_EVENTS_IDLE_S (the event
  * stream's idle watchdog).
  * The task scheduler runs beside the sync loop, through the master service (DESIGN §5 "tasks").
+ * The VPN service always runs (VPN managers are data, not configuration), registered as `vpn`:
+ * one client per manager, made on first use, and the reconcile every VPN_RECONCILE_INTERVAL_S
+ * (docs/vpn.md).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Runtime } from '@fleet/engine';
 import type { Logger } from 'pino';
 import { createMasterService, createSaltClient, safeUrl, startEventConsumer, startScheduler, startSyncLoop, type RunningMaster, type SaltClient } from '@fleet/salt';
+import { startVpnService, type RunningVpn } from '@fleet/vpn';
 import { ConfigError, type Config } from './config';
 
 /** What the server stops on close. */
@@ -25,7 +30,7 @@ export interface Integrations {
 export interface IntegrationOptions {
   readonly config: Config;
   readonly log: Logger;
-  /** The engine's services: `master` is registered here. */
+  /** The engine's services: `master` and `vpn` are registered here. */
   readonly services: Map<string, unknown>;
   /** The engine's runtime: every integration reads and writes through its local API. */
   readonly runtime: Runtime;
@@ -47,18 +52,55 @@ function saltClient(config: Config, log: Logger): SaltClient {
   });
 }
 
+/** The VPN service's client settings: VPN_TIMEOUT_S (downloads 2x, organization creation 4x) and VPN_CA_FILE. */
+function vpnClientSettings(config: Config): Parameters<typeof startVpnService>[0]['client'] {
+  const t = config.VPN_TIMEOUT_S * 1000;
+  const timeouts = { login: t, request: t, download: 2 * t, createOrganization: 4 * t };
+  if (config.VPN_CA_FILE === undefined) return { timeouts };
+  try {
+    return { timeouts, tls: { ca: readFileSync(config.VPN_CA_FILE) } };
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    throw new ConfigError(`Invalid configuration: VPN_CA_FILE ${config.VPN_CA_FILE} cannot be read (${typeof code === 'string' ? code : 'unreadable'})`);
+  }
+}
+
+/** Starts the VPN service and registers it as `vpn`. */
+function startVpn(o: IntegrationOptions, holder: string): RunningVpn {
+  const vpn = startVpnService({
+    runtime: o.runtime,
+    log: o.log.child({ component: 'vpn' }),
+    client: vpnClientSettings(o.config),
+    reconcileIntervalMs: Math.round(o.config.VPN_RECONCILE_INTERVAL_S * 1000),
+    holder,
+  });
+  o.services.set('vpn', vpn.service);
+  return vpn;
+}
+
 /** Starts the integrations the configuration asks for; call after the collections exist. */
 export async function startIntegrations(o: IntegrationOptions): Promise<Integrations> {
   const { config, log } = o;
+  // Unique per process: the sync and the VPN reconcile run on the one instance holding their lease.
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const vpn = startVpn(o, holder);
+  const stopVpn = async (): Promise<void> => {
+    o.services.delete('vpn');
+    await vpn.stop();
+  };
   if (config.SALT_API_URL === undefined) {
     log.info({}, 'no master configured (SALT_API_URL unset): execution, patches, monitoring and sync are off');
-    return { stop: async () => undefined };
+    return { stop: stopVpn };
   }
-  const client = saltClient(config, log);
+  let client: SaltClient;
+  try {
+    client = saltClient(config, log);
+  } catch (err) {
+    await stopVpn();
+    throw err;
+  }
   const monitorIntervalMs = Math.round(config.ALL_STATUS_INTERVAL_S * 1000);
   const toolKey = config.GRAIN_TOOL_KEY;
-  // Unique per process: the sync runs on the one instance holding the store lease.
-  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const syncLog = log.child({ component: 'sync' });
   const masterTz = config.SALT_MASTER_TZ;
   const sync = startSyncLoop({ client, runtime: o.runtime, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder, masterTz });
@@ -79,6 +121,7 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
       o.services.delete('master');
       await Promise.all([events.stop(), sync.stop(), master.stop()]);
       client.close();
+      await stopVpn();
     },
   };
 }

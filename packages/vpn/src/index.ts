@@ -1,4 +1,7 @@
-/** @fleet/vpn: a typed client of one VPN manager (a Pritunl server). */
+/**
+ * @fleet/vpn: a typed client of one VPN manager (a Pritunl server), and the VPN service the
+ * resources call (organizations and host accounts on the managers' servers, drift repair).
+ */
 import { VpnClient } from './client';
 import type { VpnClientOptions } from './types';
 
@@ -6,6 +9,7 @@ export { VpnClient, VpnMissing } from './client';
 export { filterName } from './names';
 export { readTar } from './tar';
 export type * from './types';
+export { RECONCILE_LEASE, startVpnService, type AccountRecord, type ManagerReport, type OrganizationRecord, type RunningVpn, type VpnAccounts, type VpnServiceOptions } from './service';
 
 /** A client for one VPN manager; call `close()` when done (it logs out and frees the sockets). */
 export function createVpnClient(options: VpnClientOptions): VpnClient {

@@ -1,21 +1,30 @@
 /**
  * vpn_managers and vpn_organizations through HTTP: the manager's password accepted on write,
  * stored encrypted and masked on every read path; organizations linked to a manager (related link,
- * embedded), and refused deletion while something still uses them (409).
+ * embedded), and refused deletion while something still uses them (409). Organizations live on a
+ * VPN server (vpn-sim here): the managers that hold them point at it; test/vpn-integration covers
+ * the server's side and its faults.
  */
+import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { auth, expectEnvelope, expectEveError, insertHost, startTestServer, uniqueName, vpnManagerBody, type TestServer } from '../../helpers';
 import { q } from './_support';
 
 let t: TestServer;
+let sim: VpnSim;
 beforeAll(async () => {
+  sim = await startVpnSim({ admins: [{ username: 'fleet-admin', password: 'vpn-test-password-31' }] });
   t = await startTestServer({ logLevel: 'debug' });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await sim.close();
+});
 
 const MASK = '********';
 
+/** A manager of the simulated VPN server (organizations are created there). */
 async function createManager(overrides: Record<string, unknown> = {}): Promise<{ id: string; body: Record<string, unknown> }> {
-  const body = vpnManagerBody(overrides);
+  const body = vpnManagerBody({ dashboard_address: sim.url, ...sim.credentials, ...overrides });
   const res = await t.request.post('/api/vpn_managers').set(auth('admin')).send(body);
   expect({ status: res.status, body: res.body as unknown }).toMatchObject({ status: 201 });
   return { id: (res.body as { _id: string })._id, body };
@@ -113,6 +122,10 @@ describe('vpn_organizations', () => {
     });
     const item = await t.request.get(`/api/vpn_organizations/${id}`).set(auth('viewer'));
     expect(item.body).toMatchObject({ name: body.name, vpn_manager: manager, cipher_type: 'rsa', type: 6, vpnsrv_representation: { name: body.name, cipher_type: 'rsa' } });
+    // The server's record: its id, name, user count and tokens.
+    const rep = (item.body as { vpnsrv_representation: { id: string } }).vpnsrv_representation;
+    expect(sim.state.organizations.get(rep.id)?.name).toBe(body.name);
+    expect(rep).toMatchObject({ auth_api: false, auth_token: null, auth_secret: null, user_count: 0 });
   });
 
   it('embeds the manager with embedded={"vpn_manager":1}, its password still masked', async () => {
@@ -133,10 +146,12 @@ describe('vpn_organizations', () => {
     const res = await t.request
       .post('/api/vpn_organizations')
       .set(auth('admin'))
-      .send(orgBody(manager, { vpnsrv_representation: { name: 'x', cipher_type: 'rsa', auth_token: 'tok-abcdef', auth_secret: null, user_count: 0 } }));
+      .send(orgBody(manager, { vpnsrv_representation: { name: 'x', cipher_type: 'rsa', auth_api: true } }));
     expect(res.status).toBe(201);
     const item = await t.request.get(`/api/vpn_organizations/${(res.body as { _id: string })._id}`).set(auth('viewer'));
-    expect(item.body).toMatchObject({ vpnsrv_representation: { auth_token: MASK, auth_secret: null, user_count: 0 } });
+    expect(item.body).toMatchObject({ vpnsrv_representation: { auth_api: true, auth_token: MASK, auth_secret: MASK, user_count: 0 } });
+    const onServer = sim.state.organizations.get(String((item.body as { vpnsrv_representation: { id: string } }).vpnsrv_representation.id));
+    for (const secret of [onServer?.auth_token, onServer?.auth_secret]) expect(item.text).not.toContain(String(secret));
   });
 
   it('refuses an unknown or missing manager with 422', async () => {

@@ -1,0 +1,81 @@
+/**
+ * The VPN service the resources call (`resources/lib/vpn.ts`, registered as the `vpn` service):
+ * organizations and host accounts on the managers' VPN servers, profiles, and drift repair.
+ * Every read and write of the store goes through the local API as the system principal.
+ * docs/vpn.md lists the VPN server calls each API action makes.
+ */
+import type { CallContext, Download, Log, Runtime } from '@fleet/engine';
+import { moveAccount, profile, undoAccount, type Place } from './accounts';
+import type { Deps } from './deps';
+import { Leftovers } from './leftovers';
+import { ReconcileLoop } from './loop';
+import { createOrganization, deleteOrganization, undoOrganization } from './organizations';
+import { ClientPool, type ClientSettings } from './pool';
+import { reconcileAll, type ManagerReport } from './reconcile';
+import type { AccountRecord, OrganizationRecord } from './records';
+
+export type { AccountRecord, OrganizationRecord } from './records';
+export type { ManagerReport } from './reconcile';
+export { RECONCILE_LEASE } from './loop';
+
+/** What the service offers: the port of `resources/lib/vpn.ts`. */
+export interface VpnAccounts {
+  createOrganization(o: { manager: string; name: string; authApi: boolean }, ctx: CallContext): Promise<OrganizationRecord | null>;
+  deleteOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
+  undoOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
+  moveAccount(move: { host: string; from: Place | null; to: string | null }, ctx: CallContext): Promise<AccountRecord | null | undefined>;
+  deleteAccount(place: Place, ctx: CallContext): Promise<void>;
+  profile(host: string, ctx: CallContext): Promise<Download>;
+  reconcile(o: { manager?: string }, ctx: CallContext): Promise<{ _status: 'OK'; managers: ManagerReport[] }>;
+  managerChanged(id: string): Promise<void>;
+}
+
+export interface VpnServiceOptions {
+  readonly runtime: Runtime;
+  readonly log: Log;
+  /** Timeouts, TLS and login budget of every manager's client. */
+  readonly client?: ClientSettings;
+  /** Between two periodic reconciles; 0: only on demand. */
+  readonly reconcileIntervalMs: number;
+  /** Unique per process (the reconcile lease's holder). */
+  readonly holder: string;
+}
+
+/** The running service. */
+export interface RunningVpn {
+  readonly service: VpnAccounts;
+  /** Stops the reconciles and the later looks for leftovers, logs every client out. */
+  stop(): Promise<void>;
+}
+
+/** How long after a create that may still be running the server is looked at again (its time limit, then four). */
+function laterLooks(settings: ClientSettings | undefined): number[] {
+  const create = settings?.timeouts?.createOrganization ?? 60_000;
+  return [create, create * 4];
+}
+
+/** Starts the service (and its periodic reconcile, when `reconcileIntervalMs` > 0). */
+export function startVpnService(o: VpnServiceOptions): RunningVpn {
+  const pool = new ClientPool({ runtime: o.runtime, log: o.log, settings: o.client ?? {} });
+  const leftovers = new Leftovers({ runtime: o.runtime, log: o.log, laterMs: laterLooks(o.client) });
+  const d: Deps = { runtime: o.runtime, log: o.log, pool, leftovers };
+  const loop = new ReconcileLoop({ runtime: o.runtime, log: o.log, intervalMs: o.reconcileIntervalMs, holder: o.holder, run: (manager) => reconcileAll(d, manager) });
+  const service: VpnAccounts = {
+    createOrganization: (args) => createOrganization(d, args),
+    deleteOrganization: (args) => deleteOrganization(d, args),
+    undoOrganization: (args) => undoOrganization(d, args),
+    moveAccount: (move) => moveAccount(d, move),
+    deleteAccount: (place) => undoAccount(d, place),
+    profile: (host, ctx) => profile(d, host, ctx),
+    reconcile: (args) => loop.runNow(args.manager),
+    managerChanged: async (id) => pool.retire(id),
+  };
+  return {
+    service,
+    async stop() {
+      await loop.stop();
+      await leftovers.close();
+      await pool.close();
+    },
+  };
+}

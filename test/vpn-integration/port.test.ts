@@ -1,0 +1,31 @@
+/**
+ * The VPN service fits the port the resources call (resources/lib/vpn.ts): checked by the type
+ * checker (the package cannot import the port while @fleet/resources does not export it), and at
+ * run time by the server registering it as `vpn` and taking it away on close.
+ */
+import { expectTypeOf } from 'expect-type';
+import type { AccountRecord as ServiceAccount, OrganizationRecord as ServiceOrganization, VpnAccounts } from '@fleet/vpn';
+import type { AccountRecord, OrganizationRecord, VpnService } from '../../resources/lib/vpn';
+import { hosts, vpn_organizations } from '../../resources';
+import type { ItemOf } from '../../engine/src';
+import { startTestServer } from '../helpers';
+
+it('the service implements the port; its records fit the stored fields', () => {
+  expectTypeOf<VpnAccounts>().toExtend<VpnService>();
+  expectTypeOf<ServiceAccount>().toEqualTypeOf<AccountRecord>();
+  expectTypeOf<ServiceOrganization>().toEqualTypeOf<OrganizationRecord>();
+  expectTypeOf<AccountRecord>().toExtend<NonNullable<ItemOf<typeof hosts>['vpnsrv_representation']>>();
+  expectTypeOf<OrganizationRecord>().toExtend<ItemOf<typeof vpn_organizations>['vpnsrv_representation']>();
+  expect(Object.keys(hosts.fields.vpnsrv_representation.fields).sort()).toEqual(
+    ['auth_type', 'yubico_id', 'client_to_client', 'otp_secret', 'name', 'pin', 'dns_suffix', 'disabled', 'mac_addresses', 'email', 'organization_name', 'bypass_secondary', 'groups', 'organization', 'port_forwarding', 'dns_servers', 'type', 'id'].sort(),
+  );
+});
+
+it('the server registers the service as `vpn` (without a master) and removes it on close', async () => {
+  const t = await startTestServer();
+  const services = t.engine.runtime.services;
+  const service = services.get('vpn') as Record<string, unknown> | undefined;
+  expect(Object.keys(service ?? {}).sort()).toEqual(['createOrganization', 'deleteAccount', 'deleteOrganization', 'managerChanged', 'moveAccount', 'profile', 'reconcile', 'undoOrganization']);
+  await t.close();
+  expect(services.has('vpn')).toBe(false);
+});
