@@ -70,11 +70,12 @@ async function convertRun(ctx: CallContext, refs: readonly LegacyRef[], o: { bui
 
 /**
  * Converts every full snapshot from `since` on, oldest first. `keepGoing` is asked before each
- * block (the caller renews its lease there); false stops, and the next run goes on.
+ * block (the caller renews its lease there); false stops, and the next run goes on. `exact`:
+ * compare every id (reconcile), not only the numbers of snapshots.
  */
-export async function convertFullSnapshots(ctx: CallContext, o: { since: Date; keepGoing?: () => Promise<boolean> }): Promise<Conversion> {
+export async function convertFullSnapshots(ctx: CallContext, o: { since: Date; exact?: boolean; keepGoing?: () => Promise<boolean> }): Promise<Conversion> {
   const done: Conversion = { converted: 0, blocks: 0, changes: 0, summaries: 0, skipped: 0 };
-  const refs = await legacyRefs(ctx, { from: o.since, to: END_OF_TIME });
+  const refs = await legacyRefs(ctx, { from: o.since, to: END_OF_TIME }, { exact: o.exact === true });
   if (refs.length === 0) return done;
   const keepGoing = o.keepGoing ?? (async () => true);
   const span = await historySpan(ctx);

@@ -39,8 +39,8 @@ export async function pruneSnapshots(ctx: CallContext, before: Date): Promise<nu
 }
 
 /** Gives the snapshots from `since` on whose item is missing their item; resolves how many. */
-export async function repairItems(ctx: CallContext, since: Date, until: Date): Promise<number> {
-  const { orphans } = await reconcile(ctx, { from: since, to: until });
+export async function repairItems(ctx: CallContext, range: { from: Date; to: Date }, o: { exact?: boolean } = {}): Promise<number> {
+  const { orphans } = await reconcile(ctx, range, o);
   const items = ctx.runtime.resources.of(hosts_statistic);
   const sys = systemOf(ctx);
   for (const head of orphans) await items.create({ _id: head.id, timestamp: head.timestamp, index: head.index, hosts: [] }, sys);

@@ -61,36 +61,57 @@ export interface ConvertOptions {
   readonly retentionDays: number;
   /** Asked before each block (the loop renews its lease there); false stops. */
   readonly keepGoing?: () => Promise<boolean>;
+  /**
+   * Compare items and history id by id (default true), not only their numbers: a full snapshot
+   * and a lost item would cancel out. The loop's ticks use the numbers; the start is exact.
+   */
+  readonly exact?: boolean;
 }
+
+/** Conversions running per runtime: one at a time in a process (across processes, the lease). */
+const converting = new WeakMap<Runtime, Promise<unknown>>();
 
 /**
  * Converts the full snapshots within the retention into the compact history (oldest first) and
- * gives missing items back to history snapshots; logs what it did. The caller makes sure no other
- * instance does the same at the same time (the loop holds the `snapshots` lease).
+ * gives missing items back to history snapshots; logs what it did. One at a time per runtime; the
+ * caller makes sure no other instance does the same at the same time (the loop holds the
+ * `snapshots` lease).
  */
-export async function convertSnapshots(o: ConvertOptions, now: Date = stampNow()): Promise<snapshotHistory.Conversion> {
+export function convertSnapshots(o: ConvertOptions, now: Date = stampNow()): Promise<snapshotHistory.Conversion> {
+  const before = converting.get(o.runtime) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => convert(o, now));
+  converting.set(o.runtime, run);
+  return run;
+}
+
+async function convert(o: ConvertOptions, now: Date): Promise<snapshotHistory.Conversion> {
   const ctx = systemContext(o.runtime, now);
   const since = new Date(now.getTime() - o.retentionDays * DAY_MS);
   const started = Date.now();
-  const done = await snapshotHistory.convertFullSnapshots(ctx, { since, ...(o.keepGoing ? { keepGoing: o.keepGoing } : {}) });
-  const repaired = await snapshotHistory.repairItems(ctx, since, new Date(8.64e15));
+  const exact = o.exact !== false;
+  const done = await snapshotHistory.convertFullSnapshots(ctx, { since, exact, ...(o.keepGoing ? { keepGoing: o.keepGoing } : {}) });
+  const repaired = await snapshotHistory.repairItems(ctx, { from: since, to: snapshotHistory.END_OF_TIME }, { exact });
   if (done.converted > 0) {
     o.log.info(
       { ...done, first: done.first?.toISOString(), last: done.last?.toISOString(), ms: Date.now() - started },
       `converted ${done.converted} full host-list snapshot(s) into the compact history (${done.blocks} block(s), ${done.changes} host change(s) for ${done.summaries} stored summaries)`,
     );
   }
-  if (done.skipped > 0) o.log.warn({ skipped: done.skipped }, "full host-list snapshots inside the compact history's span were left as they are (reads take them as stored)");
+  // Said once, at start: a tick finds them again (the numbers differ) and has nothing new to say.
+  if (done.skipped > 0 && exact) o.log.warn({ skipped: done.skipped }, "full host-list snapshots inside the compact history's span were left as they are (reads take them as stored)");
   if (repaired > 0) o.log.warn({ repaired }, 'snapshots found in the history without their hosts_statistic item were given one');
   return done;
 }
 
-/** Converts full snapshots (convertSnapshots) if this instance gets the lease; false when another one holds it. */
-export async function migrateSnapshots(o: SnapshotLoopOptions, now: Date = stampNow()): Promise<boolean> {
+/**
+ * Converts full snapshots (convertSnapshots) if this instance gets the lease; false when another
+ * one holds it. `exact` at start; a tick only looks closer when the numbers differ.
+ */
+export async function migrateSnapshots(o: SnapshotLoopOptions, when: { now?: Date; exact?: boolean } = {}): Promise<boolean> {
   const ttl = o.intervalMs * 2;
   if (!(await o.runtime.leases.acquire(LEASE, o.holder, ttl))) return false;
   const keepGoing = async () => (await o.runtime.leases.renew(LEASE, o.holder, ttl)) !== null;
-  await convertSnapshots({ runtime: o.runtime, log: o.log, retentionDays: o.retentionDays, keepGoing }, now);
+  await convertSnapshots({ runtime: o.runtime, log: o.log, retentionDays: o.retentionDays, keepGoing, exact: when.exact !== false }, when.now);
   return true;
 }
 
@@ -105,7 +126,7 @@ async function tick(o: SnapshotLoopOptions): Promise<boolean> {
   if (!due) return false;
   const pruned = await pruneSnapshots(o.runtime, now, o.retentionDays);
   // A full snapshot an older instance wrote during a rolling upgrade joins the history first.
-  await migrateSnapshots(o, now);
+  await migrateSnapshots(o, { now, exact: false });
   const snapshot = await takeSnapshot(o.runtime, now);
   o.log.info({ ...snapshot, pruned }, 'host-list snapshot taken');
   return true;
