@@ -11,13 +11,13 @@ import type { CallContext, Log, Principal, AnyResourceDefinition, Runtime, Secre
 import type { RouteGroup } from './definition/routes';
 import { HttpError } from './errors';
 import { stampNow } from './ops/clock';
+import { SEALED_PREFIX } from './ops/secrets';
 import { createLocalApi } from './ops/collection';
 import type { CompiledResource } from './compile/compile';
 import { etagOf } from './ops/etag';
 import type { BatchWrite, Doc, Projection, Store } from './store/port';
 
 /** The prefix of a value sealed by `createSecretBox` (ops/secrets.ts). */
-const SEALED_PREFIX = 'enc:v1:';
 /** The lease the write probe of `health()` takes: one tiny versioned row, in every store. */
 const PROBE_LEASE = 'fleet-health-probe';
 /** Items read per page by `hasSealedSecrets` and `resealSecrets`. */

@@ -142,9 +142,15 @@ export class BulkUnprocessable extends Unprocessable {
   }
 }
 
+/** `Retry-After` (RFC 9110 §10.2.3) in whole seconds, when a retry time is known. */
+function retryAfter(seconds: number | undefined): Readonly<Record<string, string>> | undefined {
+  return seconds === undefined ? undefined : { 'Retry-After': String(Math.max(1, Math.ceil(seconds))) };
+}
+
+/** 429 (RFC 6585 §4), with the seconds to wait when known. */
 export class TooManyRequests extends HttpError {
-  constructor(message = 'Rate limit exceeded') {
-    super(429, message);
+  constructor(message = 'Rate limit exceeded', retryAfterS?: number) {
+    super(429, message, undefined, retryAfter(retryAfterS));
   }
 }
 
@@ -157,8 +163,9 @@ export class BadGateway extends HttpError {
 
 /** 503: a peer (or the database) is not configured or unreachable. */
 export class ServiceUnavailable extends HttpError {
-  constructor(message: string) {
-    super(503, message);
+  /** `retryAfterS`: the seconds after which trying again may help (sent as `Retry-After`). */
+  constructor(message: string, retryAfterS?: number) {
+    super(503, message, undefined, retryAfter(retryAfterS));
   }
 }
 

@@ -5,7 +5,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { SecretBox } from '../definition/define';
 
-const PREFIX = 'enc:v1:';
+/** What every sealed value starts with (the format's version). */
+export const SEALED_PREFIX = 'enc:v1:';
+const PREFIX = SEALED_PREFIX;
 
 /** A SecretBox keyed by any string (hashed to 32 bytes). */
 export function createSecretBox(key: string): SecretBox {

@@ -9,7 +9,7 @@ import type { CompiledResource } from '../compile/compile';
 import type { CallContext, WriteOp } from '../definition/define';
 import type { AnyItem } from '../definition/infer';
 import type { UpsertResult, WriteOptions } from '../definition/local-api';
-import { BulkUnprocessable, HttpError, PreconditionFailed, Unprocessable, type IssuesInput } from '../errors';
+import { BulkUnprocessable, PreconditionFailed, ServiceUnavailable, Unprocessable, type IssuesInput } from '../errors';
 import type { BatchWrite, Doc, Filter } from '../store/port';
 import { newObjectId } from '../store/sqlite/ids';
 import { authorize, isSystem } from './access';
@@ -49,7 +49,7 @@ export async function lastWriteWins<T>(ifMatch: string | undefined, write: () =>
       if (ifMatch !== undefined || !(err instanceof PreconditionFailed)) throw err;
       const wait = Math.random() * Math.min(RACE_BACKOFF_MS.max, RACE_BACKOFF_MS.first * 2 ** attempt);
       if (Date.now() + wait >= deadline) {
-        throw new HttpError(503, `the item kept changing under this write for ${RACE_BUDGET_MS / 1000} s (other writers), so it was not done; try again`, undefined, { 'Retry-After': '1' });
+        throw new ServiceUnavailable(`the item kept changing under this write for ${RACE_BUDGET_MS / 1000} s (other writers), so it was not done; try again`, 1);
       }
       await sleep(wait);
     }

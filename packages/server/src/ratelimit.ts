@@ -28,14 +28,7 @@ const EXEC_ROUTES: readonly RegExp[] = [/^\/api\/hosts\/[^/]+(?:\/all_status)?\/
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** 429 with the seconds to wait. */
-export class RateLimited extends TooManyRequests {
-  override readonly headers: Readonly<Record<string, string>>;
-
-  constructor(message: string, retryAfterS: number) {
-    super(message);
-    this.headers = { 'Retry-After': String(retryAfterS) };
-  }
-}
+export class RateLimited extends TooManyRequests {}
 
 interface Bucket {
   tokens: number;

@@ -11,14 +11,7 @@ import { ServiceUnavailable } from '../../errors';
 import type { SqliteDb } from './db';
 
 /** A 503 of the store, with the seconds after which trying again may help. */
-export class StoreFault extends ServiceUnavailable {
-  override readonly headers: Readonly<Record<string, string>>;
-
-  constructor(message: string, retryAfterS: number) {
-    super(message);
-    this.headers = { 'Retry-After': String(retryAfterS) };
-  }
-}
+export class StoreFault extends ServiceUnavailable {}
 
 /** Primary result code -> our sentence and `Retry-After` (seconds). */
 const FAULTS: Readonly<Record<string, readonly [message: string, retryAfterS: number]>> = {
