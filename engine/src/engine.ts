@@ -17,7 +17,6 @@ import type { CompiledResource } from './compile/compile';
 import { etagOf } from './ops/etag';
 import type { BatchWrite, Doc, Projection, Store } from './store/port';
 
-/** The prefix of a value sealed by `createSecretBox` (ops/secrets.ts). */
 /** The lease the write probe of `health()` takes: one tiny versioned row, in every store. */
 const PROBE_LEASE = 'fleet-health-probe';
 /** Items read per page by `hasSealedSecrets` and `resealSecrets`. */
