@@ -6,7 +6,7 @@
 import { expectTypeOf } from 'expect-type';
 import type { AccountRecord as ServiceAccount, OrganizationRecord as ServiceOrganization, VpnAccounts } from '@fleet/vpn';
 import type { AccountRecord, OrganizationRecord, VpnService } from '../../resources/lib/vpn';
-import { hosts, vpn_organizations } from '../../resources';
+import { hosts, type vpn_organizations } from '../../resources';
 import type { ItemOf } from '../../engine/src';
 import { startTestServer } from '../helpers';
 

@@ -42,11 +42,11 @@ export class PreparedWrites {
   }
 
   private async undo(error: unknown): Promise<void> {
-    const hook = this.s.res.def.hooks?.onWriteError;
-    if (hook === undefined) return;
+    const hooks = this.s.res.def.hooks;
+    if (hooks?.onWriteError === undefined) return;
     for (const w of this.done.splice(0).reverse()) {
       try {
-        await hook({ op: w.op, fields: w.fields, error, ctx: this.ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
+        await hooks.onWriteError({ op: w.op, fields: w.fields, error, ctx: this.ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
       } catch (err) {
         this.ctx.runtime.log.error({ resource: this.s.res.name, op: w.op, err: err instanceof Error ? err.message : 'unknown error' }, 'onWriteError hook failed');
       }

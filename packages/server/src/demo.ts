@@ -1,20 +1,24 @@
 /**
- * `fleet-api demo [--hosts N] [--port P] [--sim-port P] [--data DIR]` (`pnpm demo`): the salt-api
- * simulator with a generated fleet and the API on the embedded store wired to it as to a real
- * master (SALT_API_URL = the simulator; nothing in the service knows it is one). Runs the first
- * sync, prints the URLs, an admin token and two curl lines, then keeps the fleet moving a little
- * (a host goes down or comes back, a VNC connection event) so alerts and statuses change live.
- * SIGINT / SIGTERM stop both servers.
+ * `fleet-api demo [--hosts N] [--port P] [--sim-port P] [--vpn-port P] [--data DIR]` (`pnpm demo`):
+ * the salt-api simulator with a generated fleet and the API on the embedded store wired to it as
+ * to a real master (SALT_API_URL = the simulator; nothing in the service knows it is one), and the
+ * VPN server simulator beside it with one VPN manager wired to it (stored through the local API,
+ * as an administrator would POST it). Runs the first sync, prints the URLs, an admin token and two
+ * curl lines, then keeps the fleet moving a little (a host goes down or comes back, a VNC
+ * connection event) so alerts and statuses change live. SIGINT / SIGTERM stop every server.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stampNow, SYSTEM } from '@fleet/engine';
-import type { MasterService } from '@fleet/resources';
+import { stampNow, SYSTEM, systemContext, type Runtime } from '@fleet/engine';
+import { vpn_managers, type MasterService } from '@fleet/resources';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
+import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { startServer, type RunningServer } from './boot';
 import { ConfigError, loadConfig } from './config';
 
-const USAGE = 'usage: demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P (any free)] [--data DIR (./data/demo)]';
+const USAGE = 'usage: demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P (any free)] [--vpn-port P (any free)] [--data DIR (./data/demo)]';
+/** The VPN manager the demo wires to the VPN server simulator. */
+const DEMO_MANAGER = 'vpn-sim';
 /** Between two simulated fleet changes. */
 const ACTIVITY_MS = 20_000;
 
@@ -22,13 +26,15 @@ interface DemoArgs {
   readonly hosts: number;
   readonly port: string;
   readonly simPort: number;
+  readonly vpnPort: number;
   readonly dataDir: string;
 }
 
 function parseDemoArgs(argv: readonly string[]): DemoArgs {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: { hosts: { type: 'string' }, port: { type: 'string' }, 'sim-port': { type: 'string' }, data: { type: 'string' } }, strict: true }));
+    const options = { hosts: { type: 'string' }, port: { type: 'string' }, 'sim-port': { type: 'string' }, 'vpn-port': { type: 'string' }, data: { type: 'string' } } as const;
+    ({ values } = parseArgs({ args: [...argv], options, strict: true }));
   } catch (err) {
     throw new ConfigError(`demo: ${err instanceof Error ? err.message : String(err)}; ${USAGE}`);
   }
@@ -43,6 +49,7 @@ function parseDemoArgs(argv: readonly string[]): DemoArgs {
     hosts: Math.max(1, num('hosts', 50, 5000)),
     port: String(num('port', Number(process.env.PORT ?? 5000), 65535)),
     simPort: num('sim-port', 0, 65535),
+    vpnPort: num('vpn-port', 0, 65535),
     dataDir: resolve(typeof data === 'string' ? data : 'data/demo'),
   };
 }
@@ -81,7 +88,20 @@ function startActivity(sim: SaltSim): NodeJS.Timeout {
   return timer;
 }
 
-function banner(running: RunningServer, sim: SaltSim, report: Record<string, unknown>): string {
+/**
+ * The demo's VPN manager, pointing at the VPN simulator: created through the local API, or (a
+ * data dir kept from an earlier run, the simulator on a new port) changed to the new address.
+ */
+async function wireVpnManager(runtime: Runtime, vpn: VpnSim): Promise<void> {
+  const api = runtime.resources.of(vpn_managers);
+  const ctx = systemContext(runtime);
+  const fields = { dashboard_address: vpn.url, server_address: `${new URL(vpn.url).hostname}:1194`, ...vpn.credentials };
+  const [kept] = await api.find({ where: { name: DEMO_MANAGER } }, ctx);
+  if (kept === undefined) await api.create({ name: DEMO_MANAGER, ...fields }, ctx);
+  else await api.patch(kept._id, fields, ctx);
+}
+
+function banner(running: RunningServer, sim: SaltSim, vpn: VpnSim, report: Record<string, unknown>): string {
   const token = running.adminToken?.token;
   const auth = token === undefined ? '<a token of API_TOKENS>' : token;
   const upHost = [...sim.fleet.minions.values()].find((m) => m.key === 'accepted' && m.up)?.id ?? '<host id>';
@@ -91,6 +111,7 @@ function banner(running: RunningServer, sim: SaltSim, report: Record<string, unk
     'Fleet API demo',
     `  API          ${api}   (OpenAPI: ${api}/docs/openapi.json)`,
     `  salt-api     ${sim.url}   (simulator: ${sim.fleet.minions.size} minions)`,
+    `  VPN server   ${vpn.url}   (simulator: VPN manager "${DEMO_MANAGER}", user ${vpn.credentials.username})`,
     `  admin token  ${auth}`,
     `  first sync   ${String(report.hostsSeen ?? '?')} hosts, ${String(report.nodegroups ?? '?')} nodegroups, ${String(report.actionsRecorded ?? 0)} actions in ${String(report.ms ?? '?')} ms`,
     '',
@@ -107,16 +128,30 @@ function banner(running: RunningServer, sim: SaltSim, report: Record<string, unk
 export async function demoCommand(argv: readonly string[]): Promise<void> {
   const args = parseDemoArgs(argv);
   const sim = await startSaltSim({ hosts: args.hosts, port: args.simPort, seed: 1 });
+  let vpn: VpnSim;
   let running: RunningServer;
   try {
-    running = await startServer(loadConfig(demoEnv(args, sim)), { cwd: args.dataDir });
+    vpn = await startVpnSim({ port: args.vpnPort, seed: 1 });
   } catch (err) {
     await sim.close();
     throw err;
   }
+  try {
+    running = await startServer(loadConfig(demoEnv(args, sim)), { cwd: args.dataDir });
+  } catch (err) {
+    await Promise.all([vpn.close(), sim.close()]);
+    throw err;
+  }
+  try {
+    await wireVpnManager(running.engine.runtime, vpn);
+  } catch (err) {
+    await running.close();
+    await Promise.all([vpn.close(), sim.close()]);
+    throw err;
+  }
   const service = running.engine.runtime.services.get('master') as MasterService | undefined;
   const report = service ? await service.syncNow({ principal: SYSTEM, now: stampNow(), runtime: running.engine.runtime }) : {};
-  process.stdout.write(banner(running, sim, report));
+  process.stdout.write(banner(running, sim, vpn, report));
   const activity = startActivity(sim);
   let stopping = false;
   const stop = (signal: string): void => {
@@ -126,7 +161,7 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     clearInterval(activity);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    running.close().then(() => sim.close()).then(() => process.exit(0), () => process.exit(1));
+    running.close().then(() => Promise.all([sim.close(), vpn.close()])).then(() => process.exit(0), () => process.exit(1));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -21,7 +21,10 @@ function str(o: Obj, key: string): string {
   return v;
 }
 
-const strOrNull = (o: Obj, key: string): string | null => (typeof o[key] === 'string' ? (o[key] as string) : null);
+const strOrNull = (o: Obj, key: string): string | null => {
+  const v = o[key];
+  return typeof v === 'string' ? v : null;
+};
 const bool = (o: Obj, key: string): boolean => o[key] === true;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 const stringsOrNull = (v: unknown): string[] | null => (Array.isArray(v) ? strings(v) : null);
@@ -47,11 +50,14 @@ export function parseOrganization(value: unknown): VpnOrganization {
   return org;
 }
 
+/** A port forward's value: the server keeps strings; a number is taken as its digits. */
+const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
 function portForwarding(value: unknown): VpnPortForward[] {
   if (!Array.isArray(value)) return [];
   return value.map((p: unknown) => {
     const e = p !== null && typeof p === 'object' ? (p as Obj) : {};
-    return { protocol: String(e.protocol ?? ''), port: String(e.port ?? ''), dport: String(e.dport ?? '') };
+    return { protocol: text(e.protocol), port: text(e.port), dport: text(e.dport) };
   });
 }
 

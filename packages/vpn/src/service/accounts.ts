@@ -46,9 +46,9 @@ export async function createAccount(d: Deps, org: StoredOrganization, host: stri
 /** Deletes an account where the store says it is; already gone (or nothing stored) is fine. */
 export async function removeAccount(d: Deps, place: Place): Promise<void> {
   const org = await storedOrganization(d, place.organization);
-  const user = idIn(place.account as Record<string, unknown> | null, 'id');
+  const user = idIn(place.account, 'id');
   // The organization the account was made in (the stored one may have been made again since).
-  const serverOrg = idIn(place.account as Record<string, unknown> | null, 'organization') ?? idIn(org?.vpnsrv_representation, 'id');
+  const serverOrg = idIn(place.account, 'organization') ?? idIn(org?.vpnsrv_representation, 'id');
   if (org === null || user === undefined || serverOrg === undefined) return;
   const client = await clientOf(d, org);
   const outcome = await client.deleteUser(serverOrg, user);
@@ -60,7 +60,7 @@ export async function undoAccount(d: Deps, place: Place, host?: string): Promise
   try {
     await removeAccount(d, place);
   } catch (err) {
-    const id = idIn(place.account as Record<string, unknown> | null, 'id');
+    const id = idIn(place.account, 'id');
     await alert(d, { type: 'vpn.leftover', level: 'error', payload: { kind: 'account', organization: place.organization, id, ...(host ? { hostname: host } : {}), error: reason(err) } });
     throw err;
   }
