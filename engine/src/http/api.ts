@@ -1,25 +1,35 @@
 /**
- * The `/api` router: the home document, every resource's router, the media endpoint. JSON body
- * parsing is limited; the error handler is mounted by the caller after its own routes.
+ * The `/api` router: the home document, the OpenAPI document, every resource's router, the media
+ * endpoint. JSON body parsing is limited; the error handler is mounted by the caller after its
+ * own routes.
  */
-import express, { Router } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
+import type { Registry } from '../compile/registry';
 import type { Engine } from '../engine';
-import { NotFound } from '../errors';
+import { NotFound, Unauthorized } from '../errors';
 import { openApiDocument } from '../openapi';
 import { assertJsonBounds, BODY_BOUNDS } from '../query/bounds';
+import { single } from '../query/params';
 import type { MediaInfo } from '../store/port';
 import type { Authenticator } from './auth';
 import { requireRole } from '../ops/access';
 import { handlersDecideFreshness } from './conditional';
 import type { ApiContext, HttpLimits } from './context';
+import { EXPIRES_PARAM, mediaLinks, SIGNATURE_PARAM, type MediaLinkOptions, type MediaLinks } from './media-links';
 import { resourceRouter } from './router';
 import { groupRouter } from './routes';
+import { renderMediaWith } from './serialize';
 
 export interface ApiOptions {
   readonly authenticator: Authenticator;
   readonly limits: HttpLimits;
   /** Largest JSON body accepted (bytes). */
   readonly jsonLimitBytes?: number;
+  /**
+   * Media fields read back as signed links that open without a token (media-links.ts); without
+   * this option they read back as `/api/media/<id>`, which needs the bearer header.
+   */
+  readonly mediaLinks?: MediaLinkOptions;
 }
 
 /**
@@ -52,6 +62,44 @@ export function mediaHeaders(info: MediaInfo): Record<string, string> {
   };
 }
 
+/**
+ * Who may read a media file: a bearer token of any role, or, without an `Authorization` header, a
+ * signed link's parameters. A bad or expired link is a 401 saying how to get a fresh one.
+ */
+function mediaReader(authenticator: Authenticator, links: MediaLinks | undefined): (req: Request, id: string) => 'bearer' | 'link' {
+  return (req, id) => {
+    const header = req.get('authorization');
+    const expires = single(req.query, EXPIRES_PARAM);
+    const signature = single(req.query, SIGNATURE_PARAM);
+    if (header !== undefined || links === undefined || (expires === undefined && signature === undefined)) {
+      requireRole(authenticator.authenticate(header), 'viewer', 'GET /media/{id}');
+      return 'bearer';
+    }
+    const verdict = links.verify(id, expires, signature);
+    if (verdict === 'expired') throw new Unauthorized('This media link has expired: read its item again for a fresh link');
+    if (verdict === 'invalid') throw new Unauthorized('This media link is not valid: read its item again for a fresh link');
+    return 'link';
+  };
+}
+
+/**
+ * Item GETs of resources with media fields are never answered 304: the client's copy would keep
+ * links that have expired since. Their validators are dropped, so the item is rendered afresh.
+ */
+function freshMediaLinks(registry: Registry, router: Router): void {
+  const dropValidators: RequestHandler = (req, _res, next) => {
+    delete req.headers['if-none-match'];
+    delete req.headers['if-modified-since'];
+    next();
+  };
+  for (const res of registry.resources.values()) if (res.mediaFields.length > 0) router.get(`/${res.name}/:id`, dropValidators);
+}
+
+/** The OpenAPI document the router serves (and `fleet openapi` writes). */
+export function apiDocument(registry: Registry): Record<string, unknown> {
+  return openApiDocument(registry, { title: 'Fleet API', version: '1.0.0' });
+}
+
 /** Builds the `/api` router of an engine. */
 export function apiRouter(engine: Engine, options: ApiOptions): Router {
   const api: ApiContext = { registry: engine.registry, runtime: engine.runtime, authenticator: options.authenticator, limits: options.limits };
@@ -65,10 +113,20 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
     next();
   });
 
-  const openapi = openApiDocument(engine.registry, { title: 'Fleet API', version: '1.0.0' });
-  router.get('/docs/openapi.json', (_req, res) => {
-    res.json(openapi);
-  });
+  const openapi = apiDocument(engine.registry);
+  // `/openapi.json` is where generators look first; `/docs/openapi.json` stays as an alias.
+  for (const path of ['/openapi.json', '/docs/openapi.json']) {
+    router.get(path, (_req, res) => {
+      res.json(openapi);
+    });
+  }
+
+  const links = options.mediaLinks ? mediaLinks(options.mediaLinks) : undefined;
+  if (links) {
+    renderMediaWith(engine.registry, (id) => links.href(id));
+    freshMediaLinks(engine.registry, router);
+  }
+  const mediaReaderOf = mediaReader(options.authenticator, links);
 
   router.get('/', (req, res) => {
     requireRole(options.authenticator.authenticate(req.get('authorization')), 'viewer', 'GET /');
@@ -77,10 +135,14 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
   });
 
   router.get('/media/:id', async (req, res) => {
-    requireRole(options.authenticator.authenticate(req.get('authorization')), 'viewer', 'GET /media/{id}');
-    const found = await engine.runtime.media.open(String(req.params.id));
-    if (!found) throw new NotFound(`Media "${String(req.params.id)}" was not found`);
+    const id = String(req.params.id);
+    const by = mediaReaderOf(req, id);
+    const found = await engine.runtime.media.open(id);
+    if (!found) throw new NotFound(`Media "${id}" was not found`);
     for (const [name, value] of Object.entries(mediaHeaders(found.info))) res.setHeader(name, value);
+    // A signed link is made to be opened from the client's page (`<img src>`), which is often on
+    // another origin: CORP same-origin would block that load (https://fetch.spec.whatwg.org/#cross-origin-resource-policy-header).
+    if (by === 'link') res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     await new Promise<void>((resolve, reject) => {
       found.stream.on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
     });

@@ -1,7 +1,8 @@
 /**
  * The one serializer: stored document -> Eve item. Secrets are masked here and only here, list-
- * hidden fields dropped, projections applied, media ids turned into `/api/media/<id>` URLs, dates
- * rendered RFC 1123, and `_links` built (self, parent/collection on item GETs, related).
+ * hidden fields dropped, projections applied, media ids turned into links (`/api/media/<id>`, or
+ * the signed link the API router asks for: {@link renderMediaWith}), dates rendered RFC 1123, and
+ * `_links` built (self, parent/collection on item GETs, related).
  */
 import type { CompiledResource } from '../compile/compile';
 import type { Registry } from '../compile/registry';
@@ -11,6 +12,21 @@ import { renderDates } from './dates';
 
 export { MASK };
 const META = ['_id', '_created', '_updated', '_etag'] as const;
+
+/** How the value of a media field (a media id) is rendered. */
+export type MediaHref = (id: string) => string;
+
+const plainMediaHref: MediaHref = (id) => `/api/media/${id}`;
+const mediaHrefs = new WeakMap<Registry, MediaHref>();
+
+/**
+ * Renders the media fields of `registry`'s items with `href` from now on (the API router's signed
+ * links). The engine knows media fields, not what a file is: any resource with one gets the links.
+ * Kept per registry, so each engine renders with its own server's key.
+ */
+export function renderMediaWith(registry: Registry, href: MediaHref): void {
+  mediaHrefs.set(registry, href);
+}
 
 export type RenderMode = 'list' | 'item' | 'embedded' | 'write';
 
@@ -95,8 +111,9 @@ export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions)
     out[name] = copied.has(name) ? renderDates(doc[name]) : doc[name];
   }
   applySubProjection(out, opts.projection);
-  for (const name of res.mediaFields) {
-    if (typeof out[name] === 'string') out[name] = `/api/media/${String(out[name])}`;
+  if (res.mediaFields.length > 0) {
+    const mediaHref = mediaHrefs.get(opts.registry) ?? plainMediaHref;
+    for (const name of res.mediaFields) if (typeof out[name] === 'string') out[name] = mediaHref(out[name]);
   }
   renderEmbedded(res, out, opts);
   for (const meta of META) if (doc[meta] !== undefined) out[meta] = renderDates(doc[meta]);
