@@ -5,6 +5,7 @@
 import type { AnyResourceDefinition, RouteGroup } from '@fleet/engine';
 import { actions } from './actions';
 import { alerts } from './alerts';
+import { api_tokens } from './api_tokens';
 import { failed_patches } from './failed_patches';
 import { files } from './files';
 import { graphRoutes } from './graph';
@@ -24,6 +25,7 @@ import { vpn_organizations } from './vpn_organizations';
 export const allResources: readonly AnyResourceDefinition[] = [
   actions,
   alerts,
+  api_tokens,
   failed_patches,
   files,
   graph_jobs,
@@ -42,7 +44,7 @@ export const allResources: readonly AnyResourceDefinition[] = [
 /** Routes under a path of their own, not one collection's. */
 export const allRouteGroups: readonly RouteGroup[] = [graphRoutes, masterRoutes];
 
-export { actions, alerts, failed_patches, files, groups, hosts, hosts_history, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };
+export { actions, alerts, api_tokens, failed_patches, files, groups, hosts, hosts_history, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };
 
 export { executionResponse, master, type ExecutionRequest, type ExecutionResponse, type MasterService, type MonitoringAction, type PatchDownload } from './lib/master';
 export type { OutwardAnswer, OutwardRequest } from './lib/master';

@@ -1,12 +1,14 @@
 /**
  * The Express application: security headers, request ids and JSON request logs, CORS,
- * `/api/health`, per-token rate limits, the engine's `/api` router, then the one error handler.
+ * `/api/health`, the docs page, per-token rate limits, the engine's `/api` router, then the one
+ * error handler.
  */
-import { randomUUID } from 'node:crypto';
+import { hkdfSync, randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import { apiRouter, errorHandler, notFoundHandler, type Authenticator, type Engine } from '@fleet/engine';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import { docsPage } from './docs-page';
 import { rateLimits } from './ratelimit';
 import { securityHeaders } from './security-headers';
 
@@ -17,6 +19,16 @@ export interface AppOptions {
   readonly log: Logger;
   /** The health report; `status: "ok"` answers 200, anything else 503. */
   readonly health: () => Promise<Record<string, unknown>>;
+  /** The server's secret key (SECRET_KEY or the key file): media links are signed with a key derived from it. */
+  readonly secretKey: string;
+}
+
+/**
+ * The key that signs media links: derived from the secret key (HKDF, RFC 5869) under its own
+ * label, so it is never the key that seals secret fields and a link says nothing about that one.
+ */
+export function mediaSigningKey(secretKey: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretKey, 'fleet-api', 'media-links/v1', 32));
 }
 
 /** Seconds a balancer should wait before asking an unhealthy instance again. */
@@ -38,21 +50,46 @@ function requestLog(log: Logger): RequestHandler {
   };
 }
 
-function cors(origins: readonly string[]): RequestHandler {
+/** Response headers a cross-origin caller may read (the Fetch standard's safelist is only the basic ones). */
+const EXPOSED_HEADERS = 'ETag, Last-Modified, Location, X-Total-Count, X-Deleted-Count, X-Request-Id, Retry-After, Content-Disposition';
+const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** What CORS_ORIGINS, CORS_ALLOWED_HEADERS and CORS_MAX_AGE_S configure. */
+export interface CorsOptions {
+  readonly origins: readonly string[];
+  /** Unset: the headers the preflight asks for. */
+  readonly allowedHeaders?: readonly string[];
+  readonly maxAgeS: number;
+}
+
+/**
+ * CORS as the Fetch standard's CORS protocol (https://fetch.spec.whatwg.org/#http-cors-protocol):
+ * a listed origin gets `Access-Control-Allow-Origin` and the exposed headers on every answer; its
+ * preflights (OPTIONS) are answered here with the methods, the allowed headers and a
+ * `Access-Control-Max-Age`, so a browser asks once per URL for that long instead of before every
+ * call. No credentials mode: the API authenticates with a bearer header, never a cookie.
+ */
+export function cors(options: CorsOptions): RequestHandler {
+  const any = options.origins.includes('*');
   return (req, res, next) => {
     const origin = req.get('origin');
-    if (origin && (origins.includes('*') || origins.includes(origin))) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, If-Match, If-None-Match, X-Request-Id');
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
-      res.setHeader('Access-Control-Expose-Headers', 'ETag, X-Total-Count, X-Request-Id, Location');
-      if (req.method === 'OPTIONS') {
-        res.status(204).end();
-        return;
-      }
+    if (!origin || !(any || options.origins.includes(origin))) return next();
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.vary('Origin');
+    if (req.method !== 'OPTIONS') {
+      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+      return next();
     }
-    next();
+    res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
+    const asked = req.get('access-control-request-headers');
+    if (options.allowedHeaders) res.setHeader('Access-Control-Allow-Headers', options.allowedHeaders.join(', '));
+    else {
+      // The answer depends on the question: caches must keep one per set of asked headers.
+      res.vary('Access-Control-Request-Headers');
+      if (asked) res.setHeader('Access-Control-Allow-Headers', asked);
+    }
+    res.setHeader('Access-Control-Max-Age', String(options.maxAgeS));
+    res.status(204).end();
   };
 }
 
@@ -64,12 +101,14 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', 'simple');
   app.use(securityHeaders());
   app.use(requestLog(options.log));
-  if (options.config.CORS_ORIGINS.length > 0) app.use(cors(options.config.CORS_ORIGINS));
+  const { CORS_ORIGINS, CORS_ALLOWED_HEADERS, CORS_MAX_AGE_S } = options.config;
+  if (CORS_ORIGINS.length > 0) app.use(cors({ origins: CORS_ORIGINS, maxAgeS: CORS_MAX_AGE_S, ...(CORS_ALLOWED_HEADERS ? { allowedHeaders: CORS_ALLOWED_HEADERS } : {}) }));
   app.get('/api/health', async (_req, res) => {
     const status = await options.health();
     if (status.status !== 'ok') res.setHeader('Retry-After', String(HEALTH_RETRY_AFTER_S));
     res.status(status.status === 'ok' ? 200 : 503).json(status);
   });
+  app.use('/api/docs', docsPage());
   app.use(
     rateLimits({
       writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN,
@@ -82,6 +121,7 @@ export function createApp(options: AppOptions): Express {
     apiRouter(options.engine, {
       authenticator: options.authenticator,
       limits: { defaultMaxResults: 25, paginationLimit: options.config.PAGINATION_LIMIT, maxUploadBytes: options.config.MAX_UPLOAD_BYTES },
+      mediaLinks: { key: mediaSigningKey(options.secretKey), ttlSeconds: options.config.MEDIA_LINK_TTL_S },
     }),
   );
   app.use(notFoundHandler);

@@ -7,7 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { createAuthenticator, createEngine, createSecretBox, type Engine, type AnyResourceDefinition, type SecretBox, type Store } from '@fleet/engine';
+import {
+  createAuthenticator,
+  createEngine,
+  createSecretBox,
+  type Engine,
+  type AnyResourceDefinition,
+  type ReloadableAuthenticator,
+  type SecretBox,
+  type Store,
+} from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -18,6 +27,7 @@ import { startIntegrations } from './integrations';
 import { startSnapshotLoop } from './snapshots';
 import { createLogger } from './logger';
 import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
+import { startStoredTokens } from './stored-tokens';
 import { chooseStore, type StoreChoice } from './store';
 
 export interface RunningServer {
@@ -71,7 +81,7 @@ async function serve(s: Serving): Promise<RunningServer> {
   const { config, log, choice, store } = s;
   // Filled by the integrations after the collections exist; the resources look services up per call.
   const services = new Map<string, unknown>();
-  const { secrets, engine } = await secretBox(config, choice.dataDir, (box) =>
+  const { secrets, engine, key } = await secretBox(config, choice.dataDir, (box) =>
     createEngine({
       definitions: s.options.definitions ?? allResources,
       routeGroups: allRouteGroups,
@@ -83,9 +93,10 @@ async function serve(s: Serving): Promise<RunningServer> {
     }),
   );
   await engine.ensureCollections();
-  const background = await startBackground(s, engine, services);
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
-  const app = createApp({ engine, config, authenticator: createAuthenticator(grants), log, health: async () => healthReport(engine, choice.kind) });
+  const authenticator = createAuthenticator(grants);
+  const background = await startBackground(s, engine, services, authenticator);
+  const app = createApp({ engine, config, authenticator, log, secretKey: key, health: async () => healthReport(engine, choice.kind) });
   const server = await listen(app, config, log).catch(async (err: unknown) => {
     await background.stop();
     throw err;
@@ -110,7 +121,7 @@ async function serve(s: Serving): Promise<RunningServer> {
  * The secret box: SECRET_KEY or the key file; a missing file is only replaced by a new key when
  * the store holds no sealed secret (else every one of them would become unreadable).
  */
-async function secretBox(config: Config, dataDir: string, engineWith: (box: SecretBox) => Engine): Promise<{ secrets: SecretBox; engine: Engine }> {
+async function secretBox(config: Config, dataDir: string, engineWith: (box: SecretBox) => Engine): Promise<{ secrets: SecretBox; engine: Engine; key: string }> {
   const key = loadSecretKey(config.SECRET_KEY, dataDir);
   const secrets = createSecretBox(key.key);
   const engine = engineWith(secrets);
@@ -118,12 +129,16 @@ async function secretBox(config: Config, dataDir: string, engineWith: (box: Secr
     if (await engine.hasSealedSecrets()) throw new ConfigError(missingKeyMessage(key.path ?? 'secret-key'));
     key.save();
   }
-  return { secrets, engine };
+  return { secrets, engine, key: key.key };
 }
 
-/** The integrations (salt-api, VPN) and the snapshot loop. */
-async function startBackground(s: Serving, engine: Engine, services: Map<string, unknown>): Promise<Background> {
-  const integrations = await startIntegrations({ config: s.config, log: s.log, services, runtime: engine.runtime });
+/** The stored tokens' refresh (first read before the server listens), the integrations (salt-api, VPN) and the snapshot loop. */
+async function startBackground(s: Serving, engine: Engine, services: Map<string, unknown>, authenticator: ReloadableAuthenticator): Promise<Background> {
+  const tokens = await startStoredTokens({ runtime: engine.runtime, authenticator, intervalMs: s.config.TOKEN_REFRESH_S * 1000, log: s.log.child({ component: 'tokens' }) });
+  const integrations = await startIntegrations({ config: s.config, log: s.log, services, runtime: engine.runtime }).catch(async (err: unknown) => {
+    await tokens.stop();
+    throw err;
+  });
   const snapshots = startSnapshotLoop({
     runtime: engine.runtime,
     log: s.log.child({ component: 'snapshots' }),
@@ -133,7 +148,7 @@ async function startBackground(s: Serving, engine: Engine, services: Map<string,
   });
   return {
     async stop() {
-      await Promise.all([integrations.stop(), snapshots.stop()]);
+      await Promise.all([integrations.stop(), snapshots.stop(), tokens.stop()]);
     },
   };
 }

@@ -114,6 +114,19 @@ const schema = z.object({
           .map((s) => s.trim())
           .filter(Boolean),
   ),
+  /**
+   * Request headers a cross-origin caller may send (comma list); unset: whatever the preflight
+   * asks for. Each must be a header name (RFC 9110 §5.1 token).
+   */
+  CORS_ALLOWED_HEADERS: optionalString
+    .refine((v) => v === undefined || v.split(',').every((h) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h.trim())), 'must be a comma list of header names')
+    .transform((v) => v?.split(',').map((h) => h.trim())),
+  /** How long a browser may reuse a preflight's answer (Chromium caps it at 7200 s). */
+  CORS_MAX_AGE_S: intIn(0, 86400, 7200),
+  /** How long a signed media link (a file's `data`) opens without a token. */
+  MEDIA_LINK_TTL_S: intIn(10, 7 * 86400, 900),
+  /** Between two reads of the stored tokens (`fleet token`): how soon a created or revoked token counts. */
+  TOKEN_REFRESH_S: secondsIn(0.05, 3600, 5),
 });
 
 export type Config = z.infer<typeof schema>;
