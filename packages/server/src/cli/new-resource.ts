@@ -1,0 +1,98 @@
+/**
+ * `fleet new-resource <name>`: writes `resources/<name>.ts` from the template and registers it in
+ * `resources/index.ts` (its import, `allResources`, the export list), so the next start serves
+ * `/api/<name>` and the test command covers it with no other edit.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { allResources, allRouteGroups } from '@fleet/resources';
+import { ConfigError } from '../config';
+import type { CommandOutput } from './output';
+import { resourceSource } from './resource-template';
+
+export const NEW_RESOURCE_USAGE = `usage: fleet new-resource <name> [--description TEXT] [--dir DIR (resources)]
+
+Writes DIR/<name>.ts (a definition in the style of the README's worked example: fields, a
+relation, roles, an index, a hook) and registers it in DIR/index.ts. <name> is the collection and
+its URL, /api/<name>: lower case letters, digits and "_", starting with a letter.`;
+
+/** Paths below /api that are not collections (the API router's own, and words JavaScript keeps). */
+const RESERVED = new Set(['docs', 'media', 'health', 'openapi']);
+const KEYWORDS = new Set(
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof let new null return static super switch this throw true try typeof var void while with yield await implements interface package private protected public'.split(
+    ' ',
+  ),
+);
+
+/** Why `name` cannot be a new resource, or null. */
+function nameProblem(name: string): string | null {
+  if (!/^[a-z][a-z0-9_]*$/.test(name)) return 'a name is lower case letters, digits and "_", starting with a letter';
+  if (KEYWORDS.has(name) || RESERVED.has(name)) return `"${name}" is a reserved word`;
+  if (allResources.some((r) => r.name === name)) return `a resource named "${name}" exists`;
+  if (allRouteGroups.some((g) => g.base === name)) return `/api/${name} is a route group`;
+  return null;
+}
+
+/** `list` with `name` inserted in alphabetical order (at the end when the list is not sorted). */
+function insertSorted(list: readonly string[], name: string): string[] {
+  const sorted = list.every((v, i) => i === 0 || (list[i - 1] ?? '') <= v);
+  const at = sorted ? list.findIndex((v) => v > name) : -1;
+  return at < 0 ? [...list, name] : [...list.slice(0, at), name, ...list.slice(at)];
+}
+
+const IMPORT = /^import \{ (\w+) \} from '\.\/([\w/]+)';$/;
+const LIST = /(export const allResources: readonly AnyResourceDefinition\[\] = \[\n)([\s\S]*?)(\n\];)/;
+const EXPORTS = /^export \{ ([\w, ]+) \};$/m;
+
+/** `index.ts` with `name` imported, in `allResources` and in the export list. */
+export function registerIn(index: string, name: string): string {
+  const lines = index.split('\n');
+  const imports = lines.map((line, i) => ({ i, m: IMPORT.exec(line) })).filter((x) => x.m !== null);
+  const last = imports[imports.length - 1];
+  const list = LIST.exec(index);
+  if (last === undefined || list === null) throw new ConfigError('new-resource: index.ts has no `allResources` list to add to; register the resource by hand');
+  const after = imports.find((x) => (x.m?.[2] ?? '') > name);
+  lines.splice(after ? after.i : last.i + 1, 0, `import { ${name} } from './${name}';`);
+  let out = lines.join('\n');
+  out = out.replace(LIST, (_all, open: string, body: string, close: string) => {
+    const entries = body.split('\n').map((l) => l.trim().replace(/,$/, ''));
+    return `${open}${insertSorted(entries, name)
+      .map((e) => `  ${e},`)
+      .join('\n')}${close}`;
+  });
+  return out.replace(EXPORTS, (_all, names: string) => `export { ${insertSorted(names.split(', '), name).join(', ')} };`);
+}
+
+/** Runs `fleet new-resource`; `cwd` is where a relative `--dir` starts. */
+export async function newResourceCommand(argv: readonly string[], cwd = process.cwd()): Promise<CommandOutput> {
+  let values: { dir?: string | undefined; description?: string | undefined };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: [...argv], options: { dir: { type: 'string' }, description: { type: 'string' } }, allowPositionals: true, strict: true }));
+  } catch (err) {
+    throw new ConfigError(`new-resource: ${err instanceof Error ? err.message : String(err)}\n${NEW_RESOURCE_USAGE}`);
+  }
+  const [name, ...extra] = positionals;
+  if (name === undefined || extra.length > 0) throw new ConfigError(`new-resource: name one resource\n${NEW_RESOURCE_USAGE}`);
+  const problem = nameProblem(name);
+  if (problem) throw new ConfigError(`new-resource: ${problem}`);
+  const dir = resolve(cwd, values.dir ?? 'resources');
+  const file = join(dir, `${name}.ts`);
+  const indexFile = join(dir, 'index.ts');
+  if (!existsSync(indexFile)) throw new ConfigError(`new-resource: ${indexFile} does not exist (--dir names the resources directory)`);
+  if (existsSync(file)) throw new ConfigError(`new-resource: ${file} exists`);
+  const index = readFileSync(indexFile, 'utf8');
+  if (new RegExp(`\\bimport \\{ ${name} \\}`).test(index)) throw new ConfigError(`new-resource: index.ts already imports ${name}`);
+  const registered = registerIn(index, name);
+  const description = values.description ?? `${name[0]?.toUpperCase() ?? ''}${name.slice(1).replace(/_/g, ' ')}: say what one item is and who writes it.`;
+  writeFileSync(file, resourceSource(name, description), { flag: 'wx' });
+  writeFileSync(indexFile, registered);
+  const shown = relative(cwd, file) || file;
+  return {
+    stdout:
+      `Wrote ${shown} and registered it in ${relative(cwd, indexFile) || indexFile}.\n` +
+      `At the next start: GET/POST /api/${name}, GET/PATCH/DELETE /api/${name}/{id}, its table, indexes and OpenAPI schema; the tests cover it as it is.\n` +
+      `Shape it to fit (fields, roles, hooks, routes): docs/authoring.md.\n`,
+  };
+}

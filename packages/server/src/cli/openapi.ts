@@ -1,0 +1,33 @@
+/**
+ * `fleet openapi [--out FILE]`: the OpenAPI document the server serves at `/api/openapi.json`,
+ * made from the same definitions (no store, no server), written to FILE or stdout.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { apiDocument, createRegistry } from '@fleet/engine';
+import { allResources, allRouteGroups } from '@fleet/resources';
+import { ConfigError } from '../config';
+import type { CommandOutput } from './output';
+
+export const OPENAPI_USAGE = `usage: fleet openapi [--out FILE]
+
+Writes the OpenAPI 3.1 document of every resource and route (what GET /api/openapi.json serves)
+to FILE, or to stdout.`;
+
+/** Runs `fleet openapi`; `cwd` is where a relative `--out` starts. */
+export async function openapiCommand(argv: readonly string[], cwd = process.cwd()): Promise<CommandOutput> {
+  let out: string | undefined;
+  try {
+    ({
+      values: { out },
+    } = parseArgs({ args: [...argv], options: { out: { type: 'string', short: 'o' } }, strict: true }));
+  } catch (err) {
+    throw new ConfigError(`openapi: ${err instanceof Error ? err.message : String(err)}\n${OPENAPI_USAGE}`);
+  }
+  const text = `${JSON.stringify(apiDocument(createRegistry(allResources, allRouteGroups)), null, 2)}\n`;
+  if (out === undefined) return { stdout: text };
+  const path = resolve(cwd, out);
+  writeFileSync(path, text);
+  return { stdout: '', stderr: `Wrote the OpenAPI document to ${path}\n` };
+}
