@@ -88,9 +88,12 @@ export const managerReport = z.object({
 /** What POST /api/vpn_managers/reconcile (and /{id}/reconcile) answers. */
 export const reconcileResponse = z.object({ _status: z.literal('OK'), managers: z.array(managerReport) });
 
+/** One manager's reconcile report. */
 export type ManagerReport = z.infer<typeof managerReport>;
+/** A reconcile's answer. */
 export type ReconcileReport = z.infer<typeof reconcileResponse>;
 
+/** The VPN integration, as the resources call it (implemented by @fleet/vpn's `startVpnService`). */
 export interface VpnService {
   /**
    * Creates the organization on the manager's server; resolves its record, or null when no such

@@ -7,6 +7,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One injected failure. */
 export interface FaultRule {
   readonly method: string;
   /** Matched against the path (query left out). */
@@ -18,6 +19,7 @@ export interface FaultRule {
   readonly times?: number;
 }
 
+/** A running proxy. */
 export interface FaultProxy {
   readonly url: string;
   fail(rule: FaultRule): void;

@@ -11,6 +11,7 @@ import { startFaultProxy, type FaultProxy } from './proxy';
 /** The administrator the manager logs in as; the password is distinct from every other string. */
 export const ADMIN = { username: 'fleet-api', password: 'vpn-admin-pw-4e1f9c0b7d' };
 
+/** A running simulator, proxy, API and manager. */
 export interface VpnEnv {
   readonly sim: VpnSim;
   readonly proxy: FaultProxy;
@@ -20,6 +21,7 @@ export interface VpnEnv {
   close(): Promise<void>;
 }
 
+/** Options of `startVpnEnv`. */
 export interface VpnEnvOptions {
   readonly sim?: VpnSimOptions;
   /** The API's environment (VPN_TIMEOUT_S, VPN_RECONCILE_INTERVAL_S, ...). */

@@ -9,6 +9,7 @@ import { raise, type VpnAlert } from './alerts';
 import type { Leftovers } from './leftovers';
 import type { ClientPool } from './pool';
 
+/** The service's shared parts. */
 export interface Deps {
   readonly runtime: Runtime;
   readonly log: Log;
@@ -16,6 +17,7 @@ export interface Deps {
   readonly leftovers: Leftovers;
 }
 
+/** A vpn_organizations item as the local API reads it. */
 export type StoredOrganization = ItemOf<typeof vpn_organizations>;
 
 /** A stored record's id field, or undefined. */

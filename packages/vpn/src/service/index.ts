@@ -30,6 +30,7 @@ export interface VpnAccounts {
   managerChanged(id: string): Promise<void>;
 }
 
+/** What `startVpnService` needs. */
 export interface VpnServiceOptions {
   readonly runtime: Runtime;
   readonly log: Log;

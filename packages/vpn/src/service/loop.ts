@@ -13,6 +13,7 @@ export const RECONCILE_LEASE = 'vpn-reconcile';
 /** The lease's life when reconciles only run on demand. */
 const ON_DEMAND_TTL_MS = 600_000;
 
+/** The schedule's settings and the run it schedules. */
 export interface LoopOptions<R> {
   readonly runtime: Runtime;
   readonly log: Log;
