@@ -31,13 +31,14 @@ function operationsOf(doc: Document): { operations: string[]; tags: string[] } {
 
 /** What the page shows: each operation block's method and path, each tag section's name, and any error box. */
 async function shown(page: Page): Promise<{ operations: string[]; tags: string[]; errors: number }> {
-  return page.evaluate(() => ({
-    operations: [...document.querySelectorAll('.opblock')]
-      .map((el) => `${el.querySelector('.opblock-summary-method')?.textContent ?? ''} ${el.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? ''}`)
-      .sort(),
-    tags: [...document.querySelectorAll('.opblock-tag-section .opblock-tag')].map((el) => el.getAttribute('data-tag') ?? '').sort(),
-    errors: document.querySelectorAll('.errors-wrapper').length,
-  }));
+  const operations: string[] = [];
+  for (const block of await page.locator('.opblock').all()) {
+    const method = await block.locator('.opblock-summary-method').textContent();
+    const path = await block.locator('.opblock-summary-path').getAttribute('data-path');
+    operations.push(`${method ?? ''} ${path ?? ''}`);
+  }
+  const tags = await Promise.all((await page.locator('.opblock-tag-section .opblock-tag').all()).map(async (tag) => (await tag.getAttribute('data-tag')) ?? ''));
+  return { operations: operations.sort(), tags: tags.sort(), errors: await page.locator('.errors-wrapper').count() };
 }
 
 const run = browserAvailable('test/docs/docs-page') ? describe : describe.skip;
@@ -71,7 +72,8 @@ run('/api/docs in headless Chromium', () => {
     });
     const res = await page.goto(`${t.url}/api/docs`);
     expect(res?.status()).toBe(200);
-    await page.waitForFunction((n) => document.querySelectorAll('.opblock').length >= n, expected.operations.length, { timeout: 20_000 });
+    // Swagger UI draws once the document is read: wait for the last operation block.
+    await page.locator('.opblock').nth(expected.operations.length - 1).waitFor({ timeout: 20_000 });
 
     const seen = await shown(page);
     expect(seen.operations).toEqual(expected.operations);
