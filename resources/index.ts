@@ -52,3 +52,4 @@ export { cronError, nextRun, type Schedule } from './tasks/schedule';
 
 /** The compact host-list history (snapshot loop, migration, seed): docs/statistics.md. */
 export * as snapshotHistory from './hosts_statistic/history';
+export { vpn, reconcileResponse, type VpnService, type AccountRecord, type OrganizationRecord, type ReconcileReport } from './lib/vpn';

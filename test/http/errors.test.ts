@@ -4,14 +4,19 @@
  * that go with it: 400, 404 (item and route), 405 with Allow, 409, 412, 413, 415, 422.
  * (401 and 403 are in auth.test.ts.)
  */
+import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { auth, expectEveError, insertHosts, startTestServer, vpnManagerBody, type TestServer } from '../helpers';
 
 let s: TestServer;
+/** The VPN server the organizations are created on (a manager whose server answers). */
+let vpn: VpnSim;
 beforeAll(async () => {
   s = await startTestServer();
+  vpn = await startVpnSim({ admins: [{ username: 'fleet-admin', password: 'vpn-errors-password-47' }] });
 });
 afterAll(async () => {
   await s.close();
+  await vpn.close();
 });
 
 const admin = auth('admin');
@@ -133,7 +138,7 @@ describe('409', () => {
   });
 
   test('deleting a VPN manager that organizations still use', async () => {
-    const { _id } = await createManager();
+    const { _id } = await createManager({ dashboard_address: vpn.url, ...vpn.credentials });
     const org = await s.request.post('/api/vpn_organizations').set(admin).send({ name: 'org', vpn_manager: _id });
     expect(org.status).toBe(201);
     expectEveError(await s.request.delete(`/api/vpn_managers/${_id}`).set(admin), 409);

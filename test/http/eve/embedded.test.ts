@@ -5,14 +5,21 @@
  * alike. Embedded items are the target's items (dates RFC 1123, secrets masked) without `_links`,
  * as Eve embeds the raw documents.
  */
+import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { auth, insertAction, insertHost, RFC1123, uniqueName, vpnManagerBody, type TestServer } from '../../helpers';
 import { createWidget, startEveServer } from './_widgets';
 
 let t: TestServer;
+/** The VPN server the organization is created on. */
+let vpn: VpnSim;
 beforeAll(async () => {
   t = await startEveServer();
+  vpn = await startVpnSim({ admins: [{ username: 'fleet-admin', password: 'vpn-embedded-password-53' }] });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await vpn.close();
+});
 
 const viewer = auth('viewer');
 
@@ -65,7 +72,7 @@ describe('a list of references', () => {
 
 describe('what an embedded item looks like', () => {
   it('the target’s item: dates RFC 1123, secrets masked, meta fields, no _links', async () => {
-    const manager = await t.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody());
+    const manager = await t.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody({ dashboard_address: vpn.url, ...vpn.credentials }));
     expect(manager.status).toBe(201);
     const org = await t.request
       .post('/api/vpn_organizations')
