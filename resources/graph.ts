@@ -5,7 +5,7 @@
  * engine, with the schemas), call one function of ./graph/, answer.
  */
 import { defineGroupRoute, defineRoutes } from '@fleet/engine';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { startBuild, readJob, startRequestIps } from './graph/jobs';
 import { graphOf, nodesOf, notLinked } from './graph/read';
 import { actionBody, actionResponse, edgesResponse, graphResponse, jobResponse, nodesQuery, nodesResponse } from './graph/schemas';

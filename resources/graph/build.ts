@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { NotFound, systemContext, type CallContext, type ItemOfFields } from '@fleet/engine';
-import { groupFields, groupsRef } from '../groups/fields';
+import { groupsRef, type groupFields } from '../groups/fields';
 import { hosts } from '../hosts';
 import { GATEWAY } from './read';
 

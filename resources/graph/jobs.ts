@@ -90,7 +90,7 @@ export function jobBody(job: Job, now: Date): JobBody {
   return {
     _id: job._id,
     action: 'request_ips',
-    state: abandoned ? 'failed' : (job.state as JobBody['state']),
+    state: abandoned ? 'failed' : job.state,
     resolver: job.resolver,
     total: job.total,
     targeted: job.targeted,
