@@ -5,5 +5,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   testTimeout: 30000,
+  // Tests write scratch copies (generated resources, a copied workspace) under test/.tmp: their
+  // package.json files must not register as second copies of the workspace packages.
+  modulePathIgnorePatterns: ['<rootDir>/test/\\.tmp/.*package\\.json$'],
   maxWorkers: process.env.CI ? 2 : '50%',
 };
