@@ -1,0 +1,144 @@
+/**
+ * `fleet new-resource widgets` into a copy of the resources directory (`--dir`): the definition
+ * file is written and registered in index.ts (import, `allResources`, exports); both type-check
+ * under the project's compiler options; the definition loads and is served beside every real
+ * resource with no other edit: CRUD, 422 (rules, its hook, its relation, a server-set field),
+ * 401/403 by role, its delete rule, its OpenAPI paths, and a sample made from its definition alone
+ * as the generic tests make one (test/http/resources/every-resource.test.ts).
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import type { AnyResourceDefinition } from '../../engine/src';
+import { allResources } from '../../resources';
+import { newResourceCommand } from '../../packages/server/src/cli/new-resource';
+import { ConfigError } from '../../packages/server/src/config';
+import { auth, createSample, expectEveError, startTestServer, uniqueName, type TestServer } from '../helpers';
+
+const ROOT = resolve(__dirname, '..', '..');
+const work = join(ROOT, 'test', '.tmp', `new-resource-${process.pid}`);
+const dir = join(work, 'resources');
+
+/** Compiler errors of `files`, with the project's options, in a program rooted at the copy's index.ts. */
+function typeErrors(files: readonly string[]): string[] {
+  const base = ts.readConfigFile(join(ROOT, 'tsconfig.base.json'), (path) => ts.sys.readFile(path));
+  const { options } = ts.parseJsonConfigFileContent(base.config, ts.sys, ROOT);
+  const program = ts.createProgram([join(dir, 'index.ts')], { ...options, noEmit: true, types: ['node'] });
+  return files.flatMap((file) => {
+    const source = program.getSourceFile(file);
+    if (!source) return [`${file}: not part of the program`];
+    return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map((d) => `${file}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  });
+}
+
+let output = '';
+let t: TestServer;
+beforeAll(async () => {
+  mkdirSync(work, { recursive: true });
+  cpSync(join(ROOT, 'resources'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  // The copy resolves @fleet/engine, zod... through the real directory's links.
+  symlinkSync(join(ROOT, 'resources', 'node_modules'), join(dir, 'node_modules'));
+  output = (await newResourceCommand(['widgets', '--dir', dir])).stdout;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { widgets } = require(join(dir, 'widgets.ts')) as { widgets: AnyResourceDefinition };
+  t = await startTestServer({ definitions: [...allResources, widgets] });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('fleet new-resource widgets', () => {
+  it('writes the definition and registers it in index.ts', () => {
+    expect(output).toContain(`Wrote ${relative(process.cwd(), join(dir, 'widgets.ts'))} and registered it in ${relative(process.cwd(), join(dir, 'index.ts'))}.`);
+    expect(output).toContain('GET/POST /api/widgets, GET/PATCH/DELETE /api/widgets/{id}');
+    const index = readFileSync(join(dir, 'index.ts'), 'utf8');
+    expect(index).toContain("import { widgets } from './widgets';");
+    expect(index).toMatch(/export const allResources: readonly AnyResourceDefinition\[\] = \[\n(?: {2}\w+,\n)*\s{2}widgets,\n\];/);
+    expect(index).toMatch(/^export \{ [\w, ]*\bwidgets\b[\w, ]* \};$/m);
+    const original = readFileSync(join(ROOT, 'resources', 'index.ts'), 'utf8');
+    expect(index.split('\n').length).toBe(original.split('\n').length + 2);
+  });
+
+  it('type-checks as written, with the index that imports it', () => {
+    expect(typeErrors([join(dir, 'widgets.ts'), join(dir, 'index.ts')])).toEqual([]);
+  }, 30_000);
+
+  it('refuses a name that is taken, reserved or not a collection name, and writes nothing then', async () => {
+    const index = readFileSync(join(dir, 'index.ts'), 'utf8');
+    for (const [argv, message] of [
+      [['widgets', '--dir', dir], 'exists'],
+      [['hosts', '--dir', dir], 'a resource named "hosts" exists'],
+      [['graph', '--dir', dir], '/api/graph is a route group'],
+      [['media', '--dir', dir], 'reserved'],
+      [['delete', '--dir', dir], 'reserved'],
+      [['Widgets', '--dir', dir], 'lower case letters'],
+      [['gizmos', '--dir', join(work, 'nowhere')], 'does not exist'],
+    ] as const) {
+      const attempt = newResourceCommand(argv);
+      await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+      await expect(attempt).rejects.toThrow(message);
+    }
+    expect(readFileSync(join(dir, 'index.ts'), 'utf8')).toBe(index);
+    for (const name of ['media', 'delete', 'Widgets']) expect(existsSync(join(dir, `${name}.ts`))).toBe(false);
+  });
+});
+
+describe('the generated resource, served', () => {
+  let group = '';
+  beforeAll(async () => {
+    group = String((await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('racks') })).body._id);
+  });
+
+  it('is created, read with its defaults and links, changed and deleted, by role', async () => {
+    const created = await t.request.post('/api/widgets').set(auth('operator')).send({ title: 'rack 4', group, starts: '2030-01-01 02:00', tags: ['a'] });
+    expect(created.status).toBe(201);
+    const id = String(created.body._id);
+    const item = await t.request.get(`/api/widgets/${id}`).set(auth('viewer'));
+    expect(item.body).toMatchObject({
+      title: 'rack 4',
+      state: 'planned',
+      priority: 5,
+      group,
+      starts: 'Tue, 01 Jan 2030 02:00:00 GMT',
+      ends: null,
+      tags: ['a'],
+      closed_by: null,
+      _links: { related: { group: { title: 'Group', href: `groups/${group}` } } },
+    });
+    const page = await t.request.get('/api/widgets?where={"state":"planned"}').set(auth('viewer'));
+    expect(page.body._meta.total).toBeGreaterThanOrEqual(1);
+    const patched = await t.request.patch(`/api/widgets/${id}`).set(auth('operator')).set('If-Match', String(item.body._etag)).send({ state: 'active' });
+    expect(patched.status).toBe(200);
+    expectEveError(await t.request.post('/api/widgets').set(auth('viewer')).send({ title: 'x' }), 403);
+    expectEveError(await t.request.delete(`/api/widgets/${id}`).set(auth('operator')), 403);
+    expectEveError(await t.request.get('/api/widgets'), 401);
+    expect((await t.request.delete(`/api/widgets/${id}`).set(auth('admin'))).status).toBe(204);
+    expectEveError(await t.request.get(`/api/widgets/${id}`).set(auth('viewer')), 404);
+  });
+
+  it('answers 422 naming the field: rules, its hook, its relation, a server-set field', async () => {
+    const post = (body: Record<string, unknown>) => t.request.post('/api/widgets').set(auth('operator')).send(body);
+    expectEveError(await post({ state: 'active' }), 422, { issues: ['title'] });
+    expectEveError(await post({ title: 'x', state: 'lost' }), 422, { issues: ['state'] });
+    expectEveError(await post({ title: 'x', priority: 11 }), 422, { issues: ['priority'] });
+    expectEveError(await post({ title: 'x', starts: '2030-01-02', ends: '2030-01-01' }), 422, { issues: ['ends'] });
+    expectEveError(await post({ title: 'x', group: 'ffffffffffffffffffffffff' }), 422, { issues: ['group'] });
+    expectEveError(await post({ title: 'x', closed_by: 'me' }), 422, { issues: ['closed_by'] });
+  });
+
+  it('lets its group be deleted, setting the reference to null', async () => {
+    const g = String((await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('gone') })).body._id);
+    const id = String((await t.request.post('/api/widgets').set(auth('operator')).send({ title: 'w', group: g })).body._id);
+    expect((await t.request.delete(`/api/groups/${g}`).set(auth('admin'))).status).toBe(204);
+    expect((await t.request.get(`/api/widgets/${id}`).set(auth('viewer'))).body.group).toBeNull();
+  });
+
+  it('is in the OpenAPI document, and the generic tests can sample it from its definition', async () => {
+    const doc = (await t.request.get('/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths['/api/widgets'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/widgets/{id}'] ?? {}).sort()).toEqual(['delete', 'get', 'parameters', 'patch']);
+    const sample = await createSample(t.engine, 'widgets');
+    expect((await t.request.get(`/api/widgets/${sample.id}`).set(auth('viewer'))).status).toBe(200);
+  });
+});
