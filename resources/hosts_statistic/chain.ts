@@ -25,7 +25,7 @@ export interface SnapshotHead {
 /** Rows per page: a few months of blocks' snapshot lists, or a month of one column. */
 const PAGE_ROWS = 100;
 /** Blocks a replay holds the columns of at once (a busy day's column is a few hundred kB). */
-const REPLAY_BLOCKS = 8;
+const REPLAY_BLOCKS = 3;
 /** Time order, ties by id: what the timestamp index (which ends with the id) serves. */
 export const TIME_ORDER: SortSpec = [['timestamp', 1], ['_id', 1]];
 

@@ -5,10 +5,11 @@
  * each a flat list as JSON text:
  *
  * - `snapshots`: [id, time, index, up, down, changed, ...], one group per snapshot.
- * - `hosts`: the hosts its snapshots change; `added` / `removed`: [snapshot, host, ...] for the
- *   hosts that appeared / left; one column per summary field (`status`, `version`, ...):
- *   [snapshot, host, new value, ...]; `unset`: [snapshot, host, [entry keys], ...] (an absent
- *   field is not a null one). `snapshot` and `host` are positions in `snapshots` and `hosts`.
+ * - `added` / `removed`: [snapshot, host, ...] for the hosts that appeared / left; one column per
+ *   summary field (`status`, `version`, ...): [snapshot, host, new value, ...]; `unset`:
+ *   [snapshot, host, [entry keys], ...] (an absent field is not a null one). `snapshot` is a
+ *   position in `snapshots`, `host` the host's id (a column names only the hosts it changes, so
+ *   a read of one column parses no other column's hosts).
  * - The keyframe, in parts of PART_ENTRIES hosts: `key.hosts`, one value per host in
  *   `key.<field>` (left out when no host of the part has the field), `key.unset` [host, [keys], ...].
  *
@@ -34,7 +35,7 @@ export const COLUMN_FIELD: Readonly<Record<string, string>> = {
 const fieldOf = (key: string): string => COLUMN_FIELD[key] ?? key;
 /** The columns of a block that are not summary fields. */
 export const SNAPSHOTS = 'snapshots';
-const MEMBERSHIP = ['hosts', 'added', 'removed', 'unset'] as const;
+const MEMBERSHIP = ['added', 'removed', 'unset'] as const;
 /** A keyframe column's name: `key.<column>`. */
 export const keyColumn = (column: string): string => `key.${column}`;
 
@@ -87,8 +88,6 @@ export function blockSnapshots(data: unknown): BlockSnapshot[] {
 /** A block being written: its snapshots and changes, as lists to pack. */
 export class BlockColumns {
   readonly snapshots: unknown[] = [];
-  readonly hosts: string[] = [];
-  private readonly hostAt = new Map<string, number>();
   private readonly lists = new Map<string, unknown[]>();
   /** Columns changed since the last `take`. */
   private readonly dirty = new Set<string>();
@@ -98,24 +97,13 @@ export class BlockColumns {
   static of(columns: Columns): BlockColumns {
     const block = new BlockColumns();
     block.snapshots.push(...unpack(columns.get(SNAPSHOTS)));
-    for (const host of strings(unpack(columns.get('hosts')))) block.position(host);
-    for (const [column, text] of columns) if (column !== SNAPSHOTS && column !== 'hosts') block.lists.set(column, unpack(text));
+    for (const [column, text] of columns) if (column !== SNAPSHOTS) block.lists.set(column, unpack(text));
     block.changed = blockSnapshots(columns.get(SNAPSHOTS)).reduce((sum, s) => sum + s.changed, 0);
     return block;
   }
 
   get count(): number {
     return this.snapshots.length / SNAPSHOT_WIDTH;
-  }
-
-  private position(host: string): number {
-    let at = this.hostAt.get(host);
-    if (at === undefined) {
-      at = this.hosts.push(host) - 1;
-      this.hostAt.set(host, at);
-      this.dirty.add('hosts');
-    }
-    return at;
   }
 
   private list(column: string): unknown[] {
@@ -132,12 +120,12 @@ export class BlockColumns {
     this.dirty.add(SNAPSHOTS);
     this.changed += s.changed;
     for (const change of changes) {
-      const host = this.position(change.h);
+      const host = change.h;
       if (change.g === 1) {
         this.list('removed').push(j, host);
         continue;
       }
-      if (isNew(change.h)) this.list('added').push(j, host);
+      if (isNew(host)) this.list('added').push(j, host);
       for (const key of VALUE_KEYS) if (key in change) this.list(fieldOf(key)).push(j, host, change[key]);
       if (Array.isArray(change.r) && change.r.length > 0) this.list('unset').push(j, host, change.r);
     }
@@ -146,10 +134,7 @@ export class BlockColumns {
   /** The columns changed since the last call, packed. */
   take(): Map<string, string> {
     const out = new Map<string, string>();
-    for (const column of this.dirty) {
-      const list = column === SNAPSHOTS ? this.snapshots : column === 'hosts' ? this.hosts : (this.lists.get(column) ?? []);
-      out.set(column, JSON.stringify(list));
-    }
+    for (const column of this.dirty) out.set(column, JSON.stringify(column === SNAPSHOTS ? this.snapshots : (this.lists.get(column) ?? [])));
     this.dirty.clear();
     return out;
   }
@@ -160,11 +145,9 @@ export type OnChange = (host: string, key: string) => void;
 
 /** Reads a block's changes snapshot by snapshot, each column once, through a cursor. */
 export class BlockReader {
-  private readonly hosts: string[];
   private readonly columns: Array<{ key: string; list: unknown[]; width: number; at: number }> = [];
 
   constructor(columns: Columns) {
-    this.hosts = strings(unpack(columns.get('hosts')));
     const column = (key: string, field: string, width: number) => {
       const list = unpack(columns.get(field));
       if (list.length > 0) this.columns.push({ key, list, width, at: 0 });
@@ -179,28 +162,27 @@ export class BlockReader {
   apply(j: number, hosts: Map<string, Entry>, o: { skip?: boolean; onChange?: OnChange } = {}): string[] {
     const touched: string[] = [];
     for (const c of this.columns) {
-      for (; c.at < c.list.length && c.list[c.at] === j; c.at += c.width) {
-        if (o.skip === true) continue;
-        const host = this.hosts[Number(c.list[c.at + 1])];
-        if (host === undefined) continue;
+      const { list, width, key } = c;
+      let at = c.at;
+      for (; at < list.length && list[at] === j; at += width) {
+        const host = list[at + 1];
+        if (o.skip === true || typeof host !== 'string') continue;
         touched.push(host);
-        change(hosts, host, c.key, c.list[c.at + 2]);
-        if (c.key === 'r') for (const key of strings(c.list[c.at + 2])) o.onChange?.(host, key);
-        else o.onChange?.(host, c.key === '-' || c.key === '+' ? '*' : c.key);
+        if (key === '-') hosts.delete(host);
+        else if (key === '+') hosts.set(host, { h: host });
+        else {
+          const entry = hosts.get(host);
+          if (entry === undefined) continue;
+          if (key === 'r') for (const k of strings(list[at + 2])) delete entry[k];
+          else entry[key] = list[at + 2];
+        }
+        if (o.onChange === undefined) continue;
+        if (key === 'r') for (const k of strings(list[at + 2])) o.onChange(host, k);
+        else o.onChange(host, key === '-' || key === '+' ? '*' : key);
       }
+      c.at = at;
     }
     return touched;
-  }
-}
-
-function change(hosts: Map<string, Entry>, host: string, key: string, value: unknown): void {
-  if (key === '-') hosts.delete(host);
-  else if (key === '+') hosts.set(host, { h: host });
-  else {
-    const entry = hosts.get(host);
-    if (entry === undefined) return;
-    if (key === 'r') for (const k of strings(value)) delete entry[k];
-    else entry[key] = value;
   }
 }
 
