@@ -3,19 +3,23 @@
  * file is written and registered in index.ts (import, `allResources`, exports); both type-check
  * under the project's compiler options; the definition loads and is served beside every real
  * resource with no other edit: CRUD, 422 (rules, its hook, its relation, a server-set field),
- * 401/403 by role, its delete rule, its OpenAPI paths, and a sample made from its definition alone
- * as the generic tests make one (test/http/resources/every-resource.test.ts).
+ * 401/403 by role, its custom route (the system principal writing a server-set field), its delete
+ * rule, its OpenAPI paths, and a sample made from its definition alone, as the generic tests make
+ * one (test/http/resources/every-resource.test.ts). The author's guide shows the file as written.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import type { AnyResourceDefinition } from '../../engine/src';
 import { allResources } from '../../resources';
-import { newResourceCommand } from '../../packages/server/src/cli/new-resource';
+import { newResourceCommand, registerIn } from '../../packages/server/src/cli/new-resource';
+import { defaultDescription, resourceSource } from '../../packages/server/src/cli/resource-template';
 import { ConfigError } from '../../packages/server/src/config';
 import { auth, createSample, expectEveError, startTestServer, uniqueName, type TestServer } from '../helpers';
 
 const ROOT = resolve(__dirname, '..', '..');
+/** `widgets`, or another free name once `fleet new-resource widgets` has been run in this repository. */
+const NAME = allResources.some((r) => r.name === 'widgets') ? `widgets_${process.pid}` : 'widgets';
 const work = join(ROOT, 'test', '.tmp', `new-resource-${process.pid}`);
 const dir = join(work, 'resources');
 
@@ -38,36 +42,49 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'resources'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
   // The copy resolves @fleet/engine, zod... through the real directory's links.
   symlinkSync(join(ROOT, 'resources', 'node_modules'), join(dir, 'node_modules'));
-  output = (await newResourceCommand(['widgets', '--dir', dir])).stdout;
+  output = (await newResourceCommand([NAME, '--dir', dir])).stdout;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { widgets } = require(join(dir, 'widgets.ts')) as { widgets: AnyResourceDefinition };
-  t = await startTestServer({ definitions: [...allResources, widgets] });
+  const generated = (require(join(dir, `${NAME}.ts`)) as Record<string, AnyResourceDefinition>)[NAME];
+  if (!generated) throw new Error(`${NAME}.ts exports no ${NAME}`);
+  t = await startTestServer({ definitions: [...allResources, generated] });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('fleet new-resource widgets', () => {
+describe('fleet new-resource', () => {
   it('writes the definition and registers it in index.ts', () => {
-    expect(output).toContain(`Wrote ${relative(process.cwd(), join(dir, 'widgets.ts'))} and registered it in ${relative(process.cwd(), join(dir, 'index.ts'))}.`);
-    expect(output).toContain('GET/POST /api/widgets, GET/PATCH/DELETE /api/widgets/{id}');
+    expect(output).toContain(`Wrote ${relative(process.cwd(), join(dir, `${NAME}.ts`))} and registered it in ${relative(process.cwd(), join(dir, 'index.ts'))}.`);
+    expect(output).toContain(`GET/POST /api/${NAME}, GET/PATCH/DELETE /api/${NAME}/{id}`);
     const index = readFileSync(join(dir, 'index.ts'), 'utf8');
-    expect(index).toContain("import { widgets } from './widgets';");
-    expect(index).toMatch(/export const allResources: readonly AnyResourceDefinition\[\] = \[\n(?: {2}\w+,\n)*\s{2}widgets,\n\];/);
-    expect(index).toMatch(/^export \{ [\w, ]*\bwidgets\b[\w, ]* \};$/m);
+    expect(index).toContain(`import { ${NAME} } from './${NAME}';`);
+    expect(index).toMatch(new RegExp(`export const allResources: readonly AnyResourceDefinition\\[\\] = \\[\\n(?: {2}\\w+,\\n)*\\s{2}${NAME},\\n(?: {2}\\w+,\\n)*\\];`));
+    expect(index).toMatch(new RegExp(`^export \\{ [\\w, ]*\\b${NAME}\\b[\\w, ]* \\};$`, 'm'));
     const original = readFileSync(join(ROOT, 'resources', 'index.ts'), 'utf8');
     expect(index.split('\n').length).toBe(original.split('\n').length + 2);
   });
 
+  it('registers into an index whose export list is wrapped one name a line, as Prettier writes it', () => {
+    const wrapped = 'import { alerts } from \'./alerts\';\n\nexport const allResources: readonly AnyResourceDefinition[] = [\n  alerts,\n];\n\nexport {\n  alerts,\n};\n';
+    expect(registerIn(wrapped, 'widgets')).toBe(
+      "import { alerts } from './alerts';\nimport { widgets } from './widgets';\n\nexport const allResources: readonly AnyResourceDefinition[] = [\n  alerts,\n  widgets,\n];\n\nexport {\n  alerts,\n  widgets,\n};\n",
+    );
+  });
+
+  it('is the worked example of the author\'s guide, as written there', () => {
+    expect(readFileSync(join(dir, `${NAME}.ts`), 'utf8')).toBe(resourceSource(NAME, defaultDescription(NAME)));
+    expect(readFileSync(join(ROOT, 'docs', 'authoring.md'), 'utf8')).toContain(`\`\`\`ts\n// resources/widgets.ts\n${resourceSource('widgets', defaultDescription('widgets'))}\`\`\``);
+  });
+
   it('type-checks as written, with the index that imports it', () => {
-    expect(typeErrors([join(dir, 'widgets.ts'), join(dir, 'index.ts')])).toEqual([]);
+    expect(typeErrors([join(dir, `${NAME}.ts`), join(dir, 'index.ts')])).toEqual([]);
   }, 30_000);
 
   it('refuses a name that is taken, reserved or not a collection name, and writes nothing then', async () => {
     const index = readFileSync(join(dir, 'index.ts'), 'utf8');
     for (const [argv, message] of [
-      [['widgets', '--dir', dir], 'exists'],
+      [[NAME, '--dir', dir], 'exists'],
       [['hosts', '--dir', dir], 'a resource named "hosts" exists'],
       [['graph', '--dir', dir], '/api/graph is a route group'],
       [['media', '--dir', dir], 'reserved'],
@@ -91,10 +108,10 @@ describe('the generated resource, served', () => {
   });
 
   it('is created, read with its defaults and links, changed and deleted, by role', async () => {
-    const created = await t.request.post('/api/widgets').set(auth('operator')).send({ title: 'rack 4', group, starts: '2030-01-01 02:00', tags: ['a'] });
+    const created = await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'rack 4', group, starts: '2030-01-01 02:00', tags: ['a'] });
     expect(created.status).toBe(201);
     const id = String(created.body._id);
-    const item = await t.request.get(`/api/widgets/${id}`).set(auth('viewer'));
+    const item = await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'));
     expect(item.body).toMatchObject({
       title: 'rack 4',
       state: 'planned',
@@ -106,19 +123,19 @@ describe('the generated resource, served', () => {
       closed_by: null,
       _links: { related: { group: { title: 'Group', href: `groups/${group}` } } },
     });
-    const page = await t.request.get('/api/widgets?where={"state":"planned"}').set(auth('viewer'));
+    const page = await t.request.get(`/api/${NAME}?where={"state":"planned"}`).set(auth('viewer'));
     expect(page.body._meta.total).toBeGreaterThanOrEqual(1);
-    const patched = await t.request.patch(`/api/widgets/${id}`).set(auth('operator')).set('If-Match', String(item.body._etag)).send({ state: 'active' });
+    const patched = await t.request.patch(`/api/${NAME}/${id}`).set(auth('operator')).set('If-Match', String(item.body._etag)).send({ state: 'active' });
     expect(patched.status).toBe(200);
-    expectEveError(await t.request.post('/api/widgets').set(auth('viewer')).send({ title: 'x' }), 403);
-    expectEveError(await t.request.delete(`/api/widgets/${id}`).set(auth('operator')), 403);
-    expectEveError(await t.request.get('/api/widgets'), 401);
-    expect((await t.request.delete(`/api/widgets/${id}`).set(auth('admin'))).status).toBe(204);
-    expectEveError(await t.request.get(`/api/widgets/${id}`).set(auth('viewer')), 404);
+    expectEveError(await t.request.post(`/api/${NAME}`).set(auth('viewer')).send({ title: 'x' }), 403);
+    expectEveError(await t.request.delete(`/api/${NAME}/${id}`).set(auth('operator')), 403);
+    expectEveError(await t.request.get(`/api/${NAME}`), 401);
+    expect((await t.request.delete(`/api/${NAME}/${id}`).set(auth('admin'))).status).toBe(204);
+    expectEveError(await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer')), 404);
   });
 
   it('answers 422 naming the field: rules, its hook, its relation, a server-set field', async () => {
-    const post = (body: Record<string, unknown>) => t.request.post('/api/widgets').set(auth('operator')).send(body);
+    const post = (body: Record<string, unknown>) => t.request.post(`/api/${NAME}`).set(auth('operator')).send(body);
     expectEveError(await post({ state: 'active' }), 422, { issues: ['title'] });
     expectEveError(await post({ title: 'x', state: 'lost' }), 422, { issues: ['state'] });
     expectEveError(await post({ title: 'x', priority: 11 }), 422, { issues: ['priority'] });
@@ -127,18 +144,29 @@ describe('the generated resource, served', () => {
     expectEveError(await post({ title: 'x', closed_by: 'me' }), 422, { issues: ['closed_by'] });
   });
 
+  it('closes an item through its custom route, the system principal writing the server-set field', async () => {
+    const id = String((await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'to close' })).body._id);
+    expectEveError(await t.request.post(`/api/${NAME}/${id}/close`).set(auth('viewer')), 403);
+    const closed = await t.request.post(`/api/${NAME}/${id}/close`).set(auth('operator'));
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ _id: id, _status: 'OK' });
+    expect((await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'))).body).toMatchObject({ state: 'done', closed_by: 'operator' });
+    expectEveError(await t.request.post(`/api/${NAME}/ffffffffffffffffffffffff/close`).set(auth('operator')), 404);
+  });
+
   it('lets its group be deleted, setting the reference to null', async () => {
     const g = String((await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('gone') })).body._id);
-    const id = String((await t.request.post('/api/widgets').set(auth('operator')).send({ title: 'w', group: g })).body._id);
+    const id = String((await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'w', group: g })).body._id);
     expect((await t.request.delete(`/api/groups/${g}`).set(auth('admin'))).status).toBe(204);
-    expect((await t.request.get(`/api/widgets/${id}`).set(auth('viewer'))).body.group).toBeNull();
+    expect((await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'))).body.group).toBeNull();
   });
 
   it('is in the OpenAPI document, and the generic tests can sample it from its definition', async () => {
     const doc = (await t.request.get('/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    expect(Object.keys(doc.paths['/api/widgets'] ?? {}).sort()).toEqual(['get', 'post']);
-    expect(Object.keys(doc.paths['/api/widgets/{id}'] ?? {}).sort()).toEqual(['delete', 'get', 'parameters', 'patch']);
-    const sample = await createSample(t.engine, 'widgets');
-    expect((await t.request.get(`/api/widgets/${sample.id}`).set(auth('viewer'))).status).toBe(200);
+    expect(Object.keys(doc.paths[`/api/${NAME}`] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths[`/api/${NAME}/{id}`] ?? {}).sort()).toEqual(['delete', 'get', 'parameters', 'patch']);
+    expect(Object.keys(doc.paths[`/api/${NAME}/{id}/close`] ?? {})).toEqual(['post']);
+    const sample = await createSample(t.engine, NAME);
+    expect((await t.request.get(`/api/${NAME}/${sample.id}`).set(auth('viewer'))).status).toBe(200);
   });
 });

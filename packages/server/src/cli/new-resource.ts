@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError } from '../config';
 import type { CommandOutput } from './output';
-import { resourceSource } from './resource-template';
+import { defaultDescription, resourceSource } from './resource-template';
 
 export const NEW_RESOURCE_USAGE = `usage: fleet new-resource <name> [--description TEXT] [--dir DIR (resources)]
 
@@ -43,7 +43,8 @@ function insertSorted(list: readonly string[], name: string): string[] {
 
 const IMPORT = /^import \{ (\w+) \} from '\.\/([\w/]+)';$/;
 const LIST = /(export const allResources: readonly AnyResourceDefinition\[\] = \[\n)([\s\S]*?)(\n\];)/;
-const EXPORTS = /^export \{ ([\w, ]+) \};$/m;
+/** The list of exported names, on one line or one name a line (as Prettier wraps it). */
+const EXPORTS = /^export \{([\w,\s]+)\};$/m;
 
 /** `index.ts` with `name` imported, in `allResources` and in the export list. */
 export function registerIn(index: string, name: string): string {
@@ -61,7 +62,10 @@ export function registerIn(index: string, name: string): string {
       .map((e) => `  ${e},`)
       .join('\n')}${close}`;
   });
-  return out.replace(EXPORTS, (_all, names: string) => `export { ${insertSorted(names.split(', '), name).join(', ')} };`);
+  return out.replace(EXPORTS, (_all, names: string) => {
+    const list = insertSorted(names.split(',').map((n) => n.trim()).filter(Boolean), name);
+    return names.includes('\n') ? `export {\n${list.map((n) => `  ${n},`).join('\n')}\n};` : `export { ${list.join(', ')} };`;
+  });
 }
 
 /** Runs `fleet new-resource`; `cwd` is where a relative `--dir` starts. */
@@ -85,7 +89,7 @@ export async function newResourceCommand(argv: readonly string[], cwd = process.
   const index = readFileSync(indexFile, 'utf8');
   if (new RegExp(`\\bimport \\{ ${name} \\}`).test(index)) throw new ConfigError(`new-resource: index.ts already imports ${name}`);
   const registered = registerIn(index, name);
-  const description = values.description ?? `${name[0]?.toUpperCase() ?? ''}${name.slice(1).replace(/_/g, ' ')}: say what one item is and who writes it.`;
+  const description = values.description ?? defaultDescription(name);
   writeFileSync(file, resourceSource(name, description), { flag: 'wx' });
   writeFileSync(indexFile, registered);
   const shown = relative(cwd, file) || file;

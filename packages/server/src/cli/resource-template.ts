@@ -1,10 +1,15 @@
 /**
  * The definition file `fleet new-resource <name>` writes: the README's worked example in small —
  * fields of the common kinds with their rules, a declared relation, a server-set field, roles per
- * method, an index and a default sort, and a `prepare` hook — so it is served, validated, stored,
- * documented and covered by the generic tests as it is, and each line shows an option to change
- * (docs/authoring.md).
+ * method, an index and a default sort, a `prepare` hook and a custom route writing as the system
+ * principal — so it is served, validated, stored, documented and covered by the generic tests as
+ * it is, and each line shows an option to change (docs/authoring.md).
  */
+
+/** The description a new resource starts with. */
+export function defaultDescription(name: string): string {
+  return `What one item of ${name} is and who writes it: say it here (it heads its section of the API docs).`;
+}
 
 /** A TypeScript single-quoted string literal of `text`. */
 function quoted(text: string): string {
@@ -21,7 +26,7 @@ export function resourceSource(name: string, description: string): string {
  * and its OpenAPI schema. Change the fields, roles and hook to fit: docs/authoring.md explains
  * each option.
  */
-import { defineResource, f, Unprocessable } from '@fleet/engine';
+import { defineResource, f, systemContext, Unprocessable } from '@fleet/engine';
 
 export const ${name} = defineResource({
   name: '${name}',
@@ -40,7 +45,7 @@ export const ${name} = defineResource({
     closed_by: f.string({ readonly: true, nullable: true, default: null }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', delete: 'admin' },
-  indexes: [{ fields: [['state', 1], ['priority', -1]] }],
+  indexes: [{ fields: [['state', 1]] }],
   defaultSort: [['priority', -1]],
   hooks: {
     // Runs for every writer (HTTP, other hooks, integrations), typed from the fields above.
@@ -51,6 +56,23 @@ export const ${name} = defineResource({
       return fields;
     },
   },
+  routes: [
+    {
+      // POST /api/${name}/{id}/close, mounted before the generic routes: never read as an item id.
+      method: 'post',
+      path: '/:id/close',
+      role: 'operator',
+      summary: 'Marks the item done and records who closed it',
+      renders: { as: 'write' },
+      async handler({ params, ctx, resource, ifMatch }) {
+        const item = await resource.get(params.id ?? '', ctx); // 404 when missing
+        // \`closed_by\` is server-set: the system principal writes it, on the caller's behalf.
+        const options = ifMatch === undefined ? {} : { ifMatch };
+        const closed = await resource.patch(item._id, { state: 'done', closed_by: ctx.principal.name }, systemContext(ctx.runtime, ctx.now), options);
+        return { write: closed };
+      },
+    },
+  ],
 });
 `;
 }
