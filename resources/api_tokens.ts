@@ -28,7 +28,8 @@ export const api_tokens = defineResource({
       if (fields.name !== undefined && !TOKEN_NAME.test(fields.name)) {
         throw new Unprocessable('api_tokens: a token name is letters, digits, "_", "." and "-"', { name: 'must match [A-Za-z0-9_.-]{1,64}' });
       }
-      if (fields.digest !== undefined && !DIGEST.test(fields.digest)) throw new Unprocessable('api_tokens: digest is a SHA-256 in hex', { digest: 'must be 64 hex digits' });
+      if (fields.digest !== undefined && !DIGEST.test(fields.digest))
+        throw new Unprocessable('api_tokens: digest is a SHA-256 in hex', { digest: 'must be 64 hex digits' });
       return fields;
     },
   },

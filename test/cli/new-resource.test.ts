@@ -31,7 +31,9 @@ function typeErrors(files: readonly string[]): string[] {
   return files.flatMap((file) => {
     const source = program.getSourceFile(file);
     if (!source) return [`${file}: not part of the program`];
-    return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map((d) => `${file}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map(
+      (d) => `${file}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
   });
 }
 
@@ -55,26 +57,33 @@ afterAll(async () => {
 
 describe('fleet new-resource', () => {
   it('writes the definition and registers it in index.ts', () => {
-    expect(output).toContain(`Wrote ${relative(process.cwd(), join(dir, `${NAME}.ts`))} and registered it in ${relative(process.cwd(), join(dir, 'index.ts'))}.`);
+    expect(output).toContain(
+      `Wrote ${relative(process.cwd(), join(dir, `${NAME}.ts`))} and registered it in ${relative(process.cwd(), join(dir, 'index.ts'))}.`,
+    );
     expect(output).toContain(`GET/POST /api/${NAME}, GET/PATCH/DELETE /api/${NAME}/{id}`);
     const index = readFileSync(join(dir, 'index.ts'), 'utf8');
     expect(index).toContain(`import { ${NAME} } from './${NAME}';`);
-    expect(index).toMatch(new RegExp(`export const allResources: readonly AnyResourceDefinition\\[\\] = \\[\\n(?: {2}\\w+,\\n)*\\s{2}${NAME},\\n(?: {2}\\w+,\\n)*\\];`));
+    expect(index).toMatch(
+      new RegExp(`export const allResources: readonly AnyResourceDefinition\\[\\] = \\[\\n(?: {2}\\w+,\\n)*\\s{2}${NAME},\\n(?: {2}\\w+,\\n)*\\];`),
+    );
     expect(index).toMatch(new RegExp(`^export \\{ [\\w, ]*\\b${NAME}\\b[\\w, ]* \\};$`, 'm'));
     const original = readFileSync(join(ROOT, 'resources', 'index.ts'), 'utf8');
     expect(index.split('\n').length).toBe(original.split('\n').length + 2);
   });
 
   it('registers into an index whose export list is wrapped one name a line, as Prettier writes it', () => {
-    const wrapped = 'import { alerts } from \'./alerts\';\n\nexport const allResources: readonly AnyResourceDefinition[] = [\n  alerts,\n];\n\nexport {\n  alerts,\n};\n';
+    const wrapped =
+      "import { alerts } from './alerts';\n\nexport const allResources: readonly AnyResourceDefinition[] = [\n  alerts,\n];\n\nexport {\n  alerts,\n};\n";
     expect(registerIn(wrapped, 'widgets')).toBe(
       "import { alerts } from './alerts';\nimport { widgets } from './widgets';\n\nexport const allResources: readonly AnyResourceDefinition[] = [\n  alerts,\n  widgets,\n];\n\nexport {\n  alerts,\n  widgets,\n};\n",
     );
   });
 
-  it('is the worked example of the author\'s guide, as written there', () => {
+  it("is the worked example of the author's guide, as written there", () => {
     expect(readFileSync(join(dir, `${NAME}.ts`), 'utf8')).toBe(resourceSource(NAME, defaultDescription(NAME)));
-    expect(readFileSync(join(ROOT, 'docs', 'authoring.md'), 'utf8')).toContain(`\`\`\`ts\n// resources/widgets.ts\n${resourceSource('widgets', defaultDescription('widgets'))}\`\`\``);
+    expect(readFileSync(join(ROOT, 'docs', 'authoring.md'), 'utf8')).toContain(
+      `\`\`\`ts\n// resources/widgets.ts\n${resourceSource('widgets', defaultDescription('widgets'))}\`\`\``,
+    );
   });
 
   it('type-checks as written, with the index that imports it', () => {
@@ -104,11 +113,21 @@ describe('fleet new-resource', () => {
 describe('the generated resource, served', () => {
   let group = '';
   beforeAll(async () => {
-    group = String((await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('racks') })).body._id);
+    group = String(
+      (
+        await t.request
+          .post('/api/groups')
+          .set(auth('admin'))
+          .send({ name: uniqueName('racks') })
+      ).body._id,
+    );
   });
 
   it('is created, read with its defaults and links, changed and deleted, by role', async () => {
-    const created = await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'rack 4', group, starts: '2030-01-01 02:00', tags: ['a'] });
+    const created = await t.request
+      .post(`/api/${NAME}`)
+      .set(auth('operator'))
+      .send({ title: 'rack 4', group, starts: '2030-01-01 02:00', tags: ['a'] });
     expect(created.status).toBe(201);
     const id = String(created.body._id);
     const item = await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'));
@@ -155,7 +174,14 @@ describe('the generated resource, served', () => {
   });
 
   it('lets its group be deleted, setting the reference to null', async () => {
-    const g = String((await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('gone') })).body._id);
+    const g = String(
+      (
+        await t.request
+          .post('/api/groups')
+          .set(auth('admin'))
+          .send({ name: uniqueName('gone') })
+      ).body._id,
+    );
     const id = String((await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'w', group: g })).body._id);
     expect((await t.request.delete(`/api/groups/${g}`).set(auth('admin'))).status).toBe(204);
     expect((await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'))).body.group).toBeNull();

@@ -33,7 +33,8 @@ function ensureChromium(): boolean {
   const install = ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-liberation'];
   for (const steps of [[install], [['update', '-qq'], install]]) {
     try {
-      for (const args of steps) execFileSync('apt-get', args, { stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+      for (const args of steps)
+        execFileSync('apt-get', args, { stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
       if (existsSync(EXECUTABLE)) return true;
     } catch {
       // The package lists may be missing or stale: the second round updates them first.

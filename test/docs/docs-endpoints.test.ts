@@ -15,7 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const viewerVersion = (): string => (JSON.parse(readFileSync(require.resolve('swagger-ui-dist/package.json', { paths: [`${__dirname}/../../packages/server`] }), 'utf8')) as { version: string }).version;
+const viewerVersion = (): string =>
+  (JSON.parse(readFileSync(require.resolve('swagger-ui-dist/package.json', { paths: [`${__dirname}/../../packages/server`] }), 'utf8')) as { version: string })
+    .version;
 
 describe('the OpenAPI document', () => {
   it('is served without a token at /api/openapi.json and, the same, at /api/docs/openapi.json', async () => {
@@ -64,7 +66,12 @@ describe('GET /api/docs', () => {
     expect(js.text).toContain('SwaggerUIBundle');
     const css = await t.request.get(`/api/docs/assets/${version}/swagger-ui.css`);
     expect(css.headers['content-type']).toMatch(/^text\/css/);
-    for (const path of [`/api/docs/assets/${version}/index.html`, `/api/docs/assets/${version}/oauth2-redirect.html`, '/api/docs/assets/0.0.1/swagger-ui.css', `/api/docs/assets/${version}/..%2Fpackage.json`]) {
+    for (const path of [
+      `/api/docs/assets/${version}/index.html`,
+      `/api/docs/assets/${version}/oauth2-redirect.html`,
+      '/api/docs/assets/0.0.1/swagger-ui.css',
+      `/api/docs/assets/${version}/..%2Fpackage.json`,
+    ]) {
       expectEveError(await t.request.get(path), 404);
     }
   });

@@ -37,7 +37,9 @@ async function shown(page: Page): Promise<{ operations: string[]; tags: string[]
     const path = await block.locator('.opblock-summary-path').getAttribute('data-path');
     operations.push(`${method ?? ''} ${path ?? ''}`);
   }
-  const tags = await Promise.all((await page.locator('.opblock-tag-section .opblock-tag').all()).map(async (tag) => (await tag.getAttribute('data-tag')) ?? ''));
+  const tags = await Promise.all(
+    (await page.locator('.opblock-tag-section .opblock-tag').all()).map(async (tag) => (await tag.getAttribute('data-tag')) ?? ''),
+  );
   return { operations: operations.sort(), tags: tags.sort(), errors: await page.locator('.errors-wrapper').count() };
 }
 
@@ -73,7 +75,10 @@ run('/api/docs in headless Chromium', () => {
     const res = await page.goto(`${t.url}/api/docs`);
     expect(res?.status()).toBe(200);
     // Swagger UI draws once the document is read: wait for the last operation block.
-    await page.locator('.opblock').nth(expected.operations.length - 1).waitFor({ timeout: 20_000 });
+    await page
+      .locator('.opblock')
+      .nth(expected.operations.length - 1)
+      .waitFor({ timeout: 20_000 });
 
     const seen = await shown(page);
     expect(seen.operations).toEqual(expected.operations);

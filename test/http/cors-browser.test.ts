@@ -48,12 +48,19 @@ run('a page on another origin', () => {
       );
     expect(await call()).toEqual({ status: 200, total: '0' });
     expect(await call()).toEqual({ status: 200, total: '0' });
-    const preflights = api.logs().split('\n').filter((line) => line.includes('"method":"OPTIONS"') && line.includes('"path":"/api/hosts"'));
+    const preflights = api
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"method":"OPTIONS"') && line.includes('"path":"/api/hosts"'));
     expect(preflights).toHaveLength(1);
   });
 
   it("shows a file's signed link in an <img>, and not the bare media path", async () => {
-    const created = await api.request.post('/api/files').set(auth('operator')).field('name', uniqueName('logo')).attach('data', PNG, { filename: 'logo.png', contentType: 'image/png' });
+    const created = await api.request
+      .post('/api/files')
+      .set(auth('operator'))
+      .field('name', uniqueName('logo'))
+      .attach('data', PNG, { filename: 'logo.png', contentType: 'image/png' });
     const item = await api.request.get(`/api/files/${String(created.body._id)}`).set(auth('viewer'));
     const signed = `${api.url}${String(item.body.data)}`;
     const bare = signed.slice(0, signed.indexOf('?'));

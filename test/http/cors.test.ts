@@ -37,7 +37,9 @@ describe('with CORS_ORIGINS and the defaults', () => {
     expect(list.headers['access-control-allow-origin']).toBe(APP);
     expect(list.headers.vary).toBe('Origin');
     const exposed = list.headers['access-control-expose-headers']?.split(', ');
-    expect(exposed).toEqual(expect.arrayContaining(['ETag', 'Last-Modified', 'Location', 'X-Total-Count', 'X-Deleted-Count', 'X-Request-Id', 'Retry-After', 'Content-Disposition']));
+    expect(exposed).toEqual(
+      expect.arrayContaining(['ETag', 'Last-Modified', 'Location', 'X-Total-Count', 'X-Deleted-Count', 'X-Request-Id', 'Retry-After', 'Content-Disposition']),
+    );
     expect(list.headers['access-control-max-age']).toBeUndefined();
     const refused = await t.request.get('/api/hosts').set('Origin', 'https://admin.fleet.test');
     expect(refused.status).toBe(401);
@@ -72,7 +74,9 @@ describe('with CORS_ALLOWED_HEADERS and CORS_MAX_AGE_S', () => {
 });
 
 it('refuses a CORS_ALLOWED_HEADERS that is not a list of header names, and a max age out of range', () => {
-  expect(() => loadConfig({ CORS_ALLOWED_HEADERS: 'Authorization, X Bad' })).toThrow(new ConfigError('Invalid configuration: CORS_ALLOWED_HEADERS must be a comma list of header names'));
+  expect(() => loadConfig({ CORS_ALLOWED_HEADERS: 'Authorization, X Bad' })).toThrow(
+    new ConfigError('Invalid configuration: CORS_ALLOWED_HEADERS must be a comma list of header names'),
+  );
   expect(() => loadConfig({ CORS_MAX_AGE_S: '-1' })).toThrow(ConfigError);
   expect(loadConfig({}).CORS_MAX_AGE_S).toBe(7200);
 });

@@ -23,7 +23,11 @@ afterAll(() => t.close());
 
 /** Uploads bytes as a file; resolves the item's id and `data` link as an item GET renders it. */
 async function uploaded(bytes = PNG): Promise<{ id: string; data: string; media: string; expires: number; signature: string }> {
-  const res = await t.request.post('/api/files').set(auth('operator')).field('name', uniqueName('img')).attach('data', bytes, { filename: 'x.png', contentType: 'image/png' });
+  const res = await t.request
+    .post('/api/files')
+    .set(auth('operator'))
+    .field('name', uniqueName('img'))
+    .attach('data', bytes, { filename: 'x.png', contentType: 'image/png' });
   expect(res.status).toBe(201);
   const id = String(res.body._id);
   const data = String((await t.request.get(`/api/files/${id}`).set(auth('viewer'))).body.data);
