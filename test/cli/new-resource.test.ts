@@ -189,9 +189,11 @@ describe('the generated resource, served', () => {
 
   it('is in the OpenAPI document, and the generic tests can sample it from its definition', async () => {
     const doc = (await t.request.get('/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    expect(Object.keys(doc.paths[`/api/${NAME}`] ?? {}).sort()).toEqual(['get', 'post']);
-    expect(Object.keys(doc.paths[`/api/${NAME}/{id}`] ?? {}).sort()).toEqual(['delete', 'get', 'parameters', 'patch']);
-    expect(Object.keys(doc.paths[`/api/${NAME}/{id}/close`] ?? {})).toEqual(['post']);
+    // Whatever else the document says of them, the operations are there.
+    expect(doc.paths[`/api/${NAME}`]).toEqual(expect.objectContaining({ get: expect.anything(), post: expect.anything() }));
+    expect(doc.paths[`/api/${NAME}/{id}`]).toEqual(expect.objectContaining({ get: expect.anything(), patch: expect.anything(), delete: expect.anything() }));
+    expect(doc.paths[`/api/${NAME}/{id}`]).not.toHaveProperty('put');
+    expect(doc.paths[`/api/${NAME}/{id}/close`]).toEqual(expect.objectContaining({ post: expect.anything() }));
     const sample = await createSample(t.engine, NAME);
     expect((await t.request.get(`/api/${NAME}/${sample.id}`).set(auth('viewer'))).status).toBe(200);
   });
