@@ -6,12 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import supertest from 'supertest';
-import { createEngine, createSecretBox, type AnyResourceDefinition, type Engine, type Log, type Runtime, type SecretBox, type Store } from '../../engine/src';
+import supertest, { type Test } from 'supertest';
+import { apiDocument, createEngine, createSecretBox, type AnyResourceDefinition, type Engine, type Log, type Runtime, type SecretBox, type Store } from '../../engine/src';
 import { allResources, allRouteGroups } from '../../resources';
 import { startServer, type RunningServer } from '../../packages/server/src/boot';
 import { loadConfig, type Config } from '../../packages/server/src/config';
 import { createLogger } from '../../packages/server/src/logger';
+import { openApiChecker } from './openapi-check';
 
 /** The bearer token of each role (API_TOKENS of every test server). */
 export const TOKENS = {
@@ -56,6 +57,31 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+type Agent = InstanceType<typeof supertest.agent>;
+
+/**
+ * A supertest agent whose every answer is checked against `doc`, the OpenAPI document the server
+ * serves (openapi-check.ts): each request gets the check as its first `expect`, so a drift fails
+ * the test that met it, whatever the test itself expects.
+ */
+function checkedAgent(url: string, doc: Record<string, unknown>): Agent {
+  const agent = supertest.agent(url);
+  const checker = openApiChecker(doc);
+  const verbs = agent as unknown as Record<string, (url: string) => Test>;
+  for (const verb of ['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options']) {
+    const make = verbs[verb]?.bind(agent);
+    if (!make) continue;
+    verbs[verb] = (path: string) => {
+      const test = make(path);
+      return test.expect((res) => {
+        const problem = checker.check(test.method, test.url, res);
+        if (problem !== null) throw new Error(problem);
+      });
+    };
+  }
+  return agent;
+}
+
 /** Starts a server on a fresh database; call `close()` in `afterAll`. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-http-'));
@@ -75,7 +101,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let closed: Promise<void> | undefined;
   return {
     url: server.url,
-    request: supertest.agent(server.url),
+    request: checkedAgent(server.url, apiDocument(server.engine.registry)),
     store: server.store,
     engine: server.engine,
     secrets: server.secrets,

@@ -1,0 +1,75 @@
+/**
+ * The paths that are no resource's: the home document and the media endpoint (http/api.ts), the
+ * OpenAPI document itself, and the health check the server mounts (packages/server app.ts).
+ */
+import { componentRef, json, ref, type Schema } from './schema';
+import { operation, pathParameter } from './operation';
+
+const HEALTH: Schema = {
+  type: 'object',
+  description: 'ok: the store answers a read and takes a write; otherwise which of the two fails',
+  properties: {
+    status: { enum: ['ok', 'unavailable'] },
+    store: { type: 'string', description: 'The store kind: sqlite or mongodb', examples: ['sqlite'] },
+    readable: { type: 'boolean' },
+    writable: { type: 'boolean' },
+    problem: { type: 'string' },
+  },
+  required: ['status', 'store'],
+  additionalProperties: false,
+};
+
+const HOME: Schema = {
+  type: 'object',
+  properties: { _links: { type: 'object', properties: { child: { type: 'array', items: ref('Link') } }, required: ['child'], additionalProperties: false } },
+  required: ['_links'],
+  additionalProperties: false,
+};
+
+const documentOp = (operationId: string, summary: string): Schema =>
+  operation({
+    operationId,
+    tag: 'api',
+    summary,
+    role: null,
+    responses: { 200: { description: 'The OpenAPI 3.1 document', content: json({ type: 'object', properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] }) } },
+    errors: [500],
+  });
+
+const mediaQuery = (name: string, description: string): Schema => ({ name, in: 'query', required: false, description, schema: { type: 'string' } });
+
+/** The system paths and the schemas they name. */
+export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<string, Schema> } {
+  const paths: Record<string, Schema> = {
+    '/api/health': {
+      get: operation({
+        operationId: 'getHealth',
+        tag: 'api',
+        summary: 'Health of the instance (for load balancers)',
+        role: null,
+        responses: { 200: { description: 'Healthy', content: json(ref('Health')) }, 503: { description: 'The store cannot be read or written', headers: { 'Retry-After': componentRef('headers', 'RetryAfter') }, content: json(ref('Health')) } },
+        errors: [500],
+      }),
+    },
+    '/api/openapi.json': { get: documentOp('getOpenApiDocument', 'This document') },
+    '/api/docs/openapi.json': { get: documentOp('getOpenApiDocumentAlias', 'This document (the path it had first)') },
+    '/api': {
+      get: operation({ operationId: 'getHome', tag: 'api', summary: 'The resources, as links', role: 'viewer', responses: { 200: { description: 'One link per resource', content: json(ref('Home')) } }, errors: [401, 500] }),
+    },
+    '/api/media/{id}': {
+      parameters: [pathParameter('id', 'The media id (from a media field\'s link)')],
+      get: operation({
+        operationId: 'getMedia',
+        tag: 'api',
+        summary: 'The bytes of an uploaded file',
+        description: 'With a bearer token, or with the expires and signature of the signed link a media field reads back as (no token: for <img src> and download links). Raster images and PDF are shown inline, anything else is an attachment.',
+        role: 'viewer',
+        security: [{ bearer: [] }, { mediaLink: [] }],
+        parameters: [mediaQuery('expires', 'Signed link: its expiry (unix seconds)'), mediaQuery('signature', 'Signed link: its signature')],
+        responses: { 200: { description: 'The file, in its own media type', headers: { 'Content-Disposition': componentRef('headers', 'ContentDisposition') }, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
+        errors: [401, 404, 500, 503],
+      }),
+    },
+  };
+  return { paths, schemas: { Health: HEALTH, Home: HOME } };
+}
