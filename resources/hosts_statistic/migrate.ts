@@ -46,7 +46,8 @@ async function convertRun(ctx: CallContext, refs: readonly LegacyRef[], o: { bui
   // A block's rows, then the emptying of its items' host lists: never an item without history.
   const flush = async (rows: HistoryData[]) => {
     if (rows.length > 0) await history.upsertMany(rows, sys);
-    if (ids.length > 0) await ctx.runtime.resources.of(hosts_statistic).patchMany({ _id: { $in: ids } }, { hosts: [] }, sys);
+    // One at a time: each write reads the item it changes, a full host list.
+    for (const id of ids) await ctx.runtime.resources.of(hosts_statistic).patch(id, { hosts: [] }, sys);
     ids = [];
   };
   for await (const snap of legacySnapshots(ctx, refs)) {

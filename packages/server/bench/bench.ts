@@ -11,6 +11,7 @@ import { openSqliteStore } from '@fleet/engine/sqlite';
 import { ensureDataset } from './dataset';
 import { pinTo, rssMb, startApi, type ApiChild } from './child';
 import { graphBench } from './graph';
+import { statisticsBench } from './statistics';
 import { measure, type LoadOptions, type LoadResult, type Scenario } from './load';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -101,6 +102,7 @@ async function main(): Promise<number> {
   }
   if (crashed === undefined) say(`\nremoved ${await removeBenchTasks(dataset.path)} task(s) the bench created`);
   if (crashed === undefined) await graphBench(say);
+  if (crashed === undefined) await statisticsBench(say);
 
   say('\ntargets (10 connections, this machine):');
   for (const { s, r } of results.filter((x) => x.s.p99Target !== undefined)) {
