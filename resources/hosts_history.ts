@@ -20,7 +20,7 @@ export const hosts_history = defineResource({
     part: f.integer({ default: 0, min: 0, description: 'Keyframe columns: the part (PART_ENTRIES hosts each), from 1' }),
     last: f.datetime({ nullable: true, default: null, description: "`snapshots`: time of the block's last snapshot" }),
     base: f.string({ nullable: true, default: null, description: '`snapshots`: the snapshot before the block (null: the start of the history)' }),
-    data: f.string({ required: true, description: 'The column: JSON text of a flat list (resources/hosts_statistic/columns.ts)' }),
+    data: f.object({}, { open: true, required: true, description: 'The column: {list: [...]}, a flat list (resources/hosts_statistic/columns.ts)' }),
   },
   methods: {},
   // Every read is one column over a time range (or at one block's time).

@@ -86,13 +86,13 @@ export async function* blockPages(ctx: CallContext, range: { from: Date; to: Dat
 }
 
 /** Columns of the rows matching `where` in [from, to], by block, then part, then column. */
-async function columnsOf(ctx: CallContext, range: { from: Date; to: Date }, q: { names: readonly string[]; where?: Filter }): Promise<Map<string, Map<number, Map<string, string>>>> {
-  const out = new Map<string, Map<number, Map<string, string>>>();
+async function columnsOf(ctx: CallContext, range: { from: Date; to: Date }, q: { names: readonly string[]; where?: Filter }): Promise<Map<string, Map<number, Map<string, unknown>>>> {
+  const out = new Map<string, Map<number, Map<string, unknown>>>();
   for (const column of q.names) {
     for await (const page of historyPages(ctx, range, { where: { ...q.where, column } })) {
       for (const row of page) {
-        const parts = out.get(row.snapshot) ?? new Map<number, Map<string, string>>();
-        const columns = parts.get(row.part) ?? new Map<string, string>();
+        const parts = out.get(row.snapshot) ?? new Map<number, Map<string, unknown>>();
+        const columns = parts.get(row.part) ?? new Map<string, unknown>();
         columns.set(column, row.data);
         parts.set(row.part, columns);
         out.set(row.snapshot, parts);
@@ -116,12 +116,12 @@ export async function keyframeHosts(ctx: CallContext, block: { readonly snapshot
 }
 
 /** The change columns a replay needs of the blocks in `heads` (a window of consecutive blocks). */
-export async function changesOfBlocks(ctx: CallContext, heads: readonly HistoryRow[], keys?: ReadonlySet<string>): Promise<Map<string, Map<string, string>>> {
+export async function changesOfBlocks(ctx: CallContext, heads: readonly HistoryRow[], keys?: ReadonlySet<string>): Promise<Map<string, Map<string, unknown>>> {
   const first = heads[0];
   const last = heads[heads.length - 1];
   if (first === undefined || last === undefined) return new Map();
   const found = await columnsOf(ctx, { from: first.timestamp, to: last.timestamp }, { names: changeColumnsFor(keys) });
-  return new Map([...found].map(([block, parts]) => [block, parts.get(0) ?? new Map<string, string>()]));
+  return new Map([...found].map(([block, parts]) => [block, parts.get(0) ?? new Map<string, unknown>()]));
 }
 
 /** The host list as of the last snapshot replayed. */
@@ -152,7 +152,7 @@ export async function* replay(ctx: CallContext, range: { from: Date; to: Date },
   for await (const heads of blockPages(ctx, range, REPLAY_BLOCKS)) {
     const changes = await changesOfBlocks(ctx, heads, o.keys);
     for (const block of heads) {
-      const reader = new BlockReader(changes.get(block.snapshot) ?? new Map<string, string>());
+      const reader = new BlockReader(changes.get(block.snapshot) ?? new Map<string, unknown>());
       const continues = state.last !== undefined && block.base === state.last.id;
       const snapshots = blockSnapshots(block.data);
       for (let j = 0; j < snapshots.length; j += 1) {

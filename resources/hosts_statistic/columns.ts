@@ -13,9 +13,10 @@
  * - The keyframe, in parts of PART_ENTRIES hosts: `key.hosts`, one value per host in
  *   `key.<field>` (left out when no host of the part has the field), `key.unset` [host, [keys], ...].
  *
- * A read fetches only the columns it needs (one indexed range per column), and flat lists parse
- * several times faster than objects keyed by host; the text also keeps a list of mixed values
- * opaque to the store, which has no type for one.
+ * A row's `data` is `{list: [...]}`: an open object, because the store has no type for a list of
+ * mixed values. A read fetches only the columns it needs (one indexed range per column), and flat
+ * lists parse several times faster than objects keyed by host (those get a hidden class of their
+ * own per row in V8), with no text inside the document to parse a second time.
  */
 import { VALUE_KEYS, type Change, type Entry } from './codec';
 
@@ -39,8 +40,8 @@ const MEMBERSHIP = ['added', 'removed', 'unset'] as const;
 /** A keyframe column's name: `key.<column>`. */
 export const keyColumn = (column: string): string => `key.${column}`;
 
-/** Columns by name, as JSON text. */
-export type Columns = ReadonlyMap<string, string>;
+/** Columns by name: each a row's `data`, `{list: [...]}`. */
+export type Columns = ReadonlyMap<string, unknown>;
 
 /** The change columns a read of the entry keys `keys` needs (all when undefined). */
 export function changeColumnsFor(keys?: ReadonlySet<string>): string[] {
@@ -67,12 +68,14 @@ const SNAPSHOT_WIDTH = 6;
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 
-/** A packed list back (empty when absent). */
-export function unpack(text: unknown): unknown[] {
-  if (typeof text !== 'string') return [];
-  const list: unknown = JSON.parse(text);
+/** A row's list (empty when absent). */
+export function unpack(data: unknown): unknown[] {
+  const list = typeof data === 'object' && data !== null ? (data as { list?: unknown }).list : undefined;
   return Array.isArray(list) ? list : [];
 }
+
+/** A row's `data` holding `list`. */
+export const packed = (list: unknown[]): { list: unknown[] } => ({ list });
 
 /** The snapshots of a block (its `snapshots` column). */
 export function blockSnapshots(data: unknown): BlockSnapshot[] {
@@ -96,8 +99,8 @@ export class BlockColumns {
   /** The lists of a stored block, to go on appending to it. */
   static of(columns: Columns): BlockColumns {
     const block = new BlockColumns();
-    block.snapshots.push(...unpack(columns.get(SNAPSHOTS)));
-    for (const [column, text] of columns) if (column !== SNAPSHOTS) block.lists.set(column, unpack(text));
+    for (const value of unpack(columns.get(SNAPSHOTS))) block.snapshots.push(value);
+    for (const [column, data] of columns) if (column !== SNAPSHOTS) block.lists.set(column, [...unpack(data)]);
     block.changed = blockSnapshots(columns.get(SNAPSHOTS)).reduce((sum, s) => sum + s.changed, 0);
     return block;
   }
@@ -131,10 +134,10 @@ export class BlockColumns {
     }
   }
 
-  /** The columns changed since the last call, packed. */
-  take(): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const column of this.dirty) out.set(column, JSON.stringify(column === SNAPSHOTS ? this.snapshots : (this.lists.get(column) ?? [])));
+  /** The columns changed since the last call, as rows' `data` (copies: the lists go on growing). */
+  take(): Map<string, { list: unknown[] }> {
+    const out = new Map<string, { list: unknown[] }>();
+    for (const column of this.dirty) out.set(column, packed([...(column === SNAPSHOTS ? this.snapshots : (this.lists.get(column) ?? []))]));
     this.dirty.clear();
     return out;
   }
@@ -187,16 +190,16 @@ export class BlockReader {
 }
 
 /** The keyframe columns of a part holding `entries`. */
-export function frameColumns(entries: readonly Entry[]): Map<string, string> {
-  const out = new Map<string, string>([[keyColumn('hosts'), JSON.stringify(entries.map((e) => e.h))]]);
+export function frameColumns(entries: readonly Entry[]): Map<string, { list: unknown[] }> {
+  const out = new Map([[keyColumn('hosts'), packed(entries.map((e) => e.h))]]);
   const unset: unknown[] = [];
   const present = VALUE_KEYS.filter((key) => entries.some((e) => key in e));
-  for (const key of present) out.set(keyColumn(fieldOf(key)), JSON.stringify(entries.map((e) => (key in e ? e[key] : null))));
+  for (const key of present) out.set(keyColumn(fieldOf(key)), packed(entries.map((e) => (key in e ? e[key] : null))));
   entries.forEach((e, at) => {
     const absent = present.filter((key) => !(key in e));
     if (absent.length > 0) unset.push(at, absent);
   });
-  if (unset.length > 0) out.set(keyColumn('unset'), JSON.stringify(unset));
+  if (unset.length > 0) out.set(keyColumn('unset'), packed(unset));
   return out;
 }
 

@@ -130,7 +130,7 @@ export class HistoryBuilder {
 }
 
 /** One row of a block: the `snapshots` column carries the block's last time and base. */
-function columnRow(block: OpenBlock, c: { column: string; part: number; data: string }, last?: Date): HistoryData {
+function columnRow(block: OpenBlock, c: { column: string; part: number; data: { list: unknown[] } }, last?: Date): HistoryData {
   const id = c.column === SNAPSHOTS ? block.id : `${block.id}~${c.column}${c.part > 0 ? `~${c.part}` : ''}`;
   const head = c.column === SNAPSHOTS;
   return { _id: id, snapshot: block.id, timestamp: block.timestamp, column: c.column, part: c.part, last: head ? (last ?? null) : null, base: head ? block.base : null, data: c.data };
@@ -152,7 +152,7 @@ export async function continueHistory(ctx: CallContext): Promise<HistoryBuilder>
   if (latest === undefined) return new HistoryBuilder();
   const state = new ChainState();
   for await (const step of replay(ctx, { from: latest.timestamp, to: END_OF_TIME }, state)) void step;
-  const changes = (await changesOfBlocks(ctx, [latest])).get(latest.snapshot) ?? new Map<string, string>();
+  const changes = (await changesOfBlocks(ctx, [latest])).get(latest.snapshot) ?? new Map<string, unknown>();
   const columns = BlockColumns.of(new Map([...changes, [SNAPSHOTS, latest.data]]));
   const index = blockSnapshots(latest.data)[0]?.index ?? 0;
   return new HistoryBuilder(state, { id: latest.snapshot, timestamp: latest.timestamp, index, base: latest.base, columns });
