@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { GROUPS, groupFields } from './groups/fields';
 import { hostnamesOf, wouldCycle } from './groups/membership';
 import { hosts } from './hosts';
-import { executionResponse, jsonBody, master } from './lib/master';
+import { checkedByHandler } from './lib/documented';
+import { executionRequest, executionResponse, jsonBody, master } from './lib/master';
 
 /** Refuses hosts that do not exist (or are hidden): members are named, not referenced, so checked here. */
 async function checkHosts(ctx: CallContext, names: readonly string[]): Promise<void> {
@@ -82,6 +83,7 @@ export const groups = defineResource({
       path: '',
       role: 'admin',
       summary: 'Deletes every group of the given type(s): where={"type": n} or {"type": [n, ...]}',
+      query: checkedByHandler(z.object({ where: z.string().describe('{"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}').meta({ examples: ['{"type": [2, 3, 4]}'] }) })),
       noContent: true,
       async handler({ query, ctx, resource }) {
         const deleted = await resource.deleteMany({ type: { $in: typesToDelete(query.where) } }, ctx);
@@ -109,6 +111,7 @@ export const groups = defineResource({
       path: '/:id',
       role: 'operator',
       summary: 'Runs a Salt function on every host of the group (tgt: its host names, tgt_type: list)',
+      body: checkedByHandler(executionRequest),
       response: executionResponse,
       async handler({ params, body, ctx, resource }) {
         const service = master(ctx);

@@ -6,8 +6,10 @@
  * downloads the account's client profile.
  */
 import { defineResource, f } from '@fleet/engine';
+import { z } from 'zod';
 import { statisticsHandler, statisticsResponse } from './hosts_statistic/statistics';
-import { executionResponse, jsonBody, master, monitoringAction, monitoringResponse } from './lib/master';
+import { checkedByHandler } from './lib/documented';
+import { executionRequest, executionResponse, jsonBody, master, monitoringAction, monitoringRequest, monitoringResponse } from './lib/master';
 import { vpn } from './lib/vpn';
 
 const grain = f.object(
@@ -34,6 +36,18 @@ const grain = f.object(
   },
   { open: true, hiddenInList: true, readonly: true, description: 'Host attributes reported by the minion (grains.items)' },
 );
+
+/** The parameters the statistics read (hosts_statistic/statistics.ts parses them, 400 naming the one that is wrong). */
+const statisticsQuery = z.object({
+  'range[]': z
+    .array(z.string())
+    .length(2)
+    .optional()
+    .describe('The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours')
+    .meta({ examples: [['2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z']] }),
+  interval: z.string().regex(/^\d+$/).optional().describe('online only: seconds between two points kept (whole number)'),
+  where: z.string().optional().describe('JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)').meta({ examples: ['{"nodegroups": "web"}'] }),
+});
 
 const vpnUser = f.object(
   {
@@ -118,6 +132,8 @@ export const hosts = defineResource({
       path: '/statistics/:kind',
       role: 'viewer',
       summary: 'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
+      description: 'kind: online (points {timestamp, _id: null, hostnames: {up, down}}), unique_online ({hostnames: {up, all}}), unique_updated ({hostnames: {updated, all}}), unique_dist_upgraded ({hostnames: {distUpgraded, all}}) or new_hosts ({hostnames: {new}}).',
+      query: checkedByHandler(statisticsQuery),
       response: statisticsResponse,
       handler: statisticsHandler,
     },
@@ -126,6 +142,7 @@ export const hosts = defineResource({
       path: '/:id',
       role: 'operator',
       summary: 'Runs a Salt function on the host through the master (execution proxying): {exec_client, fun, arg, kwarg, ...}',
+      body: checkedByHandler(executionRequest),
       response: executionResponse,
       async handler({ params, body, ctx, resource }) {
         const service = master(ctx);
@@ -138,6 +155,7 @@ export const hosts = defineResource({
       path: '/:id/all_status',
       role: 'operator',
       summary: 'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',
+      body: checkedByHandler(monitoringRequest),
       response: monitoringResponse,
       handler: async ({ params, body, ctx }) => ({ body: await master(ctx).monitoring(params.id ?? '', monitoringAction(body), ctx) }),
     },

@@ -92,5 +92,5 @@ export const buildResponse = z.object({
   _links: z.object({ self: z.object({ title: z.string(), href: z.string() }) }),
 });
 
-/** What POST /graph answers: the started job (202) or the built graph's root. */
-export const actionResponse = z.union([jobResponse.extend({ _status: z.literal('OK') }), buildResponse]);
+/** What POST /graph answers: the started job (202, `x-status` for the OpenAPI document) or the built graph's root (200). */
+export const actionResponse = z.union([jobResponse.extend({ _status: z.literal('OK') }).meta({ 'x-status': 202 }), buildResponse]);

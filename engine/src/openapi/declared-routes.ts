@@ -98,7 +98,8 @@ export function addRoute(paths: Record<string, Schema>, registry: Registry, at: 
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     role: route.role,
-    parameters: queryParameters(route),
+    // A route that renders a write passes If-Match to its handler (RouteRequest.ifMatch).
+    parameters: [...queryParameters(route), ...(route.renders?.as === 'write' ? [componentRef('parameters', 'IfMatch')] : [])],
     ...(body ? { requestBody: body } : {}),
     responses: successResponses(route, registry, at.own),
     errors: routeErrors(route),

@@ -68,9 +68,10 @@ export function resourceErrors(args: { res: CompiledResource; op: ResourceOperat
 }
 
 /**
- * The error statuses of a declared route. Its handler may refuse in its own words anywhere, so
- * every route may be a 400, and a write route a 409 or 422; a route with a path parameter looks
- * its item up (404); writes and downloads are the routes that call peers.
+ * The error statuses of a declared route. Its handler may refuse in its own words anywhere (a
+ * graph too large to draw is a 422, a VPN profile of an unattached organization a 409), so
+ * every route may be a 400, 409 or 422; a route with a path parameter looks its item up (404); a
+ * route that renders a write honours If-Match (412); writes and downloads call peers.
  */
 export function routeErrors(route: RouteSpec): number[] {
   const write = route.method !== 'get';
@@ -78,9 +79,12 @@ export function routeErrors(route: RouteSpec): number[] {
   return [
     ...ALWAYS,
     400,
+    409,
+    422,
     ...roleErrors(route.role),
     ...(params ? [404] : []),
-    ...(write ? [...BODY, 409, 422, 429] : []),
+    ...(route.renders?.as === 'write' ? [412] : []),
+    ...(write ? [...BODY, 429] : []),
     ...(write || route.download === true ? PEERS : []),
   ];
 }

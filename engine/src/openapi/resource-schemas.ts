@@ -25,8 +25,8 @@ function renderedFields(res: CompiledResource): Fields {
 }
 
 function itemDescription(res: CompiledResource): string {
-  const hidden = res.hiddenInList.length > 0 ? ` ${res.hiddenInList.join(', ')}: in item GETs, and in lists only when a projection asks for ${res.hiddenInList.length > 1 ? 'them' : 'it'}.` : '';
-  return `${res.def.description} Every field is present unless a projection leaves it out;${hidden} the meta fields and _links always are.`;
+  const hidden = res.hiddenInList.length > 0 ? ` (${res.hiddenInList.join(', ')}: in item GETs, and in lists only when a projection asks for ${res.hiddenInList.length > 1 ? 'them' : 'it'})` : '';
+  return `${res.def.description} Every field is present unless a projection leaves it out${hidden}; the meta fields and _links always are.`;
 }
 
 /** The item as rendered by the serializer (http/serialize.ts), with `_links`. */
