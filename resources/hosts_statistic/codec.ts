@@ -1,8 +1,8 @@
 /**
  * The compact form of the host-list history (docs/statistics.md): a host summary becomes an
- * *entry* with one-letter keys and datetimes as epoch milliseconds, and a snapshot is stored as
- * either a keyframe (every entry) or the *changes* since the snapshot before it. Pure functions:
- * the snapshot loop, the migration, the seed and the readers all encode and replay with these.
+ * *entry* with one-letter keys and datetimes as epoch milliseconds, and a snapshot is recorded as
+ * the *changes* of its entries since the snapshot before it (columns.ts lays them out). Pure
+ * functions: the snapshot loop, the migration, the seed and the readers all encode with these.
  */
 
 /** A host summary as a snapshot holds it (DESIGN §5 hosts_statistic). */
@@ -30,7 +30,6 @@ const KEYS = [
   ['_soft_deleted', 'x'],
 ] as const;
 const KEY_OF: ReadonlyMap<string, string> = new Map(KEYS);
-const FIELD_OF: ReadonlyMap<string, string> = new Map(KEYS.map(([field, key]) => [key, field]));
 /** Entry keys holding datetimes: stored as epoch ms, revived as Dates. */
 const DATE_KEYS: ReadonlySet<string> = new Set(['a', 'd', 'c', 'u']);
 /** Every key a change may carry for a summary value; `e` holds fields outside the summary. */
@@ -68,11 +67,6 @@ export function decodeEntry(entry: Entry): Summary {
   }
   if (typeof entry.e === 'object' && entry.e !== null) Object.assign(summary, entry.e);
   return summary;
-}
-
-/** The summary field a key stands for (`v` -> `version`). */
-export function fieldOfKey(key: string): string | undefined {
-  return FIELD_OF.get(key);
 }
 
 /** Entry values are JSON: scalars compare with ===, lists and objects by their JSON text. */
@@ -118,45 +112,4 @@ export function applyChange(prev: Entry | undefined, change: Change): Entry | un
   for (const [key, value] of Object.entries(change)) if (key !== 'h' && key !== 'r') next[key] = value;
   if (Array.isArray(change.r)) for (const key of change.r) if (typeof key === 'string') delete next[key];
   return next;
-}
-
-/** The keys whose values differ between two entries (a host appearing or leaving: every key). */
-export function changedKeys(prev: Entry | undefined, next: Entry | undefined): readonly string[] {
-  if (prev === undefined || next === undefined) return VALUE_KEYS;
-  return VALUE_KEYS.filter((key) => key in prev !== key in next || !same(prev[key], next[key]));
-}
-
-/** A snapshot's changes against the recorded state, and the state it leaves. */
-export function diffStates(state: ReadonlyMap<string, Entry>, next: readonly Entry[], o: DiffOptions): { changes: Change[]; state: Map<string, Entry> } {
-  const changes: Change[] = [];
-  const after = new Map<string, Entry>();
-  for (const entry of next) {
-    const prev = state.get(entry.h);
-    const change = diffEntry(prev, entry, o);
-    if (change === null && prev !== undefined) {
-      after.set(entry.h, prev);
-      continue;
-    }
-    if (change !== null) changes.push(change);
-    after.set(entry.h, applyChange(prev, change ?? entry) ?? entry);
-  }
-  for (const host of state.keys()) if (!after.has(host)) changes.push({ h: host, g: 1 });
-  return { changes, state: after };
-}
-
-/** Up and down hosts of a state, soft-deleted ones left out (what `online` counts). */
-export function countsOf(state: Iterable<Entry>): { up: number; down: number } {
-  let up = 0;
-  let down = 0;
-  for (const entry of state) {
-    if (entry.x === true) continue;
-    if (entry.s === 'up') up += 1;
-    else down += 1;
-  }
-  return { up, down };
-}
-
-/** Whether a stored value is an entry (the history is read back as open objects). */
-export function isEntry(value: unknown): value is Entry {
-  return typeof value === 'object' && value !== null && typeof (value as { h?: unknown }).h === 'string';
 }

@@ -116,8 +116,10 @@ export class HistoryBuilder {
     block.columns.add({ id: meta.id, at: meta.timestamp.getTime(), index: meta.index, up, down, changed: recorded.length }, recorded, (h) => fresh.has(h));
     const head: SnapshotHead = { id: meta.id, timestamp: meta.timestamp, index: meta.index, up, down };
     this.state.last = head;
+    // The keyframe first and the `snapshots` column last: where a batch is not one transaction
+    // (MongoDB), a reader that sees the snapshot finds everything it needs.
     const rows = o.defer === true ? [] : this.pending();
-    return { rows: [...rows, ...(starts ? keyframeRows(block, hosts) : [])], closed, starts, head, changes: recorded.length };
+    return { rows: [...(starts ? keyframeRows(block, hosts) : []), ...rows], closed, starts, head, changes: recorded.length };
   }
 
   /** The columns of the open block changed since they were last written. */
@@ -125,7 +127,8 @@ export class HistoryBuilder {
     const block = this.block;
     const last = this.state.last?.timestamp;
     if (block === undefined) return [];
-    return [...block.columns.take()].map(([column, data]) => columnRow(block, { column, part: 0, data }, last));
+    const rows = [...block.columns.take()].map(([column, data]) => columnRow(block, { column, part: 0, data }, last));
+    return [...rows.filter((r) => r.column !== SNAPSHOTS), ...rows.filter((r) => r.column === SNAPSHOTS)];
   }
 }
 
