@@ -6,6 +6,7 @@
 import type { Store } from '../../engine/src/store/port';
 import { aggregateTests } from './contract/aggregation';
 import { batchTests } from './contract/batch';
+import { columnRowsTests } from './contract/column-rows';
 import { findOneAndUpdateTests, leasesTests } from './contract/claims-leases';
 import { datetimesTests } from './contract/datetimes';
 import { HOSTS, JOBS, PLAIN, hosts, type Context } from './contract/fixtures';
@@ -37,7 +38,8 @@ export type Concern =
   | 'push-down equivalence'
   | 'media'
   | 'leases'
-  | 'lifecycle';
+  | 'lifecycle'
+  | 'column rows';
 
 /** Options of {@link runStoreContract}. */
 export interface StoreContractOptions {
@@ -67,6 +69,7 @@ const CONCERNS: Readonly<Record<Concern, (ctx: Context, options: StoreContractOp
   media: mediaTests,
   leases: leasesTests,
   lifecycle: lifecycleTests,
+  'column rows': columnRowsTests,
 };
 
 /** Declares the contract suite for one adapter; `open` must return a fresh, empty store each call. */
