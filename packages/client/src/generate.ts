@@ -1,0 +1,33 @@
+/**
+ * The client's types, generated from the API's OpenAPI document (the one GET /api/openapi.json
+ * serves, built from the same definitions) by openapi-typescript, formatted as the repository
+ * formats TypeScript. `pnpm gen:client` writes them to src/schema.ts; the tests generate them
+ * again and compare (test/client/generate.test.ts), so the committed types never drift.
+ */
+import { join } from 'node:path';
+import { apiDocument, createRegistry } from '@fleet/engine';
+import { allResources, allRouteGroups } from '@fleet/resources';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { format, resolveConfig } from 'prettier';
+
+/** Where the generated types live. */
+export const SCHEMA_FILE = join(__dirname, 'schema.ts');
+
+const HEADER = `/**
+ * Types of the Fleet API, generated from its OpenAPI document by openapi-typescript.
+ * Do not edit: run \`pnpm gen:client\` (packages/client/src/generate.ts).
+ */
+/* eslint-disable */
+`;
+
+/** The document the server serves, from the registered definitions and route groups. */
+export function fleetDocument(): OpenAPI3 {
+  return apiDocument(createRegistry(allResources, allRouteGroups)) as unknown as OpenAPI3;
+}
+
+/** The text of src/schema.ts for the current definitions. */
+export async function generateSchema(): Promise<string> {
+  const ast = await openapiTS(fleetDocument(), { silent: true });
+  const options = (await resolveConfig(SCHEMA_FILE)) ?? {};
+  return format(HEADER + astToString(ast), { ...options, parser: 'typescript' });
+}
