@@ -88,6 +88,17 @@ export function blockSnapshots(data: unknown): BlockSnapshot[] {
   return out;
 }
 
+/** How many snapshots of a block (its `snapshots` column) fall within [from, to] (epoch ms). */
+export function countSnapshots(data: unknown, from: number, to: number): number {
+  const flat = unpack(data);
+  let n = 0;
+  for (let i = 1; i < flat.length; i += SNAPSHOT_WIDTH) {
+    const at = flat[i];
+    if (typeof at === 'number' && at >= from && at <= to) n += 1;
+  }
+  return n;
+}
+
 /** A block being written: its snapshots and changes, as lists to pack. */
 export class BlockColumns {
   readonly snapshots: unknown[] = [];

@@ -6,7 +6,7 @@
 import type { CallContext } from '@fleet/engine';
 import { hosts_statistic } from '../hosts_statistic';
 import { blockPages, breath, headOf, systemOf, TIME_ORDER, timePages, type SnapshotHead, type TimeRead } from './chain';
-import { blockSnapshots } from './columns';
+import { blockSnapshots, countSnapshots } from './columns';
 import { encodeSummary, type Entry } from './codec';
 
 /** A full snapshot's place. */
@@ -51,6 +51,13 @@ export async function historySnapshots(ctx: CallContext, range: { from: Date; to
   return heads;
 }
 
+/** How many snapshots the history holds in [from, to]. */
+async function snapshotCount(ctx: CallContext, range: { from: Date; to: Date }): Promise<number> {
+  let n = 0;
+  for await (const page of blockPages(ctx, range)) for (const block of page) n += countSnapshots(block.data, range.from.getTime(), range.to.getTime());
+  return n;
+}
+
 /**
  * Compares the items and the history of [from, to] id by id, unless the numbers of snapshots
  * already agree (the usual case: an index-only count and the blocks' snapshot lists) and `exact`
@@ -60,8 +67,8 @@ export async function historySnapshots(ctx: CallContext, range: { from: Date; to
  */
 export async function reconcile(ctx: CallContext, range: { from: Date; to: Date }, o: { exact?: boolean } = {}): Promise<Reconciled> {
   const items = await ctx.runtime.resources.of(hosts_statistic).count({ timestamp: { $gte: range.from, $lte: range.to } }, systemOf(ctx));
+  if (o.exact !== true && items === (await snapshotCount(ctx, range))) return { legacy: [], orphans: [] };
   const heads = await historySnapshots(ctx, range);
-  if (items === heads.size && o.exact !== true) return { legacy: [], orphans: [] };
   const legacy: LegacyRef[] = [];
   for await (const page of itemPages(ctx, range)) {
     for (const item of page) if (!heads.delete(item._id)) legacy.push({ id: item._id, timestamp: item.timestamp });
