@@ -67,7 +67,10 @@ function describeErrors(errors: readonly ErrorObject[] | null | undefined, body:
     .slice(0, 5)
     .map((e) => {
       const at = e.instancePath === '' ? '(body)' : e.instancePath;
-      const value = e.instancePath.split('/').slice(1).reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Json)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), body);
+      const value = e.instancePath
+        .split('/')
+        .slice(1)
+        .reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Json)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), body);
       const shown = JSON.stringify(value)?.slice(0, 160) ?? 'undefined';
       return `  ${at} ${e.message ?? ''} ${e.params ? JSON.stringify(e.params) : ''} — value: ${shown}`;
     })
@@ -118,10 +121,17 @@ function createChecker(doc: Json): OpenApiChecker {
   const checkBody = (where: string, found: { response: Json; at: string[] }, method: string, res: CheckedResponse): string | null => {
     const content = found.response.content as Record<string, Json> | undefined;
     const text = res.text ?? '';
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const type =
+      String(res.headers['content-type'] ?? '')
+        .split(';')[0]
+        ?.trim()
+        .toLowerCase() ?? '';
     if (method === 'HEAD' || res.status === 204 || res.status === 304) return null;
     if (!content) return text === '' ? null : `${where}: the document lists no body, the answer has one (${type})`;
-    if (type !== 'application/json') return type in content || '*/*' in content ? null : `${where}: answered ${type || 'no content type'}, the document lists ${Object.keys(content).join(', ')}`;
+    if (type !== 'application/json')
+      return type in content || '*/*' in content
+        ? null
+        : `${where}: answered ${type || 'no content type'}, the document lists ${Object.keys(content).join(', ')}`;
     if (!('application/json' in content)) return `${where}: answered JSON, the document lists ${Object.keys(content).join(', ')}`;
     const v = validator(pointer(...found.at, 'content', 'application/json', 'schema'));
     return v(res.body) ? null : `${where}: the body does not match the document\n${describeErrors(v.errors, res.body)}`;

@@ -14,7 +14,12 @@ export const META_PROPERTIES: Schema = {
   _id: { type: 'string', readOnly: true, description: 'The item id', examples: ['6566d7e2a1b2c3d4e5f60718'] },
   _created: { ...HTTP_DATE, readOnly: true, description: 'Creation time (RFC 1123)' },
   _updated: { ...HTTP_DATE, readOnly: true, description: 'Last change (RFC 1123)' },
-  _etag: { type: 'string', readOnly: true, description: 'Version of the item: send it back in If-Match to write only that version', examples: ['c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c'] },
+  _etag: {
+    type: 'string',
+    readOnly: true,
+    description: 'Version of the item: send it back in If-Match to write only that version',
+    examples: ['c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c'],
+  },
 };
 export const META_REQUIRED = ['_id', '_created', '_updated', '_etag'] as const;
 
@@ -86,7 +91,12 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
         items: {
           anyOf: [
             { type: 'object', properties: { _status: { const: 'OK' } }, required: ['_status'], additionalProperties: false },
-            { type: 'object', properties: { _status: { const: 'ERR' }, _issues: ref('Issues') }, required: ['_status', '_issues'], additionalProperties: false },
+            {
+              type: 'object',
+              properties: { _status: { const: 'ERR' }, _issues: ref('Issues') },
+              required: ['_status', '_issues'],
+              additionalProperties: false,
+            },
           ],
         },
       },
@@ -103,16 +113,32 @@ const query = (name: string, schema: Schema, description: string, examples?: rea
   description,
   schema: { ...schema, ...(examples ? { examples } : {}) },
 });
-const header = (name: string, description: string, schema: Schema = { type: 'string' }): Schema => ({ name, in: 'header', required: false, description, schema });
+const header = (name: string, description: string, schema: Schema = { type: 'string' }): Schema => ({
+  name,
+  in: 'header',
+  required: false,
+  description,
+  schema,
+});
 
 /** The common query parameters (spec "Common query parameters") and the conditional headers. */
 export const SHARED_PARAMETERS: Readonly<Record<string, Schema>> = {
-  where: query('where', { type: 'string' }, 'Filter in MongoDB query syntax, as JSON text (operators: $eq $ne $gt $gte $lt $lte $in $nin $and $or $nor $not $exists $regex $size $all $elemMatch)', ['{"status": "up"}']),
+  where: query(
+    'where',
+    { type: 'string' },
+    'Filter in MongoDB query syntax, as JSON text (operators: $eq $ne $gt $gte $lt $lte $in $nin $and $or $nor $not $exists $regex $size $all $elemMatch)',
+    ['{"status": "up"}'],
+  ),
   sort: query('sort', { type: 'string' }, 'Fields to sort by, comma-separated; a leading - is descending (also Eve\'s [("field", -1)])', ['-_updated,_id']),
-  projection: query('projection', { type: 'string' }, 'JSON object of fields to keep (1) or hide (0), not mixed; meta fields always stay. A projected-out field is absent from the items', ['{"grain": 0}']),
+  projection: query(
+    'projection',
+    { type: 'string' },
+    'JSON object of fields to keep (1) or hide (0), not mixed; meta fields always stay. A projected-out field is absent from the items',
+    ['{"grain": 0}'],
+  ),
   page: query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number'),
-  max_results: query('max_results', { type: 'integer', minimum: 1, default: 25 }, 'Items per page, capped by the server\'s PAGINATION_LIMIT'),
-  IfMatch: header('If-Match', 'Write only this version (the item\'s ETag / _etag); another version is a 412'),
+  max_results: query('max_results', { type: 'integer', minimum: 1, default: 25 }, "Items per page, capped by the server's PAGINATION_LIMIT"),
+  IfMatch: header('If-Match', "Write only this version (the item's ETag / _etag); another version is a 412"),
   IfNoneMatch: header('If-None-Match', 'The ETag of a cached copy: 304 when it is still current'),
   IfModifiedSince: header('If-Modified-Since', 'The Last-Modified of a cached copy (RFC 1123): 304 when unchanged since', HTTP_DATE),
 };
@@ -138,7 +164,7 @@ const retry = { 'Retry-After': componentRef('headers', 'RetryAfter') };
 export const ERROR_RESPONSES: Readonly<Record<number, Schema>> = {
   400: error('Bad request: a malformed query parameter or body (the message names it)'),
   401: error('No token, or an unknown one (also: an invalid or expired media link)', { 'WWW-Authenticate': componentRef('headers', 'WWWAuthenticate') }),
-  403: error('The token\'s role is below the one this operation (or one of its parameters) needs, or the server\'s policy refuses the call'),
+  403: error("The token's role is below the one this operation (or one of its parameters) needs, or the server's policy refuses the call"),
   404: error('No such item (or it is hidden by soft delete)'),
   409: error('Conflict: a duplicate of a unique field (named in _issues), an item still referred to, or a state that forbids the change'),
   412: error('If-Match names another version of the item'),

@@ -45,14 +45,21 @@ function successResponses(route: RouteSpec, registry: Registry, own: string | un
   if (route.noContent) return { 204: { description: 'Done, no content' } };
   if (route.download) {
     const file = { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, in its own media type' } };
-    return { 200: { description: 'The file, as an attachment', headers: { 'Content-Disposition': componentRef('headers', 'ContentDisposition') }, content: { '*/*': file } } };
+    return {
+      200: {
+        description: 'The file, as an attachment',
+        headers: { 'Content-Disposition': componentRef('headers', 'ContentDisposition') },
+        content: { '*/*': file },
+      },
+    };
   }
   const resource = route.renders?.resource ?? own;
   if (route.renders === undefined || resource === undefined) throw new Error(`${route.method.toUpperCase()} ${route.path}: declares no answer`);
   const names = schemaNames(registry.get(resource));
   const etag = { ETag: componentRef('headers', 'ETag') };
   if (route.renders.as === 'write') return { 200: { description: 'Written', headers: etag, content: json(ref(names.written)) } };
-  if (route.renders.as === 'list') return { 200: { description: 'A page', headers: { 'X-Total-Count': componentRef('headers', 'TotalCount') }, content: json(ref(names.page)) } };
+  if (route.renders.as === 'list')
+    return { 200: { description: 'A page', headers: { 'X-Total-Count': componentRef('headers', 'TotalCount') }, content: json(ref(names.page)) } };
   return { 200: { description: 'The item', headers: etag, content: json(ref(names.item)) } };
 }
 
@@ -90,7 +97,11 @@ export function addRoute(paths: Record<string, Schema>, registry: Registry, at: 
   const item: Schema = { ...(paths[path] ?? {}) };
   const declared = new Set(((item.parameters ?? []) as Schema[]).map((p) => p.name));
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1] ?? '').filter((name) => !declared.has(name));
-  if (pathParams.length > 0) item.parameters = [...((item.parameters ?? []) as Schema[]), ...pathParams.map((name) => pathParameter(name, name === 'id' ? 'The item\'s _id' : `The ${name}`))];
+  if (pathParams.length > 0)
+    item.parameters = [
+      ...((item.parameters ?? []) as Schema[]),
+      ...pathParams.map((name) => pathParameter(name, name === 'id' ? "The item's _id" : `The ${name}`)),
+    ];
   const body = requestBody(route);
   item[route.method] = operation({
     operationId: camelOperation(route.method, segments),

@@ -60,7 +60,7 @@ function refsIn(node: unknown, out: Set<string>): Set<string> {
 function usedComponents(paths: Record<string, Schema>, components: Record<string, Record<string, Schema>>): Record<string, Record<string, Schema>> {
   const used = refsIn(paths, new Set());
   const seen = new Set<string>();
-  for (let todo = [...used]; todo.length > 0; ) {
+  for (let todo = [...used]; todo.length > 0;) {
     const next: string[] = [];
     for (const target of todo) {
       if (seen.has(target)) continue;
@@ -70,7 +70,12 @@ function usedComponents(paths: Record<string, Schema>, components: Record<string
     }
     todo = next;
   }
-  return Object.fromEntries(Object.entries(components).map(([kind, all]) => [kind, Object.fromEntries(Object.entries(all).filter(([name]) => seen.has(`#/components/${kind}/${name}`)))]));
+  return Object.fromEntries(
+    Object.entries(components).map(([kind, all]) => [
+      kind,
+      Object.fromEntries(Object.entries(all).filter(([name]) => seen.has(`#/components/${kind}/${name}`))),
+    ]),
+  );
 }
 
 /** The OpenAPI document of every registered resource and route group. */
@@ -78,7 +83,7 @@ export function openApiDocument(registry: Registry, info: DocumentInfo): Schema 
   const system = systemPaths();
   const schemas: Record<string, Schema> = { ...SHARED_SCHEMAS, ...system.schemas };
   const paths: Record<string, Schema> = { ...system.paths };
-  const tags: Schema[] = [{ name: 'api', description: 'The home document, files\' bytes, health and this document' }];
+  const tags: Schema[] = [{ name: 'api', description: "The home document, files' bytes, health and this document" }];
   const exposed = exposedResources(registry);
   for (const res of registry.resources.values()) {
     if (!exposed.has(res.name)) continue;
@@ -103,8 +108,17 @@ export function openApiDocument(registry: Registry, info: DocumentInfo): Schema 
     components: {
       ...usedComponents(paths, { schemas, parameters: SHARED_PARAMETERS, headers: SHARED_HEADERS, responses: errorResponseComponents() }),
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A token of API_TOKENS or made with `fleet token create`; its role is viewer, operator or admin' },
-        mediaLink: { type: 'apiKey', in: 'query', name: 'signature', description: 'A signed media link: the expires and signature a media field reads back with' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A token of API_TOKENS or made with `fleet token create`; its role is viewer, operator or admin',
+        },
+        mediaLink: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'signature',
+          description: 'A signed media link: the expires and signature a media field reads back with',
+        },
       },
     },
   };

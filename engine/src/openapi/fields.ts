@@ -52,7 +52,8 @@ function refSchema(field: Field, ctx: FieldContext, inList: boolean): Schema {
 const kindSchema = {
   string: (f, ctx) =>
     f.kind === 'string' ? { type: 'string', ...(f.enum ? { enum: [...f.enum] } : {}), ...bounds(ctx, { minLength: f.minLength, maxLength: f.maxLength }) } : {},
-  integer: (f, ctx) => (f.kind === 'integer' ? { type: 'integer', ...(f.enum ? { enum: [...f.enum] } : {}), ...bounds(ctx, { minimum: f.min, maximum: f.max }) } : {}),
+  integer: (f, ctx) =>
+    f.kind === 'integer' ? { type: 'integer', ...(f.enum ? { enum: [...f.enum] } : {}), ...bounds(ctx, { minimum: f.min, maximum: f.max }) } : {},
   number: (f, ctx) => (f.kind === 'number' ? { type: 'number', ...bounds(ctx, { minimum: f.min, maximum: f.max }) } : {}),
   boolean: () => ({ type: 'boolean' }),
   datetime: (_f, ctx) =>
@@ -63,7 +64,11 @@ const kindSchema = {
   media: (_f, ctx) =>
     isWrite(ctx)
       ? { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file (a part of multipart/form-data)' }
-      : { type: 'string', description: 'Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token', examples: ['/api/media/6566d7e2a1b2c3d4e5f60718'] },
+      : {
+          type: 'string',
+          description: 'Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token',
+          examples: ['/api/media/6566d7e2a1b2c3d4e5f60718'],
+        },
   array: (f, ctx) => {
     if (f.kind !== 'array') return {};
     // Array elements are whole values even in a PATCH (compile/zod.ts): a list is replaced, never merged.
@@ -86,14 +91,21 @@ export function fieldSchema(field: Field, ctx: FieldContext): Schema {
   const read = !isWrite(ctx);
   if (read && field.secret) {
     // The serializer masks every secret that has a value (http/serialize.ts maskSecrets).
-    const masked: Schema = { const: MASK, description: `${field.description ? `${field.description}. ` : ''}Secret: accepted on write, always read back as "${MASK}".` };
+    const masked: Schema = {
+      const: MASK,
+      description: `${field.description ? `${field.description}. ` : ''}Secret: accepted on write, always read back as "${MASK}".`,
+    };
     return field.nullable ? orNull(masked) : masked;
   }
   const { description: kindNote, ...core }: Schema = kindSchema[field.kind](field, ctx);
   // A top-level reference read back may already be null (a dangling embed): refSchema says so.
   const nullable = field.nullable === true && !(field.kind === 'ref' && ctx.mode === 'read' && ctx.topLevel);
   const schema: Schema = nullable ? orNull(core) : core;
-  const notes = [field.description, typeof kindNote === 'string' ? kindNote : undefined, !read && field.secret ? 'Secret: stored encrypted, read back masked' : undefined];
+  const notes = [
+    field.description,
+    typeof kindNote === 'string' ? kindNote : undefined,
+    !read && field.secret ? 'Secret: stored encrypted, read back masked' : undefined,
+  ];
   const description = notes.filter((n) => n !== undefined && n !== '').join('. ');
   if (description !== '') schema.description = description;
   if (read && field.readonly) schema.readOnly = true;

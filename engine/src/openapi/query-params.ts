@@ -34,7 +34,13 @@ export function queryParamsOf(res: CompiledResource, on: 'list' | 'get'): { para
   return Object.entries(declared)
     .filter(([, p]) => (p.on ?? ['list', 'get']).includes(on))
     .map(([name, p]) => ({
-      parameter: { name, in: 'query', required: false, description: p.role ? `${p.description} (needs role ${p.role} or higher)` : p.description, schema: p.schema ?? { type: 'string' } },
+      parameter: {
+        name,
+        in: 'query',
+        required: false,
+        description: p.role ? `${p.description} (needs role ${p.role} or higher)` : p.description,
+        schema: p.schema ?? { type: 'string' },
+      },
       ...(p.role ? { role: p.role } : {}),
     }));
 }

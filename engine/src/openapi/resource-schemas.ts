@@ -20,12 +20,17 @@ export function fieldContext(registry: Registry, mode: FieldMode, files = false)
 
 /** The fields an item is rendered with (stored ones, and the soft-delete flag). */
 function renderedFields(res: CompiledResource): Fields {
-  const soft: Fields = res.softDelete ? { [res.softDelete.field]: { kind: 'boolean', readonly: true, description: 'Hidden by DELETE; shown only with ' + res.softDelete.param } } : {};
+  const soft: Fields = res.softDelete
+    ? { [res.softDelete.field]: { kind: 'boolean', readonly: true, description: 'Hidden by DELETE; shown only with ' + res.softDelete.param } }
+    : {};
   return { ...res.def.fields, ...soft };
 }
 
 function itemDescription(res: CompiledResource): string {
-  const hidden = res.hiddenInList.length > 0 ? ` (${res.hiddenInList.join(', ')}: in item GETs, and in lists only when a projection asks for ${res.hiddenInList.length > 1 ? 'them' : 'it'})` : '';
+  const hidden =
+    res.hiddenInList.length > 0
+      ? ` (${res.hiddenInList.join(', ')}: in item GETs, and in lists only when a projection asks for ${res.hiddenInList.length > 1 ? 'them' : 'it'})`
+      : '';
   return `${res.def.description} Every field is present unless a projection leaves it out${hidden}; the meta fields and _links always are.`;
 }
 
@@ -81,7 +86,11 @@ function bodySchema(res: CompiledResource, registry: Registry, mode: 'create' | 
   const body = objectSchema(fields, fieldContext(registry, mode, o.files === true), false);
   if (o.id === undefined) return body;
   const required = [...((body.required as string[] | undefined) ?? []), ...(o.id === 'required' ? ['_id'] : [])];
-  return { ...body, properties: { _id: { type: 'string', minLength: 1, description: 'The item id' }, ...(body.properties as Schema) }, ...(required.length > 0 ? { required } : {}) };
+  return {
+    ...body,
+    properties: { _id: { type: 'string', minLength: 1, description: 'The item id' }, ...(body.properties as Schema) },
+    ...(required.length > 0 ? { required } : {}),
+  };
 }
 
 /** Whether a create must name its id (`natural` ids without `idFrom`), may (natural), or cannot. */

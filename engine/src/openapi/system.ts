@@ -32,7 +32,16 @@ const documentOp = (operationId: string, summary: string): Schema =>
     tag: 'api',
     summary,
     role: null,
-    responses: { 200: { description: 'The OpenAPI 3.1 document', content: json({ type: 'object', properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] }) } },
+    responses: {
+      200: {
+        description: 'The OpenAPI 3.1 document',
+        content: json({
+          type: 'object',
+          properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+          required: ['openapi', 'info', 'paths'],
+        }),
+      },
+    },
     errors: [500],
   });
 
@@ -47,26 +56,47 @@ export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<
         tag: 'api',
         summary: 'Health of the instance (for load balancers)',
         role: null,
-        responses: { 200: { description: 'Healthy', content: json(ref('Health')) }, 503: { description: 'The store cannot be read or written', headers: { 'Retry-After': componentRef('headers', 'RetryAfter') }, content: json(ref('Health')) } },
+        responses: {
+          200: { description: 'Healthy', content: json(ref('Health')) },
+          503: {
+            description: 'The store cannot be read or written',
+            headers: { 'Retry-After': componentRef('headers', 'RetryAfter') },
+            content: json(ref('Health')),
+          },
+        },
         errors: [500],
       }),
     },
     '/api/openapi.json': { get: documentOp('getOpenApiDocument', 'This document') },
     '/api/docs/openapi.json': { get: documentOp('getOpenApiDocumentAlias', 'This document (the path it had first)') },
     '/api': {
-      get: operation({ operationId: 'getHome', tag: 'api', summary: 'The resources, as links', role: 'viewer', responses: { 200: { description: 'One link per resource', content: json(ref('Home')) } }, errors: [401, 500] }),
+      get: operation({
+        operationId: 'getHome',
+        tag: 'api',
+        summary: 'The resources, as links',
+        role: 'viewer',
+        responses: { 200: { description: 'One link per resource', content: json(ref('Home')) } },
+        errors: [401, 500],
+      }),
     },
     '/api/media/{id}': {
-      parameters: [pathParameter('id', 'The media id (from a media field\'s link)')],
+      parameters: [pathParameter('id', "The media id (from a media field's link)")],
       get: operation({
         operationId: 'getMedia',
         tag: 'api',
         summary: 'The bytes of an uploaded file',
-        description: 'With a bearer token, or with the expires and signature of the signed link a media field reads back as (no token: for <img src> and download links). Raster images and PDF are shown inline, anything else is an attachment.',
+        description:
+          'With a bearer token, or with the expires and signature of the signed link a media field reads back as (no token: for <img src> and download links). Raster images and PDF are shown inline, anything else is an attachment.',
         role: 'viewer',
         security: [{ bearer: [] }, { mediaLink: [] }],
         parameters: [mediaQuery('expires', 'Signed link: its expiry (unix seconds)'), mediaQuery('signature', 'Signed link: its signature')],
-        responses: { 200: { description: 'The file, in its own media type', headers: { 'Content-Disposition': componentRef('headers', 'ContentDisposition') }, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
+        responses: {
+          200: {
+            description: 'The file, in its own media type',
+            headers: { 'Content-Disposition': componentRef('headers', 'ContentDisposition') },
+            content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+          },
+        },
         errors: [401, 404, 500, 503],
       }),
     },

@@ -4,6 +4,20 @@
  * all pages of a query, typed `where` filters, `If-Match` writes, creates and uploads.
  */
 export { createFleetClient, FleetApiError, ifMatch, linkUrl, ok, type ApiError, type FleetClient, type FleetClientOptions, type Schemas } from './client';
-export { all, createMany, createOne, items, pages, where, type CreatePath, type FieldOperators, type ItemOf, type ListPath, type ListQuery, type PageOf, type Where } from './pages';
+export {
+  all,
+  createMany,
+  createOne,
+  items,
+  pages,
+  where,
+  type CreatePath,
+  type FieldOperators,
+  type ItemOf,
+  type ListPath,
+  type ListQuery,
+  type PageOf,
+  type Where,
+} from './pages';
 export { formDataOf, upload, type UploadFields, type UploadPath } from './upload';
 export type { components, operations, paths } from './schema';

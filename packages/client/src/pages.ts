@@ -25,7 +25,10 @@ type CreateBody<P extends CreatePath> = Extract<paths[P]['post']['requestBody'][
 type Written<P extends CreatePath> = Extract<paths[P]['post']['responses'][201]['content']['application/json'], { _id: string }>;
 
 /** The one request shape the helpers make (openapi-fetch's own types are per literal path). */
-type Call = (path: string, init: { params?: { query?: Record<string, unknown> }; body?: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type Call = (
+  path: string,
+  init: { params?: { query?: Record<string, unknown> }; body?: unknown },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 async function call(fn: Call, path: string, init: Parameters<Call>[1]): Promise<unknown> {
   const { data, error, response } = await fn(path, init);

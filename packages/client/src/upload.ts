@@ -29,9 +29,17 @@ export function formDataOf(fields: Readonly<Record<string, unknown>>, filename?:
 }
 
 /** Creates an item with files; resolves its write answer. */
-export async function upload<P extends UploadPath>(client: FleetClient, path: P, fields: UploadFields<P>, options: { filename?: string } = {}): Promise<Written<P>> {
+export async function upload<P extends UploadPath>(
+  client: FleetClient,
+  path: P,
+  fields: UploadFields<P>,
+  options: { filename?: string } = {},
+): Promise<Written<P>> {
   const form = formDataOf(fields as Readonly<Record<string, unknown>>, options.filename);
-  const post = client.POST as unknown as (path: string, init: { body: unknown; bodySerializer: () => FormData }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const post = client.POST as unknown as (
+    path: string,
+    init: { body: unknown; bodySerializer: () => FormData },
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   // fetch sets the multipart Content-Type with its boundary itself.
   const { data, error, response } = await post(path, { body: fields, bodySerializer: () => form });
   if (error !== undefined || !response.ok) throw new FleetApiError(response.status, error as Schemas['Error'] | undefined);
