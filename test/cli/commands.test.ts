@@ -29,7 +29,7 @@ async function fleet(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ cod
   }
 }
 
-const COMMANDS = ['serve', 'seed', 'demo', 'openapi', 'new-resource', 'token', 'rotate-key'];
+const COMMANDS = ['serve', 'seed', 'openapi', 'new-resource', 'token', 'rotate-key'];
 
 let t: TestServer;
 beforeAll(async () => {

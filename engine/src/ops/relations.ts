@@ -50,11 +50,13 @@ async function missingReferences(deps: OpsDeps, res: CompiledResource, written: 
       const before = new Set(original ? idsIn(valueAt(original, ref.path)) : []);
       return idsIn(valueAt(doc, ref.path)).filter((id) => !before.has(id));
     });
-    const wanted = new Set(added.flat());
+    // Items of the same batch exist once it is written (a container and its subgroups posted together).
+    const batch = ref.to === res.name ? new Set(written.map(({ doc }) => doc._id)) : new Set<string>();
+    const wanted = new Set(added.flat().filter((id) => !batch.has(id)));
     if (wanted.size === 0) continue;
     const target = deps.registry.get(ref.to);
     const found = await deps.store.find(ref.to, scoped(target, { _id: { $in: [...wanted] } }), { projection: { _id: 1 } });
-    const present = new Set(found.map((d) => d._id));
+    const present = new Set([...found.map((d) => d._id), ...batch]);
     added.forEach((ids, i) => {
       const missing = ids.filter((id) => !present.has(id));
       if (missing.length > 0) out[i]?.set(ref, missing);

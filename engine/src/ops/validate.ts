@@ -10,6 +10,8 @@ import type { WriteOp } from '../definition/define';
 import { Unprocessable } from '../errors';
 
 const META_KEYS = new Set(['_created', '_updated', '_etag', '_links', '_status']);
+/** Meta fields the system principal may give on create: when the item came to be. */
+const HISTORY_KEYS = new Set(['_created', '_updated']);
 
 /** A validated body: the fields to store and the write-only inputs. */
 export interface ValidBody {
@@ -25,6 +27,8 @@ function schemaOf(res: CompiledResource, op: WriteOp, system: boolean): z.ZodTyp
 /** Why a key of the body may not be written by this caller, or null. */
 function refusal(res: CompiledResource, key: string, op: WriteOp, system: boolean): string | null {
   const readOnly = issueMessage('readOnly');
+  // An import by the system principal (the seed, a migration) keeps the item's own history.
+  if (system && op === 'create' && HISTORY_KEYS.has(key)) return null;
   if (META_KEYS.has(key)) return readOnly;
   // A natural id is given by the client; the system principal may also name a generated-style id
   // (an alert derived from an event, stored once by every instance that sees the event).
@@ -77,7 +81,9 @@ export function validateBody(res: CompiledResource, given: Readonly<Record<strin
   for (const [key, value] of Object.entries(body)) {
     const why = refusal(res, key, op, system);
     if (why !== null) issues[key] = why;
-    else if (key !== '_id') rest[key] = value;
+    else if (HISTORY_KEYS.has(key)) {
+      if (!(value instanceof Date)) issues[key] = issueMessage('type', { type: 'datetime' });
+    } else if (key !== '_id') rest[key] = value;
   }
   const parsed = parseWith(schemaOf(res, op, system), rest);
   if (!parsed.ok) Object.assign(issues, parsed.issues);
@@ -86,5 +92,6 @@ export function validateBody(res: CompiledResource, given: Readonly<Record<strin
   const stored: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>)) (res.writeOnlyFields.includes(k) ? extras : stored)[k] = v;
   if (typeof body._id === 'string' && op === 'create') stored._id = body._id;
+  for (const key of HISTORY_KEYS) if (system && op === 'create' && body[key] instanceof Date) stored[key] = body[key];
   return { stored, extras };
 }

@@ -84,10 +84,12 @@ async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallCont
 
 /** A new item from prepared fields. */
 function newDoc(res: CompiledResource, fields: Record<string, unknown>, now: Date): Doc {
-  const { _id: _given, ...rest } = fields;
+  const { _id: _given, _created: created, _updated: updated, ...rest } = fields;
   const given = typeof fields._id === 'string' && fields._id !== '' ? fields._id : undefined;
   const id = res.def.id === 'natural' ? naturalId(res, fields) : (given ?? newObjectId());
-  const doc: Doc = { _id: id, ...serverDefaults(res), ...rest, _created: now, _updated: now };
+  // `_created` / `_updated` given only by a system import (validate.ts); otherwise now.
+  const createdAt = created instanceof Date ? created : now;
+  const doc: Doc = { _id: id, ...serverDefaults(res), ...rest, _created: createdAt, _updated: updated instanceof Date ? updated : createdAt };
   if (res.softDelete) doc[res.softDelete.field] = false;
   doc._etag = etagOf(doc);
   return doc;

@@ -1,5 +1,5 @@
 /**
- * `fleet-api demo [--hosts N] [--port P] [--sim-port P] [--vpn-port P] [--data DIR]` (`pnpm demo`):
+ * `pnpm demo [--hosts N] [--port P] [--sim-port P] [--vpn-port P] [--data DIR]` (`pnpm demo`):
  * the salt-api simulator with a generated fleet and the API on the embedded store wired to it as
  * to a real master (SALT_API_URL = the simulator; nothing in the service knows it is one), and the
  * VPN server simulator beside it with one VPN manager wired to it (stored through the local API,
@@ -13,8 +13,7 @@ import { stampNow, SYSTEM, systemContext, type Runtime } from '@fleet/engine';
 import { vpn_managers, type MasterService } from '@fleet/resources';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
-import { startServer, type RunningServer } from './boot';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, startServer, type RunningServer } from '@fleet/server';
 
 const USAGE = 'usage: demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P (any free)] [--vpn-port P (any free)] [--data DIR (./data/demo)]';
 /** The VPN manager the demo wires to the VPN server simulator. */

@@ -3,8 +3,7 @@
  * full grains, some hosts down, pending and rejected keys, hosts whose state runs fail,
  * nodegroups written as compound expressions and patch states under `patches/`.
  */
-import { createRng, type Rng } from './prng';
-import { makeGrains } from './grains';
+import { createRng, makeGrains, type Rng } from '@fleet/fixtures';
 import { makePublicKey, RSA_2048_SPKI_BYTES } from './keys';
 import type { Fleet, FleetOptions, KeyState, SimMinion } from './model';
 import { PATCH_FILES, BASE_FILES } from './files';

@@ -16,8 +16,7 @@ import { SessionStore, type SimUser } from './sessions';
 import { assertTimeZone, DEFAULT_MASTER_VERSION } from './version';
 
 export { generateFleet } from './fleet';
-export { createRng, type Rng } from './prng';
-export { renderGrains, toolTimes, type GrainChoices, type HostSpec, type OsProfile, type ToolTimes, type Virtual } from './grains';
+export { createRng, renderGrains, toolTimes, type GrainChoices, type HostSpec, type OsProfile, type Rng, type ToolTimes, type Virtual } from '@fleet/fixtures';
 export { pemFinger } from './keys';
 export { DEFAULT_MASTER_VERSION } from './version';
 export { resolveTarget, compoundMatches, nodegroupExpression } from './match';

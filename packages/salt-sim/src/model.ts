@@ -83,7 +83,4 @@ export function acceptedMinions(fleet: Fleet): SimMinion[] {
   return [...fleet.minions.values()].filter((m) => m.key === 'accepted');
 }
 
-/** `YYYY-MM-DD HH:MM:SS+00:00`, the format of the tool grain timestamps (spec: hosts grain). */
-export function toolTimestamp(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00:00`;
-}
+export { toolTimestamp } from '@fleet/fixtures';

@@ -12,7 +12,7 @@ import { exceptionText, masterNow, text, truthy, typeErrorReturn, type FunCall, 
 import { pemFinger, makePublicKey, RSA_2048_SPKI_BYTES } from './keys';
 import { globToRegExp } from './match';
 import type { KeyState } from './model';
-import { createRng } from './prng';
+import { createRng } from '@fleet/fixtures';
 
 const DIRS: Record<KeyState, string> = { accepted: 'minions', pending: 'minions_pre', rejected: 'minions_rejected', denied: 'minions_denied' };
 const LIST_ALIASES: Record<string, KeyState> = { acc: 'accepted', accepted: 'accepted', pre: 'pending', un: 'pending',

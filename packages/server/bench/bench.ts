@@ -7,7 +7,8 @@
  * crashed, never for a missed target.
  */
 import { loadavg } from 'node:os';
-import { openSqliteStore } from '@fleet/engine/sqlite';
+import { systemContext } from '@fleet/engine';
+import { withEngine } from './engine';
 import { ensureDataset } from './dataset';
 import { pinTo, rssMb, startApi, type ApiChild } from './child';
 import { graphBench } from './graph';
@@ -15,6 +16,8 @@ import { statisticsBench } from './statistics';
 import { measure, type LoadOptions, type LoadResult, type Scenario } from './load';
 
 const TOKEN = 'bench-token-0123456789abcdef';
+/** The key of the engine that clears the bench's tasks: it reads no secret, any key does. */
+const BENCH_KEY = 'bench-cleanup-key-0123456789';
 const BENCH_TASK = 'bench task';
 const TARGETS = { hostsP99: 25, actionsP99: 25, rssMb: 300 };
 
@@ -62,12 +65,7 @@ function row(s: Scenario, r: LoadResult, rss: number): string {
 }
 
 async function removeBenchTasks(path: string): Promise<number> {
-  const store = openSqliteStore({ path });
-  try {
-    return await store.delete('tasks', { name: BENCH_TASK });
-  } finally {
-    await store.close();
-  }
+  return withEngine(path, BENCH_KEY, (runtime) => runtime.resources.get('tasks').deleteMany({ name: BENCH_TASK }, systemContext(runtime)));
 }
 
 async function main(): Promise<number> {

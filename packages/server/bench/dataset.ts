@@ -5,15 +5,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/sqlite';
-import { allResources } from '@fleet/resources';
-import { createLogger } from '../src/logger';
 import { secretKey } from '../src/secrets';
+import { withEngine } from './engine';
 import { seedFleet, type SeedResult } from '../src/seed';
 
 /** Bump when the seed's output changes, so stale cached files are not reused. */
-const SEED_FORMAT = 1;
+/** Bumped when the seeded content changes (2: through the local API, no VPN data), so cached files are reseeded. */
+const SEED_FORMAT = 2;
 
 /** What the cached file was seeded with. */
 export interface DatasetParams {
@@ -65,20 +63,14 @@ export async function ensureDataset(params: DatasetParams, log: (line: string) =
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`seeding ${params.hosts} hosts and ${params.actions} actions into ${path} ...`);
-  const store = openSqliteStore({ path });
-  const secrets = createSecretBox(secretKey(undefined, dir));
   try {
-    const engine = createEngine({ definitions: allResources, store, secrets, log: createLogger('warn') });
-    await engine.ensureCollections();
-    const result = await seedFleet(store, { hosts: params.hosts, actions: params.actions, seed: params.seed, secrets });
+    const result = await withEngine(path, secretKey(undefined, dir), (runtime) => seedFleet(runtime, { hosts: params.hosts, actions: params.actions, seed: params.seed }));
     const seededAt = new Date().toISOString();
     const written: Meta = { format: SEED_FORMAT, ...params, seedMs: result.ms, counts: result.counts, seededAt };
-    await store.close();
     writeFileSync(metaPath, `${JSON.stringify(written, null, 2)}\n`);
     log(`seeded in ${(result.ms / 1000).toFixed(1)} s (actions ${(result.timings.actions / 1000).toFixed(1)} s)`);
     return { path, dir, reused: false, seedMs: result.ms, counts: result.counts, seededAt };
   } catch (err) {
-    await store.close();
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }

@@ -1,20 +1,18 @@
 /**
- * For the anchors harness (/work/shared/bench-anchors/run.sh): loads the host documents of
- * $HOSTS_JSON into a fresh SQLite store (adding `_created`, `_updated`, `_etag` and
- * `_soft_deleted` as a write through the API would), then serves the API on $PORT from it.
+ * For the anchors harness (../shared/bench-anchors/run.sh): loads the host documents of
+ * $HOSTS_JSON into a fresh SQLite store through the local API (as the sync creates hosts), then
+ * serves the API on $PORT from it.
  * The store lives in a temp directory removed at exit.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox, type Doc } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/sqlite';
-import { allResources } from '@fleet/resources';
+import type { Doc } from '@fleet/engine';
 import { startServer } from '../src/boot';
 import { loadConfig } from '../src/config';
-import { createLogger } from '../src/logger';
 import { secretKey } from '../src/secrets';
-import { insertAll, stamped } from '../src/seed/write';
+import { createAll, stamped } from '../src/seed/write';
+import { withEngine } from './engine';
 
 /** A host as gen.js writes it: `heartbeat` is an ISO string. */
 type RawHost = { _id: string; heartbeat?: string } & Record<string, unknown>;
@@ -22,7 +20,7 @@ type RawHost = { _id: string; heartbeat?: string } & Record<string, unknown>;
 function* asStored(raw: readonly RawHost[], now: Date): Generator<Doc> {
   for (const host of raw) {
     const heartbeat = typeof host.heartbeat === 'string' ? new Date(host.heartbeat) : null;
-    yield stamped({ ...host, heartbeat, _soft_deleted: false }, now);
+    yield stamped({ ...host, heartbeat }, now);
   }
 }
 
@@ -32,11 +30,7 @@ async function main(): Promise<void> {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as RawHost[];
   const dir = mkdtempSync(join(tmpdir(), 'fleet-anchors-'));
   const path = join(dir, 'fleet.db');
-  const store = openSqliteStore({ path });
-  const engine = createEngine({ definitions: allResources, store, secrets: createSecretBox(secretKey(undefined, dir)), log: createLogger('warn') });
-  await engine.ensureCollections();
-  const loaded = await insertAll(store, 'hosts', asStored(raw, new Date()), { size: 5000 });
-  await store.close();
+  const loaded = await withEngine(path, secretKey(undefined, dir), (runtime) => createAll(runtime, 'hosts', asStored(raw, new Date()), { size: 5000 }));
   process.stderr.write(`loaded ${loaded} hosts from ${file} into ${path}\n`);
 
   const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, DATABASE_URL: `sqlite:${path}` });

@@ -12,10 +12,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createSecretBox } from '@fleet/engine';
-import { openSqliteStore } from '@fleet/engine/sqlite';
-import { allResources } from '@fleet/resources';
-import { createLogger } from '../src/logger';
+import { withEngine } from './engine';
 import { seedFleet } from '../src/seed';
 import { rssMb, startApi, type ApiChild } from './child';
 
@@ -40,15 +37,8 @@ function bytesOf(path: string): number {
 
 /** Seeds `hosts` hosts and `snapshots` snapshots `intervalS` apart into a new file; resolves the seed time. */
 async function seed(path: string, o: { hosts: number; snapshots: number; intervalS: number }): Promise<{ ms: number; snapshotsMs: number }> {
-  const store = openSqliteStore({ path });
-  const secrets = createSecretBox(SECRET_KEY);
-  try {
-    await createEngine({ definitions: allResources, store, secrets, log: createLogger('warn') }).ensureCollections();
-    const result = await seedFleet(store, { hosts: o.hosts, actions: 0, snapshots: o.snapshots, snapshotIntervalMs: o.intervalS * 1000, secrets });
-    return { ms: result.ms, snapshotsMs: result.timings.hosts_statistic };
-  } finally {
-    await store.close();
-  }
+  const result = await withEngine(path, SECRET_KEY, (runtime) => seedFleet(runtime, { hosts: o.hosts, actions: 0, snapshots: o.snapshots, snapshotIntervalMs: o.intervalS * 1000 }));
+  return { ms: result.ms, snapshotsMs: result.timings.hosts_statistic };
 }
 
 interface Timed {

@@ -47,3 +47,11 @@ export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()
     },
   };
 }
+
+/**
+ * Empties collections outright, soft delete and relations aside: `seed --reset` replacing a
+ * development fleet. Bootstrap-only (like opening the store), never reachable from the API.
+ */
+export async function emptyCollections(store: Store, names: readonly string[]): Promise<void> {
+  for (const name of names) await store.delete(name, {});
+}

@@ -19,12 +19,6 @@ setting comes from the environment (README: Configuration). The docs page is /ap
 
 Seeds the store of DATABASE_URL as the sync would fill it; --reset empties the seeded collections first.`,
   },
-  demo: {
-    summary: 'the API wired to a simulated salt master and VPN server',
-    usage: `usage: fleet demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P] [--vpn-port P] [--data DIR (./data/demo)]
-
-Starts salt-sim, vpn-sim and the API wired to both, runs a first sync and prints the URLs and a token.`,
-  },
   openapi: { summary: 'write the OpenAPI document to a file or stdout', usage: OPENAPI_USAGE },
   'new-resource': { summary: 'write resources/<name>.ts from a template and register it', usage: NEW_RESOURCE_USAGE },
   token: { summary: 'create, list or revoke bearer tokens kept in the store', usage: TOKEN_USAGE },

@@ -3,7 +3,6 @@
  * command parses anything, so `fleet seed --help` seeds nothing), and unknown commands refused.
  */
 import { ConfigError } from '../config';
-import { demoCommand } from '../demo';
 import { rotateKeyCommand } from '../rotate-key';
 import { seedCommand } from '../seed/command';
 import { COMMAND_HELP, overview } from './help';
@@ -18,10 +17,6 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<CommandOutpu
   serve: async () => serveCommand(),
   seed: async (argv) => {
     await seedCommand(argv);
-    return undefined;
-  },
-  demo: async (argv) => {
-    await demoCommand(argv);
     return undefined;
   },
   openapi: openapiCommand,

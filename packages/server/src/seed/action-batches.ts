@@ -1,14 +1,14 @@
 /**
- * Actions in sorted batches, ready for `store.insert`. Past a size, the rows and their etags are
- * made on a worker thread (the other core) while this thread writes: the store's JSON encoding and
- * SQLite's index upkeep then run beside the generation instead of after it. Batches travel as
- * columns (a few arrays) because cloning 50,000 objects costs more than rebuilding them.
+ * Actions in sorted batches, ready for `createMany`. Past a size, the rows are made on a worker
+ * thread (the other core) while this thread writes: validation, etags, JSON encoding and SQLite's
+ * index upkeep then run beside the generation instead of after it. Batches travel as columns (a
+ * few arrays) because cloning 50,000 objects costs more than rebuilding them.
  */
 import { Worker } from 'node:worker_threads';
 import type { Doc } from '@fleet/engine';
 import { actionDoc, actionRows, type ActionOptions, type ActionRow, type HostRef } from './actions';
 
-/** A batch of actions as parallel arrays, with each row's etag. */
+/** A batch of actions as parallel arrays. */
 export interface ActionColumns {
   readonly id: string[];
   readonly jid: string[];
@@ -18,7 +18,6 @@ export interface ActionColumns {
   readonly success: Uint8Array;
   readonly user: Uint8Array;
   readonly created: Float64Array;
-  readonly etag: string[];
 }
 
 /** Options of {@link actionBatches}. */
@@ -41,7 +40,7 @@ export function sortByHost(rows: ActionRow[]): ActionRow[] {
   return rows.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
 }
 
-/** Rows -> columns, computing each row's etag (the expensive part). */
+/** Rows -> columns. */
 export function toColumns(rows: readonly ActionRow[]): ActionColumns {
   return {
     id: rows.map((r) => r.id),
@@ -52,11 +51,10 @@ export function toColumns(rows: readonly ActionRow[]): ActionColumns {
     success: Uint8Array.from(rows, (r) => (r.success ? 1 : 0)),
     user: Uint8Array.from(rows, (r) => r.user),
     created: Float64Array.from(rows, (r) => r.created),
-    etag: rows.map((r) => String(actionDoc(r)._etag)),
   };
 }
 
-/** Columns -> documents, reusing the etags. */
+/** Columns -> items. */
 export function fromColumns(c: ActionColumns): Doc[] {
   const docs: Doc[] = new Array<Doc>(c.id.length);
   for (let i = 0; i < c.id.length; i += 1) {
@@ -70,7 +68,7 @@ export function fromColumns(c: ActionColumns): Doc[] {
       user: c.user[i] as number,
       created: c.created[i] as number,
     };
-    docs[i] = actionDoc(row, c.etag[i]);
+    docs[i] = actionDoc(row);
   }
   return docs;
 }

@@ -1,6 +1,6 @@
 /**
  * The worker thread of {@link actionBatches}: generates the action rows, sorts each batch by host,
- * computes the etags and posts the batch as columns, never more than two batches ahead.
+ * and posts the batch as columns, never more than two batches ahead.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HostRef } from './actions';

@@ -5,7 +5,6 @@
  */
 import type { Doc } from '@fleet/engine';
 import { forkRng, type Rng } from './prng';
-import { stamped } from './write';
 
 /** What the action stream needs. */
 export interface ActionOptions {
@@ -98,8 +97,8 @@ export function* actionRows(targets: readonly HostRef[], options: ActionOptions)
   }
 }
 
-/** The action document of a row; `etag` when it was already computed (by the worker). */
-export function actionDoc(row: ActionRow, etag?: string): Doc {
+/** The action item of a row. */
+export function actionDoc(row: ActionRow): Doc {
   const template = TEMPLATES[row.template] as Template;
   const created = new Date(row.created);
   const fields: Doc = {
@@ -113,10 +112,8 @@ export function actionDoc(row: ActionRow, etag?: string): Doc {
     success: row.success,
     user: USERS[row.user] ?? null,
   };
-  if (etag === undefined) return stamped(fields, created);
-  // No copy, in the order stamped() gives: the main thread builds a million of these.
+  // No copy: the main thread builds a million of these.
   fields._created = created;
   fields._updated = created;
-  fields._etag = etag;
   return fields;
 }

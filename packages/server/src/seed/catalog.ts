@@ -1,11 +1,11 @@
 /**
- * The small collections: nodegroups and groups (from their plans), one VPN manager with its
- * organizations, the patches (`updates`) and the scheduled tasks.
+ * The small collections: nodegroups and groups (from their plans), the patches (`updates`) and
+ * the scheduled tasks. (VPN managers and organizations live on a VPN server: the seed writes none;
+ * `pnpm demo` shows them against the simulated one.)
  */
-import type { Doc, SecretBox } from '@fleet/engine';
+import type { Doc } from '@fleet/engine';
 import { nextRun } from '@fleet/resources';
 import type { GroupPlan, NodegroupPlan } from './groups';
-import type { VpnOrgRef } from './hosts';
 import { PATCH_NAMES } from './incidents';
 import { jidOf } from './actions';
 import { forkRng } from './prng';
@@ -24,32 +24,6 @@ export function groupDocs(plans: readonly GroupPlan[], now: number): Doc[] {
   return plans.map((g, i) =>
     stamped({ _id: g.id, name: g.name, type: g.type, subgroups: [...g.subgroups], info: { ...g.info } }, new Date(now - 180 * DAY + i * 60_000), new Date(now - (i + 1) * DAY)),
   );
-}
-
-/** One VPN manager (password sealed with the server's key) and its organizations. */
-export function vpnDocs(seed: number, now: number, secrets: SecretBox): { managers: Doc[]; organizations: Doc[]; refs: VpnOrgRef[] } {
-  const rng = forkRng(seed, 'vpn');
-  const created = new Date(now - 250 * DAY);
-  const managerId = seededObjectId(seed, ID_KIND.vpnManager, 1);
-  const manager = stamped(
-    { _id: managerId, name: 'vpn-main', server_address: 'vpn.example.net', dashboard_address: 'https://vpn.example.net/admin', username: 'fleet-api', password: secrets.seal(rng.hex(20)) },
-    created,
-  );
-  const refs: VpnOrgRef[] = ['Berlin office', 'Munich office'].map((name, i) => ({ id: seededObjectId(seed, ID_KIND.vpnOrganization, i + 1), name, remoteId: rng.hex(24) }));
-  const organizations = refs.map((ref) =>
-    stamped(
-      {
-        _id: ref.id,
-        name: ref.name,
-        vpn_manager: managerId,
-        vpnsrv_representation: { auth_api: false, name: ref.name, auth_token: null, user_count: rng.int(20, 400), auth_secret: null, id: ref.remoteId, cipher_type: 'rsa' },
-        cipher_type: 'rsa',
-        type: 6,
-      },
-      created,
-    ),
-  );
-  return { managers: [manager], organizations, refs };
 }
 
 /** The patches of the master's file server. */

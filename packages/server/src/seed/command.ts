@@ -5,12 +5,12 @@
  */
 import { parseArgs } from 'node:util';
 import { createEngine, createSecretBox } from '@fleet/engine';
-import { allResources } from '@fleet/resources';
+import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError, loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { secretKey } from '../secrets';
-import { chooseStore } from '../store';
-import { seedFleet, type SeedResult } from './fleet';
+import { chooseStore, emptyCollections } from '../store';
+import { SEEDED_COLLECTIONS, seedFleet, type SeedResult } from './fleet';
 
 /** The parsed command line of `seed`. */
 export interface SeedArgs {
@@ -77,7 +77,7 @@ export function summaryLine(where: string, result: SeedResult): string {
   return (
     `seeded ${where}: ${c.hosts} hosts, ${c.actions} actions, ${c.failed_patches} failed_patches, ${c.alerts} alerts, ` +
     `${c.tasks} tasks, ${c.hosts_statistic} hosts_statistic, ${c.groups} groups, ${c.nodegroups} nodegroups, ` +
-    `${c.vpn_managers} vpn_managers, ${c.vpn_organizations} vpn_organizations, ${c.updates} updates in ${(result.ms / 1000).toFixed(1)} s`
+    `${c.updates} updates in ${(result.ms / 1000).toFixed(1)} s`
   );
 }
 
@@ -93,23 +93,24 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
     const secrets = createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir));
     const engine = createEngine({
       definitions: allResources,
+      routeGroups: allRouteGroups,
       store,
       secrets,
       log,
       config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
     });
     await engine.ensureCollections();
-    const existing = args.reset ? 0 : await store.count('hosts', {});
-    if (existing > 0) throw new ConfigError(`seed: ${choice.describe} already has ${existing} host(s); add --reset to replace the seeded collections`);
-    const result = await seedFleet(store, {
+    // The snapshots' compact history (hosts_history) goes with them.
+    if (args.reset) await emptyCollections(store, [...SEEDED_COLLECTIONS, 'hosts_history']);
+    const result = await seedFleet(engine.runtime, {
       hosts: args.hosts,
       ...(args.actions === undefined ? {} : { actions: args.actions }),
       seed: args.seed,
       snapshots: args.snapshots,
       ...(args.snapshotIntervalS === undefined ? {} : { snapshotIntervalMs: args.snapshotIntervalS * 1000 }),
-      reset: args.reset,
       toolKey: config.GRAIN_TOOL_KEY,
-      secrets,
+    }).catch((err: unknown) => {
+      throw new ConfigError(`seed: ${choice.describe}: ${err instanceof Error ? err.message : String(err)}`);
     });
     process.stdout.write(`${summaryLine(choice.describe, result)}\n`);
   } finally {

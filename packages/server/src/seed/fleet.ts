@@ -1,29 +1,27 @@
 /**
- * `seedFleet`: writes a realistic, deterministic fleet straight through the store port: hosts with
- * full grains, nodegroups, nested groups, actions, failed patches, alerts, tasks, snapshots, a VPN
- * manager with organizations, and patches. Large collections stream in batches.
+ * `seedFleet`: writes a realistic, deterministic fleet through the local API (as the system
+ * principal, so every item is what the service itself would have written): hosts with full
+ * grains, nodegroups, nested groups, actions, failed patches, alerts, tasks, snapshots and
+ * patches. Large collections stream in batches.
  */
-import type { Doc, SecretBox, Store } from '@fleet/engine';
+import { systemContext, type Doc, type Runtime } from '@fleet/engine';
 import { actionBatches, type ActionBatchOptions } from './action-batches';
 import type { HostRef } from './actions';
-import { groupDocs, nodegroupDocs, taskDocs, updateDocs, vpnDocs } from './catalog';
+import { groupDocs, nodegroupDocs, taskDocs, updateDocs } from './catalog';
 import { planGroups, planNodegroups } from './groups';
 import { hostDocs } from './hosts';
 import { alertDocs, failedPatchDocs } from './incidents';
 import { createRng } from './prng';
 import { summaryOf, writeSnapshots, type HostSummary } from './snapshots';
 import { planHosts } from './topology';
-import { type BatchOptions, DEFAULT_BATCH, insertAll } from './write';
+import { type BatchOptions, createAll, DEFAULT_BATCH } from './write';
 
 /** The collections seedFleet writes, in the order it writes them. */
-export const SEEDED_COLLECTIONS = [
-  'nodegroups', 'groups', 'vpn_managers', 'vpn_organizations', 'updates',
-  'actions', 'hosts', 'failed_patches', 'alerts', 'tasks', 'hosts_statistic',
-] as const;
+export const SEEDED_COLLECTIONS = ['nodegroups', 'groups', 'updates', 'actions', 'hosts', 'failed_patches', 'alerts', 'tasks', 'hosts_statistic'] as const;
 /** A collection seedFleet writes. */
 export type SeededCollection = (typeof SEEDED_COLLECTIONS)[number];
 
-/** Options of {@link seedFleet}. Everything but `secrets` has a default. */
+/** Options of {@link seedFleet}. Everything has a default. */
 export interface SeedOptions {
   /** Number of hosts (default 50); ~95% have an accepted key. */
   readonly hosts?: number;
@@ -39,10 +37,6 @@ export interface SeedOptions {
   readonly snapshotIntervalMs?: number;
   /** Grain key of the nested tool object (GRAIN_TOOL_KEY, default `tool`). */
   readonly toolKey?: string;
-  /** Seals secret fields (VPN passwords, OTP secrets) as the server does: use the server's key. */
-  readonly secrets: SecretBox;
-  /** Empty the seeded collections first; without it, a store that already has hosts is refused. */
-  readonly reset?: boolean;
   /** Documents per insert: actions default to 50,000, the other large collections to 5,000. */
   readonly batchSize?: number;
 }
@@ -52,8 +46,7 @@ export interface SeedResult {
   /**
    * Documents written per collection: hosts = `hosts`; actions = `actions` (0 without accepted
    * hosts); failed_patches = ceil(hosts / 10); alerts = ceil(hosts / 4); tasks = 10;
-   * hosts_statistic = `snapshots`; nodegroups = 9; groups = 17; vpn_managers = 1;
-   * vpn_organizations = 2; updates = 5.
+   * hosts_statistic = `snapshots`; nodegroups = 9; groups = 17; updates = 5.
    */
   readonly counts: Readonly<Record<SeededCollection, number>>;
   /** Host ids in generation order (the first ones make handy examples). */
@@ -81,32 +74,28 @@ function* tapSummaries(docs: Iterable<Doc>, into: HostSummary[]): Generator<Doc>
   }
 }
 
-/** Streams the actions into the store; returns each host's latest action id. */
-async function writeActions(store: Store, targets: readonly HostRef[], options: ActionBatchOptions): Promise<{ count: number; ms: number; lastAction: Map<string, string> }> {
+/** Streams the actions in; returns each host's latest action id. */
+async function writeActions(runtime: Runtime, targets: readonly HostRef[], options: ActionBatchOptions): Promise<{ count: number; ms: number; lastAction: Map<string, string> }> {
   const started = Date.now();
   const lastAction = new Map<string, string>();
   let count = 0;
   for await (const docs of actionBatches(targets, options)) {
-    await store.insert('actions', docs);
+    await runtime.resources.get('actions').createMany(docs, systemContext(runtime));
     count += docs.length;
     // Batches come in time order, each host's actions in time order within them: the last wins.
-    for (const doc of docs) lastAction.set(doc.host as string, doc._id);
+    for (const doc of docs) if (typeof doc.host === 'string') lastAction.set(doc.host, doc._id);
   }
   return { count, ms: Date.now() - started, lastAction };
 }
 
-async function prepareStore(store: Store, reset: boolean): Promise<void> {
-  if (reset) {
-    // The snapshots' compact history (hosts_history) goes with them.
-    for (const name of [...SEEDED_COLLECTIONS, 'hosts_history']) await store.delete(name, {});
-    return;
-  }
-  const existing = await store.count('hosts', {});
+/** The seed writes into an empty fleet only (`seed --reset` empties it first, at the bootstrap). */
+async function refuseExistingHosts(runtime: Runtime): Promise<void> {
+  const existing = await runtime.resources.get('hosts').count({}, systemContext(runtime), { showDeleted: true });
   if (existing > 0) throw new Error(`the store already has ${existing} host(s): seed with --reset to replace the seeded collections`);
 }
 
-/** Seeds the fleet into `store` (collections must already be ensured). */
-export async function seedFleet(store: Store, options: SeedOptions): Promise<SeedResult> {
+/** Seeds the fleet through the engine's runtime (collections already ensured, no host stored yet). */
+export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Promise<SeedResult> {
   const started = Date.now();
   const hosts = options.hosts ?? 50;
   const seed = options.seed ?? 1;
@@ -114,41 +103,38 @@ export async function seedFleet(store: Store, options: SeedOptions): Promise<See
   const batch = options.batchSize ?? DEFAULT_BATCH;
   const toolKey = options.toolKey ?? 'tool';
   if (!Number.isSafeInteger(hosts) || hosts < 0) throw new Error('hosts must be a whole number >= 0');
-  await prepareStore(store, options.reset === true);
+  await refuseExistingHosts(runtime);
 
   const specs = planHosts(createRng(seed), hosts);
   const accepted = specs.filter((s) => s.key === 'accepted');
   const nodegroups = planNodegroups(specs);
   const groups = planGroups(seed);
-  const vpn = vpnDocs(seed, now, options.secrets);
-  const counts: Record<SeededCollection, number> = Object.fromEntries(SEEDED_COLLECTIONS.map((c) => [c, 0])) as Record<SeededCollection, number>;
+  const counts = { nodegroups: 0, groups: 0, updates: 0, actions: 0, hosts: 0, failed_patches: 0, alerts: 0, tasks: 0, hosts_statistic: 0 } satisfies Record<SeededCollection, number>;
 
   const timings = { ...counts };
   const write = async (name: SeededCollection, docs: Iterable<Doc>, batching: BatchOptions = {}) => {
     const t0 = Date.now();
-    counts[name] = await insertAll(store, name, docs, batching);
+    counts[name] = await createAll(runtime, name, docs, batching);
     timings[name] = Date.now() - t0;
   };
 
   await write('nodegroups', nodegroupDocs(nodegroups, now));
   await write('groups', groupDocs(groups, now));
-  await write('vpn_managers', vpn.managers);
-  await write('vpn_organizations', vpn.organizations);
   await write('updates', updateDocs(seed, now));
 
-  const actions = await writeActions(store, accepted, { seed, now, total: options.actions ?? hosts * 20, spanDays: 90, batch: options.batchSize ?? ACTION_BATCH });
+  const actions = await writeActions(runtime, accepted, { seed, now, total: options.actions ?? hosts * 20, spanDays: 90, batch: options.batchSize ?? ACTION_BATCH });
   counts.actions = actions.count;
   timings.actions = actions.ms;
 
   const summaries: HostSummary[] = [];
-  const hostContext = { seed, now, toolKey, nodegroups, groups, vpnOrgs: vpn.refs, lastAction: actions.lastAction, secrets: options.secrets };
+  const hostContext = { seed, now, toolKey, nodegroups, groups, lastAction: actions.lastAction };
   await write('hosts', tapSummaries(hostDocs(specs, hostContext), summaries), { size: Math.min(batch, 2000) });
   await write('failed_patches', failedPatchDocs(accepted, { seed, now, count: Math.ceil(hosts / 10) }), { size: batch });
   await write('alerts', alertDocs(specs, { seed, now, count: Math.ceil(hosts / 4) }), { size: batch });
   await write('tasks', taskDocs(accepted, { seed, now }));
   const snapshotsStarted = Date.now();
   const snapshots = { seed, now, count: options.snapshots ?? 24, ...(options.snapshotIntervalMs ? { intervalMs: options.snapshotIntervalMs } : {}) };
-  counts.hosts_statistic = await writeSnapshots((name, docs) => insertAll(store, name, docs, { size: 500 }), summaries, snapshots);
+  counts.hosts_statistic = await writeSnapshots((name, docs) => createAll(runtime, name, docs, { size: 500 }), summaries, snapshots);
   timings.hosts_statistic = Date.now() - snapshotsStarted;
 
   return { counts, timings, hostIds: specs.map((s) => s.id), ruleGroupIds: groups.filter((g) => g.type === 1).map((g) => g.id), ms: Date.now() - started };

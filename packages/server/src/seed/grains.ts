@@ -3,7 +3,7 @@
  * salt/grains/core.py, the fleet's nested tool object with `YYYY-MM-DD HH:MM:SS+00:00`
  * timestamps), rendered for the OS image the topology chose, plus the host's resolver settings.
  */
-import { renderGrains, toolTimes, type ToolTimes } from '@fleet/salt-sim';
+import { renderGrains, toolTimes, type ToolTimes } from '@fleet/fixtures';
 import type { Rng } from './prng';
 import type { HostSpec } from './topology';
 

@@ -2,20 +2,13 @@
  * Host documents: the spec's fields, full grains, key state and fingerprints, nodegroups and static
  * group memberships, the VPN user record of office machines, and the id of the host's last action.
  */
-import type { Doc, SecretBox } from '@fleet/engine';
+import type { Doc } from '@fleet/engine';
 import { makeGrains } from './grains';
 import type { GroupPlan, NodegroupPlan } from './groups';
 import { forkRng, type Rng } from './prng';
 import type { HostSpec } from './topology';
 import { stamped } from './write';
 
-/** A VPN organization hosts can be linked to. */
-export interface VpnOrgRef {
-  readonly id: string;
-  readonly name: string;
-  /** The organization's id on the VPN server. */
-  readonly remoteId: string;
-}
 
 /** Everything a host document is derived from besides its own spec. */
 export interface HostContext {
@@ -24,10 +17,8 @@ export interface HostContext {
   readonly toolKey: string;
   readonly nodegroups: readonly NodegroupPlan[];
   readonly groups: readonly GroupPlan[];
-  readonly vpnOrgs: readonly VpnOrgRef[];
   /** Host id -> the `_id` of its latest action, for the hosts that ran any. */
   readonly lastAction: ReadonlyMap<string, string>;
-  readonly secrets: SecretBox;
 }
 
 const DAY = 86_400_000;
@@ -35,30 +26,6 @@ const DAY = 86_400_000;
 /** `aa:bb:...`: a SHA-256 key fingerprint as `salt-key -F` prints it. */
 function fingerprint(rng: Rng): string {
   return Array.from({ length: 32 }, () => rng.hex(2)).join(':');
-}
-
-function vpnUser(rng: Rng, spec: HostSpec, org: VpnOrgRef, secrets: SecretBox): Record<string, unknown> {
-  const short = spec.id.split('.')[0] ?? spec.id;
-  return {
-    auth_type: 'local',
-    yubico_id: null,
-    client_to_client: false,
-    otp_secret: secrets.seal(rng.hex(32).toUpperCase()),
-    name: short,
-    pin: false,
-    dns_suffix: rng.chance(0.5) ? `${spec.site}.example.net` : null,
-    disabled: false,
-    mac_addresses: null,
-    email: `${short}@example.net`,
-    organization_name: org.name,
-    bypass_secondary: false,
-    groups: [],
-    organization: org.remoteId,
-    port_forwarding: [],
-    dns_servers: null,
-    type: 'client',
-    id: rng.hex(24),
-  };
 }
 
 /** Yields the host documents in spec order; one rng stream, so the output is deterministic. */
@@ -76,7 +43,6 @@ export function* hostDocs(specs: readonly HostSpec[], ctx: HostContext): Generat
       history.unshift({ added: new Date(created), fingerprint: fingerprint(rng) });
       (history[1] as { added: Date }).added = new Date(created + rng.int(1, 90) * DAY);
     }
-    const org = spec.office && spec.key === 'accepted' && ctx.vpnOrgs.length > 0 ? ctx.vpnOrgs[spec.index % ctx.vpnOrgs.length] : undefined;
     const fields = {
       _id: spec.id,
       version: spec.saltVersion,
@@ -93,10 +59,7 @@ export function* hostDocs(specs: readonly HostSpec[], ctx: HostContext): Generat
       nat: spec.office,
       fingerprint: current,
       fingerprint_history: history,
-      vpnsrv_representation: org ? vpnUser(rng, spec, org, ctx.secrets) : null,
-      vpn_organization: org?.id ?? null,
       identification_number: spec.office ? `INV-${String(100000 + spec.index).padStart(6, '0')}` : null,
-      _soft_deleted: false,
     };
     yield stamped(fields, new Date(created), new Date(Math.max(heartbeat, times.stateapply)));
   }

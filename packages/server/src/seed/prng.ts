@@ -1,8 +1,8 @@
 /**
- * The seed's random source: the simulator's seeded PRNG (mulberry32), so the same `--seed` always
+ * The seed's random source: the shared seeded PRNG (@fleet/fixtures, also the simulator's) (mulberry32), so the same `--seed` always
  * yields the same fleet and tests and benchmarks can name hosts and counts in advance.
  */
-import { createRng, type Rng } from '@fleet/salt-sim';
+import { createRng, type Rng } from '@fleet/fixtures';
 
 export { createRng, type Rng };
 

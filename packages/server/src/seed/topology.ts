@@ -3,7 +3,7 @@
  * site, role, OS, key state), decided in one deterministic pass so every later part (grains,
  * nodegroups, group members, actions) agrees on it.
  */
-import type { OsProfile, Virtual } from '@fleet/salt-sim';
+import type { OsProfile, Virtual } from '@fleet/fixtures';
 import type { Rng } from './prng';
 
 /** Key acceptance states of the master's pki dir. */

@@ -1,19 +1,17 @@
 /**
- * Meta fields and batched writes: every seeded document gets `_created`, `_updated` and the
- * engine's own `_etag`, and goes to the store in batches so a million documents never sit in
- * memory at once.
+ * Batched writes through the local API: every seeded item is created by the engine as the system
+ * principal (validated, defaults applied, references checked, content `_etag` computed), with its
+ * own `_created` / `_updated` (an import keeps its history), in batches so a million items never
+ * sit in memory at once.
  */
-import type { Doc, Store } from '@fleet/engine';
-import { etagOf } from '@fleet/engine';
+import { systemContext, type Doc, type Runtime } from '@fleet/engine';
 
-/** Documents per `store.insert`: one transaction (one fsync) each. */
+/** Items per `createMany`: one store transaction (one fsync) each. */
 export const DEFAULT_BATCH = 5000;
 
-/** Adds `_created`, `_updated` and `_etag` as the engine's create does (etag over the rest). */
+/** The item with when it came to be and when it last changed (kept by the system import). */
 export function stamped(fields: { _id: string } & Record<string, unknown>, created: Date, updated: Date = created): Doc {
-  const doc: Doc = { ...fields, _created: created, _updated: updated };
-  doc._etag = etagOf(doc);
-  return doc;
+  return { ...fields, _created: created, _updated: updated };
 }
 
 /** How {@link insertAll} batches. */
@@ -28,14 +26,16 @@ export interface BatchOptions {
   readonly order?: (a: Doc, b: Doc) => number;
 }
 
-/** Inserts the documents of `source` in batches; resolves how many were written. */
-export async function insertAll(store: Store, collection: string, source: Iterable<Doc>, options: BatchOptions = {}): Promise<number> {
+/** Creates the items of `source` in batches; resolves how many were written. */
+export async function createAll(runtime: Runtime, collection: string, source: Iterable<Doc>, options: BatchOptions = {}): Promise<number> {
   const size = options.size ?? DEFAULT_BATCH;
+  const api = runtime.resources.get(collection);
+  const ctx = systemContext(runtime);
   let pending: Doc[] = [];
   let written = 0;
   const flush = async () => {
     if (options.order) pending.sort(options.order);
-    await store.insert(collection, pending);
+    await api.createMany(pending, ctx);
     written += pending.length;
     pending = [];
   };
@@ -47,10 +47,6 @@ export async function insertAll(store: Store, collection: string, source: Iterab
   return written;
 }
 
-/** `YYYY-MM-DD HH:MM:SS+00:00`: the format of the tool grain's timestamps (spec: hosts grain). */
-export function toolTimestamp(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00:00`;
-}
 
 /** Id families of {@link seededObjectId}: each kind of document counts on its own. */
 export const ID_KIND = { group: 1, alert: 2, task: 3, snapshot: 4, vpnManager: 5, vpnOrganization: 6, update: 7 } as const;
