@@ -109,6 +109,8 @@ export function fieldSchema(field: Field, ctx: FieldContext): Schema {
   const description = notes.filter((n) => n !== undefined && n !== '').join('. ');
   if (description !== '') schema.description = description;
   if (read && field.readonly) schema.readOnly = true;
+  // Accepted on write and handed to hooks, never stored nor read back (a group's `hosts`).
+  if (!read && field.writeOnly && ctx.topLevel) schema.writeOnly = true;
   const dflt = ctx.mode === 'create' ? defaultOf(field) : undefined;
   if (dflt !== undefined) schema.default = dflt.value;
   return schema;

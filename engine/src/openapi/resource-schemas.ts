@@ -8,7 +8,7 @@
  */
 import type { CompiledResource } from '../compile/compile';
 import type { Registry } from '../compile/registry';
-import type { Fields } from '../definition/fields';
+import type { Field, Fields } from '../definition/fields';
 import { META_PROPERTIES, META_REQUIRED } from './components';
 import { objectSchema, type FieldContext, type FieldMode } from './fields';
 import { ref, schemaNames, type Schema } from './schema';
@@ -80,17 +80,26 @@ function writtenSchema(res: CompiledResource): Schema {
   };
 }
 
-/** A write body: create / replace (`create` mode) or patch; natural ids may be given on create. */
+/**
+ * A write body: create / replace (`create` mode) or patch; natural ids may be given on create.
+ * The fields a body may not carry (server-set ones; on PATCH, those outside `patchable`) are
+ * listed `readOnly`: sending one is a 422, and typed clients refuse it (openapi-typescript's
+ * read/write markers).
+ */
 function bodySchema(res: CompiledResource, registry: Registry, mode: 'create' | 'patch', o: { files?: boolean; id?: 'optional' | 'required' } = {}): Schema {
-  const fields = Object.fromEntries(Object.entries(res.def.fields).filter(([n, f]) => !f.readonly && (mode === 'create' || res.patchable.has(n))));
+  const writable = (name: string, field: Field): boolean => !field.readonly && (mode === 'create' || res.patchable.has(name));
+  const fields = Object.fromEntries(Object.entries(res.def.fields).filter(([n, f]) => writable(n, f)));
   const body = objectSchema(fields, fieldContext(registry, mode, o.files === true), false);
-  if (o.id === undefined) return body;
-  const required = [...((body.required as string[] | undefined) ?? []), ...(o.id === 'required' ? ['_id'] : [])];
-  return {
-    ...body,
-    properties: { _id: { type: 'string', minLength: 1, description: 'The item id' }, ...(body.properties as Schema) },
-    ...(required.length > 0 ? { required } : {}),
+  const refused = Object.entries(res.def.fields).filter(([n, f]) => !writable(n, f) && !f.writeOnly);
+  const why = (f: Field): string => (f.readonly ? 'Server-set: refused (422) in a body' : 'Not changed by PATCH: refused (422)');
+  const properties: Schema = {
+    ...(o.id === undefined ? {} : { _id: { type: 'string', minLength: 1, description: 'The item id' } }),
+    ...(body.properties as Schema),
+    ...Object.fromEntries(refused.map(([n, f]) => [n, { readOnly: true, description: why(f) }])),
   };
+  const required = [...((body.required as string[] | undefined) ?? []), ...(o.id === 'required' ? ['_id'] : [])];
+  const { required: _old, ...rest } = body;
+  return { ...rest, properties, ...(required.length > 0 ? { required } : {}) };
 }
 
 /** Whether a create must name its id (`natural` ids without `idFrom`), may (natural), or cannot. */

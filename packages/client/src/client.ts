@@ -3,10 +3,13 @@
  * and the errors of the API as one typed class.
  */
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths, Readable, Writable } from './schema';
 
-/** Every schema of the API by name: `Schemas['Host']`, `Schemas['TaskPatch']`, ... */
-export type Schemas = components['schemas'];
+/** Every schema of the API by name, as answers carry it: `Schemas['Host']`, `Schemas['HostsPage']`, ... */
+export type Schemas = { [K in keyof components['schemas']]: Readable<components['schemas'][K]> };
+
+/** A body schema as a request sends it: `Body<'TaskPatch'>` (server-set fields excluded, write-only ones kept). */
+export type Body<K extends keyof components['schemas']> = Writable<components['schemas'][K]>;
 
 /** The API's error body: `{_status: "ERR", _error: {code, message}, _issues?}`. */
 export type ApiError = Schemas['Error'];

@@ -27,7 +27,10 @@ export function fleetDocument(): OpenAPI3 {
 
 /** The text of src/schema.ts for the current definitions. */
 export async function generateSchema(): Promise<string> {
-  const ast = await openapiTS(fleetDocument(), { silent: true });
+  // A field with a default is optional in a body: the server fills it in (openapi-typescript would
+  // make it required). readOnly / writeOnly fields are marked, so openapi-fetch refuses a body
+  // that sets a server-set field and a response type never shows a write-only one.
+  const ast = await openapiTS(fleetDocument(), { silent: true, defaultNonNullable: false, readWriteMarkers: true });
   const options = (await resolveConfig(SCHEMA_FILE)) ?? {};
   return format(HEADER + astToString(ast), { ...options, parser: 'typescript' });
 }

@@ -3,7 +3,18 @@
  * (openapi-typescript types, openapi-fetch calls), with helpers for what every caller needs:
  * all pages of a query, typed `where` filters, `If-Match` writes, creates and uploads.
  */
-export { createFleetClient, FleetApiError, ifMatch, linkUrl, ok, type ApiError, type FleetClient, type FleetClientOptions, type Schemas } from './client';
+export {
+  createFleetClient,
+  FleetApiError,
+  ifMatch,
+  linkUrl,
+  ok,
+  type ApiError,
+  type Body,
+  type FleetClient,
+  type FleetClientOptions,
+  type Schemas,
+} from './client';
 export {
   all,
   createMany,

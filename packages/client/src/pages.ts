@@ -3,7 +3,7 @@
  * several with the answer each gets, and `where` filters typed by the items they filter.
  */
 import { FleetApiError, type FleetClient, type Schemas } from './client';
-import type { paths } from './schema';
+import type { paths, Readable, Writable } from './schema';
 
 /** The paths whose GET answers a page (`{_items, _links, _meta}`). */
 export type ListPath = {
@@ -11,7 +11,7 @@ export type ListPath = {
 }[keyof paths];
 
 /** A page of `P`. */
-export type PageOf<P extends ListPath> = paths[P]['get']['responses'][200]['content']['application/json'];
+export type PageOf<P extends ListPath> = Readable<paths[P]['get']['responses'][200]['content']['application/json']>;
 /** An item of `P`'s pages. */
 export type ItemOf<P extends ListPath> = PageOf<P>['_items'][number];
 /** The query parameters of `P` (besides `page`, which the helpers turn). */
@@ -21,8 +21,8 @@ export type ListQuery<P extends ListPath> = Omit<NonNullable<paths[P]['get']['pa
 export type CreatePath = {
   [P in keyof paths]: paths[P] extends { post: { requestBody: { content: { 'application/json': unknown } }; responses: { 201: unknown } } } ? P : never;
 }[keyof paths];
-type CreateBody<P extends CreatePath> = Extract<paths[P]['post']['requestBody']['content']['application/json'], Record<string, unknown>>;
-type Written<P extends CreatePath> = Extract<paths[P]['post']['responses'][201]['content']['application/json'], { _id: string }>;
+type CreateBody<P extends CreatePath> = Writable<Exclude<paths[P]['post']['requestBody']['content']['application/json'], readonly unknown[]>>;
+type Written<P extends CreatePath> = Readable<Extract<paths[P]['post']['responses'][201]['content']['application/json'], { _id: unknown }>>;
 
 /** The one request shape the helpers make (openapi-fetch's own types are per literal path). */
 type Call = (

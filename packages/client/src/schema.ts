@@ -3,6 +3,38 @@
  * Do not edit: run `pnpm gen:client` (packages/client/src/generate.ts).
  */
 /* eslint-disable */
+export type $Read<T> = {
+  readonly $read: T;
+};
+export type $Write<T> = {
+  readonly $write: T;
+};
+export type Readable<T> =
+  T extends $Write<any>
+    ? never
+    : T extends $Read<infer U>
+      ? Readable<U>
+      : T extends (infer E)[]
+        ? Readable<E>[]
+        : T extends object
+          ? {
+              [K in keyof T as NonNullable<T[K]> extends $Write<any> ? never : K]: Readable<T[K]>;
+            }
+          : T;
+export type Writable<T> =
+  T extends $Read<any>
+    ? never
+    : T extends $Write<infer U>
+      ? Writable<U>
+      : T extends (infer E)[]
+        ? Writable<E>[]
+        : T extends object
+          ? {
+              [K in keyof T as NonNullable<T[K]> extends $Read<any> ? never : K]: Writable<T[K]>;
+            } & {
+              [K in keyof T as NonNullable<T[K]> extends $Read<any> ? K : never]?: never;
+            }
+          : T;
 export interface paths {
   '/api/health': {
     parameters: {
@@ -1229,22 +1261,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       jid?: string;
       /** @description Executed function, e.g. cmd.run */
       action?: string;
@@ -1269,22 +1301,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       jid?: string;
       /** @description Executed function, e.g. cmd.run */
       action?: string;
@@ -1345,22 +1377,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       /** @description e.g. vnc.connect, host.down, host.up, key.changed, patch.failed, task.failed, master.unreachable */
       type?: string;
       /** @enum {string} */
@@ -1403,22 +1435,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['AlertLinks'];
       /** @constant */
       _status: 'OK';
@@ -1436,19 +1468,25 @@ export interface components {
        * @default info
        * @enum {string}
        */
-      level: 'info' | 'warning' | 'error' | 'critical';
+      level?: 'info' | 'warning' | 'error' | 'critical';
       /** @default {} */
-      payload: {
+      payload?: {
         hostname?: string;
         status?: string;
       } & {
         [key: string]: unknown;
       };
       /** @default false */
-      read: boolean;
+      read?: boolean;
     };
     AlertPatch: {
       read?: boolean;
+      /** @description Not changed by PATCH: refused (422) */
+      type?: $Read<unknown>;
+      /** @description Not changed by PATCH: refused (422) */
+      level?: $Read<unknown>;
+      /** @description Not changed by PATCH: refused (422) */
+      payload?: $Read<unknown>;
     };
     /** @description Failed patch runs: state.apply jobs with a failed step. Every field is present unless a projection leaves it out; the meta fields and _links always are. */
     FailedPatch: {
@@ -1456,22 +1494,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       jid?: string;
       action?: string;
       host?: string | components['schemas']['HostEmbedded'] | null;
@@ -1544,22 +1582,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       name?: string;
       /**
        * @description Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token
@@ -1597,22 +1635,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['FileLinks'];
       /** @constant */
       _status: 'OK';
@@ -1634,22 +1672,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       name?: string;
       /**
        * @description 0 container, 1 rule, 2 master root, 3 gateway, 4 direct-attached
@@ -1673,22 +1711,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       name?: string;
       /**
        * @description 0 container, 1 rule, 2 master root, 3 gateway, 4 direct-attached
@@ -1735,22 +1773,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['GroupLinks'];
       /** @constant */
       _status: 'OK';
@@ -1773,14 +1811,14 @@ export interface components {
        * @default 0
        * @enum {integer}
        */
-      type: 0 | 1 | 2 | 3 | 4;
+      type?: 0 | 1 | 2 | 3 | 4;
       /** @default [] */
-      subgroups: string[];
+      subgroups?: string[];
       /**
        * @description Rule of a type 1 group: regex on the host name and/or grain equalities
        * @default {}
        */
-      info: {
+      info?: {
         regex?: string;
         grain?: {
           [key: string]: unknown;
@@ -1788,7 +1826,7 @@ export interface components {
         ip?: string;
       };
       /** @description Host names to make the static members (write only) */
-      hosts?: string[];
+      hosts?: $Write<string[]>;
     };
     GroupPatch: {
       name?: string;
@@ -1807,7 +1845,7 @@ export interface components {
         ip?: string;
       };
       /** @description Host names to make the static members (write only) */
-      hosts?: string[];
+      hosts?: $Write<string[]>;
     };
     /** @description Hosts (minions) of the master. Filled by the fleet sync; DELETE hides a host until show_soft_deleted is given. Every field is present unless a projection leaves it out (grain, all_status: in item GETs, and in lists only when a projection asks for them); the meta fields and _links always are. */
     Host: {
@@ -1815,81 +1853,85 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       /** @description Salt version of the minion */
-      readonly version?: string;
-      readonly ip?: string;
-      readonly nodegroups?: (string | components['schemas']['NodegroupEmbedded'])[];
+      version?: $Read<string>;
+      ip?: $Read<string>;
+      nodegroups?: $Read<(string | components['schemas']['NodegroupEmbedded'])[]>;
       /** @description Ids of the groups the host is a static member of */
       groups?: (string | components['schemas']['GroupEmbedded'])[];
       /** @description Host attributes reported by the minion (grains.items) */
-      readonly grain?: {
-        cpu_model?: string;
-        cpuarch?: string;
-        virtual?: string;
-        kernel?: string;
-        kernelrelease?: string;
-        lsb_distrib_id?: string;
-        osfullname?: string;
-        host?: string;
-        domain?: string;
-        localhost?: string;
-        ip?: string;
-        mem_total?: number;
-        num_cpus?: number;
-        num_gpus?: number;
-        gpus?: {
-          model?: string;
-          vendor?: string;
-        }[];
-        serialnumber?: string | null;
-        biosversion?: string | null;
-        lsb_distrib_description?: string | null;
-        ip_interfaces?: {
+      grain?: $Read<
+        {
+          cpu_model?: string;
+          cpuarch?: string;
+          virtual?: string;
+          kernel?: string;
+          kernelrelease?: string;
+          lsb_distrib_id?: string;
+          osfullname?: string;
+          host?: string;
+          domain?: string;
+          localhost?: string;
+          ip?: string;
+          mem_total?: number;
+          num_cpus?: number;
+          num_gpus?: number;
+          gpus?: {
+            model?: string;
+            vendor?: string;
+          }[];
+          serialnumber?: string | null;
+          biosversion?: string | null;
+          lsb_distrib_description?: string | null;
+          ip_interfaces?: {
+            [key: string]: unknown;
+          };
+        } & {
           [key: string]: unknown;
-        };
-      } & {
-        [key: string]: unknown;
-      };
+        }
+      >;
       /** @description RFC 1123 date */
-      readonly last_distupgrade?: string | null;
+      last_distupgrade?: $Read<string | null>;
       /** @description RFC 1123 date */
-      readonly last_stateapply?: string | null;
+      last_stateapply?: $Read<string | null>;
       /** @enum {string} */
-      readonly status?: 'up' | 'down';
+      status?: $Read<'up' | 'down'>;
       /** @description RFC 1123 date */
-      readonly heartbeat?: string | null;
+      heartbeat?: $Read<string | null>;
       /** @enum {string} */
-      readonly key?: 'accepted' | 'pending' | 'rejected' | 'denied';
-      readonly last_action?: string | components['schemas']['ActionEmbedded'] | null;
+      key?: $Read<'accepted' | 'pending' | 'rejected' | 'denied'>;
+      last_action?: $Read<string | components['schemas']['ActionEmbedded'] | null>;
       /** @description The outward address (POST /api/graph request_ips) is not one of its own */
-      readonly nat?: boolean;
-      readonly fingerprint?: string | null;
-      readonly fingerprint_history?: {
-        /**
-         * @description RFC 1123 date
-         * @example Wed, 25 Nov 2026 21:08:02 GMT
-         */
-        added?: string;
-        fingerprint?: string;
-      }[];
+      nat?: $Read<boolean>;
+      fingerprint?: $Read<string | null>;
+      fingerprint_history?: $Read<
+        {
+          /**
+           * @description RFC 1123 date
+           * @example Wed, 25 Nov 2026 21:08:02 GMT
+           */
+          added?: string;
+          fingerprint?: string;
+        }[]
+      >;
       /** @description The host's user record on its VPN server */
-      readonly vpnsrv_representation?:
+      vpnsrv_representation?: $Read<
         | ({
             auth_type?: string;
             yubico_id?: string | null;
@@ -1918,15 +1960,16 @@ export interface components {
           } & {
             [key: string]: unknown;
           })
-        | null;
+        | null
+      >;
       vpn_organization?: string | components['schemas']['VpnOrganizationEmbedded'] | null;
       identification_number?: string | null;
       /** @description Latest status.all_status sample while monitoring runs */
-      readonly all_status?: {
+      all_status?: $Read<{
         [key: string]: unknown;
-      } | null;
+      } | null>;
       /** @description Hidden by DELETE; shown only with show_soft_deleted */
-      readonly _soft_deleted?: boolean;
+      _soft_deleted?: $Read<boolean>;
       _links: components['schemas']['HostLinks'];
     };
     /** @description Host as embedded in another item (embedded=...): no _links, no list-hidden fields. */
@@ -1935,53 +1978,55 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       /** @description Salt version of the minion */
-      readonly version?: string;
-      readonly ip?: string;
-      readonly nodegroups?: string[];
+      version?: $Read<string>;
+      ip?: $Read<string>;
+      nodegroups?: $Read<string[]>;
       /** @description Ids of the groups the host is a static member of */
       groups?: string[];
       /** @description RFC 1123 date */
-      readonly last_distupgrade?: string | null;
+      last_distupgrade?: $Read<string | null>;
       /** @description RFC 1123 date */
-      readonly last_stateapply?: string | null;
+      last_stateapply?: $Read<string | null>;
       /** @enum {string} */
-      readonly status?: 'up' | 'down';
+      status?: $Read<'up' | 'down'>;
       /** @description RFC 1123 date */
-      readonly heartbeat?: string | null;
+      heartbeat?: $Read<string | null>;
       /** @enum {string} */
-      readonly key?: 'accepted' | 'pending' | 'rejected' | 'denied';
+      key?: $Read<'accepted' | 'pending' | 'rejected' | 'denied'>;
       /** @description Id of a actions item */
-      readonly last_action?: string | null;
+      last_action?: $Read<string | null>;
       /** @description The outward address (POST /api/graph request_ips) is not one of its own */
-      readonly nat?: boolean;
-      readonly fingerprint?: string | null;
-      readonly fingerprint_history?: {
-        /**
-         * @description RFC 1123 date
-         * @example Wed, 25 Nov 2026 21:08:02 GMT
-         */
-        added?: string;
-        fingerprint?: string;
-      }[];
+      nat?: $Read<boolean>;
+      fingerprint?: $Read<string | null>;
+      fingerprint_history?: $Read<
+        {
+          /**
+           * @description RFC 1123 date
+           * @example Wed, 25 Nov 2026 21:08:02 GMT
+           */
+          added?: string;
+          fingerprint?: string;
+        }[]
+      >;
       /** @description The host's user record on its VPN server */
-      readonly vpnsrv_representation?:
+      vpnsrv_representation?: $Read<
         | ({
             auth_type?: string;
             yubico_id?: string | null;
@@ -2010,12 +2055,13 @@ export interface components {
           } & {
             [key: string]: unknown;
           })
-        | null;
+        | null
+      >;
       /** @description Id of a vpn_organizations item */
       vpn_organization?: string | null;
       identification_number?: string | null;
       /** @description Hidden by DELETE; shown only with show_soft_deleted */
-      readonly _soft_deleted?: boolean;
+      _soft_deleted?: $Read<boolean>;
     };
     /** @description self always; parent and collection on item GETs; related when a reference has a value */
     HostLinks: {
@@ -2047,22 +2093,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['HostLinks'];
       /** @constant */
       _status: 'OK';
@@ -2090,6 +2136,36 @@ export interface components {
       /** @description Id of a vpn_organizations item */
       vpn_organization?: string | null;
       identification_number?: string | null;
+      /** @description Server-set: refused (422) in a body */
+      version?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      ip?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      nodegroups?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      grain?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_distupgrade?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_stateapply?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      status?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      heartbeat?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      key?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_action?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      nat?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      fingerprint?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      fingerprint_history?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      vpnsrv_representation?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      all_status?: $Read<unknown>;
     };
     /** @description Snapshots of the host list; prefer /api/hosts/statistics/*. Every field is present unless a projection leaves it out; the meta fields and _links always are. */
     HostsStatistic: {
@@ -2097,22 +2173,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       hosts?: {
         _id?: string;
         version?: string | null;
@@ -2179,33 +2255,33 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
-      readonly name?: string;
-      readonly type?: number;
+      _etag: $Read<string>;
+      name?: $Read<string>;
+      type?: $Read<number>;
       /** @description The parsed compound expression */
-      readonly info?: {
+      info?: $Read<{
         regex?: string;
         grain?: {
           [key: string]: unknown;
         };
         hosts?: string[];
         expression?: string;
-      };
+      }>;
       _links: components['schemas']['NodegroupLinks'];
     };
     /** @description Nodegroup as embedded in another item (embedded=...): no _links, no list-hidden fields. */
@@ -2214,33 +2290,33 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
-      readonly name?: string;
-      readonly type?: number;
+      _etag: $Read<string>;
+      name?: $Read<string>;
+      type?: $Read<number>;
       /** @description The parsed compound expression */
-      readonly info?: {
+      info?: $Read<{
         regex?: string;
         grain?: {
           [key: string]: unknown;
         };
         hosts?: string[];
         expression?: string;
-      };
+      }>;
     };
     /** @description self always; parent and collection on item GETs; related when a reference has a value */
     NodegroupLinks: {
@@ -2278,22 +2354,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       addresses?: {
         /** @description URL of the IP resolver (http or https; empty: none) that POST /api/graph request_ips uses by default */
         resolver_address?: string;
@@ -2332,22 +2408,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['SettingLinks'];
       /** @constant */
       _status: 'OK';
@@ -2367,11 +2443,11 @@ export interface components {
         file?: string | null;
       };
       /** @description Flat form of addresses.resolver_address (the spec's PATCH body) */
-      resolver_address?: string;
+      resolver_address?: $Write<string>;
       /** @description Flat form of addresses.master_address (the spec's PATCH body) */
-      master_address?: string;
+      master_address?: $Write<string>;
       /** @description Flat form of addresses.file (the spec's PATCH body) */
-      file?: string | null;
+      file?: $Write<string | null>;
     };
     /** @description Scheduled remote executions. Every field is present unless a projection leaves it out; the meta fields and _links always are. */
     Task: {
@@ -2379,22 +2455,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       /** @enum {string} */
       salt_client?: 'local' | 'local_async' | 'local_batch';
       name?: string;
@@ -2418,12 +2494,12 @@ export interface components {
       /** @description Cron expression (UTC), instead of interval */
       cron?: string | null;
       /** @description RFC 1123 date */
-      readonly next?: string | null;
-      readonly count_of_execution?: number;
+      next?: $Read<string | null>;
+      count_of_execution?: $Read<number>;
       /** @description RFC 1123 date */
-      readonly last_run?: string | null;
-      readonly last_jid?: string | null;
-      readonly last_error?: string | null;
+      last_run?: $Read<string | null>;
+      last_jid?: $Read<string | null>;
+      last_error?: $Read<string | null>;
       _links: components['schemas']['TaskLinks'];
     };
     /** @description self always; parent and collection on item GETs; related when a reference has a value */
@@ -2455,22 +2531,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['TaskLinks'];
       /** @constant */
       _status: 'OK';
@@ -2486,15 +2562,15 @@ export interface components {
        * @default local_async
        * @enum {string}
        */
-      salt_client: 'local' | 'local_async' | 'local_batch';
+      salt_client?: 'local' | 'local_async' | 'local_batch';
       name: string;
       fun: string;
       /** @default {} */
-      kwarg: {
+      kwarg?: {
         [key: string]: unknown;
       };
       /** @default [] */
-      arg: string[];
+      arg?: string[];
       /**
        * @description UTC; "YYYY-MM-DD HH:MM" accepted. RFC 1123, ISO 8601, or "YYYY-MM-DD HH:MM" (UTC)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
@@ -2507,12 +2583,22 @@ export interface components {
        * @default scheduled
        * @enum {string}
        */
-      status: 'scheduled' | 'paused' | 'finished';
+      status?: 'scheduled' | 'paused' | 'finished';
       tgt: string[];
       /** @description Seconds between runs */
       interval?: number | null;
       /** @description Cron expression (UTC), instead of interval */
       cron?: string | null;
+      /** @description Server-set: refused (422) in a body */
+      next?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      count_of_execution?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_run?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_jid?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_error?: $Read<unknown>;
     };
     TaskPatch: {
       /** @enum {string} */
@@ -2538,6 +2624,16 @@ export interface components {
       interval?: number | null;
       /** @description Cron expression (UTC), instead of interval */
       cron?: string | null;
+      /** @description Server-set: refused (422) in a body */
+      next?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      count_of_execution?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_run?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_jid?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_error?: $Read<unknown>;
     };
     TaskUpdate: {
       /** @description The item id */
@@ -2565,6 +2661,16 @@ export interface components {
       interval?: number | null;
       /** @description Cron expression (UTC), instead of interval */
       cron?: string | null;
+      /** @description Server-set: refused (422) in a body */
+      next?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      count_of_execution?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_run?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_jid?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      last_error?: $Read<unknown>;
     };
     /** @description Patches from the master's file server. PATCH changes the local description. Every field is present unless a projection leaves it out; the meta fields and _links always are. */
     Update: {
@@ -2572,24 +2678,24 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
-      readonly name?: string;
-      readonly text?: string;
+      _etag: $Read<string>;
+      name?: $Read<string>;
+      text?: $Read<string>;
       description?: string;
       _links: components['schemas']['UpdateLinks'];
     };
@@ -2622,22 +2728,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['UpdateLinks'];
       /** @constant */
       _status: 'OK';
@@ -2650,6 +2756,10 @@ export interface components {
     };
     UpdatePatch: {
       description?: string;
+      /** @description Server-set: refused (422) in a body */
+      name?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      text?: $Read<unknown>;
     };
     /** @description VPN servers. The password is stored encrypted and read back masked. Every field is present unless a projection leaves it out; the meta fields and _links always are. */
     VpnManager: {
@@ -2657,22 +2767,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       name?: string;
       server_address?: string;
       /** @description URL of the web console, where the server also answers its API */
@@ -2691,22 +2801,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       name?: string;
       server_address?: string;
       /** @description URL of the web console, where the server also answers its API */
@@ -2747,22 +2857,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['VpnManagerLinks'];
       /** @constant */
       _status: 'OK';
@@ -2797,22 +2907,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       name?: string;
       vpn_manager?: string | components['schemas']['VpnManagerEmbedded'] | null;
       /** @description The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server */
@@ -2830,7 +2940,7 @@ export interface components {
       cipher_type?: string;
       type?: number;
       /** @description The last reconcile could not use the manager (down, too slow, or refusing the credentials) */
-      readonly unreachable?: boolean;
+      unreachable?: $Read<boolean>;
       _links: components['schemas']['VpnOrganizationLinks'];
     };
     /** @description Vpn_organization as embedded in another item (embedded=...): no _links, no list-hidden fields. */
@@ -2839,22 +2949,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       name?: string;
       /** @description Id of a vpn_managers item */
       vpn_manager?: string;
@@ -2873,7 +2983,7 @@ export interface components {
       cipher_type?: string;
       type?: number;
       /** @description The last reconcile could not use the manager (down, too slow, or refusing the credentials) */
-      readonly unreachable?: boolean;
+      unreachable?: $Read<boolean>;
     };
     /** @description self always; parent and collection on item GETs; related when a reference has a value */
     VpnOrganizationLinks: {
@@ -2905,22 +3015,22 @@ export interface components {
        * @description The item id
        * @example 6566d7e2a1b2c3d4e5f60718
        */
-      readonly _id: string;
+      _id: $Read<string>;
       /**
        * @description Creation time (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _created: string;
+      _created: $Read<string>;
       /**
        * @description Last change (RFC 1123)
        * @example Wed, 25 Nov 2026 21:08:02 GMT
        */
-      readonly _updated: string;
+      _updated: $Read<string>;
       /**
        * @description Version of the item: send it back in If-Match to write only that version
        * @example c4ab3a4f3b1a5e1c9e2d8f7a6b5c4d3e2f1a0b9c
        */
-      readonly _etag: string;
+      _etag: $Read<string>;
       _links: components['schemas']['VpnOrganizationLinks'];
       /** @constant */
       _status: 'OK';
@@ -2944,7 +3054,7 @@ export interface components {
        * @description The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server
        * @default {}
        */
-      vpnsrv_representation: {
+      vpnsrv_representation?: {
         auth_api?: boolean;
         name?: string;
         /** @description Secret: stored encrypted, read back masked */
@@ -2958,9 +3068,11 @@ export interface components {
         [key: string]: unknown;
       };
       /** @default rsa */
-      cipher_type: string;
+      cipher_type?: string;
       /** @default 6 */
-      type: number;
+      type?: number;
+      /** @description Server-set: refused (422) in a body */
+      unreachable?: $Read<unknown>;
     };
   };
   responses: {

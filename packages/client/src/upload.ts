@@ -4,15 +4,15 @@
  * objects and lists as JSON text, files as file parts with their name.
  */
 import { FleetApiError, type FleetClient, type Schemas } from './client';
-import type { paths } from './schema';
+import type { paths, Readable, Writable } from './schema';
 
 /** The paths that take a multipart create. */
 export type UploadPath = {
   [P in keyof paths]: paths[P] extends { post: { requestBody: { content: { 'multipart/form-data': unknown } } } } ? P : never;
 }[keyof paths];
 
-type UploadBody<P extends UploadPath> = paths[P]['post']['requestBody']['content']['multipart/form-data'];
-type Written<P extends UploadPath> = Extract<paths[P]['post']['responses'][201]['content']['application/json'], { _id: string }>;
+type UploadBody<P extends UploadPath> = Writable<paths[P]['post']['requestBody']['content']['multipart/form-data']>;
+type Written<P extends UploadPath> = Readable<Extract<paths[P]['post']['responses'][201]['content']['application/json'], { _id: unknown }>>;
 
 /** The fields of an upload: a file field takes a `Blob` (a `File` keeps its name). */
 export type UploadFields<P extends UploadPath> = { [K in keyof UploadBody<P>]: UploadBody<P>[K] extends string ? string | Blob : UploadBody<P>[K] };
