@@ -126,8 +126,8 @@ function createChecker(doc: Json): OpenApiChecker {
         .split(';')[0]
         ?.trim()
         .toLowerCase() ?? '';
-    if (method === 'HEAD' || res.status === 204 || res.status === 304) return null;
-    if (!content) return text === '' ? null : `${where}: the document lists no body, the answer has one (${type})`;
+    if (method === 'HEAD') return null;
+    if (!content || res.status === 204 || res.status === 304) return text === '' ? null : `${where}: the document lists no body, the answer has one (${type})`;
     if (type !== 'application/json')
       return type in content || '*/*' in content
         ? null
