@@ -6,7 +6,7 @@
  */
 import type { CallContext, Filter, ItemOfFields } from '@fleet/engine';
 import { hosts } from '../hosts';
-import { groupFields, groupsRef } from './fields';
+import { type groupFields, groupsRef } from './fields';
 
 type Group = ItemOfFields<typeof groupFields>;
 

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Doc, type Runtime, type Store } from '@fleet/engine';
 import { openSqliteStore } from '@fleet/engine/sqlite';
-import { allResources } from '@fleet/resources';
 import { createSaltClient, type SaltClient } from '@fleet/salt';
 import { createFleetSync, type SyncReport } from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';

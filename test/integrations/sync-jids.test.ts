@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Log, type Runtime, type Store } from '@fleet/engine';
 import { openSqliteStore } from '../../engine/src/store/sqlite';
-import { allResources } from '@fleet/resources';
 import { createFleetSync, createSaltClient, jidAt, jidInstant, shiftJid, type SaltClient } from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { loadConfig } from '../../packages/server/src/config';

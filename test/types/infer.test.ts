@@ -5,9 +5,10 @@
  */
 import { expectTypeOf } from 'expect-type';
 import { defineResource, f, type CreateInputOf, type ItemOf, type PatchInputOf } from '../../engine/src';
-import { groups, hosts, settings, tasks, updates, vpn_managers } from '../../resources';
+import { groups, hosts, type settings, tasks, type updates, type vpn_managers } from '../../resources';
 
 /** The keys of T that are not optional. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends Pick<T, K>` is how an optional key is told apart
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 describe('ItemOf', () => {

@@ -19,7 +19,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fleet-demo-vpn-'));
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   for (const name of ['API_TOKENS', 'DATABASE_URL', 'PORT', 'HOST', 'SALT_API_URL', 'SYNC_INTERVAL_S']) delete env[name];
-  child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli.ts', 'demo', '--hosts', '5', '--port', '0', '--data', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '5', '--port', '0', '--data', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
 });

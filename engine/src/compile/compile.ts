@@ -126,7 +126,7 @@ export function compileResource(definition: AnyResourceDefinition): CompiledReso
     if (why) throw new Error(`${def.name}: ${why}`);
   }
   if (!/^[a-z][a-z0-9_]*$/.test(def.name)) throw new Error(`resource name "${def.name}" must match [a-z][a-z0-9_]*`);
-  const entries = Object.entries(def.fields) as [string, Field][];
+  const entries = Object.entries<Field>(def.fields);
   for (const [name] of entries) {
     if (name.startsWith('_') && name !== def.softDelete?.field) {
       // `_id`, `_created`, `_updated`, `_etag` belong to the engine (Eve refuses them in a schema too).

@@ -117,11 +117,11 @@ export const f = {
   number: <const O extends Opts<NumberField>>(o?: O) => ({ kind: 'number', ...o }) as { kind: 'number' } & O,
   boolean: <const O extends Opts<BooleanField>>(o?: O) => ({ kind: 'boolean', ...o }) as { kind: 'boolean' } & O,
   datetime: <const O extends Opts<DatetimeField>>(o?: O) => ({ kind: 'datetime', ...o }) as { kind: 'datetime' } & O,
-  object: <const S extends Fields, const O extends Omit<Opts<ObjectField>, 'fields'> = {}>(fields: S, o?: O) =>
+  object: <const S extends Fields, const O extends Omit<Opts<ObjectField>, 'fields'> = Record<never, never>>(fields: S, o?: O) =>
     ({ kind: 'object', fields, ...o }) as { kind: 'object'; fields: S } & O,
-  array: <const E extends Field, const O extends Omit<Opts<ArrayField>, 'of'> = {}>(of: E, o?: O) =>
+  array: <const E extends Field, const O extends Omit<Opts<ArrayField>, 'of'> = Record<never, never>>(of: E, o?: O) =>
     ({ kind: 'array', of, ...o }) as { kind: 'array'; of: E } & O,
-  ref: <const T extends string, const O extends Omit<Opts<RefField>, 'to'> = {}>(to: T, o?: O) =>
+  ref: <const T extends string, const O extends Omit<Opts<RefField>, 'to'> = Record<never, never>>(to: T, o?: O) =>
     ({ kind: 'ref', to, ...o }) as { kind: 'ref'; to: T } & O,
   media: <const O extends Opts<MediaField>>(o?: O) => ({ kind: 'media', ...o }) as { kind: 'media' } & O,
 };

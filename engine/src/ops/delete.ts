@@ -37,8 +37,8 @@ async function removeMedia(s: OpsScope, docs: readonly Doc[]): Promise<void> {
 }
 
 async function runHooks(s: OpsScope, which: 'beforeDelete' | 'afterDelete', docs: readonly Doc[], ctx: CallContext): Promise<void> {
-  const hook = s.res.def.hooks?.[which];
-  if (hook) for (const doc of docs) await hook({ doc: doc as AnyItem, ctx });
+  const hooks = s.res.def.hooks;
+  if (hooks?.[which]) for (const doc of docs) await hooks[which]({ doc: doc as AnyItem, ctx });
 }
 
 /** `delete` of one item. */

@@ -74,9 +74,9 @@ function naturalId(res: CompiledResource, fields: Record<string, unknown>): stri
 
 /** Runs `prepare` on a copy of the validated fields (noted in `undo`), then seals the secrets. */
 async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallContext, undo: PreparedWrites, original?: Doc): Promise<Record<string, unknown>> {
-  const hook = s.res.def.hooks?.prepare;
+  const hooks = s.res.def.hooks;
   const fields = { ...body.stored };
-  const out = hook ? ((await hook({ op, fields, extras: { ...body.extras }, ctx, ...(original ? { original: original as AnyItem } : {}) })) as Record<string, unknown>) : fields;
+  const out = hooks?.prepare ? await hooks.prepare({ op, fields, extras: { ...body.extras }, ctx, ...(original ? { original: original as AnyItem } : {}) }) : fields;
   undo.note({ op, fields: { ...out }, ...(original ? { original } : {}) });
   sealSecrets(out, s.res.secretPaths, s.secrets);
   return out;
@@ -106,9 +106,9 @@ function nextVersion(res: CompiledResource, original: Doc, fields: Record<string
 
 /** Runs `afterWrite` for every written item, in order. */
 async function afterWrites(s: OpsScope, writes: readonly { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[], ctx: CallContext): Promise<void> {
-  const hook = s.res.def.hooks?.afterWrite;
-  if (!hook) return;
-  for (const w of writes) await hook({ op: w.op, doc: w.doc as AnyItem, extras: w.extras, ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
+  const hooks = s.res.def.hooks;
+  if (!hooks?.afterWrite) return;
+  for (const w of writes) await hooks.afterWrite({ op: w.op, doc: w.doc as AnyItem, extras: w.extras, ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
 }
 
 type CreateWrite = { op: WriteOp; doc: Doc; extras: Record<string, unknown> };

@@ -15,6 +15,11 @@ import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { ConfigError, loadConfig, startServer, type RunningServer } from '@fleet/server';
 
+/** A number of the sync report, or `?` when the report has none. */
+function count(value: unknown): string {
+  return typeof value === 'number' ? String(value) : '?';
+}
+
 const USAGE = 'usage: demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P (any free)] [--vpn-port P (any free)] [--data DIR (./data/demo)]';
 /** The VPN manager the demo wires to the VPN server simulator. */
 const DEMO_MANAGER = 'vpn-sim';
@@ -112,7 +117,7 @@ function banner(running: RunningServer, sim: SaltSim, vpn: VpnSim, report: Recor
     `  salt-api     ${sim.url}   (simulator: ${sim.fleet.minions.size} minions)`,
     `  VPN server   ${vpn.url}   (simulator: VPN manager "${DEMO_MANAGER}", user ${vpn.credentials.username})`,
     `  admin token  ${auth}`,
-    `  first sync   ${String(report.hostsSeen ?? '?')} hosts, ${String(report.nodegroups ?? '?')} nodegroups, ${String(report.actionsRecorded ?? 0)} actions in ${String(report.ms ?? '?')} ms`,
+    `  first sync   ${count(report.hostsSeen)} hosts, ${count(report.nodegroups)} nodegroups, ${count(report.actionsRecorded)} actions in ${count(report.ms)} ms`,
     '',
     'Try:',
     `  curl -g -H 'Authorization: Bearer ${auth}' '${api}/hosts?max_results=5&projection={"status":1,"ip":1,"version":1}'`,

@@ -32,7 +32,7 @@ export function requireSession(ctx: SimContext, req: Request): Session {
 }
 
 function credentials(body: unknown): Record<string, unknown> {
-  const first = Array.isArray(body) ? body[0] : body;
+  const first: unknown = Array.isArray(body) ? body[0] : body;
   return first !== null && typeof first === 'object' ? (first as Record<string, unknown>) : {};
 }
 

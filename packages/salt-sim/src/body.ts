@@ -26,7 +26,7 @@ function parseForm(text: string): Record<string, unknown> {
     const value = key === 'arg' || key === 'kwarg' ? yamlify(raw) : raw;
     const prev = out[key];
     if (prev === undefined) out[key] = key === 'arg' ? [value] : value;
-    else out[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+    else out[key] = Array.isArray(prev) ? [...(prev as unknown[]), value] : [prev, value];
   }
   return out;
 }

@@ -6,6 +6,7 @@
  */
 import type { Fleet, SimMinion } from './model';
 import { toolTimestamp } from './model';
+import { text } from './context';
 import { cmdRun, type CmdResult } from './shell';
 import { stateApply, type MinionOutput } from './state';
 import { allStatus } from './status';
@@ -79,7 +80,7 @@ const FUNCTIONS: Record<string, ExecFn> = {
   'test.true': () => ok(true),
   'test.false': () => ok(false),
   'test.version': (c) => ok(c.minion.grains['saltversion']),
-  'test.echo': (c) => ok(String(c.args[0] ?? c.kwargs['text'] ?? '')),
+  'test.echo': (c) => ok(text(c.args[0] ?? c.kwargs['text'])),
   'cmd.run': (c) => {
     const r = shell(c, 'cmd.run');
     return 'noReturn' in r ? { ret: null, retcode: 0, noReturn: true } : { ret: r.output, retcode: r.retcode };
@@ -91,13 +92,13 @@ const FUNCTIONS: Record<string, ExecFn> = {
   },
   'grains.items': (c) => ok(structuredClone(c.minion.grains)),
   'grains.item': (c) => ok(Object.fromEntries(c.args.map((k) => [String(k), grainsGet(c.minion.grains, String(k))]))),
-  'grains.get': (c) => ok(grainsGet(c.minion.grains, String(c.args[0] ?? c.kwargs['key'] ?? ''))),
+  'grains.get': (c) => ok(grainsGet(c.minion.grains, text(c.args[0] ?? c.kwargs['key']))),
   'state.apply': (c) => stateApply(c.fleet, c.minion, modsOf(c)),
   'state.sls': (c) => stateApply(c.fleet, c.minion, modsOf(c)),
   'state.highstate': (c) => stateApply(c.fleet, c.minion, []),
   'status.all_status': (c) => ok(allStatus(c.minion)),
   'cp.get_file_str': (c) => {
-    const path = String(c.args[0] ?? c.kwargs['path'] ?? '').replace(/^salt:\/\//, '');
+    const path = text(c.args[0] ?? c.kwargs['path']).replace(/^salt:\/\//, '');
     return ok(c.fleet.files.get(path) ?? false);
   },
   'pkg.upgrade': pkgUpgrade,

@@ -13,7 +13,7 @@ function cpuinfo(m: SimMinion): Record<string, unknown> {
   const cpus = num(m.grains['num_cpus'], 2);
   return {
     processor: String(cpus - 1), vendor_id: 'GenuineIntel', 'cpu family': '6', model: '106',
-    'model name': String(m.grains['cpu_model'] ?? ''), 'cpu MHz': '2000.000', 'cache size': '49152 KB',
+    'model name': typeof m.grains['cpu_model'] === 'string' ? m.grains['cpu_model'] : '', 'cpu MHz': '2000.000', 'cache size': '49152 KB',
     siblings: String(cpus), 'cpu cores': String(cpus), flags: ['fpu', 'vme', 'de', 'pse', 'tsc', 'msr', 'sse', 'sse2', 'avx', 'avx2'],
   };
 }

@@ -91,8 +91,9 @@ export function pyMatch(pattern: string, value: string): boolean {
 function valueMatches(value: unknown, pattern: string, regex: boolean): boolean {
   if (Array.isArray(value)) return value.some((v) => valueMatches(v, pattern, regex));
   if (value === null || value === undefined || typeof value === 'object') return false;
-  const text = typeof value === 'boolean' ? (value ? 'True' : 'False') : String(value);
-  return regex ? pyMatch(pattern, text) : globRegExp(pattern.toLowerCase()).test(text.toLowerCase());
+  // Python's str() of a grain value: booleans capitalised, numbers and strings as they are.
+  const shown = typeof value === 'boolean' ? (value ? 'True' : 'False') : typeof value === 'number' || typeof value === 'string' ? String(value) : '';
+  return regex ? pyMatch(pattern, shown) : globRegExp(pattern.toLowerCase()).test(shown.toLowerCase());
 }
 
 /** Salt's `subdict_match`: every split of `a:b:c` into a key path and a value pattern is tried. */

@@ -8,6 +8,7 @@
  */
 import { stampNow, systemContext, type ItemOf, type Runtime, type WriteDataOf } from '@fleet/engine';
 import { actions, alerts, failed_patches, hosts } from '@fleet/resources';
+import { text } from './client/normalize';
 
 /** The fields of an alert the service raises. */
 export type AlertFields = WriteDataOf<(typeof alerts)['fields']>;
@@ -74,7 +75,7 @@ export function failedPatchFields(r: JobReturn): (WriteDataOf<(typeof failed_pat
   const steps = stateSteps(r.ret);
   if (!steps || !steps.some((s) => s.result === false)) return null;
   const firstArg = r.funArgs.find((a) => typeof a === 'string');
-  const patch = typeof firstArg === 'string' ? firstArg : String(steps.find((s) => s.result === false)?.__sls__ ?? r.fun);
+  const patch = typeof firstArg === 'string' ? firstArg : text(steps.find((s) => s.result === false)?.__sls__, r.fun);
   return { jid: r.jid, action: r.fun, host: r.host, state: 'finished', patch, return: steps };
 }
 

@@ -59,7 +59,7 @@ function bodies(route: Route, req: Request): Readonly<Record<string, unknown>>[]
   }
   if (!Array.isArray(list)) return undefined;
   const bound = list.map((item) => bindStruct(Buffer.from(JSON.stringify(item)), route.struct ?? {}));
-  return bound.every((b) => b !== undefined) ? (bound as Record<string, unknown>[]) : undefined;
+  return bound.every((b) => b !== undefined) ? (bound) : undefined;
 }
 
 async function serve(ctx: SimContext, route: Route, req: Request): Promise<SimResponse> {

@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Call, SimContext } from './context';
 import type { SimAdmin } from './model';
-import { abort, appError, filterStr, jsonify, proxyAbort, type SimResponse } from './wire';
+import { abort, appError, filterStr, jsonify, proxyAbort, type SimResponse, pyText } from './wire';
 
 /** `AUTH_SIG_STRING_MAX_LEN` (constants.py). */
 const AUTH_SIG_STRING_MAX_LEN = 10_240;
@@ -149,9 +149,9 @@ function openSession(ctx: SimContext, admin: SimAdmin): string[] {
 /** `POST /auth/session` (auth_session_post), in the handler's order of checks. */
 export async function login(ctx: SimContext, call: Call): Promise<SimResponse> {
   ctx.stats.loginAttempts += 1;
-  const username = (filterStr(String(call.json.username ?? '')) ?? '').slice(0, 128).toLowerCase();
-  const password = String(call.json.password ?? '').slice(0, 128);
-  const otpCode = filterStr(String(call.json.otp_code ?? '')) || undefined;
+  const username = (filterStr(pyText(call.json.username)) ?? '').slice(0, 128).toLowerCase();
+  const password = pyText(call.json.password).slice(0, 128);
+  const otpCode = filterStr(pyText(call.json.otp_code)) || undefined;
   if (ctx.settings.loginDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.settings.loginDelayMs));
   const admin = [...ctx.state.admins.values()].find((a) => a.username === username);
   // No RADIUS and no enterprise plugin: an unknown name is `auth_invalid_username` (_auth_plugin).

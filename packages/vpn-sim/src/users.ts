@@ -8,7 +8,7 @@ import type { Call, SimContext } from './context';
 import type { PortForward, SimOrg, SimUser } from './model';
 import { argId } from './orgs';
 import { searchUsers } from './search';
-import { abort, appError, filterStr, jsonify, type SimResponse } from './wire';
+import { abort, appError, filterStr, jsonify, type SimResponse, pyText } from './wire';
 
 /** AUTH_TYPES of constants.py. */
 export const AUTH_TYPES = new Set([
@@ -89,10 +89,10 @@ function validNetwork(text: string): boolean {
 
 /** `_create_user`: one body; returns the error answer, or the user (network links added last). */
 function createUser(ctx: SimContext, org: SimOrg, data: Readonly<Record<string, unknown>>): SimResponse | SimUser {
-  const authTypeIn = filterStr(String(data.auth_type ?? ''));
+  const authTypeIn = filterStr(pyText(data.auth_type));
   const authType = AUTH_TYPES.has(authTypeIn) ? authTypeIn : 'local';
-  const pin = filterStr(String(data.pin ?? '')) || null;
-  const yubicoIn = String(data.yubico_id ?? '');
+  const pin = filterStr(pyText(data.pin)) || null;
+  const yubicoIn = pyText(data.yubico_id);
   const yubico = authType === 'yubico' && yubicoIn ? yubicoIn.slice(0, 12) : null;
   const bypass = data.bypass_secondary === true;
   if (pin !== null && !/^\d+$/.test(pin)) return appError(400, ERRORS.pinNotDigits);
@@ -100,11 +100,11 @@ function createUser(ctx: SimContext, org: SimOrg, data: Readonly<Record<string, 
   if (bypass && pin !== null) return appError(400, ERRORS.pinBypassSecondary);
   if (bypass && yubico !== null) return appError(400, ERRORS.yubikeyBypassSecondary);
   const user: SimUser = {
-    id: ctx.gen.id(), orgId: org.id, name: filterStr(String(data.name ?? '')), email: filterStr(String(data.email ?? '')),
+    id: ctx.gen.id(), orgId: org.id, name: filterStr(pyText(data.name)), email: filterStr(pyText(data.email)),
     groups: groupsOf(data.groups), pin, type: 'client', auth_type: authType, yubico_id: yubico, otp_secret: ctx.gen.otpSecret(),
     disabled: data.disabled === true, bypass_secondary: bypass, client_to_client: data.client_to_client === true,
     mac_addresses: strings(data.mac_addresses), dns_servers: strings(data.dns_servers),
-    dns_suffix: filterStr(String(data.dns_suffix ?? '')) || null, port_forwarding: portForwarding(data.port_forwarding), network_links: [],
+    dns_suffix: filterStr(pyText(data.dns_suffix)) || null, port_forwarding: portForwarding(data.port_forwarding), network_links: [],
   };
   ctx.state.users.set(user.id, user);
   // Partial success: the user exists before a bad network link answers 400 (notes, second check).
@@ -166,11 +166,11 @@ export function userPut(ctx: SimContext, call: Call): SimResponse {
   if (found === undefined) return abort(500);
   const { org, user } = found;
   const d = call.json;
-  user.name = filterStr(String(d.name ?? '')) || 'undefined';
-  user.email = filterStr(String(d.email ?? '')) || null;
-  const authType = filterStr(String(d.auth_type ?? ''));
+  user.name = filterStr(pyText(d.name)) || 'undefined';
+  user.email = filterStr(pyText(d.email)) || null;
+  const authType = filterStr(pyText(d.auth_type));
   if (AUTH_TYPES.has(authType)) user.auth_type = authType;
-  if (user.auth_type === 'yubico') user.yubico_id = filterStr(String(d.yubico_id ?? '')).slice(0, 12) || null;
+  if (user.auth_type === 'yubico') user.yubico_id = filterStr(pyText(d.yubico_id)).slice(0, 12) || null;
   user.groups = groupsOf(d.groups);
   const pinError = putPin(user, d.pin);
   if (pinError) return pinError;
@@ -185,7 +185,7 @@ export function userPut(ctx: SimContext, call: Call): SimResponse {
   if (user.bypass_secondary && user.pin !== null) return appError(400, ERRORS.pinBypassSecondary);
   user.mac_addresses = strings(d.mac_addresses);
   user.dns_servers = strings(d.dns_servers);
-  user.dns_suffix = filterStr(String(d.dns_suffix ?? '')) || null;
+  user.dns_suffix = filterStr(pyText(d.dns_suffix)) || null;
   return jsonify(userDict(user, org));
 }
 

@@ -60,6 +60,18 @@ const ALNUM = /^[\p{L}\p{N}]$/u;
  * NAME_SAFE_CHARS; everything else, spaces included, is removed ("My Org" -> "MyOrg").
  * Falsy input is returned as it is.
  */
+/**
+ * What `str()` of a JSON value gives in the server's Python for the scalars a client sends: the
+ * string itself, a number's digits, `True`/`False`; anything else (absent, null, a list, an
+ * object) is treated as no value.
+ */
+export function pyText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  return '';
+}
+
 export function filterStr(value: string): string;
 export function filterStr(value: string | null): string | null;
 export function filterStr(value: string | null): string | null {

@@ -12,10 +12,12 @@ export function asObject(v: unknown): Obj | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
-/** A scalar as text; '' for anything else (an object is never printed as "[object Object]"). */
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+/** A scalar as text; `fallback` for anything else (an object is never printed as "[object Object]"). */
+export function text(v: unknown, fallback = ''): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
 }
+
+const str = (v: unknown): string => text(v);
 
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

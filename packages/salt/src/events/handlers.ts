@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { Conflict, NotFound, stampNow, systemContext, type Runtime } from '@fleet/engine';
 import { alerts, hosts } from '@fleet/resources';
-import { eventPayload, type SaltEvent } from '../client';
+import { eventPayload, text, type SaltEvent } from '../client';
 import { alert, raiseAlert, recordReturns, type JobReturn } from '../record';
 import { isBookkeeping } from '../sync/noise';
 
@@ -47,7 +47,7 @@ export class EventHandlers {
 
   private jobNew(jid: string, data: Record<string, unknown>): string | undefined {
     const args = Array.isArray(data['arg']) ? data['arg'] : [];
-    if (!isBookkeeping({ fun: String(data['fun'] ?? ''), tgt: data['tgt'], tgtType: data['tgt_type'], args, metadata: data['metadata'] })) return undefined;
+    if (!isBookkeeping({ fun: text(data['fun']), tgt: data['tgt'], tgtType: data['tgt_type'], args, metadata: data['metadata'] })) return undefined;
     this.ignored.add(jid);
     if (this.ignored.size > MAX_IGNORED) {
       const oldest = this.ignored.values().next();
@@ -57,11 +57,11 @@ export class EventHandlers {
   }
 
   private async jobReturn(jid: string, host: string, data: Record<string, unknown>): Promise<string | undefined> {
-    const fun = String(data['fun'] ?? '');
+    const fun = text(data['fun']);
     if (this.ignored.has(jid) || isBookkeeping({ fun, metadata: data['metadata'] })) return undefined;
     const retcode = typeof data['retcode'] === 'number' ? data['retcode'] : null;
     const r: JobReturn = {
-      jid: String(data['jid'] ?? jid), host: String(data['id'] ?? host), fun,
+      jid: text(data['jid'], jid), host: text(data['id'], host), fun,
       funArgs: Array.isArray(data['fun_args']) ? data['fun_args'] : [], ret: data['return'], retcode,
       success: typeof data['success'] === 'boolean' ? data['success'] : null, user: typeof data['user'] === 'string' ? data['user'] : null,
     };
@@ -107,8 +107,8 @@ export class EventHandlers {
    */
   private async vncConnect(event: SaltEvent): Promise<string> {
     const payload = eventPayload(event);
-    const hostname = String(payload['hostname'] ?? event.data['id'] ?? '');
-    const status = String(payload['status'] ?? 'connected');
+    const hostname = text(payload['hostname'], text(event.data['id']));
+    const status = text(payload['status'], 'connected');
     const now = this.now();
     const id = createHash('sha1').update(JSON.stringify([event.tag, event.data['_stamp'], event.data['id'], payload])).digest('hex').slice(0, 24);
     try {

@@ -12,7 +12,7 @@ import { stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
 import { nodegroups as nodegroupsResource } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import { parseNodegroup } from '../nodegroups';
-import { sameValue, type DeriveContext } from './derive';
+import type { DeriveContext } from './derive';
 import { markForgotten, readSnapshot, syncHosts } from './hosts';
 import { newJobCursor, repairJobs, type JobCursor } from './jobs';
 import { isMasterFailure, noteReachable, noteUnreachable } from './reachability';

@@ -118,7 +118,7 @@ async function* threaded(targets: readonly HostRef[], options: ActionBatchOption
     for (;;) {
       const message = queue.shift();
       if (message === undefined) {
-        if (failure !== undefined) throw failure;
+        if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`the actions worker failed: ${JSON.stringify(failure)}`);
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }

@@ -60,7 +60,10 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
   } catch (err) {
     throw new ConfigError(`seed: ${err instanceof Error ? err.message : String(err)}; ${USAGE}`);
   }
-  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  const str = (k: string): string | undefined => {
+    const value = values[k];
+    return typeof value === 'string' ? value : undefined;
+  };
   return {
     hosts: wholeNumber('hosts', str('hosts'), 50) ?? 50,
     actions: wholeNumber('actions', str('actions'), undefined),
