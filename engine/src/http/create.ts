@@ -10,7 +10,8 @@ import { BadRequest, PayloadTooLarge } from '../errors';
 import type { ApiContext } from './context';
 import { acceptBody, callContext, jsonObject, writeBody } from './handlers';
 import { multipartBody, multipartParser } from './multipart';
-import { renderWrite } from './serialize';
+import { itemJson } from './item-json';
+import { sendJson } from './results';
 
 /** Most documents in one bulk POST (docs/limits.md): a bigger batch is a 413 naming the limit. */
 export const MAX_BULK_DOCUMENTS = 1000;
@@ -50,8 +51,8 @@ export function createHandlers(api: ApiContext, res: CompiledResource): RequestH
       const docs = await collection.createMany(bodies, ctx);
       const first = docs[0];
       if (first) resp.setHeader('Location', `/api/${res.name}/${first._id}`);
-      const rendered = docs.map((d) => renderWrite(res, d, api.registry));
-      resp.status(201).json(rendered.length === 1 ? rendered[0] : { _status: 'OK', _items: rendered });
+      const rendered = docs.map((d) => itemJson(res, d, { mode: 'write', registry: api.registry }));
+      sendJson(req, resp, rendered.length === 1 ? (rendered[0] ?? '') : `{"_status":"OK","_items":[${rendered.join(',')}]}`, 201);
     } catch (err) {
       await Promise.all(stored.map((id) => api.runtime.media.delete(id)));
       throw err;

@@ -6,9 +6,24 @@
 const RFC1123 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
+/**
+ * Renderings already made, by time value: `toUTCString` costs ~0.8 us, and a page of 25 hosts
+ * renders ~175 dates, most of them the same on every read of that page (the profile in
+ * docs/performance.md). Cleared whole when full, so it stays a few MB.
+ */
+const rendered = new Map<number, string>();
+const RENDERED_MAX = 50_000;
+
 /** Renders a date as RFC 1123 in GMT. */
 export function formatHttpDate(date: Date): string {
-  return date.toUTCString();
+  const time = date.getTime();
+  let text = rendered.get(time);
+  if (text === undefined) {
+    text = date.toUTCString();
+    if (rendered.size >= RENDERED_MAX) rendered.clear();
+    rendered.set(time, text);
+  }
+  return text;
 }
 
 /** An HTTP date header (`If-Modified-Since`): RFC 1123 only, as Eve reads it; null when absent or anything else. */

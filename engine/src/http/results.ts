@@ -10,8 +10,8 @@ import type { Doc, Projection } from '../store/port';
 import { lastModifiedOf, setLastModified } from './conditional';
 import type { ApiContext } from './context';
 import { sendDownload } from './download';
+import { itemJson } from './item-json';
 import { collectionLinks } from './links';
-import { renderItem, renderWrite } from './serialize';
 
 /** A page of stored items, as the local API's `list` returns it. */
 interface Page {
@@ -21,16 +21,39 @@ interface Page {
   readonly maxResults: number;
 }
 
+/**
+ * Sends a JSON text as `res.json` would send the value it was made from (type, length, no body on
+ * HEAD), with no ETag: a collection has none in Eve, and an item's is its stored `_etag`, set by
+ * the handler; Express's own is a hash of the body per request. An application that asks Express
+ * for another JSON layout (`json spaces`, `json replacer`, `json escape`) gets the value through
+ * `res.json`.
+ */
+export function sendJson(req: Request, resp: Response, text: string, status = 200): void {
+  const app = req.app as { get?: (setting: string) => unknown } | undefined;
+  if (app?.get !== undefined && (app.get('json spaces') !== undefined || app.get('json replacer') !== undefined || app.get('json escape') === true)) {
+    resp.status(status).json(JSON.parse(text));
+    return;
+  }
+  resp.statusCode = status;
+  resp.setHeader('Content-Type', 'application/json; charset=utf-8');
+  resp.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+  if (req.method === 'HEAD') resp.end();
+  else resp.end(text, 'utf8');
+}
+
 /** Sends the collection envelope of a page; links repeat the query on `path` (relative to /api). */
 export function sendList(api: ApiContext, req: Request, resp: Response, res: CompiledResource, list: Page, o: { path?: string; projection?: Projection } = {}): void {
   const opts = { mode: 'list' as const, registry: api.registry, ...(o.projection ? { projection: o.projection } : {}) };
-  const items = list.items.map((d) => renderItem(res, d, opts));
+  const items: string[] = [];
+  for (const doc of list.items) items.push(itemJson(res, doc, opts));
   const path = o.path ?? res.name;
   const info = { page: list.page, maxResults: list.maxResults, total: list.total, defaultMaxResults: api.limits.defaultMaxResults };
   resp.setHeader('X-Total-Count', String(list.total));
   // Eve: the newest `_updated` of the page; no ETag, and never a 304 (conditional.ts).
   setLastModified(resp, lastModifiedOf(list.items));
-  resp.json({ _items: items, _links: collectionLinks(path, res.name, req.query, info), _meta: { page: list.page, max_results: list.maxResults, total: list.total } });
+  const links = JSON.stringify(collectionLinks(path, res.name, req.query, info));
+  const meta = JSON.stringify({ page: list.page, max_results: list.maxResults, total: list.total });
+  sendJson(req, resp, `{"_items":[${items.join(',')}],"_links":${links},"_meta":${meta}}`);
 }
 
 /** Sends a route's result. `own` is the resource the route is mounted under, if any. */
@@ -45,7 +68,7 @@ export function sendResult(api: ApiContext, req: Request, resp: Response, route:
     const res = resourceOf(result.resource);
     resp.setHeader('ETag', `"${String(result.item._etag)}"`);
     setLastModified(resp, lastModifiedOf([result.item]));
-    resp.status(result.status ?? 200).json(renderItem(res, result.item, { mode: 'item', registry: api.registry }));
+    sendJson(req, resp, itemJson(res, result.item, { mode: 'item', registry: api.registry }), result.status ?? 200);
     return;
   }
   if ('list' in result) {
@@ -55,7 +78,7 @@ export function sendResult(api: ApiContext, req: Request, resp: Response, route:
   }
   if ('write' in result) {
     resp.setHeader('ETag', `"${String(result.write._etag)}"`);
-    resp.status(result.status ?? 200).json(renderWrite(resourceOf(result.resource), result.write, api.registry));
+    sendJson(req, resp, itemJson(resourceOf(result.resource), result.write, { mode: 'write', registry: api.registry }), result.status ?? 200);
     return;
   }
   if ('download' in result) {

@@ -12,9 +12,9 @@ import { lastModifiedOf, notModified, setLastModified } from './conditional';
 import type { ApiContext } from './context';
 import { createHandlers } from './create';
 import { acceptBody, callContext, extraParams, guard, ifMatchOf, showDeleted, writeBody } from './handlers';
-import { sendList } from './results';
+import { itemJson } from './item-json';
+import { sendJson, sendList } from './results';
 import { mountRoute } from './routes';
-import { renderItem, renderWrite } from './serialize';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -59,7 +59,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     const { _id: _omit, ...fields } = body;
     const doc = await collection.patch(id, fields, callContext(api, resp), ifMatchOf(req));
     resp.setHeader('ETag', `"${doc._etag}"`);
-    resp.json(renderWrite(res, doc, api.registry));
+    sendJson(req, resp, itemJson(res, doc, { mode: 'write', registry: api.registry }));
   });
 
   add('get', '/:id', m.get, `GET /${res.name}/{id}`, async (req, resp) => {
@@ -77,7 +77,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
       resp.status(304).end();
       return;
     }
-    resp.json(renderItem(res, doc, { mode: 'item', registry: api.registry, ...(p.projection ? { projection: p.projection } : {}) }));
+    sendJson(req, resp, itemJson(res, doc, { mode: 'item', registry: api.registry, ...(p.projection ? { projection: p.projection } : {}) }));
   });
 
   for (const [method, role, op] of [
@@ -87,7 +87,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     add(method, '/:id', role, `${method.toUpperCase()} /${res.name}/{id}`, acceptBody(res), async (req, resp) => {
       const doc = await collection[op](String(req.params.id), writeBody(res, req.body), callContext(api, resp), ifMatchOf(req));
       resp.setHeader('ETag', `"${doc._etag}"`);
-      resp.json(renderWrite(res, doc, api.registry));
+      sendJson(req, resp, itemJson(res, doc, { mode: 'write', registry: api.registry }));
     });
   }
 

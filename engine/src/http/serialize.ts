@@ -11,13 +11,19 @@ import type { Doc } from '../store/port';
 import { renderDates } from './dates';
 
 export { MASK };
-const META = ['_id', '_created', '_updated', '_etag'] as const;
+/** The meta fields every item ends with, in this order. */
+export const META = ['_id', '_created', '_updated', '_etag'] as const;
 
 /** How the value of a media field (a media id) is rendered. */
 export type MediaHref = (id: string) => string;
 
 const plainMediaHref: MediaHref = (id) => `/api/media/${id}`;
 const mediaHrefs = new WeakMap<Registry, MediaHref>();
+
+/** How `registry`'s items render their media fields. */
+export function mediaHrefFor(registry: Registry): MediaHref {
+  return mediaHrefs.get(registry) ?? plainMediaHref;
+}
 
 /**
  * Renders the media fields of `registry`'s items with `href` from now on (the API router's signed
@@ -63,7 +69,8 @@ function maskPath(node: unknown, segments: string[]): void {
   maskPath(record[head], rest);
 }
 
-function visibleFields(res: CompiledResource, opts: RenderOptions): string[] {
+/** The top-level fields an item of `opts.mode` shows, in definition order. */
+export function visibleFields(res: CompiledResource, opts: Pick<RenderOptions, 'mode' | 'projection'>): string[] {
   const fields = [...res.storedFields, ...(res.softDelete ? [res.softDelete.field] : [])];
   const projection = opts.projection ?? {};
   const inclusive = Object.values(projection).includes(1);
@@ -82,7 +89,7 @@ const visibleFieldsOf = new WeakMap<RenderOptions, string[]>();
  * (dates formatted, secrets masked). The rest — a host's large `grain` above all — is passed to
  * the JSON writer as it is, never copied.
  */
-function copiedFields(res: CompiledResource): ReadonlySet<string> {
+export function copiedFields(res: CompiledResource): ReadonlySet<string> {
   let fields = copiedFieldsOf.get(res);
   if (!fields) {
     const names = new Set<string>();
@@ -112,7 +119,7 @@ export function renderItem(res: CompiledResource, doc: Doc, opts: RenderOptions)
   }
   applySubProjection(out, opts.projection);
   if (res.mediaFields.length > 0) {
-    const mediaHref = mediaHrefs.get(opts.registry) ?? plainMediaHref;
+    const mediaHref = mediaHrefFor(opts.registry);
     for (const name of res.mediaFields) if (typeof out[name] === 'string') out[name] = mediaHref(out[name]);
   }
   renderEmbedded(res, out, opts);
@@ -152,7 +159,8 @@ function applySubProjection(out: Record<string, unknown>, projection: RenderOpti
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** A plain record (not an array, not a Date). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
@@ -180,9 +188,12 @@ function dropPaths(value: unknown, paths: string[][]): unknown {
 }
 
 /** The id (or ids) of a relation field, also when the item embeds the targets. */
-function linkIds(value: unknown): unknown {
-  const idOf = (v: unknown): unknown => (isRecord(v) && typeof v._id === 'string' ? v._id : v);
+export function linkIds(value: unknown): unknown {
   return Array.isArray(value) ? value.map(idOf) : idOf(value);
+}
+
+function idOf(v: unknown): unknown {
+  return isRecord(v) && typeof v._id === 'string' ? v._id : v;
 }
 
 function itemLinks(res: CompiledResource, doc: Doc, opts: RenderOptions): Record<string, unknown> {

@@ -1,13 +1,15 @@
 /**
  * For the anchors harness (../shared/bench-anchors/run.sh): loads the host documents of
  * $HOSTS_JSON into a fresh SQLite store through the local API (as the sync creates hosts), then
- * serves the API on $PORT from it.
+ * serves the API on $PORT from it. gen.js names nodegroups and groups the hosts refer to; they are
+ * created first (nodegroups keep their names as ids, groups get ids of their own that the hosts'
+ * `groups` are rewritten to), since the local API checks every reference.
  * The store lives in a temp directory removed at exit.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Doc } from '@fleet/engine';
+import { systemContext, type Doc, type Runtime } from '@fleet/engine';
 import { startServer } from '../src/boot';
 import { loadConfig } from '../src/config';
 import { secretKey } from '../src/secrets';
@@ -17,11 +19,27 @@ import { withEngine } from './engine';
 /** A host as gen.js writes it: `heartbeat` is an ISO string. */
 type RawHost = { _id: string; heartbeat?: string } & Record<string, unknown>;
 
-function* asStored(raw: readonly RawHost[], now: Date): Generator<Doc> {
+function* asStored(raw: readonly RawHost[], groupIds: ReadonlyMap<string, string>, now: Date): Generator<Doc> {
   for (const host of raw) {
     const heartbeat = typeof host.heartbeat === 'string' ? new Date(host.heartbeat) : null;
-    yield stamped({ ...host, heartbeat }, now);
+    const groups = Array.isArray(host.groups) ? host.groups.map((g) => groupIds.get(String(g)) ?? String(g)) : [];
+    yield stamped({ ...host, heartbeat, groups }, now);
   }
+}
+
+/** The distinct strings of one list field over every host. */
+function names(raw: readonly RawHost[], field: 'nodegroups' | 'groups'): string[] {
+  return [...new Set(raw.flatMap((h) => (Array.isArray(h[field]) ? (h[field] as unknown[]).map(String) : [])))].sort();
+}
+
+/** Creates the nodegroups and groups the hosts name, then the hosts; resolves how many hosts. */
+async function load(runtime: Runtime, raw: readonly RawHost[]): Promise<number> {
+  const ctx = systemContext(runtime);
+  await runtime.resources.get('nodegroups').createMany(names(raw, 'nodegroups').map((name) => ({ name })), ctx);
+  const groupNames = names(raw, 'groups');
+  const created = await runtime.resources.get('groups').createMany(groupNames.map((name) => ({ name })), ctx);
+  const groupIds = new Map(groupNames.map((name, i) => [name, created[i]?._id ?? name]));
+  return createAll(runtime, 'hosts', asStored(raw, groupIds, new Date()), { size: 5000 });
 }
 
 async function main(): Promise<void> {
@@ -30,7 +48,7 @@ async function main(): Promise<void> {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as RawHost[];
   const dir = mkdtempSync(join(tmpdir(), 'fleet-anchors-'));
   const path = join(dir, 'fleet.db');
-  const loaded = await withEngine(path, secretKey(undefined, dir), (runtime) => createAll(runtime, 'hosts', asStored(raw, new Date()), { size: 5000 }));
+  const loaded = await withEngine(path, secretKey(undefined, dir), (runtime) => load(runtime, raw));
   process.stderr.write(`loaded ${loaded} hosts from ${file} into ${path}\n`);
 
   const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, DATABASE_URL: `sqlite:${path}` });
