@@ -77,154 +77,153 @@ function writeBody(res: CompiledResource, schema: string): Schema {
   return { required: true, content: { 'application/json': { schema: ref(schema) }, 'application/x-www-form-urlencoded': formContent(res, schema) } };
 }
 
-interface Built {
-  readonly collection: Record<string, Schema>;
-  readonly item: Record<string, Schema>;
+/** What one generic operation contributes, beside its id, role and errors. */
+interface Described {
+  readonly summary: string;
+  readonly parameters?: Schema[];
+  readonly body?: Schema;
+  readonly responses: Record<string, Schema>;
+  readonly paramRoles?: Role[];
 }
+
+const written = (res: CompiledResource): Record<string, Schema> => ({
+  200: { description: 'Written', headers: { ETag: header('ETag') }, content: json(ref(schemaNames(res).written)) },
+});
+const title = (res: CompiledResource): string => res.itemTitle.toLowerCase();
+
+function listOp(res: CompiledResource): Described {
+  const extra = readParams(res, 'list');
+  const headers = { 'X-Total-Count': header('TotalCount'), 'Last-Modified': header('LastModified') };
+  return {
+    summary: `List ${res.name}`,
+    parameters: [param('where'), param('sort'), param('projection'), embeddedParam(res), param('page'), param('max_results'), ...extra.params],
+    responses: { 200: { description: `A page of ${res.name}`, headers, content: json(ref(schemaNames(res).page)) } },
+    paramRoles: extra.roles,
+  };
+}
+
+function createOp(res: CompiledResource): Described {
+  const item = ref(schemaNames(res).written);
+  const bulk = {
+    type: 'object',
+    properties: { _status: { const: 'OK' }, _items: { type: 'array', items: item } },
+    required: ['_status', '_items'],
+    additionalProperties: false,
+  };
+  const created = {
+    description: 'Created (a bulk insert of several documents: _items, in order)',
+    headers: { Location: header('Location') },
+    content: json({ anyOf: [item, bulk] }),
+  };
+  return { summary: `Create ${title(res)} items (one, or a JSON array of them)`, body: createBody(res), responses: { 201: created } };
+}
+
+function getOp(res: CompiledResource): Described {
+  const extra = readParams(res, 'get');
+  const media = res.mediaFields.length > 0;
+  const ok = {
+    description: `The ${title(res)}`,
+    headers: { ETag: header('ETag'), 'Last-Modified': header('LastModified') },
+    content: json(ref(schemaNames(res).item)),
+  };
+  // Items with media fields are never 304: a cached copy would keep expired links (http/api.ts).
+  const responses: Record<string, Schema> = media ? { 200: ok } : { 200: ok, 304: { description: 'Not modified: the cached copy is current' } };
+  const conditional = media ? [] : [param('IfNoneMatch'), param('IfModifiedSince')];
+  return {
+    summary: `Get one ${title(res)}`,
+    parameters: [param('projection'), embeddedParam(res), ...extra.params, ...conditional],
+    responses,
+    paramRoles: extra.roles,
+  };
+}
+
+/** The generic operations, by method of the definition: where each is mounted, how it is named, what it is. */
+const OPERATIONS: Readonly<
+  Record<
+    ResourceOperation,
+    { at: 'collection' | 'item'; verb: string; id: (item: string, plural: string) => string; describe: (res: CompiledResource) => Described }
+  >
+> = {
+  list: { at: 'collection', verb: 'get', id: (_i, plural) => `list${plural}`, describe: listOp },
+  create: { at: 'collection', verb: 'post', id: (item) => `create${item}`, describe: createOp },
+  updateByBody: {
+    at: 'collection',
+    verb: 'put',
+    id: (item) => `update${item}`,
+    describe: (res) => ({
+      summary: `Change the ${title(res)} named by _id in the body (merged as PATCH)`,
+      parameters: [param('IfMatch')],
+      body: writeBody(res, schemaNames(res).update),
+      responses: written(res),
+    }),
+  },
+  deleteMany: {
+    at: 'collection',
+    verb: 'delete',
+    id: (_i, plural) => `delete${plural}`,
+    describe: (res) => ({
+      summary: `Delete every ${title(res)} matching where (required)`,
+      parameters: [param('where')],
+      responses: { 204: { description: 'Deleted', headers: { 'X-Deleted-Count': header('DeletedCount') } } },
+    }),
+  },
+  get: { at: 'item', verb: 'get', id: (item) => `get${item}`, describe: getOp },
+  patch: {
+    at: 'item',
+    verb: 'patch',
+    id: (item) => `patch${item}`,
+    describe: (res) => ({
+      summary: `Change fields of a ${title(res)} (sub-documents merged)`,
+      parameters: [param('IfMatch')],
+      body: writeBody(res, schemaNames(res).patch),
+      responses: written(res),
+    }),
+  },
+  replace: {
+    at: 'item',
+    verb: 'put',
+    id: (item) => `replace${item}`,
+    describe: (res) => ({
+      summary: `Replace a ${title(res)}`,
+      parameters: [param('IfMatch')],
+      body: writeBody(res, schemaNames(res).replace),
+      responses: written(res),
+    }),
+  },
+  delete: {
+    at: 'item',
+    verb: 'delete',
+    id: (item) => `delete${item}`,
+    describe: (res) => ({
+      summary: `Delete a ${title(res)}${res.softDelete ? ' (soft delete: hidden, kept)' : ''}`,
+      parameters: [param('IfMatch')],
+      responses: { 204: { description: 'Deleted' } },
+    }),
+  },
+};
 
 /** The generic operations of `res`, by path (`/api/<name>`, `/api/<name>/{id}`) and method. */
 export function resourcePaths(res: CompiledResource, registry: Registry): Record<string, Schema> {
   const names = schemaNames(res);
-  const m = res.def.methods;
-  const plural = pascal(res.name);
-  const built: Built = { collection: {}, item: {} };
-  const errors = (op: ResourceOperation, role: Role, paramRoles: Role[] = []): number[] => resourceErrors({ res, op, role, registry, paramRoles });
-  const op = (o: {
-    id: string;
-    summary: string;
-    role: Role;
-    kind: ResourceOperation;
-    parameters?: Schema[];
-    body?: Schema;
-    responses: Record<string, Schema>;
-    paramRoles?: Role[];
-  }): Schema =>
-    operation({
-      operationId: o.id,
+  const built: Record<'collection' | 'item', Record<string, Schema>> = { collection: {}, item: {} };
+  for (const [kind, spec] of Object.entries(OPERATIONS) as [ResourceOperation, (typeof OPERATIONS)[ResourceOperation]][]) {
+    const role = res.def.methods[kind];
+    if (role === undefined) continue;
+    const d = spec.describe(res);
+    built[spec.at][spec.verb] = operation({
+      operationId: spec.id(names.item, pascal(res.name)),
       tag: res.name,
-      summary: o.summary,
-      role: o.role,
-      ...(o.parameters ? { parameters: o.parameters } : {}),
-      ...(o.body ? { requestBody: o.body } : {}),
-      responses: o.responses,
-      errors: errors(o.kind, o.role, o.paramRoles),
-      bulk: o.kind === 'create',
-    });
-  const written = { description: 'Written', headers: { ETag: header('ETag') }, content: json(ref(names.written)) };
-  const ifMatch = [param('IfMatch')];
-
-  if (m.list) {
-    const extra = readParams(res, 'list');
-    const parameters = [param('where'), param('sort'), param('projection'), embeddedParam(res), param('page'), param('max_results'), ...extra.params];
-    const responses = {
-      200: {
-        description: `A page of ${res.name}`,
-        headers: { 'X-Total-Count': header('TotalCount'), 'Last-Modified': header('LastModified') },
-        content: json(ref(names.page)),
-      },
-    };
-    built.collection.get = op({ id: `list${plural}`, summary: `List ${res.name}`, role: m.list, kind: 'list', parameters, responses, paramRoles: extra.roles });
-  }
-  if (m.create) {
-    const bulk = {
-      type: 'object',
-      properties: { _status: { const: 'OK' }, _items: { type: 'array', items: ref(names.written) } },
-      required: ['_status', '_items'],
-      additionalProperties: false,
-    };
-    const responses = {
-      201: {
-        description: 'Created (a bulk insert of several documents: _items, in order)',
-        headers: { Location: header('Location') },
-        content: json({ anyOf: [ref(names.written), bulk] }),
-      },
-    };
-    built.collection.post = op({
-      id: `create${names.item}`,
-      summary: `Create ${res.itemTitle.toLowerCase()} items (one, or a JSON array of them)`,
-      role: m.create,
-      kind: 'create',
-      body: createBody(res),
-      responses,
+      summary: d.summary,
+      role,
+      ...(d.parameters ? { parameters: d.parameters } : {}),
+      ...(d.body ? { requestBody: d.body } : {}),
+      responses: d.responses,
+      errors: resourceErrors({ res, op: kind, role, registry, ...(d.paramRoles ? { paramRoles: d.paramRoles } : {}) }),
+      bulk: kind === 'create',
     });
   }
-  if (m.updateByBody) {
-    built.collection.put = op({
-      id: `update${names.item}`,
-      summary: `Change the ${res.itemTitle.toLowerCase()} named by _id in the body (merged as PATCH)`,
-      role: m.updateByBody,
-      kind: 'updateByBody',
-      parameters: ifMatch,
-      body: writeBody(res, names.update),
-      responses: { 200: written },
-    });
-  }
-  if (m.deleteMany) {
-    const where = { ...param('where') };
-    const responses = { 204: { description: 'Deleted', headers: { 'X-Deleted-Count': header('DeletedCount') } } };
-    built.collection.delete = op({
-      id: `delete${plural}`,
-      summary: `Delete every ${res.itemTitle.toLowerCase()} matching where (required)`,
-      role: m.deleteMany,
-      kind: 'deleteMany',
-      parameters: [where],
-      responses,
-    });
-  }
-  if (m.get) {
-    const extra = readParams(res, 'get');
-    const conditional = res.mediaFields.length > 0 ? [] : [param('IfNoneMatch'), param('IfModifiedSince')];
-    const ok = {
-      description: `The ${res.itemTitle.toLowerCase()}`,
-      headers: { ETag: header('ETag'), 'Last-Modified': header('LastModified') },
-      content: json(ref(names.item)),
-    };
-    // Items with media fields are never 304: a cached copy would keep expired links (http/api.ts).
-    const responses: Record<string, Schema> =
-      res.mediaFields.length > 0 ? { 200: ok } : { 200: ok, 304: { description: 'Not modified: the cached copy is current' } };
-    built.item.get = op({
-      id: `get${names.item}`,
-      summary: `Get one ${res.itemTitle.toLowerCase()}`,
-      role: m.get,
-      kind: 'get',
-      parameters: [param('projection'), embeddedParam(res), ...extra.params, ...conditional],
-      responses,
-      paramRoles: extra.roles,
-    });
-  }
-  if (m.patch)
-    built.item.patch = op({
-      id: `patch${names.item}`,
-      summary: `Change fields of a ${res.itemTitle.toLowerCase()} (sub-documents merged)`,
-      role: m.patch,
-      kind: 'patch',
-      parameters: ifMatch,
-      body: writeBody(res, names.patch),
-      responses: { 200: written },
-    });
-  if (m.replace)
-    built.item.put = op({
-      id: `replace${names.item}`,
-      summary: `Replace a ${res.itemTitle.toLowerCase()}`,
-      role: m.replace,
-      kind: 'replace',
-      parameters: ifMatch,
-      body: writeBody(res, names.replace),
-      responses: { 200: written },
-    });
-  if (m.delete)
-    built.item.delete = op({
-      id: `delete${names.item}`,
-      summary: `Delete a ${res.itemTitle.toLowerCase()}${res.softDelete ? ' (soft delete: hidden, kept)' : ''}`,
-      role: m.delete,
-      kind: 'delete',
-      parameters: ifMatch,
-      responses: { 204: { description: 'Deleted' } },
-    });
-
   const paths: Record<string, Schema> = {};
   if (Object.keys(built.collection).length > 0) paths[`/api/${res.name}`] = built.collection;
-  if (Object.keys(built.item).length > 0)
-    paths[`/api/${res.name}/{id}`] = { parameters: [pathParameter('id', `The ${res.itemTitle.toLowerCase()}'s _id`)], ...built.item };
+  if (Object.keys(built.item).length > 0) paths[`/api/${res.name}/{id}`] = { parameters: [pathParameter('id', `The ${title(res)}'s _id`)], ...built.item };
   return paths;
 }
