@@ -84,81 +84,98 @@ export function openApiChecker(doc: Json): OpenApiChecker {
   const key = JSON.stringify(doc);
   let checker = checkers.get(key);
   if (!checker) {
-    checker = createChecker(doc);
+    checker = new Checker(doc);
     checkers.set(key, checker);
   }
   return checker;
 }
 
-function createChecker(doc: Json): OpenApiChecker {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-  addFormats(ajv);
-  ajv.addSchema(doc, DOC_ID);
-  const validators = new Map<string, ValidateFunction>();
-  const validator = (ptr: string): ValidateFunction => {
-    let v = validators.get(ptr);
-    if (!v) {
-      v = ajv.compile({ $ref: `${DOC_ID}${ptr}` });
-      validators.set(ptr, v);
-    }
-    return v;
-  };
-  const paths = doc.paths as Record<string, Json>;
-  const templates = Object.keys(paths).map(templateOf).sort(moreSpecific);
-  const log = process.env.OPENAPI_CHECK_LOG;
+/** Where an answer was met, for the messages. */
+interface Seen {
+  readonly method: string;
+  readonly where: string;
+  readonly res: CheckedResponse;
+}
 
-  /** The response object of a status (its `$ref` followed) and the pointer to it. */
-  const responseOf = (path: string, method: string, status: string): { response: Json; at: string[] } | undefined => {
-    const op = paths[path]?.[method] as Json | undefined;
+/** The response object of one status of one operation (its `$ref` followed), and the pointer to it. */
+interface Found {
+  readonly response: Json;
+  readonly at: readonly string[];
+}
+
+class Checker implements OpenApiChecker {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly paths: Record<string, Json>;
+  private readonly templates: readonly Template[];
+  private readonly log = process.env.OPENAPI_CHECK_LOG;
+
+  constructor(private readonly doc: Json) {
+    addFormats(this.ajv);
+    this.ajv.addSchema(doc, DOC_ID);
+    this.paths = doc.paths as Record<string, Json>;
+    this.templates = Object.keys(this.paths).map(templateOf).sort(moreSpecific);
+  }
+
+  check(method: string, url: string, res: CheckedResponse): string | null {
+    const upper = method.toUpperCase();
+    const raw = new URL(url).pathname;
+    const path = raw.length > 1 ? raw.replace(/\/+$/, '') : raw;
+    if (upper === 'OPTIONS' || NOT_API.test(path)) return null;
+    const lower = upper === 'HEAD' ? 'get' : upper.toLowerCase();
+    const template = this.templates.find((t) => t.regex.test(path) && METHODS.includes(lower) && this.paths[t.path]?.[lower] !== undefined);
+    if (this.log) appendFileSync(this.log, `${upper} ${template?.path ?? '(no operation)'} ${res.status}\n`);
+    const seen = {
+      method: upper,
+      res,
+      where: `OpenAPI drift: ${upper} ${raw} answered ${res.status}${template ? ` (operation ${lower.toUpperCase()} ${template.path})` : ''}`,
+    };
+    if (!template) return this.checkUnknown(seen);
+    const found = this.responseOf(template.path, lower, String(res.status));
+    if (found) return this.checkBody(seen, found);
+    const listed = Object.keys((this.paths[template.path]?.[lower] as Json).responses as Json).join(', ');
+    return `${seen.where}: status ${res.status} is not documented for this operation (documented: ${listed})\n  body: ${(res.text ?? '').slice(0, 300)}`;
+  }
+
+  /** A path or method the document does not have: a 404 or 405 in the error shape. */
+  private checkUnknown({ method, where, res }: Seen): string | null {
+    if (res.status !== 404 && res.status !== 405) return `${where}: the document has no such operation, and the answer is not a 404/405`;
+    const v = this.validator(pointer('components', 'schemas', 'Error'));
+    return method === 'HEAD' || v(res.body) ? null : `${where}: not the error shape\n${describeErrors(v.errors, res.body)}`;
+  }
+
+  private responseOf(path: string, method: string, status: string): Found | undefined {
+    const op = this.paths[path]?.[method] as Json | undefined;
     const entry = (op?.responses as Record<string, Json> | undefined)?.[status];
     if (!entry) return undefined;
-    const refd = typeof entry.$ref === 'string' ? entry.$ref.split('/').slice(1) : undefined;
-    if (!refd) return { response: entry, at: ['paths', path, method, 'responses', status] };
-    const [, kind = '', name = ''] = refd;
-    return { response: ((doc.components as Json)[kind] as Record<string, Json>)[name] ?? {}, at: refd };
-  };
+    if (typeof entry.$ref !== 'string') return { response: entry, at: ['paths', path, method, 'responses', status] };
+    const at = entry.$ref.split('/').slice(1);
+    const [, kind = '', name = ''] = at;
+    return { response: ((this.doc.components as Json)[kind] as Record<string, Json>)[name] ?? {}, at };
+  }
 
-  const checkBody = (where: string, found: { response: Json; at: string[] }, method: string, res: CheckedResponse): string | null => {
+  /** The body: none where none is documented, a listed media type, JSON matching its schema. */
+  private checkBody({ method, where, res }: Seen, found: Found): string | null {
     const content = found.response.content as Record<string, Json> | undefined;
     const text = res.text ?? '';
-    const type =
-      String(res.headers['content-type'] ?? '')
-        .split(';')[0]
-        ?.trim()
-        .toLowerCase() ?? '';
+    const type = (String(res.headers['content-type'] ?? '').split(';')[0] ?? '').trim().toLowerCase();
     if (method === 'HEAD') return null;
     if (!content || res.status === 204 || res.status === 304) return text === '' ? null : `${where}: the document lists no body, the answer has one (${type})`;
+    const listed = Object.keys(content).join(', ');
     if (type !== 'application/json')
-      return type in content || '*/*' in content
-        ? null
-        : `${where}: answered ${type || 'no content type'}, the document lists ${Object.keys(content).join(', ')}`;
-    if (!('application/json' in content)) return `${where}: answered JSON, the document lists ${Object.keys(content).join(', ')}`;
-    const v = validator(pointer(...found.at, 'content', 'application/json', 'schema'));
+      return type in content || '*/*' in content ? null : `${where}: answered ${type || 'no content type'}, the document lists ${listed}`;
+    if (!('application/json' in content)) return `${where}: answered JSON, the document lists ${listed}`;
+    const v = this.validator(pointer(...found.at, 'content', 'application/json', 'schema'));
     return v(res.body) ? null : `${where}: the body does not match the document\n${describeErrors(v.errors, res.body)}`;
-  };
+  }
 
-  return {
-    check(method, url, res) {
-      const upper = method.toUpperCase();
-      const raw = new URL(url).pathname;
-      const path = raw.length > 1 ? raw.replace(/\/+$/, '') : raw;
-      if (upper === 'OPTIONS' || NOT_API.test(path)) return null;
-      const lower = upper === 'HEAD' ? 'get' : upper.toLowerCase();
-      const template = templates.find((t) => t.regex.test(path) && METHODS.includes(lower) && paths[t.path]?.[lower] !== undefined);
-      const label = `${upper} ${template?.path ?? path} ${res.status}`;
-      if (log) appendFileSync(log, `${template ? label : `${upper} (no operation) ${res.status}`}\n`);
-      const where = `OpenAPI drift: ${upper} ${raw} answered ${res.status}${template ? ` (operation ${lower.toUpperCase()} ${template.path})` : ''}`;
-      if (!template) {
-        if (res.status !== 404 && res.status !== 405) return `${where}: the document has no such operation, and the answer is not a 404/405`;
-        const v = validator(pointer('components', 'schemas', 'Error'));
-        return upper === 'HEAD' || v(res.body) ? null : `${where}: not the error shape\n${describeErrors(v.errors, res.body)}`;
-      }
-      const found = responseOf(template.path, lower, String(res.status));
-      if (!found) {
-        const listed = Object.keys((paths[template.path]?.[lower] as Json).responses as Json).join(', ');
-        return `${where}: status ${res.status} is not documented for this operation (documented: ${listed})\n  body: ${(res.text ?? '').slice(0, 300)}`;
-      }
-      return checkBody(where, found, upper, res);
-    },
-  };
+  /** The validator of the schema at `ptr`, compiled on first use. */
+  private validator(ptr: string): ValidateFunction {
+    let v = this.validators.get(ptr);
+    if (!v) {
+      v = this.ajv.compile({ $ref: `${DOC_ID}${ptr}` });
+      this.validators.set(ptr, v);
+    }
+    return v;
+  }
 }
