@@ -17,7 +17,8 @@ const summary = f.object({
   last_distupgrade: f.datetime({ nullable: true }),
   _created: f.datetime(),
   _updated: f.datetime(),
-  _soft_deleted: f.boolean(),
+  _soft_deleted: f.boolean({ description: 'Hidden by soft delete (as lists show it)' }),
+  _deleted: f.boolean({ description: 'Hidden by soft delete, as a single snapshot shows it (the spec names the flag so in the item output)' }),
 });
 
 export const hosts_statistic = defineResource({
@@ -33,6 +34,10 @@ export const hosts_statistic = defineResource({
   indexes: [{ fields: [['timestamp', 1]] }],
   defaultSort: [['timestamp', -1]],
   hooks: {
-    afterRead: ({ docs, ctx }) => fillSnapshots(docs, ctx),
+    async afterRead({ docs, view, ctx }) {
+      await fillSnapshots(docs, ctx);
+      // The spec's single-item shape names the deletion flag `_deleted`; lists keep `_soft_deleted`.
+      if (view === 'item') for (const doc of docs) doc.hosts = doc.hosts.map(({ _soft_deleted, ...rest }) => ({ ...rest, _deleted: _soft_deleted }));
+    },
   },
 });

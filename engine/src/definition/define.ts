@@ -80,7 +80,7 @@ export interface Hooks<F extends Fields = Fields> {
   beforeDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
   afterDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
   /** After a read, with the request's extra parameters (an alert's `mark_as_read`). */
-  afterRead?(args: { docs: ItemOfFields<F>[]; params: Readonly<Record<string, string>>; ctx: CallContext }): Promise<void>;
+  afterRead?(args: { docs: ItemOfFields<F>[]; params: Readonly<Record<string, string>>; view: 'list' | 'item'; ctx: CallContext }): Promise<void>;
 }
 
 /** Which methods exist and the least role for each. Absent = 405. */

@@ -48,11 +48,16 @@ async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promi
 }
 
 /** What every read does after the store: afterRead, embedded, secrets. */
-export async function finishRead(s: OpsScope, docs: Doc[], ctx: CallContext, o: { params?: Readonly<Record<string, string>>; embedded?: readonly string[]; reveal?: boolean }): Promise<Doc[]> {
+export async function finishRead(
+  s: OpsScope,
+  docs: Doc[],
+  ctx: CallContext,
+  o: { params?: Readonly<Record<string, string>>; embedded?: readonly string[]; reveal?: boolean; view?: 'list' | 'item' },
+): Promise<Doc[]> {
   const hook = s.res.def.hooks?.afterRead;
   // The hook may write (an alert marked as read) and updates `docs` in place to match. It runs on
   // an empty page too: whether the caller may ask for that write does not depend on the page.
-  if (hook) await hook({ docs: docs as AnyItem[], params: o.params ?? {}, ctx });
+  if (hook) await hook({ docs: docs as AnyItem[], params: o.params ?? {}, view: o.view ?? 'list', ctx });
   const withEmbedded = o.embedded && o.embedded.length > 0 ? await embed(s, docs, o.embedded) : docs;
   const paths = s.res.secretPaths;
   if (paths.length === 0) return withEmbedded;
@@ -82,6 +87,6 @@ export async function getStored(s: OpsScope, id: string, o: { showDeleted?: bool
 /** `get` of the local API. */
 export async function getItem(s: OpsScope, id: string, ctx: CallContext, o: GetOptions = {}): Promise<Doc> {
   const doc = await getStored(s, id, o);
-  const [out] = await finishRead(s, [doc], ctx, o);
+  const [out] = await finishRead(s, [doc], ctx, { ...o, view: 'item' });
   return out ?? doc;
 }
