@@ -12,32 +12,63 @@ export function encodeDoc(doc: Readonly<Record<string, unknown>>): string {
   return JSON.stringify(doc);
 }
 
+/** The declared datetime paths as a tree of their segments: a leaf is a datetime (or a list of them). */
+interface PathTree {
+  readonly leaf: boolean;
+  readonly children: ReadonlyMap<string, PathTree>;
+}
+
+/** Trees made once per collection (the adapter passes its one array of paths). */
+const trees = new WeakMap<readonly string[], PathTree>();
+
+function treeOf(paths: readonly string[]): PathTree {
+  let tree = trees.get(paths);
+  if (tree === undefined) {
+    const root = { leaf: false, children: new Map<string, { leaf: boolean; children: Map<string, unknown> }>() };
+    for (const path of paths) {
+      let node = root;
+      for (const segment of path.split('.')) {
+        let child = node.children.get(segment);
+        if (child === undefined) {
+          child = { leaf: false, children: new Map() };
+          node.children.set(segment, child);
+        }
+        node = child as typeof root;
+      }
+      node.leaf = true;
+    }
+    tree = root as PathTree;
+    trees.set(paths, tree);
+  }
+  return tree;
+}
+
 /** Parses a stored document and revives its datetimes. */
 export function decodeDoc(text: string, datetimePaths: readonly string[]): Doc {
   const doc = JSON.parse(text) as Doc;
-  for (const path of datetimePaths) reviveAt(doc, path.split('.'), 0);
+  if (datetimePaths.length > 0) reviveIn(doc, treeOf(datetimePaths));
   return doc;
 }
 
-/** Walks one dotted path; arrays met on the way are entered element by element. */
-function reviveAt(node: unknown, segments: readonly string[], index: number): void {
+/** Walks the tree over `node`; arrays met on the way are entered element by element. */
+function reviveIn(node: unknown, tree: PathTree): void {
   if (Array.isArray(node)) {
-    for (const element of node) reviveAt(element, segments, index);
+    for (const element of node) reviveIn(element, tree);
     return;
   }
   if (node === null || typeof node !== 'object') return;
   const record = node as Record<string, unknown>;
-  const key = segments[index];
-  if (key === undefined || !(key in record)) return;
-  if (index < segments.length - 1) {
-    reviveAt(record[key], segments, index + 1);
-    return;
+  for (const [key, child] of tree.children) {
+    if (!(key in record)) continue;
+    // A datetime leaf has no declared paths below it.
+    if (child.leaf) record[key] = revive(record[key]);
+    else reviveIn(record[key], child);
   }
-  record[key] = revive(record[key]);
 }
 
 /** A datetime leaf, or an array of them (a list of timestamps). */
 function revive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revive);
-  return typeof value === 'string' && ISO_DATETIME.test(value) ? new Date(value) : value;
+  // The cheap tests first: most values are either not strings or plainly not a 24-character ISO text.
+  return typeof value === 'string' && value.length === 24 && value.charCodeAt(23) === 90 && ISO_DATETIME.test(value) ? new Date(value) : value;
 }

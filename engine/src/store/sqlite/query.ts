@@ -11,6 +11,7 @@ import { findNeedsBudget, indexOnly, planDetails, sortsInTempTree } from './plan
 import type { SqliteDb } from './db';
 import { decodeDoc } from './json';
 import { aggregateInMemory, compileFilter, findInMemory, project } from './mingo';
+import { projectionPlan } from './projection';
 import { isPlainObject, orderBy, type SqlValue, translateFilter } from './translate';
 
 /** How a find runs: all in SQL, SQL order + mingo filter streamed, or mingo filter + sort in memory. */
@@ -25,6 +26,8 @@ interface Plan {
   readonly params: readonly SqlValue[];
   /** The projection still to apply after reading (undefined: none, or done in SQL). */
   readonly projection: Projection | undefined;
+  /** Mode `sql`: the top-level projection SQL left to JavaScript (short documents: projection.ts). */
+  readonly finish?: (doc: Doc) => Doc;
 }
 
 interface Page {
@@ -33,8 +36,6 @@ interface Page {
   /** 0: no limit (MongoDB's meaning). */
   readonly limit: number;
 }
-
-const TOP_LEVEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The documents matching `filter`, sorted, paged and projected, within the work budget (budget.ts). */
 export function findDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, options: FindOptions = {}): Doc[] {
@@ -49,7 +50,12 @@ function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, pag
     const plain = plan.unbudgeted;
     const cheap = plain !== undefined && !findNeedsBudget(db, { sql: plain.sql, params: plan.params }, { sql: plain.where, params: plain.whereParams, table: info.table });
     const rows = db.prepare(cheap ? plain.sql : plan.sql).all(...plan.params);
-    return rows.map((row) => decodeDoc(docColumn(row), info.datetimePaths));
+    const docs: Doc[] = [];
+    for (const row of rows) {
+      const doc = decodeDoc(docColumn(row), info.datetimePaths);
+      docs.push(plan.finish === undefined ? doc : plan.finish(doc));
+    }
+    return docs;
   }
   const statement = db.prepare(plan.sql);
   // Compile first: a filter that throws must not leave an open iterator (the connection stays busy).
@@ -143,15 +149,16 @@ function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: 
   if (!where.complete) {
     return { mode: 'stream', sql: `SELECT doc FROM ${info.table}${clause}${orderClause}`, params: where.params, projection: normalized };
   }
-  const removed = removableFields(normalized);
-  const docExpr = removed === undefined ? 'doc' : `json_remove(doc, ${removed.map((f) => `'$.${f}'`).join(', ')})`;
+  const projected = projectionPlan(normalized);
+  const docExpr = projected.docExpr;
   const tail = `${orderClause} LIMIT ? OFFSET ?`;
   return {
     mode: 'sql',
     sql: `SELECT ${docExpr} AS doc FROM ${info.table}${clause}${tail}`,
     unbudgeted: { sql: `SELECT ${docExpr} AS doc FROM ${info.table}${where.sql === undefined ? '' : ` WHERE ${where.sql}`}${tail}`, where: where.sql, whereParams: where.params },
     params: [...where.params, page.limit > 0 ? page.limit : -1, page.skip],
-    projection: removed === undefined ? normalized : undefined,
+    projection: projected.rest,
+    ...(projected.finish ? { finish: projected.finish } : {}),
   };
 }
 
@@ -178,15 +185,7 @@ function normalizeProjection(projection: Projection | undefined): Projection | u
   if (entries.length === 0) return undefined;
   const inclusive = entries[0]?.[1] === 1;
   if (entries.some(([, v]) => (v === 1) !== inclusive)) throw new BadRequest('projection cannot mix inclusion and exclusion');
-  return Object.fromEntries(entries.map(([k]) => [k, inclusive ? 1 : 0])) as Projection;
-}
-
-/** An exclusion of top-level fields only: SQL can drop them (a host's big `grain`) before parsing. */
-function removableFields(projection: Projection | undefined): string[] | undefined {
-  if (projection === undefined) return undefined;
-  const keys = Object.entries(projection);
-  if (keys.some(([key, v]) => v !== 0 || !TOP_LEVEL.test(key))) return undefined;
-  return keys.map(([key]) => key);
+  return Object.fromEntries<0 | 1>(entries.map(([k]) => [k, inclusive ? 1 : 0]));
 }
 
 function toPage(options: FindOptions): Page {
