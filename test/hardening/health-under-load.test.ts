@@ -11,8 +11,10 @@ import { auth, hostDoc, startTestServer, type TestServer } from '../helpers';
 const HOSTS = 5_000;
 /** Below the 50,000 rows SQLite may visit per statement: an unindexed filter is accepted and scans all. */
 const ACTIONS = 20_000;
-/** How long the viewers keep sending. */
+/** How long the viewers keep sending at least. */
 const ATTACK_MS = 2_000;
+/** Health checks made while the viewers send (however slow the machine: the viewers wait for them). */
+const CHECKS = 8;
 
 let s: TestServer;
 beforeAll(async () => {
@@ -64,18 +66,21 @@ describe('/api/health under four viewers sending the worst accepted queries', ()
   test('every health check answers 200 promptly, and every attack answers 200', async () => {
     const until = Date.now() + ATTACK_MS;
     const statuses: number[] = [];
+    let probing = true;
+    // The viewers keep sending until the prober is done: every check is made under attack.
     const viewer = async (path: string) => {
-      while (Date.now() < until) statuses.push((await s.request.get(path).set(auth('viewer'))).status);
+      while (probing) statuses.push((await s.request.get(path).set(auth('viewer'))).status);
     };
     const healthMs: number[] = [];
     const prober = async () => {
-      while (Date.now() < until) {
+      while (healthMs.length < CHECKS || Date.now() < until) {
         const started = performance.now();
         const res = await s.request.get('/api/health');
         healthMs.push(performance.now() - started);
         expect(res.status).toBe(200);
         await new Promise((r) => setTimeout(r, 20));
       }
+      probing = false;
     };
     await Promise.all([...WORST.map(viewer), prober()]);
     expect(statuses.length).toBeGreaterThanOrEqual(WORST.length);
@@ -86,7 +91,7 @@ describe('/api/health under four viewers sending the worst accepted queries', ()
     process.stdout.write(
       `health under load: ${healthMs.length} checks, median ${p50.toFixed(0)} ms, worst ${worst.toFixed(0)} ms; ${statuses.length} attacks\n`,
     );
-    expect(healthMs.length).toBeGreaterThan(5);
+    expect(healthMs.length).toBeGreaterThanOrEqual(CHECKS);
     // Generous against a loaded CI machine (other test files run beside this one): the budget of
     // any request is about 1 s (docs/limits.md); before it, one such query held the loop 3-11 s.
     expect(worst).toBeLessThan(2000);

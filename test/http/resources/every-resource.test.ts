@@ -118,7 +118,8 @@ const CASES: Record<string, Case> = {
     fields: () => ({
       timestamp: 'Wed, 25 Nov 2026 21:00:00 GMT',
       index: 7,
-      hosts: [{ _id: host, version: '3006.9', ip: '10.0.0.10', nodegroups: [], status: 'up', _created: 'Sun, 01 Nov 2026 00:00:00 GMT', _updated: 'Wed, 25 Nov 2026 20:59:00 GMT', _soft_deleted: false }],
+      // The spec's single-item shape: the deletion flag is `_deleted` (lists show `_soft_deleted`).
+      hosts: [{ _id: host, version: '3006.9', ip: '10.0.0.10', nodegroups: [], status: 'up', _created: 'Sun, 01 Nov 2026 00:00:00 GMT', _updated: 'Wed, 25 Nov 2026 20:59:00 GMT', _deleted: false }],
     }),
   },
   nodegroups: {
