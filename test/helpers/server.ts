@@ -12,7 +12,7 @@ import { allResources, allRouteGroups } from '../../resources';
 import { startServer, type RunningServer } from '../../packages/server/src/boot';
 import { loadConfig, type Config } from '../../packages/server/src/config';
 import { createLogger } from '../../packages/server/src/logger';
-import { openApiChecker } from './openapi-check';
+import { openApiChecker, type CheckedResponse, type OpenApiChecker } from './openapi-check';
 
 /** The bearer token of each role (API_TOKENS of every test server). */
 export const TOKENS = {
@@ -59,10 +59,34 @@ export interface TestServer {
 
 type Agent = InstanceType<typeof supertest.agent>;
 
+/** Answers met since the last flush, with the checker of the server that gave each. */
+const pending: { readonly checker: OpenApiChecker; readonly method: string; readonly url: string; readonly res: CheckedResponse }[] = [];
+
+/** Checks the answers met so far; the drifts found fail the running test (or hook) with their messages. */
+function flushChecks(): void {
+  const problems = pending.splice(0).flatMap((p) => p.checker.check(p.method, p.url, p.res) ?? []);
+  if (problems.length > 0) throw new Error(problems.join('\n\n'));
+}
+
+/**
+ * The checks run after each test (and after the file, for answers met in its last hooks), not
+ * while it runs: the test server shares the test's process, so validating a page of 1,000 items
+ * in the middle of a timed test would slow the server it measures. A drift fails the test that
+ * met it all the same. Where no hook can be registered, each answer is checked as it comes.
+ */
+const deferred = ((): boolean => {
+  try {
+    afterEach(flushChecks);
+    afterAll(flushChecks);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 /**
  * A supertest agent whose every answer is checked against `doc`, the OpenAPI document the server
- * serves (openapi-check.ts): each request gets the check as its first `expect`, so a drift fails
- * the test that met it, whatever the test itself expects.
+ * serves (openapi-check.ts): each request gets the check as its first `expect`.
  */
 function checkedAgent(url: string, doc: Record<string, unknown>): Agent {
   const agent = supertest.agent(url);
@@ -74,8 +98,8 @@ function checkedAgent(url: string, doc: Record<string, unknown>): Agent {
     verbs[verb] = (path: string) => {
       const test = make(path);
       return test.expect((res) => {
-        const problem = checker.check(test.method, test.url, res);
-        if (problem !== null) throw new Error(problem);
+        pending.push({ checker, method: test.method, url: test.url, res });
+        if (!deferred) flushChecks();
       });
     };
   }
