@@ -2209,7 +2209,10 @@ export interface components {
          * @example Wed, 25 Nov 2026 21:08:02 GMT
          */
         _updated?: string;
+        /** @description Hidden by soft delete (as lists show it) */
         _soft_deleted?: boolean;
+        /** @description Hidden by soft delete, as a single snapshot shows it (the spec names the flag so in the item output) */
+        _deleted?: boolean;
       }[];
       /**
        * @description RFC 1123 date
