@@ -15,7 +15,11 @@ import { formatHttpDate, parseHttpDate } from './dates';
  * against a `Last-Modified`), so a collection GET or a route's body would be a 304 Eve never sends.
  */
 export const handlersDecideFreshness: RequestHandler = (req, _res, next) => {
-  Object.defineProperty(req, 'fresh', { value: false, configurable: true });
+  // Without a validator in the request Express finds nothing fresh anyway (fresh/index.js): the
+  // override (a new own property on every request object) is needed only when one is given.
+  if (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) {
+    Object.defineProperty(req, 'fresh', { value: false, configurable: true });
+  }
   next();
 };
 

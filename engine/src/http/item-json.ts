@@ -39,6 +39,8 @@ interface RelationPlan {
 }
 
 interface Plan {
+  /** Tells the plans apart in the keys of written texts. */
+  readonly id: number;
   readonly registry: Registry;
   readonly fields: readonly FieldPlan[];
   readonly relations: readonly RelationPlan[];
@@ -49,6 +51,7 @@ interface Plan {
 }
 
 const q = (text: string): string => JSON.stringify(text);
+let planCount = 0;
 
 function kindOf(res: CompiledResource, name: string): FieldKind {
   if (res.relations.some((r) => r.field === name)) return 'relation';
@@ -68,7 +71,8 @@ function makePlan(res: CompiledResource, mode: TextMode, registry: Registry, pro
     return { field: rel.field, key: `${q(rel.field)}:`, many: rel.many, head: `{"title":${q(target.itemTitle)},"href":`, to: rel.to, target };
   });
   const itemLinks = mode === 'item' ? `,"parent":{"title":"home","href":"/"},"collection":{"title":${q(res.name)},"href":${q(res.name)}}` : '';
-  return { registry, fields, relations, selfHead: `"_links":{"self":{"title":${q(res.itemTitle)},"href":`, itemLinks };
+  planCount += 1;
+  return { id: planCount, registry, fields, relations, selfHead: `"_links":{"self":{"title":${q(res.itemTitle)},"href":`, itemLinks };
 }
 
 /** Plans without a projection, per resource and mode. */
@@ -122,14 +126,23 @@ function copiedJson(value: unknown, field: FieldPlan): string | undefined {
   return JSON.stringify(holder.v);
 }
 
+function allStrings(values: readonly unknown[]): boolean {
+  for (const v of values) if (typeof v !== 'string') return false;
+  return true;
+}
+
+/** An embedded item (an object with its `_id`) rendered as the target's item; anything else as it is. */
+function embeddedValue(v: unknown, target: CompiledResource | undefined, registry: Registry): unknown {
+  return target !== undefined && isRecord(v) && typeof v._id === 'string' ? renderItem(target, v as Doc, { mode: 'embedded', registry }) : v;
+}
+
 function relationJson(value: unknown, res: CompiledResource, field: string, registry: Registry): string | undefined {
   if (value === null || typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value) && allStrings(value)) return JSON.stringify(value);
   const rel = res.relations.find((r) => r.field === field);
   const target = rel === undefined ? undefined : registry.get(rel.to);
-  const embedded = (v: unknown): unknown =>
-    target !== undefined && isRecord(v) && typeof v._id === 'string' ? renderItem(target, v as Doc, { mode: 'embedded', registry }) : v;
-  if (Array.isArray(value)) return value.every((v) => typeof v === 'string') ? JSON.stringify(value) : JSON.stringify(value.map(embedded));
-  return JSON.stringify(embedded(value));
+  if (Array.isArray(value)) return JSON.stringify(value.map((v) => embeddedValue(v, target, registry)));
+  return JSON.stringify(embeddedValue(value, target, registry));
 }
 
 function fieldJson(field: FieldPlan, value: unknown, res: CompiledResource, registry: Registry): string | undefined {
@@ -178,16 +191,62 @@ function metaParts(doc: Doc, parts: string[]): void {
 }
 
 /**
+ * Texts already written, by plan, id and stored `_etag`: the etag is the SHA-1 of the stored
+ * content (ops/etag.ts, set by every write), so the same key is the same text, and a changed item
+ * is simply another key. Used only where the text depends on nothing else: no `afterRead` hook
+ * (it may change the page's items), no media field (signed links expire), nothing embedded. The
+ * whole map is emptied once the texts in it pass {@link TEXTS_MAX_CHARS} characters (a few MB).
+ */
+const texts = new Map<string, string>();
+let textChars = 0;
+const TEXTS_MAX_CHARS = 4_000_000;
+
+function remember(key: string, text: string): void {
+  if (textChars + text.length + key.length > TEXTS_MAX_CHARS) {
+    texts.clear();
+    textChars = 0;
+  }
+  texts.set(key, text);
+  textChars += text.length + key.length;
+}
+
+const reusableOf = new WeakMap<CompiledResource, boolean>();
+
+function reusable(res: CompiledResource): boolean {
+  let ok = reusableOf.get(res);
+  if (ok === undefined) {
+    ok = res.def.hooks?.afterRead === undefined && res.mediaFields.length === 0;
+    reusableOf.set(res, ok);
+  }
+  return ok;
+}
+
+/** How {@link itemJson} writes. */
+export interface ItemJsonOptions {
+  readonly mode: TextMode;
+  readonly registry: Registry;
+  readonly projection?: Projection;
+  /** The item embeds nothing: its text may be reused while its `_etag` holds (see above). */
+  readonly reuse?: boolean;
+}
+
+/**
  * The JSON text of one stored document as an item of `mode` (`list`, `item`, or `write`: the
  * meta fields and links of a write's answer, with `_status`); the text of `renderItem` /
  * `renderWrite` for the same arguments.
  */
-export function itemJson(res: CompiledResource, doc: Doc, o: { mode: TextMode; registry: Registry; projection?: Projection }): string {
+export function itemJson(res: CompiledResource, doc: Doc, o: ItemJsonOptions): string {
   if (!writable(res, o.projection)) {
     const item = renderItem(res, doc, { mode: o.mode, registry: o.registry, ...(o.projection ? { projection: o.projection } : {}) });
     return JSON.stringify(o.mode === 'write' ? { ...pickMeta(item), _links: item._links, _status: 'OK' } : item);
   }
   const plan = planFor(res, o.mode, o.registry, o.projection);
+  const cacheable = o.reuse === true && o.mode !== 'write' && typeof doc._etag === 'string' && typeof doc._id === 'string' && reusable(res);
+  const key = cacheable ? `${plan.id}\u0000${String(doc._id)}\u0000${String(doc._etag)}` : undefined;
+  if (key !== undefined) {
+    const hit = texts.get(key);
+    if (hit !== undefined) return hit;
+  }
   const parts: string[] = [];
   if (o.mode !== 'write') {
     for (const field of plan.fields) {
@@ -201,7 +260,9 @@ export function itemJson(res: CompiledResource, doc: Doc, o: { mode: TextMode; r
   metaParts(doc, parts);
   parts.push(linksJson(plan, res, doc));
   if (o.mode === 'write') parts.push('"_status":"OK"');
-  return `{${parts.join(',')}}`;
+  const text = `{${parts.join(',')}}`;
+  if (key !== undefined) remember(key, text);
+  return text;
 }
 
 function pickMeta(item: Record<string, unknown>): Record<string, unknown> {

@@ -42,8 +42,17 @@ export function sendJson(req: Request, resp: Response, text: string, status = 20
 }
 
 /** Sends the collection envelope of a page; links repeat the query on `path` (relative to /api). */
-export function sendList(api: ApiContext, req: Request, resp: Response, res: CompiledResource, list: Page, o: { path?: string; projection?: Projection } = {}): void {
-  const opts = { mode: 'list' as const, registry: api.registry, ...(o.projection ? { projection: o.projection } : {}) };
+export function sendList(
+  api: ApiContext,
+  req: Request,
+  resp: Response,
+  res: CompiledResource,
+  list: Page,
+  o: { path?: string; projection?: Projection; embedded?: readonly string[] } = {},
+): void {
+  // Only the resource's own list handler says what it embedded; a route's page may hold items it changed.
+  const reuse = o.embedded !== undefined && o.embedded.length === 0;
+  const opts = { mode: 'list' as const, registry: api.registry, reuse, ...(o.projection ? { projection: o.projection } : {}) };
   const items: string[] = [];
   for (const doc of list.items) items.push(itemJson(res, doc, opts));
   const path = o.path ?? res.name;

@@ -38,7 +38,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
       { ...(p.where ? { where: p.where } : {}), ...(p.sort ? { sort: p.sort } : {}), ...(p.projection ? { projection: p.projection } : {}), embedded: p.embedded, page: p.page, maxResults: p.maxResults, showDeleted: showDeleted(res, req), params: extraParams(req.query) },
       callContext(api, resp),
     );
-    sendList(api, req, resp, res, list, p.projection ? { projection: p.projection } : {});
+    sendList(api, req, resp, res, list, { embedded: p.embedded, ...(p.projection ? { projection: p.projection } : {}) });
   });
 
   add('post', '/', m.create, `POST /${res.name}`, ...createHandlers(api, res));
@@ -77,7 +77,8 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
       resp.status(304).end();
       return;
     }
-    sendJson(req, resp, itemJson(res, doc, { mode: 'item', registry: api.registry, ...(p.projection ? { projection: p.projection } : {}) }));
+    const reuse = p.embedded.length === 0;
+    sendJson(req, resp, itemJson(res, doc, { mode: 'item', registry: api.registry, reuse, ...(p.projection ? { projection: p.projection } : {}) }));
   });
 
   for (const [method, role, op] of [

@@ -8,6 +8,7 @@ import { resolvePath } from '../compile/paths';
 import { BadRequest } from '../errors';
 import type { SortSpec } from '../store/port';
 import { assertJsonBounds, FLAT_BOUNDS, MAX_SORT_TERMS } from './bounds';
+import { memoized } from './memo';
 import { FORBIDDEN_SEGMENTS, isPlainObject, parseWhere, secretAncestor } from './where';
 
 export type RawQuery = Readonly<Record<string, unknown>>;
@@ -60,11 +61,7 @@ export function parseSort(res: CompiledResource, raw: string | undefined): SortS
     const pair = /\(\s*["']([^"']+)["']\s*,\s*(-?1)\s*\)/g;
     const body = trimmed.slice(1, -1).trim();
     let m: RegExpExecArray | null;
-    let consumed = '';
-    while ((m = pair.exec(body)) !== null) {
-      spec.push([m[1] ?? '', m[2] === '-1' ? -1 : 1]);
-      consumed += m[0];
-    }
+    while ((m = pair.exec(body)) !== null) spec.push([m[1] ?? '', m[2] === '-1' ? -1 : 1]);
     if (!trimmed.endsWith(']') || spec.length === 0 || body.replace(pair, '').replace(/[\s,]/g, '') !== '') {
       throw new BadRequest('sort: expected "field,-other" or [("field", 1), ("other", -1)]');
     }
@@ -128,18 +125,25 @@ export interface ListParams {
   readonly where?: Record<string, unknown>;
   readonly sort?: SortSpec;
   readonly projection?: Record<string, 0 | 1>;
-  readonly embedded: string[];
+  readonly embedded: readonly string[];
   readonly page: number;
   readonly maxResults: number;
 }
+
+/** The same parse of the same text (memo.ts); `undefined` when the parameter is absent. */
+function remembered<T>(res: CompiledResource, kind: string, raw: string | undefined, parse: (raw: string) => T): T | undefined {
+  return raw === undefined ? undefined : memoized(res, kind, raw, () => parse(raw));
+}
+
+const NO_EMBEDDED: readonly string[] = Object.freeze([]);
 
 /** Parses every common parameter of a collection GET. */
 export function parseListParams(res: CompiledResource, query: RawQuery, limits: Limits): ListParams {
   const rawWhere = single(query, 'where');
   const extraFields = res.softDelete ? [res.softDelete.field] : [];
-  const where = rawWhere === undefined || rawWhere.trim() === '' ? undefined : parseWhere(rawWhere, { paths: res.paths, extraFields });
-  const sort = parseSort(res, single(query, 'sort'));
-  const projection = parseProjection(res, single(query, 'projection'));
+  const where = rawWhere === undefined || rawWhere.trim() === '' ? undefined : remembered(res, 'where', rawWhere, (raw) => parseWhere(raw, { paths: res.paths, extraFields }));
+  const sort = remembered(res, 'sort', single(query, 'sort'), (raw) => parseSort(res, raw));
+  const projection = remembered(res, 'projection', single(query, 'projection'), (raw) => parseProjection(res, raw));
   const requested = parsePositiveInt(query, 'max_results', limits.defaultMaxResults);
   const maxResults = Math.min(requested, limits.paginationLimit);
   const page = parsePositiveInt(query, 'page', 1);
@@ -149,7 +153,7 @@ export function parseListParams(res: CompiledResource, query: RawQuery, limits: 
     ...(where ? { where } : {}),
     ...(sort ? { sort } : {}),
     ...(projection ? { projection } : {}),
-    embedded: parseEmbedded(res, single(query, 'embedded')),
+    embedded: remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED,
     page,
     maxResults,
   };
@@ -157,6 +161,6 @@ export function parseListParams(res: CompiledResource, query: RawQuery, limits: 
 
 /** Parses the parameters an item GET accepts (`projection`, `embedded`). */
 export function parseItemParams(res: CompiledResource, query: RawQuery): Pick<ListParams, 'projection' | 'embedded'> {
-  const projection = parseProjection(res, single(query, 'projection'));
-  return { ...(projection ? { projection } : {}), embedded: parseEmbedded(res, single(query, 'embedded')) };
+  const projection = remembered(res, 'projection', single(query, 'projection'), (raw) => parseProjection(res, raw));
+  return { ...(projection ? { projection } : {}), embedded: remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED };
 }

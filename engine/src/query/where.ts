@@ -83,7 +83,7 @@ export function checkFilter(filter: Record<string, Json>, ctx: WhereContext, dep
       if (!Array.isArray(value) || value.length === 0 || !value.every(isPlainObject)) {
         throw new BadRequest(`where: ${key} expects a non-empty list of filter objects`);
       }
-      out[key] = value.map((sub) => checkFilter(sub as Record<string, Json>, ctx, depth + 1, prefix));
+      out[key] = value.map((sub) => checkFilter(sub, ctx, depth + 1, prefix));
       continue;
     }
     const path = prefix + key;

@@ -34,14 +34,20 @@ export function mediaSigningKey(secretKey: string): Buffer {
 /** Seconds a balancer should wait before asking an unhealthy instance again. */
 const HEALTH_RETRY_AFTER_S = 10;
 
-/** Logs one JSON line per request: id, method, path (no query: it may hold filters), status, time. */
+/**
+ * Logs one JSON line per request: id, method, path (no query: it may hold filters), status, time.
+ * Below the `info` level a request costs its id and nothing else (no clock read, no listener, no
+ * log object): the level is read per request, so a level changed at run time counts at once.
+ */
 function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
-    const id = (req.get('x-request-id') ?? '').slice(0, 64) || randomUUID();
+    const given = req.headers['x-request-id'];
+    const id = (typeof given === 'string' ? given.slice(0, 64) : '') || randomUUID();
+    res.setHeader('X-Request-Id', id);
+    if (!log.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     // Read now: routers rewrite req.url (and so req.path) to the part below their mount point.
     const path = req.path;
-    res.setHeader('X-Request-Id', id);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info({ reqId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
