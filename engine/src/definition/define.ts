@@ -6,6 +6,7 @@ import type { IndexSpec, LeaseStore, MediaStore, SortSpec } from '../store/port'
 import type { Fields, Role } from './fields';
 import type { ExtrasOf, FieldValuesOf, ItemOfFields } from './infer';
 import type { LocalApi } from './local-api';
+import type { QueryParamDoc } from '../openapi/query-params';
 import type { CustomRoute, RouteSpec } from './routes';
 
 /** Who is calling: the token's name and role; `system` marks the service's own work. */
@@ -116,6 +117,12 @@ export interface ResourceDefinition<F extends Fields = Fields> {
   readonly hooks?: Hooks<F>;
   /** Mounted before the generic routes, in order; `''` is the collection path itself. */
   readonly routes?: readonly CustomRoute<F>[];
+  /**
+   * Query parameters the hooks read besides the common ones (an alert's `mark_as_read`): the
+   * router hands every extra parameter to `afterRead`; this names the meaningful ones for the
+   * OpenAPI document.
+   */
+  readonly queryParams?: Readonly<Record<string, QueryParamDoc>>;
   /** Items created at boot when their `_id` is missing (the settings item `"0"`). */
   readonly initialItems?: (config: Readonly<Record<string, unknown>>) => readonly Record<string, unknown>[];
 }

@@ -4,9 +4,6 @@
  * knows which ones mean something. A definition lists them under `queryParams`:
  *
  *     queryParams: { mark_as_read: { description: '...', role: 'operator', schema: { type: 'string', enum: ['0', '1'] } } }
- *
- * `ResourceDefinition` (definition/define.ts) does not declare the key yet, so it is read here
- * through {@link QueryParamsDeclaration}; once define.ts declares it, the cast goes.
  */
 import type { CompiledResource } from '../compile/compile';
 import type { Role } from '../definition/fields';
@@ -23,14 +20,9 @@ export interface QueryParamDoc {
   readonly on?: readonly ('list' | 'get')[];
 }
 
-/** What a definition may carry to describe them. */
-export interface QueryParamsDeclaration {
-  readonly queryParams?: Readonly<Record<string, QueryParamDoc>>;
-}
-
 /** The parameters `res` reads on a list or item GET, as OpenAPI parameter objects. */
 export function queryParamsOf(res: CompiledResource, on: 'list' | 'get'): { parameter: Schema; role?: Role }[] {
-  const declared = (res.def as QueryParamsDeclaration).queryParams ?? {};
+  const declared = res.def.queryParams ?? {};
   return Object.entries(declared)
     .filter(([, p]) => (p.on ?? ['list', 'get']).includes(on))
     .map(([name, p]) => ({

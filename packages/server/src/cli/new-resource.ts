@@ -3,6 +3,7 @@
  * `resources/index.ts` (its import, `allResources`, the export list), so the next start serves
  * `/api/<name>` and the test command covers it with no other edit.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -68,6 +69,20 @@ export function registerIn(index: string, name: string): string {
   });
 }
 
+/**
+ * Regenerates the typed client's types (packages/client, `pnpm gen:client`) when the resources
+ * directory is the checkout's own: the client follows the definitions, and the tests check it
+ * does. In a child process, so the new index.ts is the one read. Production images carry no
+ * client sources: then there is nothing to regenerate.
+ */
+function regenerateClient(resourcesDir: string): string {
+  const script = resolve(resourcesDir, '..', 'packages', 'client', 'scripts', 'gen.ts');
+  if (!existsSync(script)) return '';
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: resolve(resourcesDir, '..'), encoding: 'utf8' });
+  if (run.status === 0) return 'Regenerated the typed client (packages/client/src/schema.ts).\n';
+  return `The typed client could not be regenerated (${(run.stderr || run.stdout).trim().split('\n')[0] ?? 'no output'}): run pnpm gen:client.\n`;
+}
+
 /** Runs `fleet new-resource`; `cwd` is where a relative `--dir` starts. */
 export async function newResourceCommand(argv: readonly string[], cwd = process.cwd()): Promise<CommandOutput> {
   let values: { dir?: string | undefined; description?: string | undefined };
@@ -96,6 +111,7 @@ export async function newResourceCommand(argv: readonly string[], cwd = process.
   return {
     stdout:
       `Wrote ${shown} and registered it in ${relative(cwd, indexFile) || indexFile}.\n` +
+      regenerateClient(dir) +
       `At the next start: GET/POST /api/${name}, GET/PATCH/DELETE /api/${name}/{id}, its table, indexes and OpenAPI schema; the tests cover it as it is.\n` +
       `Shape it to fit (fields, roles, hooks, routes): docs/authoring.md.\n`,
   };
