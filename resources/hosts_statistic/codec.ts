@@ -45,7 +45,7 @@ export function entryKeyOf(field: string): string | undefined {
 /** Encodes one summary. Fields outside the summary are kept, as JSON, under `e`. */
 export function encodeSummary(summary: { readonly _id?: unknown }): Entry {
   const entry: Entry = { h: String(summary._id) };
-  for (const [field, value] of Object.entries(summary) as [string, unknown][]) {
+  for (const [field, value] of Object.entries<unknown>(summary)) {
     if (field === '_id' || value === undefined) continue;
     const key = KEY_OF.get(field);
     if (key === undefined) {

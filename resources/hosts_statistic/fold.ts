@@ -48,7 +48,7 @@ function keysRead(filter: Filter): ReadonlySet<string> | 'all' {
   const stack: unknown[] = [filter];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (Array.isArray(node)) stack.push(...node);
+    if (Array.isArray(node)) stack.push(...(node as unknown[]));
     else if (typeof node === 'object' && node !== null) {
       for (const [key, value] of Object.entries(node)) {
         if (key === '$and' || key === '$or' || key === '$nor') stack.push(value);

@@ -61,7 +61,7 @@ export function summaryMatch(res: CompiledResource, raw: unknown): Row {
 function prefix(filter: Row): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(filter)) {
-    if (k.startsWith('$')) out[k] = Array.isArray(v) ? v.map((sub) => (typeof sub === 'object' && sub !== null ? prefix(sub as Row) : sub)) : v;
+    if (k.startsWith('$')) out[k] = Array.isArray(v) ? (v as unknown[]).map((sub) => (typeof sub === 'object' && sub !== null ? prefix(sub as Row) : sub)) : v;
     else out[`hosts.${k}`] = v;
   }
   return out;

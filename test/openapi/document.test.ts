@@ -87,7 +87,7 @@ describe('the operations', () => {
   });
 
   it('each have a unique readable operationId, a declared tag and a summary', () => {
-    const ids = operations.map((o) => o.op.operationId as string);
+    const ids = operations.map((o) => o.op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z]+[A-Za-z]*$/);
     const tags = new Set(doc.tags.map((t) => t.name));

@@ -35,7 +35,7 @@ export async function upload<P extends UploadPath>(
   fields: UploadFields<P>,
   options: { filename?: string } = {},
 ): Promise<Written<P>> {
-  const form = formDataOf(fields as Readonly<Record<string, unknown>>, options.filename);
+  const form = formDataOf(fields, options.filename);
   const post = client.POST as unknown as (
     path: string,
     init: { body: unknown; bodySerializer: () => FormData },

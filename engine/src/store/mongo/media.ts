@@ -24,7 +24,7 @@ export function mediaObjectId(id: string): mongoose.mongo.ObjectId | null {
 
 /** The port's view of a GridFS file document. */
 export function mediaInfoOf(file: GridFSFile): MediaInfo {
-  const contentType = file.metadata?.contentType;
+  const contentType: unknown = file.metadata?.contentType;
   return {
     id: file._id.toHexString(),
     filename: file.filename,
