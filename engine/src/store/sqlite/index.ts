@@ -3,4 +3,5 @@
  * semantics through mingo where a query cannot be pushed down to SQL.
  */
 export { newObjectId } from './ids';
+export { type StartupCheck } from './faults';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store';

@@ -7,7 +7,7 @@ import type { RowBudgetLimits } from './budget';
 import { Collections } from './collections';
 import { CountCache } from './count-cache';
 import { SqliteDb } from './db';
-import { openChecked, withFaults } from './faults';
+import { openChecked, withFaults, type StartupCheck } from './faults';
 import { sqliteLeases } from './leases';
 import { sqliteMedia } from './media';
 import { writeBatch } from './batch';
@@ -29,14 +29,16 @@ export interface SqliteStoreOptions {
   readonly path: string;
   /** The work budget of one read (budget.ts, docs/limits.md); tests lower it to reach it with few rows. */
   readonly rowBudget?: RowBudgetLimits;
+  /** How the file is checked as it opens (faults.ts); default `auto`. */
+  readonly check?: StartupCheck;
 }
 
 /**
  * Opens (creating if needed) the SQLite store at `path`; a damaged file is refused here
- * (`StoreOpenError`, faults.ts). Every method rejects a storage fault as a 503 `StoreFault`.
+ * (`StoreOpenError`, faults.ts; how it is checked: `check`). Every method rejects a storage fault as a 503 `StoreFault`.
  */
-export function openSqliteStore({ path, rowBudget }: SqliteStoreOptions): SqliteStore {
-  const db = openChecked(path, () => new SqliteDb(path, rowBudget));
+export function openSqliteStore({ path, rowBudget, check }: SqliteStoreOptions): SqliteStore {
+  const db = openChecked(path, () => new SqliteDb(path, rowBudget), check);
   const collections = new Collections(db);
   const counts = new CountCache(db);
   return withFaults<SqliteStore>({
