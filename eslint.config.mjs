@@ -13,7 +13,10 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-floating-promises': 'error',
       // The store port and the local API are async by contract; an implementation may not await.
@@ -21,7 +24,11 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@fleet/*/src/*', '@fleet/*/src'], message: "Import a workspace package by its name; its package.json 'exports' says what it offers." }] },
+        {
+          patterns: [
+            { group: ['@fleet/*/src/*', '@fleet/*/src'], message: "Import a workspace package by its name; its package.json 'exports' says what it offers." },
+          ],
+        },
       ],
     },
   },

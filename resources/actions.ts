@@ -20,6 +20,15 @@ export const actions = defineResource({
     user: f.string({ nullable: true, description: 'Name of the API token that started it' }),
   },
   methods: { list: 'viewer', get: 'viewer' },
-  indexes: [{ fields: [['host', 1], ['_created', -1]] }, { fields: [['_created', -1]] }, { fields: [['jid', 1]] }],
+  indexes: [
+    {
+      fields: [
+        ['host', 1],
+        ['_created', -1],
+      ],
+    },
+    { fields: [['_created', -1]] },
+    { fields: [['jid', 1]] },
+  ],
   defaultSort: [['_created', -1]],
 });

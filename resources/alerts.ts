@@ -17,10 +17,22 @@ export const alerts = defineResource({
   methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', delete: 'admin' },
   // Read by afterRead below; described in the OpenAPI document (engine/src/openapi/query-params.ts).
   queryParams: {
-    mark_as_read: { description: 'Present and not 0: the returned alerts are marked read (stored read: true) and answered so', role: 'operator', schema: { type: 'string', examples: ['1'] } },
+    mark_as_read: {
+      description: 'Present and not 0: the returned alerts are marked read (stored read: true) and answered so',
+      role: 'operator',
+      schema: { type: 'string', examples: ['1'] },
+    },
   },
   patchable: ['read'],
-  indexes: [{ fields: [['read', 1], ['_created', -1]] }, { fields: [['_created', -1]] }],
+  indexes: [
+    {
+      fields: [
+        ['read', 1],
+        ['_created', -1],
+      ],
+    },
+    { fields: [['_created', -1]] },
+  ],
   defaultSort: [['_created', -1]],
   hooks: {
     async afterRead({ docs, params, ctx }) {

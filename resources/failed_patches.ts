@@ -35,6 +35,14 @@ export const failed_patches = defineResource({
     return: f.array(step, { default: () => [] }),
   },
   methods: { list: 'viewer', get: 'viewer' },
-  indexes: [{ fields: [['host', 1], ['_created', -1]] }, { fields: [['_created', -1]] }],
+  indexes: [
+    {
+      fields: [
+        ['host', 1],
+        ['_created', -1],
+      ],
+    },
+    { fields: [['_created', -1]] },
+  ],
   defaultSort: [['_created', -1]],
 });

@@ -62,7 +62,8 @@ export const graphRoutes = defineRoutes({
       method: 'post',
       path: '',
       role: 'admin',
-      summary: 'request_ips: starts the outward-address probe (202, a job to poll); build_graph: replaces the groups of types 2-4 with a root over the gateways and the direct group',
+      summary:
+        'request_ips: starts the outward-address probe (202, a job to poll); build_graph: replaces the groups of types 2-4 with a root over the gateways and the direct group',
       description: 'Body {"action": "request_ips", "ip_resolver"?: URL} or {"action": "build_graph", "master": NAME}.',
       body: actionBody,
       response: actionResponse,

@@ -83,7 +83,14 @@ export const groups = defineResource({
       path: '',
       role: 'admin',
       summary: 'Deletes every group of the given type(s): where={"type": n} or {"type": [n, ...]}',
-      query: checkedByHandler(z.object({ where: z.string().describe('{"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}').meta({ examples: ['{"type": [2, 3, 4]}'] }) })),
+      query: checkedByHandler(
+        z.object({
+          where: z
+            .string()
+            .describe('{"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}')
+            .meta({ examples: ['{"type": [2, 3, 4]}'] }),
+        }),
+      ),
       noContent: true,
       async handler({ query, ctx, resource }) {
         const deleted = await resource.deleteMany({ type: { $in: typesToDelete(query.where) } }, ctx);

@@ -43,10 +43,16 @@ const statisticsQuery = z.object({
     .array(z.string())
     .length(2)
     .optional()
-    .describe('The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours')
+    .describe(
+      'The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours',
+    )
     .meta({ examples: [['2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z']] }),
   interval: z.string().regex(/^\d+$/).optional().describe('online only: seconds between two points kept (whole number)'),
-  where: z.string().optional().describe('JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)').meta({ examples: ['{"nodegroups": "web"}'] }),
+  where: z
+    .string()
+    .optional()
+    .describe('JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)')
+    .meta({ examples: ['{"nodegroups": "web"}'] }),
 });
 
 const vpnUser = f.object(
@@ -95,13 +101,21 @@ export const hosts = defineResource({
     vpnsrv_representation: vpnUser,
     vpn_organization: f.ref('vpn_organizations', { nullable: true, default: null, onDelete: 'restrict' }),
     identification_number: f.string({ nullable: true, default: null, maxLength: 256 }),
-    all_status: f.object({}, { open: true, readonly: true, nullable: true, hiddenInList: true, description: 'Latest status.all_status sample while monitoring runs' }),
+    all_status: f.object(
+      {},
+      { open: true, readonly: true, nullable: true, hiddenInList: true, description: 'Latest status.all_status sample while monitoring runs' },
+    ),
   },
   methods: { list: 'viewer', get: 'viewer', patch: 'admin', delete: 'admin' },
   patchable: ['identification_number', 'groups', 'vpn_organization'],
   softDelete: { field: '_soft_deleted', param: 'show_soft_deleted' },
   indexes: [
-    { fields: [['status', 1], ['_updated', -1]] },
+    {
+      fields: [
+        ['status', 1],
+        ['_updated', -1],
+      ],
+    },
     { fields: [['_updated', -1]] },
     { fields: [['status', 1]] },
   ],
@@ -132,7 +146,8 @@ export const hosts = defineResource({
       path: '/statistics/:kind',
       role: 'viewer',
       summary: 'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
-      description: 'kind: online (points {timestamp, _id: null, hostnames: {up, down}}), unique_online ({hostnames: {up, all}}), unique_updated ({hostnames: {updated, all}}), unique_dist_upgraded ({hostnames: {distUpgraded, all}}) or new_hosts ({hostnames: {new}}).',
+      description:
+        'kind: online (points {timestamp, _id: null, hostnames: {up, down}}), unique_online ({hostnames: {up, all}}), unique_updated ({hostnames: {updated, all}}), unique_dist_upgraded ({hostnames: {distUpgraded, all}}) or new_hosts ({hostnames: {new}}).',
       query: checkedByHandler(statisticsQuery),
       response: statisticsResponse,
       handler: statisticsHandler,

@@ -16,7 +16,10 @@ export const hosts_history = defineResource({
   fields: {
     snapshot: f.string({ required: true, description: 'The block: the _id of its first hosts_statistic item' }),
     timestamp: f.datetime({ required: true, description: "Time of the block's first snapshot" }),
-    column: f.string({ required: true, description: '`snapshots`, a change column (`hosts`, `added`, `status`, ...) or a keyframe column (`key.hosts`, `key.status`, ...)' }),
+    column: f.string({
+      required: true,
+      description: '`snapshots`, a change column (`hosts`, `added`, `status`, ...) or a keyframe column (`key.hosts`, `key.status`, ...)',
+    }),
     part: f.integer({ default: 0, min: 0, description: 'Keyframe columns: the part (PART_ENTRIES hosts each), from 1' }),
     last: f.datetime({ nullable: true, default: null, description: "`snapshots`: time of the block's last snapshot" }),
     base: f.string({ nullable: true, default: null, description: '`snapshots`: the snapshot before the block (null: the start of the history)' }),
@@ -24,6 +27,14 @@ export const hosts_history = defineResource({
   },
   methods: {},
   // Every read is one column over a time range (or at one block's time).
-  indexes: [{ fields: [['column', 1], ['timestamp', 1]] }, { fields: [['timestamp', 1]] }],
+  indexes: [
+    {
+      fields: [
+        ['column', 1],
+        ['timestamp', 1],
+      ],
+    },
+    { fields: [['timestamp', 1]] },
+  ],
   defaultSort: [['timestamp', 1]],
 });

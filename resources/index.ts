@@ -44,9 +44,33 @@ export const allResources: readonly AnyResourceDefinition[] = [
 /** Routes under a path of their own, not one collection's. */
 export const allRouteGroups: readonly RouteGroup[] = [graphRoutes, masterRoutes];
 
-export { actions, alerts, api_tokens, failed_patches, files, groups, hosts, hosts_history, hosts_statistic, nodegroups, settings, tasks, updates, vpn_managers, vpn_organizations };
+export {
+  actions,
+  alerts,
+  api_tokens,
+  failed_patches,
+  files,
+  groups,
+  hosts,
+  hosts_history,
+  hosts_statistic,
+  nodegroups,
+  settings,
+  tasks,
+  updates,
+  vpn_managers,
+  vpn_organizations,
+};
 
-export { executionResponse, master, type ExecutionRequest, type ExecutionResponse, type MasterService, type MonitoringAction, type PatchDownload } from './lib/master';
+export {
+  executionResponse,
+  master,
+  type ExecutionRequest,
+  type ExecutionResponse,
+  type MasterService,
+  type MonitoringAction,
+  type PatchDownload,
+} from './lib/master';
 export type { OutwardAnswer, OutwardRequest } from './lib/master';
 export { cronError, nextRun, type Schedule } from './tasks/schedule';
 

@@ -39,7 +39,10 @@ export const settings = defineResource({
   fields: {
     addresses: f.object(
       {
-        resolver_address: f.string({ default: '', description: 'URL of the IP resolver (http or https; empty: none) that POST /api/graph request_ips uses by default' }),
+        resolver_address: f.string({
+          default: '',
+          description: 'URL of the IP resolver (http or https; empty: none) that POST /api/graph request_ips uses by default',
+        }),
         master_address: f.string({ default: '' }),
         file: f.ref('files', { nullable: true, onDelete: 'nullify' }),
       },
@@ -55,7 +58,10 @@ export const settings = defineResource({
       const addresses = withFlatKeys(fields.addresses, extras);
       const resolver = addresses?.resolver_address;
       const why = resolver === undefined || resolver === '' ? null : resolverIssue(resolver);
-      if (why) throw new Unprocessable('settings: bad resolver address', { [extras.resolver_address !== undefined ? 'resolver_address' : 'addresses.resolver_address']: why });
+      if (why)
+        throw new Unprocessable('settings: bad resolver address', {
+          [extras.resolver_address !== undefined ? 'resolver_address' : 'addresses.resolver_address']: why,
+        });
       return addresses === undefined ? fields : { ...fields, addresses };
     },
   },

@@ -69,7 +69,14 @@ export const tasks = defineResource({
     last_error: f.string({ readonly: true, nullable: true }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', updateByBody: 'operator', delete: 'operator' },
-  indexes: [{ fields: [['status', 1], ['next', 1]] }],
+  indexes: [
+    {
+      fields: [
+        ['status', 1],
+        ['next', 1],
+      ],
+    },
+  ],
   hooks: {
     async prepare({ op, fields, original, ctx }) {
       const merged: TaskState = { ...original, ...fields };

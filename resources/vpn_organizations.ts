@@ -25,11 +25,19 @@ export const vpn_organizations = defineResource({
         id: f.string(),
         cipher_type: f.string(),
       },
-      { open: true, default: () => ({}), description: "The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server" },
+      {
+        open: true,
+        default: () => ({}),
+        description: 'The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server',
+      },
     ),
     cipher_type: f.string({ default: 'rsa' }),
     type: f.integer({ default: 6 }),
-    unreachable: f.boolean({ readonly: true, default: false, description: 'The last reconcile could not use the manager (down, too slow, or refusing the credentials)' }),
+    unreachable: f.boolean({
+      readonly: true,
+      default: false,
+      description: 'The last reconcile could not use the manager (down, too slow, or refusing the credentials)',
+    }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', delete: 'admin' },
   hooks: {

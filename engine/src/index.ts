@@ -9,7 +9,15 @@ export { compileResource, type CompiledResource, type Reference, type Relation }
 export { createRegistry, type Registry } from './compile/registry';
 export { createEngine, SYSTEM, systemContext, type Engine, type EngineOptions } from './engine';
 export { apiDocument, apiRouter, type ApiOptions } from './http/api';
-export { createAuthenticator, defaultTokenName, tokenDigest, type Authenticator, type ReloadableAuthenticator, type StoredGrant, type TokenGrant } from './http/auth';
+export {
+  createAuthenticator,
+  defaultTokenName,
+  tokenDigest,
+  type Authenticator,
+  type ReloadableAuthenticator,
+  type StoredGrant,
+  type TokenGrant,
+} from './http/auth';
 export { requireRole } from './ops/access';
 export { errorHandler, notFoundHandler, errorBody } from './http/error-handler';
 export { formatHttpDate, parseDate } from './http/dates';

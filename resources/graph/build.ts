@@ -91,7 +91,11 @@ export async function reconcileGateways(ctx: CallContext, o: { prune: boolean })
 }
 
 /** Creates the group with this id, or replaces it (static members kept unless `hosts` is given). */
-async function putGroup(ctx: CallContext, id: string, data: { name: string; type: 2 | 4; subgroups: string[]; info: Record<string, never>; hosts?: string[] }): Promise<Group> {
+async function putGroup(
+  ctx: CallContext,
+  id: string,
+  data: { name: string; type: 2 | 4; subgroups: string[]; info: Record<string, never>; hosts?: string[] },
+): Promise<Group> {
   const api = ctx.runtime.resources.of(groupsRef);
   try {
     await api.get(id, ctx);

@@ -61,10 +61,12 @@ export async function startRequestIps(ctx: CallContext, given: string | undefine
     await pruneJobs(sys);
     const plan = await probePlan(sys);
     const skipped = plan.total - plan.targets.length;
-    const job = await ctx.runtime.resources.of(graph_jobs).create(
-      { _id: jobId, action: 'request_ips', state: 'running', resolver: shownResolver(resolver), total: plan.total, targeted: plan.targets.length, skipped },
-      sys,
-    );
+    const job = await ctx.runtime.resources
+      .of(graph_jobs)
+      .create(
+        { _id: jobId, action: 'request_ips', state: 'running', resolver: shownResolver(resolver), total: plan.total, targeted: plan.targets.length, skipped },
+        sys,
+      );
     void runJob({ runtime: ctx.runtime, log: ctx.runtime.log, service, jobId, resolver, plan });
     return jobBody(job, ctx.now);
   } catch (err) {

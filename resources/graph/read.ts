@@ -27,7 +27,16 @@ export async function nodesOf(ctx: CallContext, rootId: string, types: readonly 
 /** Gateway groups that no group lists as a subgroup (DESIGN §5 `not-linked`), by name. */
 export async function notLinked(ctx: CallContext): Promise<GraphNode[]> {
   const api = ctx.runtime.resources.of(groupsRef);
-  const gateways = await api.find({ where: { type: GATEWAY }, sort: [['name', 1], ['_id', 1]] }, ctx);
+  const gateways = await api.find(
+    {
+      where: { type: GATEWAY },
+      sort: [
+        ['name', 1],
+        ['_id', 1],
+      ],
+    },
+    ctx,
+  );
   if (gateways.length === 0) return [];
   const parents = await api.find({ where: { subgroups: { $in: gateways.map((g) => g._id) } }, projection: { subgroups: 1 } }, ctx);
   const linked = new Set(parents.flatMap((p) => p.subgroups));

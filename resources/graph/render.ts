@@ -76,7 +76,11 @@ export interface GraphBounds {
 }
 
 /** The graph from `root`: nodes in depth-first pre-order, edges in the order first met. */
-export function renderGraph(root: GraphGroup, groups: ReadonlyMap<string, GraphGroup>, bounds: GraphBounds = { depth: MAX_GRAPH_DEPTH, nodes: MAX_GRAPH_NODES }): { nodes: GraphNode[]; edges: GraphEdge[] } {
+export function renderGraph(
+  root: GraphGroup,
+  groups: ReadonlyMap<string, GraphGroup>,
+  bounds: GraphBounds = { depth: MAX_GRAPH_DEPTH, nodes: MAX_GRAPH_NODES },
+): { nodes: GraphNode[]; edges: GraphEdge[] } {
   const nodes: GraphNode[] = [nodeOf(root)];
   const edges: GraphEdge[] = [];
   const linked = new Set<string>();
@@ -98,9 +102,12 @@ export function renderGraph(root: GraphGroup, groups: ReadonlyMap<string, GraphG
       linked.add(link);
       edges.push({ type: 'groupLink', source: frame.group._id, target: childId });
     }
-    if (stack.length + 1 > bounds.depth) throw new Unprocessable(`graph: the groups below ${root._id} nest deeper than ${bounds.depth} levels; the graph is not drawn`);
+    if (stack.length + 1 > bounds.depth)
+      throw new Unprocessable(`graph: the groups below ${root._id} nest deeper than ${bounds.depth} levels; the graph is not drawn`);
     if (nodes.length + 1 > bounds.nodes) {
-      throw new Unprocessable(`graph: the graph of ${root._id} has more than ${bounds.nodes} nodes (one per visit: a subgroup shared by several parents is drawn under each); draw a smaller part of it`);
+      throw new Unprocessable(
+        `graph: the graph of ${root._id} has more than ${bounds.nodes} nodes (one per visit: a subgroup shared by several parents is drawn under each); draw a smaller part of it`,
+      );
     }
     nodes.push(nodeOf(child));
     stack.push({ group: child, next: 0 });

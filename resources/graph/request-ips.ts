@@ -43,10 +43,12 @@ export async function probePlan(ctx: CallContext): Promise<ProbePlan> {
   const projection = { key: 1, status: 1, 'grain.ip_interfaces': 1, 'grain.ipv4': 1, 'grain.ipv6': 1 } as const;
   const all = await ctx.runtime.resources.of(hosts).find({ projection, sort: [['_id', 1]] }, ctx);
   const targets = all.filter((h) => h.key === 'accepted' && h.status === 'up');
-  const own = new Map(targets.map((h) => {
-    const g = (h.grain ?? {}) as Record<string, unknown>;
-    return [h._id, new Set(addressesOf([g['ip_interfaces'], g['ipv4'], g['ipv6']]).map((a) => a.toLowerCase()))] as const;
-  }));
+  const own = new Map(
+    targets.map((h) => {
+      const g = (h.grain ?? {}) as Record<string, unknown>;
+      return [h._id, new Set(addressesOf([g['ip_interfaces'], g['ipv4'], g['ipv6']]).map((a) => a.toLowerCase()))] as const;
+    }),
+  );
   return { total: all.length, targets: targets.map((h) => h._id), own };
 }
 
@@ -100,15 +102,18 @@ export async function runJob(a: RunArgs): Promise<void> {
     await jobs.patch(a.jobId, { ...tally, failures: [...tally.failures], ...extra }, systemContext(a.runtime, stampNow()));
   };
   try {
-    await a.service.outwardAddresses({
-      hosts: a.plan.targets,
-      resolver: a.resolver,
-      onBatch: async (answers) => {
-        await recordBatch(a.runtime, a.plan, tally, answers);
-        await progress();
-        await a.runtime.leases.renew(GRAPH_LEASE, a.jobId, GRAPH_LEASE_MS);
+    await a.service.outwardAddresses(
+      {
+        hosts: a.plan.targets,
+        resolver: a.resolver,
+        onBatch: async (answers) => {
+          await recordBatch(a.runtime, a.plan, tally, answers);
+          await progress();
+          await a.runtime.leases.renew(GRAPH_LEASE, a.jobId, GRAPH_LEASE_MS);
+        },
       },
-    }, systemContext(a.runtime, stampNow()));
+      systemContext(a.runtime, stampNow()),
+    );
     const gateways = await reconcileGateways(systemContext(a.runtime, stampNow()), { prune: false });
     await progress({ state: 'done', gateways_created: [...gateways.created], finished: stampNow() });
   } catch (err) {

@@ -38,8 +38,12 @@ const nodeTypes = z.string().transform((raw, ctx): number[] | null => {
   } catch {
     where = undefined;
   }
-  const type = where !== null && typeof where === 'object' && !Array.isArray(where) && Object.keys(where).join() === 'type' ? (where as { type: unknown }).type : undefined;
-  const list: unknown = type !== null && typeof type === 'object' && !Array.isArray(type) && Object.keys(type).join() === '$in' ? (type as { $in: unknown }).$in : [type];
+  const type =
+    where !== null && typeof where === 'object' && !Array.isArray(where) && Object.keys(where).join() === 'type'
+      ? (where as { type: unknown }).type
+      : undefined;
+  const list: unknown =
+    type !== null && typeof type === 'object' && !Array.isArray(type) && Object.keys(type).join() === '$in' ? (type as { $in: unknown }).$in : [type];
   if (Array.isArray(list) && list.length > 0 && list.every((t) => Number.isInteger(t))) return list as number[];
   ctx.addIssue({ code: 'custom', message: NODES_WHERE });
   return z.NEVER;
@@ -49,15 +53,22 @@ const nodeTypes = z.string().transform((raw, ctx): number[] | null => {
 export const nodesQuery = z.object({ where: nodeTypes.optional().describe('{"type": n}: only the nodes of this node type') });
 
 /** What POST /graph accepts; the rules between fields are checked by {@link checkAction}. */
-export const actionBody = z.strictObject({
-  action: z.enum(['request_ips', 'build_graph']),
-  ip_resolver: z.string().max(2048).optional().describe('request_ips only: URL of the IP resolver (http or https); default settings.addresses.resolver_address'),
-  master: z.string().min(1).max(200).optional().describe('build_graph only: the master name, the root group\'s name'),
-}).superRefine((body, ctx) => {
-  if (body.action === 'build_graph' && body.master === undefined) ctx.addIssue({ code: 'custom', path: ['master'], message: 'required field' });
-  if (body.action === 'build_graph' && body.ip_resolver !== undefined) ctx.addIssue({ code: 'custom', path: ['ip_resolver'], message: 'only with action request_ips' });
-  if (body.action === 'request_ips' && body.master !== undefined) ctx.addIssue({ code: 'custom', path: ['master'], message: 'only with action build_graph' });
-});
+export const actionBody = z
+  .strictObject({
+    action: z.enum(['request_ips', 'build_graph']),
+    ip_resolver: z
+      .string()
+      .max(2048)
+      .optional()
+      .describe('request_ips only: URL of the IP resolver (http or https); default settings.addresses.resolver_address'),
+    master: z.string().min(1).max(200).optional().describe("build_graph only: the master name, the root group's name"),
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'build_graph' && body.master === undefined) ctx.addIssue({ code: 'custom', path: ['master'], message: 'required field' });
+    if (body.action === 'build_graph' && body.ip_resolver !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['ip_resolver'], message: 'only with action request_ips' });
+    if (body.action === 'request_ips' && body.master !== undefined) ctx.addIssue({ code: 'custom', path: ['master'], message: 'only with action build_graph' });
+  });
 
 /** A request_ips job as GET /graph/jobs/{id} (and the POST that starts it) answers it. */
 export const jobResponse = z.object({
@@ -87,8 +98,8 @@ export const buildResponse = z.object({
   _status: z.literal('OK'),
   _id: z.string().describe('The root group (type 2)'),
   name: z.string(),
-  gateways: z.array(z.string()).describe('The gateway groups (type 3), the root\'s subgroups'),
-  direct: z.string().describe('The direct-attached group (type 4), the root\'s last subgroup'),
+  gateways: z.array(z.string()).describe("The gateway groups (type 3), the root's subgroups"),
+  direct: z.string().describe("The direct-attached group (type 4), the root's last subgroup"),
   _links: z.object({ self: z.object({ title: z.string(), href: z.string() }) }),
 });
 

@@ -27,7 +27,10 @@ const PAGE_ROWS = 100;
 /** Blocks a replay holds the columns of at once (a busy day's column is a few hundred kB). */
 const REPLAY_BLOCKS = 3;
 /** Time order, ties by id: what the timestamp index (which ends with the id) serves. */
-export const TIME_ORDER: SortSpec = [['timestamp', 1], ['_id', 1]];
+export const TIME_ORDER: SortSpec = [
+  ['timestamp', 1],
+  ['_id', 1],
+];
 
 /** The history is the service's own: read as the system principal, at the caller's time. */
 export function systemOf(ctx: CallContext): CallContext {
@@ -43,7 +46,11 @@ export function breath(): Promise<void> {
 export type TimeRead<R> = (timestamp: Filter | Date, limit?: number) => Promise<R[]>;
 
 /** The rows of [from, to] in time order, one page at a time, through `read`. */
-export async function* timePages<R extends { readonly timestamp: Date }>(read: TimeRead<R>, range: { from: Date; to: Date }, size = PAGE_ROWS): AsyncGenerator<R[]> {
+export async function* timePages<R extends { readonly timestamp: Date }>(
+  read: TimeRead<R>,
+  range: { from: Date; to: Date },
+  size = PAGE_ROWS,
+): AsyncGenerator<R[]> {
   let lower: Filter = { $gte: range.from };
   for (;;) {
     const page = await read({ ...lower, $lte: range.to }, size);
@@ -69,13 +76,16 @@ export async function* timePages<R extends { readonly timestamp: Date }>(read: T
 export function historyPages(ctx: CallContext, range: { from: Date; to: Date }, q: { where?: Filter; size?: number } = {}): AsyncGenerator<HistoryRow[]> {
   const history = ctx.runtime.resources.of(hosts_history);
   const sys = systemOf(ctx);
-  const read: TimeRead<HistoryRow> = (timestamp, limit) => history.find({ where: { ...q.where, timestamp }, sort: TIME_ORDER, ...(limit ? { limit } : {}) }, sys);
+  const read: TimeRead<HistoryRow> = (timestamp, limit) =>
+    history.find({ where: { ...q.where, timestamp }, sort: TIME_ORDER, ...(limit ? { limit } : {}) }, sys);
   return timePages(read, range, q.size);
 }
 
 /** The block holding `at`, or the last one before it: the `snapshots` row of the latest block starting at or before `at`. */
 export async function blockAtOrBefore(ctx: CallContext, at: Date): Promise<HistoryRow | undefined> {
-  const [row] = await ctx.runtime.resources.of(hosts_history).find({ where: { column: SNAPSHOTS, timestamp: { $lte: at } }, sort: [['timestamp', -1]], limit: 1 }, systemOf(ctx));
+  const [row] = await ctx.runtime.resources
+    .of(hosts_history)
+    .find({ where: { column: SNAPSHOTS, timestamp: { $lte: at } }, sort: [['timestamp', -1]], limit: 1 }, systemOf(ctx));
   return row;
 }
 
@@ -86,7 +96,11 @@ export async function* blockPages(ctx: CallContext, range: { from: Date; to: Dat
 }
 
 /** Columns of the rows matching `where` in [from, to], by block, then part, then column. */
-async function columnsOf(ctx: CallContext, range: { from: Date; to: Date }, q: { names: readonly string[]; where?: Filter }): Promise<Map<string, Map<number, Map<string, unknown>>>> {
+async function columnsOf(
+  ctx: CallContext,
+  range: { from: Date; to: Date },
+  q: { names: readonly string[]; where?: Filter },
+): Promise<Map<string, Map<number, Map<string, unknown>>>> {
   const out = new Map<string, Map<number, Map<string, unknown>>>();
   for (const column of q.names) {
     for await (const page of historyPages(ctx, range, { where: { ...q.where, column } })) {
@@ -108,9 +122,15 @@ export function headOf(s: BlockSnapshot): SnapshotHead {
 }
 
 /** Every host of a block's keyframe, with the entry keys in `keys` (all when undefined). */
-export async function keyframeHosts(ctx: CallContext, block: { readonly snapshot: string; readonly timestamp: Date }, keys?: ReadonlySet<string>): Promise<Map<string, Entry>> {
+export async function keyframeHosts(
+  ctx: CallContext,
+  block: { readonly snapshot: string; readonly timestamp: Date },
+  keys?: ReadonlySet<string>,
+): Promise<Map<string, Entry>> {
   const hosts = new Map<string, Entry>();
-  const parts = (await columnsOf(ctx, { from: block.timestamp, to: block.timestamp }, { names: keyColumnsFor(keys), where: { snapshot: block.snapshot } })).get(block.snapshot);
+  const parts = (await columnsOf(ctx, { from: block.timestamp, to: block.timestamp }, { names: keyColumnsFor(keys), where: { snapshot: block.snapshot } })).get(
+    block.snapshot,
+  );
   for (const part of [...(parts?.keys() ?? [])].sort((a, b) => a - b)) readFrame(parts?.get(part) ?? new Map(), hosts, keys);
   return hosts;
 }

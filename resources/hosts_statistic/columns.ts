@@ -67,7 +67,6 @@ const SNAPSHOT_WIDTH = 6;
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
-
 /** A row's list (empty when absent). */
 export function unpack(data: unknown): unknown[] {
   const list = typeof data === 'object' && data !== null ? (data as { list?: unknown }).list : undefined;

@@ -140,7 +140,8 @@ export async function countedPoints(ctx: CallContext, span: Span): Promise<Point
   const [from, to] = [span.start.getTime(), span.end.getTime()];
   for await (const page of blockPages(ctx, { from: span.start, to: span.end })) {
     for (const block of page) {
-      for (const s of blockSnapshots(block.data)) if (s.at >= from && s.at <= to && s.up + s.down > 0) points.push({ timestamp: new Date(s.at), up: s.up, down: s.down });
+      for (const s of blockSnapshots(block.data))
+        if (s.at >= from && s.at <= to && s.up + s.down > 0) points.push({ timestamp: new Date(s.at), up: s.up, down: s.down });
     }
   }
   return points;
@@ -190,14 +191,24 @@ function within(value: unknown, start: number, end: number): boolean {
 export function flagsOf(entry: Entry, span: Span): number {
   const start = span.start.getTime();
   const end = span.end.getTime();
-  return SEEN | (entry.s === 'up' ? UP : 0) | (within(entry.a, start, end) ? UPDATED : 0) | (within(entry.d, start, end) ? DIST_UPGRADED : 0) | (within(entry.c, start, end) ? NEW : 0);
+  return (
+    SEEN |
+    (entry.s === 'up' ? UP : 0) |
+    (within(entry.a, start, end) ? UPDATED : 0) |
+    (within(entry.d, start, end) ? DIST_UPGRADED : 0) |
+    (within(entry.c, start, end) ? NEW : 0)
+  );
 }
 
 /**
  * `unique_*` and `new_hosts`: every visible host's flags over the range, added to `flags`; only
  * the entry keys of the flags asked for (`s` up, `a` updated, `d` dist-upgraded, `c` new) are read.
  */
-export async function foldFlags(ctx: CallContext, span: Span, o: { filter: SummaryFilter | undefined; flags: Map<string, number>; keys: readonly string[] }): Promise<void> {
+export async function foldFlags(
+  ctx: CallContext,
+  span: Span,
+  o: { filter: SummaryFilter | undefined; flags: Map<string, number>; keys: readonly string[] },
+): Promise<void> {
   const matcher = new HostMatcher(o.filter);
   const look = (host: string, state: ChainState): void => {
     const entry = state.hosts.get(host);
@@ -216,7 +227,12 @@ export async function foldFlags(ctx: CallContext, span: Span, o: { filter: Summa
 }
 
 /** A full snapshot (a legacy item) looked at on its own: its point and its hosts' flags. */
-export function standalone(entries: readonly Entry[], span: Span, filter: SummaryFilter | undefined, flags?: Map<string, number>): { up: number; down: number } {
+export function standalone(
+  entries: readonly Entry[],
+  span: Span,
+  filter: SummaryFilter | undefined,
+  flags?: Map<string, number>,
+): { up: number; down: number } {
   const matcher = new HostMatcher(filter);
   let up = 0;
   let down = 0;

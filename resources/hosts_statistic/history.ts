@@ -6,4 +6,15 @@ export { ChainState } from './chain';
 export { decodeEntry, diffEntry, encodeSummary, type Change, type Entry, type Summary } from './codec';
 export { convertFullSnapshots, type Conversion } from './migrate';
 export { pruneSnapshots, repairItems } from './retention';
-export { BLOCK_MS, BLOCK_SNAPSHOTS, changesOf, END_OF_TIME, HistoryBuilder, PART_ENTRIES, recordSnapshot, type BlockWrite, type HistoryData, type SnapshotMeta } from './writer';
+export {
+  BLOCK_MS,
+  BLOCK_SNAPSHOTS,
+  changesOf,
+  END_OF_TIME,
+  HistoryBuilder,
+  PART_ENTRIES,
+  recordSnapshot,
+  type BlockWrite,
+  type HistoryData,
+  type SnapshotMeta,
+} from './writer';

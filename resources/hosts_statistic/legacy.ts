@@ -31,7 +31,8 @@ function itemPages(ctx: CallContext, range: { from: Date; to: Date }): AsyncGene
   const items = ctx.runtime.resources.of(hosts_statistic);
   const sys = systemOf(ctx);
   // An exclusion: the store drops `hosts` before decoding (a full snapshot is megabytes).
-  const read: TimeRead<ItemRef> = (timestamp, limit) => items.find({ where: { timestamp }, sort: TIME_ORDER, projection: { hosts: 0 }, ...(limit ? { limit } : {}) }, sys);
+  const read: TimeRead<ItemRef> = (timestamp, limit) =>
+    items.find({ where: { timestamp }, sort: TIME_ORDER, projection: { hosts: 0 }, ...(limit ? { limit } : {}) }, sys);
   return timePages(read, range);
 }
 

@@ -32,14 +32,20 @@ export interface Conversion {
 
 /** Where the history starts and ends, if it holds anything. */
 async function historySpan(ctx: CallContext): Promise<{ first: number; last: number } | undefined> {
-  const [oldest] = await ctx.runtime.resources.of(hosts_history).find({ where: { column: SNAPSHOTS }, sort: [['timestamp', 1]], limit: 1, projection: { data: 0 } }, systemOf(ctx));
+  const [oldest] = await ctx.runtime.resources
+    .of(hosts_history)
+    .find({ where: { column: SNAPSHOTS }, sort: [['timestamp', 1]], limit: 1, projection: { data: 0 } }, systemOf(ctx));
   const newest = await blockAtOrBefore(ctx, END_OF_TIME);
   const last = newest === undefined ? undefined : blockSnapshots(newest.data).pop();
   return oldest === undefined || last === undefined ? undefined : { first: oldest.timestamp.getTime(), last: last.at };
 }
 
 /** Converts `refs` (in time order) through `builder`, a block written at a time. */
-async function convertRun(ctx: CallContext, refs: readonly LegacyRef[], o: { builder: HistoryBuilder; done: Conversion; keepGoing: () => Promise<boolean> }): Promise<boolean> {
+async function convertRun(
+  ctx: CallContext,
+  refs: readonly LegacyRef[],
+  o: { builder: HistoryBuilder; done: Conversion; keepGoing: () => Promise<boolean> },
+): Promise<boolean> {
   const sys = systemOf(ctx);
   const history = ctx.runtime.resources.of(hosts_history);
   let ids: string[] = [];
@@ -51,7 +57,11 @@ async function convertRun(ctx: CallContext, refs: readonly LegacyRef[], o: { bui
     ids = [];
   };
   for await (const snap of legacySnapshots(ctx, refs)) {
-    const w = o.builder.add({ id: snap.id, timestamp: snap.timestamp, index: snap.index }, changesOf(o.builder.state.hosts, snap.entries, { trackUpdated: true }), { defer: true });
+    const w = o.builder.add(
+      { id: snap.id, timestamp: snap.timestamp, index: snap.index },
+      changesOf(o.builder.state.hosts, snap.entries, { trackUpdated: true }),
+      { defer: true },
+    );
     if (w.starts) {
       await flush(w.closed);
       if (!(await o.keepGoing())) return false;

@@ -20,7 +20,9 @@ async function deleteOlder(ctx: CallContext, name: keyof typeof DELETE_BATCH, be
   const projection: Projection = name === 'hosts_statistic' ? { hosts: 0 } : { data: 0 };
   let deleted = 0;
   for (;;) {
-    const ids = (await collection.find({ where: { timestamp: { $lt: before } }, sort: [['timestamp', 1]], limit: DELETE_BATCH[name], projection }, sys)).map((d) => d._id);
+    const ids = (await collection.find({ where: { timestamp: { $lt: before } }, sort: [['timestamp', 1]], limit: DELETE_BATCH[name], projection }, sys)).map(
+      (d) => d._id,
+    );
     if (ids.length === 0) return deleted;
     deleted += await collection.deleteMany({ _id: { $in: ids } }, sys);
     await breath();

@@ -6,10 +6,33 @@
  * snapshots of older versions not yet converted are taken as they are. `where` is a filter on the
  * summary fields, soft-deleted hosts are left out.
  */
-import { assertJsonBounds, BadRequest, compileResource, NotFound, parseDate, parseWhere, WHERE_BOUNDS, type CompiledResource, type RouteRequest } from '@fleet/engine';
+import {
+  assertJsonBounds,
+  BadRequest,
+  compileResource,
+  NotFound,
+  parseDate,
+  parseWhere,
+  WHERE_BOUNDS,
+  type CompiledResource,
+  type RouteRequest,
+} from '@fleet/engine';
 import { z } from 'zod';
 import { hosts_statistic } from '../hosts_statistic';
-import { countedPoints, DIST_UPGRADED, foldFlags, matchedPoints, NEW, standalone, summaryFilter, UP, UPDATED, type Point, type Span, type SummaryFilter } from './fold';
+import {
+  countedPoints,
+  DIST_UPGRADED,
+  foldFlags,
+  matchedPoints,
+  NEW,
+  standalone,
+  summaryFilter,
+  UP,
+  UPDATED,
+  type Point,
+  type Span,
+  type SummaryFilter,
+} from './fold';
 import { legacyRefs, legacySnapshots, type LegacyRef } from './legacy';
 
 type Row = Record<string, unknown>;
@@ -74,7 +97,11 @@ const FLAG_KEY = { unique_online: 's', unique_updated: 'a', unique_dist_upgraded
 const names = (sorted: readonly string[], flags: ReadonlyMap<string, number>, flag: number) => sorted.filter((host) => ((flags.get(host) ?? 0) & flag) !== 0);
 
 /** Points and flags of the full snapshots in range, looked at one by one. */
-async function legacyPart(req: RouteRequest, refs: readonly LegacyRef[], o: { span: Span; filter: SummaryFilter | undefined; flags?: Map<string, number> }): Promise<Point[]> {
+async function legacyPart(
+  req: RouteRequest,
+  refs: readonly LegacyRef[],
+  o: { span: Span; filter: SummaryFilter | undefined; flags?: Map<string, number> },
+): Promise<Point[]> {
   const points: Point[] = [];
   for await (const snap of legacySnapshots(req.ctx, refs)) {
     const { up, down } = standalone(snap.entries, o.span, o.filter, o.flags);

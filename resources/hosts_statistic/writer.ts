@@ -136,7 +136,16 @@ export class HistoryBuilder {
 function columnRow(block: OpenBlock, c: { column: string; part: number; data: { list: unknown[] } }, last?: Date): HistoryData {
   const id = c.column === SNAPSHOTS ? block.id : `${block.id}~${c.column}${c.part > 0 ? `~${c.part}` : ''}`;
   const head = c.column === SNAPSHOTS;
-  return { _id: id, snapshot: block.id, timestamp: block.timestamp, column: c.column, part: c.part, last: head ? (last ?? null) : null, base: head ? block.base : null, data: c.data };
+  return {
+    _id: id,
+    snapshot: block.id,
+    timestamp: block.timestamp,
+    column: c.column,
+    part: c.part,
+    last: head ? (last ?? null) : null,
+    base: head ? block.base : null,
+    data: c.data,
+  };
 }
 
 /** The keyframe of a block: every host, PART_ENTRIES to a part, a row per column and part. */
@@ -175,7 +184,9 @@ async function currentBuilder(ctx: CallContext): Promise<HistoryBuilder> {
 
 /** An id shaped like a MongoDB ObjectId (seconds, then random): new snapshots sort after old ones. */
 function snapshotId(at: Date): string {
-  return `${Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0')}${randomBytes(8).toString('hex')}`;
+  return `${Math.floor(at.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0')}${randomBytes(8).toString('hex')}`;
 }
 
 /** Writes a snapshot's rows in one batch (new columns created, grown ones rewritten). */
@@ -199,7 +210,14 @@ export async function recordSnapshot(ctx: CallContext, summaries: readonly { rea
   const [latest] = await ctx.runtime.resources.of(hosts_statistic).find({ sort: [['timestamp', -1]], limit: 1, projection: { hosts: 0 } }, sys);
   const meta = { id: snapshotId(ctx.now), timestamp: ctx.now, index: latest === undefined ? 0 : latest.index + 1 };
   builders.delete(ctx.runtime);
-  const w = builder.add(meta, changesOf(builder.state.hosts, summaries.map((s) => encodeSummary(s)), { trackUpdated: false }));
+  const w = builder.add(
+    meta,
+    changesOf(
+      builder.state.hosts,
+      summaries.map((s) => encodeSummary(s)),
+      { trackUpdated: false },
+    ),
+  );
   await writeBlock(sys, w);
   await ctx.runtime.resources.of(hosts_statistic).create({ _id: meta.id, timestamp: meta.timestamp, index: meta.index, hosts: [] }, sys);
   builders.set(ctx.runtime, builder);

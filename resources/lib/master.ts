@@ -25,17 +25,30 @@ export interface ExecutionRequest {
 export const executionRequest = z
   .looseObject({
     exec_client: z.enum(['local', 'local_async', 'local_batch']).describe('The Salt client, sent to salt-api as `client`'),
-    fun: z.string().max(200).regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/).describe('The Salt function: module.function'),
+    fun: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/)
+      .describe('The Salt function: module.function'),
     arg: z.array(z.unknown()).optional().describe('Positional arguments'),
     kwarg: z.record(z.string(), z.unknown()).optional().describe('Keyword arguments'),
     metadata: z.record(z.string(), z.unknown()).optional().describe('Job metadata (the token name is added as fleet_user)'),
   })
   .describe('tgt, tgt_type, client and full_return are set by the service; credentials (token, username, password, eauth) are refused')
-  .meta({ examples: [{ exec_client: 'local', fun: 'cmd.run', kwarg: { cmd: 'uptime' } }, { exec_client: 'local_async', fun: 'state.apply', arg: ['patches.openssl'] }] });
+  .meta({
+    examples: [
+      { exec_client: 'local', fun: 'cmd.run', kwarg: { cmd: 'uptime' } },
+      { exec_client: 'local_async', fun: 'state.apply', arg: ['patches.openssl'] },
+    ],
+  });
 
 /** The body of POST /hosts/{id}/all_status (spec: action start | stop | stop_all, optional). */
 export const monitoringRequest = z.object({
-  action: z.enum(['start', 'stop', 'stop_all']).nullable().optional().describe('start / stop collecting for the host, stop_all for every host; absent: one sample now'),
+  action: z
+    .enum(['start', 'stop', 'stop_all'])
+    .nullable()
+    .optional()
+    .describe('start / stop collecting for the host, stop_all for every host; absent: one sample now'),
 });
 
 /** The execution response of the spec, as a schema (it feeds the OpenAPI document). */

@@ -38,7 +38,15 @@ const ACTIONS: CollectionSpec = {
   name: 'actions',
   scalarPaths: { host: 'string', status: 'string', _created: 'datetime' },
   datetimePaths: ['_created'],
-  indexes: [{ fields: [['host', 1], ['_created', -1]] }, { fields: [['status', 1]] }],
+  indexes: [
+    {
+      fields: [
+        ['host', 1],
+        ['_created', -1],
+      ],
+    },
+    { fields: [['status', 1]] },
+  ],
 };
 
 /**
@@ -102,7 +110,10 @@ describe('sqlite only', () => {
   }, 30_000);
 
   test('claims from several processes on one file never overlap', async () => {
-    await store.insert('actions', Array.from({ length: 60 }, (_, i) => ({ _id: `a${String(i).padStart(2, '0')}`, status: 'queued' })));
+    await store.insert(
+      'actions',
+      Array.from({ length: 60 }, (_, i) => ({ _id: `a${String(i).padStart(2, '0')}`, status: 'queued' })),
+    );
     const go = join(dir, 'go');
     // Each child waits at a barrier (the 'go' file) so that all of them claim at the same time.
     const claimer = `process.stdout.write('ready\\n');
@@ -138,7 +149,7 @@ describe('sqlite only', () => {
     await other.close();
   });
 
-  test('counts are remembered only while nothing changed: own writes and other processes\' writes both count', async () => {
+  test("counts are remembered only while nothing changed: own writes and other processes' writes both count", async () => {
     const other = openSqliteStore({ path });
     const since = new Date('2026-01-01T00:00:00Z');
     await store.insert('actions', [{ _id: 'c1', status: 'counted', _created: since }]);

@@ -18,7 +18,11 @@ afterAll(async () => {
   await s.close();
 });
 
-const post = (body: unknown, role: 'admin' | 'operator' | 'viewer' = 'admin') => s.request.post('/api/graph').set(auth(role)).send(body as object);
+const post = (body: unknown, role: 'admin' | 'operator' | 'viewer' = 'admin') =>
+  s.request
+    .post('/api/graph')
+    .set(auth(role))
+    .send(body as object);
 
 test.each([
   [{}, ['action'], 'required field'],
@@ -41,7 +45,9 @@ test.each([
 });
 
 test('request_ips: no resolver anywhere is a 422 naming ip_resolver; with one but no master, a 503 saying how to configure it', async () => {
-  expect(expectEveError(await post({ action: 'request_ips' }), 422, { issues: ['ip_resolver'] })._issues?.['ip_resolver']).toMatch(/settings\.addresses\.resolver_address is empty/);
+  expect(expectEveError(await post({ action: 'request_ips' }), 422, { issues: ['ip_resolver'] })._issues?.['ip_resolver']).toMatch(
+    /settings\.addresses\.resolver_address is empty/,
+  );
   expect(expectEveError(await post({ action: 'request_ips', ip_resolver: 'https://resolver.example.net/ip' }), 503)._error.message).toMatch(/SALT_API_URL/);
 });
 
@@ -70,13 +76,21 @@ test('build_graph from the stored hosts: one gateway per NAT address, the direct
   const built = res.body as { _id: string; name: string; gateways: string[]; direct: string };
   expect(built.name).toBe('salt.example.com');
   expect(built.gateways).toHaveLength(2);
-  const gw = await Promise.all(built.gateways.map(async (id) => (await s.request.get(`/api/groups/${id}`).set(auth('viewer'))).body as { type: number; info: { ip: string } }));
-  expect(gw.map((g) => [g.type, g.info.ip])).toEqual([[3, '203.0.113.1'], [3, '203.0.113.2']]);
+  const gw = await Promise.all(
+    built.gateways.map(async (id) => (await s.request.get(`/api/groups/${id}`).set(auth('viewer'))).body as { type: number; info: { ip: string } }),
+  );
+  expect(gw.map((g) => [g.type, g.info.ip])).toEqual([
+    [3, '203.0.113.1'],
+    [3, '203.0.113.2'],
+  ]);
   expect((await s.request.get(`/api/groups/${built.gateways[0] ?? ''}/hostnames`).set(auth('viewer'))).body).toEqual([...a].sort());
   expect((await s.request.get(`/api/groups/${built.direct}/hostnames`).set(auth('viewer'))).body).toEqual(expect.arrayContaining(d));
   for (const id of [staleGateway, oldRoot, oldDirect]) expectEveError(await s.request.get(`/api/groups/${id}`).set(auth('viewer')), 404);
   expect(await s.store.find('groups', { _id: { $in: [rule, container] } })).toEqual(before);
-  const types = await s.request.get('/api/groups').query({ where: JSON.stringify({ type: { $in: [2, 3, 4] } }) }).set(auth('viewer'));
+  const types = await s.request
+    .get('/api/groups')
+    .query({ where: JSON.stringify({ type: { $in: [2, 3, 4] } }) })
+    .set(auth('viewer'));
   expect((types.body as { _meta: { total: number } })._meta.total).toBe(4);
 
   const root = await s.request.get(`/api/graph/${built._id}`).set(auth('viewer'));
@@ -84,11 +98,12 @@ test('build_graph from the stored hosts: one gateway per NAT address, the direct
   expect((await s.request.get('/api/graph/not-linked').set(auth('viewer'))).body).toEqual({ nodes: [] });
 });
 
-test('settings take the spec\'s flat form and the nested one; unknown keys, conflicts and non-http resolvers are 422s', async () => {
+test("settings take the spec's flat form and the nested one; unknown keys, conflicts and non-http resolvers are 422s", async () => {
   const patch = (body: object) => s.request.patch('/api/settings/0').set(auth('admin')).send(body);
   expect((await patch({ addresses: { master_address: 'salt.example.com' } })).status).toBe(200);
   expect((await patch({ resolver_address: 'https://ip.example.com/' })).status).toBe(200);
-  const read = async () => ((await s.request.get('/api/settings/0').set(auth('viewer'))).body as { addresses: Record<string, unknown> } & Record<string, unknown>);
+  const read = async () =>
+    (await s.request.get('/api/settings/0').set(auth('viewer'))).body as { addresses: Record<string, unknown> } & Record<string, unknown>;
   const item = await read();
   expect(item.addresses).toMatchObject({ resolver_address: 'https://ip.example.com/', master_address: 'salt.example.com' });
   expect(item).not.toHaveProperty('resolver_address');
@@ -97,14 +112,22 @@ test('settings take the spec\'s flat form and the nested one; unknown keys, conf
   expect((await patch({ resolver_address: '' })).status).toBe(200);
   expectEveError(await patch({ resolver: 'x' }), 422, { issues: ['resolver'] });
   expectEveError(await patch({ resolver_address: 'a', addresses: { resolver_address: 'b' } }), 422, { issues: ['resolver_address'] });
-  expect(expectEveError(await patch({ resolver_address: 'gopher://x/' }), 422, { issues: ['resolver_address'] })._issues?.['resolver_address']).toBe('must be an http or https URL');
+  expect(expectEveError(await patch({ resolver_address: 'gopher://x/' }), 422, { issues: ['resolver_address'] })._issues?.['resolver_address']).toBe(
+    'must be an http or https URL',
+  );
   expectEveError(await patch({ addresses: { resolver_address: 'not a url' } }), 422, { issues: ['addresses'] });
   expect((await read()).addresses['resolver_address']).toBe('');
 });
 
 test('the graph routes are in the OpenAPI document, with their body and response schemas', async () => {
-  const doc = (await s.request.get('/api/docs/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> }; responses: Record<string, unknown> }>> };
-  for (const path of ['/api/graph/{id}', '/api/graph/{id}/nodes', '/api/graph/{id}/edges', '/api/graph/not-linked', '/api/graph/jobs/{id}']) expect(doc.paths[path]?.['get']).toBeDefined();
+  const doc = (await s.request.get('/api/docs/openapi.json')).body as {
+    paths: Record<
+      string,
+      Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> }; responses: Record<string, unknown> }>
+    >;
+  };
+  for (const path of ['/api/graph/{id}', '/api/graph/{id}/nodes', '/api/graph/{id}/edges', '/api/graph/not-linked', '/api/graph/jobs/{id}'])
+    expect(doc.paths[path]?.['get']).toBeDefined();
   const postOp = doc.paths['/api/graph']?.['post'];
   expect(Object.keys(postOp?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['action', 'ip_resolver', 'master']);
   expect(JSON.stringify(doc.paths['/api/graph/{id}']?.['get']?.responses['200'])).toContain('symbolSize');

@@ -38,7 +38,7 @@ async function cmdRun(id: string, kwarg: Record<string, unknown>, arg: unknown[]
   return outcome?.status === 'returned' ? { ret: outcome.ret, retcode: outcome.retcode } : null;
 }
 
-test('the probe prints the outward address: a direct host its own, a host behind a NAT the NAT\'s', async () => {
+test("the probe prints the outward address: a direct host its own, a host behind a NAT the NAT's", async () => {
   const direct = minion({ publicIp: '198.51.100.7', httpTools: ['curl', 'wget'] });
   const natted = minion({ publicIp: '203.0.113.99', httpTools: ['curl', 'wget'] });
   expect(await cmdRun(direct.id, probeKwarg(URL_OK))).toEqual({ ret: '198.51.100.7', retcode: 0 });
@@ -66,20 +66,32 @@ test('careless commands get what a real minion gives: the meter, a file, a refus
 test('unreachable resolvers fail as curl and wget do: unknown name, refused, HTTP error, firewall timeout', async () => {
   const curlHost = minion({ publicIp: '192.0.2.30', httpTools: ['curl'] });
   const wgetHost = minion({ publicIp: '192.0.2.31', httpTools: ['wget'] });
-  expect(await cmdRun(curlHost.id, probeKwarg('http://nowhere.example.net/ip'))).toEqual({ ret: 'curl: (6) Could not resolve host: nowhere.example.net', retcode: 6 });
+  expect(await cmdRun(curlHost.id, probeKwarg('http://nowhere.example.net/ip'))).toEqual({
+    ret: 'curl: (6) Could not resolve host: nowhere.example.net',
+    retcode: 6,
+  });
   expect(await cmdRun(wgetHost.id, probeKwarg('http://nowhere.example.net/ip'))).toEqual({ ret: '', retcode: 4 });
   sim.controls.setResolver('refusing.example.net:8080', { down: true });
   expect((await cmdRun(curlHost.id, probeKwarg('http://refusing.example.net:8080/')))?.retcode).toBe(7);
   sim.controls.setResolver('limited.example.net', { failing: [curlHost.id, wgetHost.id] });
-  expect(await cmdRun(curlHost.id, probeKwarg('https://limited.example.net/'))).toEqual({ ret: 'curl: (22) The requested URL returned error: 503', retcode: 22 });
+  expect(await cmdRun(curlHost.id, probeKwarg('https://limited.example.net/'))).toEqual({
+    ret: 'curl: (22) The requested URL returned error: 503',
+    retcode: 22,
+  });
   expect(await cmdRun(wgetHost.id, probeKwarg('https://limited.example.net/'))).toEqual({ ret: '', retcode: 8 });
   sim.controls.setNetwork(curlHost.id, { egress: 'blocked' });
   expect(await cmdRun(curlHost.id, probeKwarg(URL_OK))).toEqual({ ret: 'curl: (28) Connection timed out after 10000 milliseconds', retcode: 28 });
   // cmd.run's own timeout cuts a command that outlives it (TimedProc).
-  expect(await cmdRun(curlHost.id, { cmd: `curl -fsS ${URL_OK}`, python_shell: true, timeout: 15 })).toEqual({ ret: `curl -fsS ${URL_OK} : Timed out after 15 seconds`, retcode: 1 });
+  expect(await cmdRun(curlHost.id, { cmd: `curl -fsS ${URL_OK}`, python_shell: true, timeout: 15 })).toEqual({
+    ret: `curl -fsS ${URL_OK} : Timed out after 15 seconds`,
+    retcode: 1,
+  });
   // GNU wget tries 20 times, -T 10 each: cmd.run's timeout (15 s) ends it first.
   const wgetOnly = minion({ publicIp: '192.0.2.32', httpTools: ['wget'], egress: 'blocked' });
-  expect(await cmdRun(wgetOnly.id, probeKwarg(URL_OK))).toEqual({ ret: expect.stringMatching(/^if command -v curl .* : Timed out after 15 seconds$/) as unknown, retcode: 1 });
+  expect(await cmdRun(wgetOnly.id, probeKwarg(URL_OK))).toEqual({
+    ret: expect.stringMatching(/^if command -v curl .* : Timed out after 15 seconds$/) as unknown,
+    retcode: 1,
+  });
   // wget -T 0 never times out, and nothing else bounds it: the minion is still busy when the master gives up.
   sim.controls.setNetwork(wgetHost.id, { egress: 'blocked' });
   expect(await cmdRun(wgetHost.id, { cmd: `wget -qO- -T 0 ${URL_OK}` })).toBeNull();

@@ -18,18 +18,27 @@ afterAll(async () => {
   await s.close();
 });
 
-test('nodes carry the spec\'s fields in its order; rule groups are type 1, value 1, symbolSize 10, the others 0', async () => {
+test("nodes carry the spec's fields in its order; rule groups are type 1, value 1, symbolSize 10, the others 0", async () => {
   const rule = await group(s, { type: 1, info: { regex: 'web-', grain: { os: 'Debian' } } });
   const plain = await group(s, { type: 0 });
   const root = await group(s, { type: 0, subgroups: [rule, plain] });
   const { nodes, edges } = await graph(s, root);
   for (const n of nodes) expect(Object.keys(n)).toEqual(NODE_FIELDS);
   expect(nodes[1]).toEqual({
-    category: 'group', type: 1, id: rule, name: expect.any(String) as string, info: { regex: 'web-', grain: { os: 'Debian' } },
-    value: 1, itemStyle: { color: '#91cc75' }, symbolSize: 10,
+    category: 'group',
+    type: 1,
+    id: rule,
+    name: expect.any(String) as string,
+    info: { regex: 'web-', grain: { os: 'Debian' } },
+    value: 1,
+    itemStyle: { color: '#91cc75' },
+    symbolSize: 10,
   });
   expect(nodes[2]).toMatchObject({ category: 'group', type: 0, id: plain, info: {}, value: 0, itemStyle: { color: '#5470c6' }, symbolSize: 0 });
-  expect(edges).toEqual([{ type: 'groupLink', source: root, target: rule }, { type: 'groupLink', source: root, target: plain }]);
+  expect(edges).toEqual([
+    { type: 'groupLink', source: root, target: rule },
+    { type: 'groupLink', source: root, target: plain },
+  ]);
 });
 
 test('each group type has its own fixed colour', async () => {
@@ -66,7 +75,10 @@ test('where on nodes keeps the nodes of one node type ({"type": n} or {"type": {
   const mid = await group(s, { subgroups: [r2] });
   const root = await group(s, { subgroups: [r1, mid] });
   const only = async (where: unknown): Promise<Node[]> => {
-    const res = await s.request.get(`/api/graph/${root}/nodes`).query({ where: JSON.stringify(where) }).set(auth('viewer'));
+    const res = await s.request
+      .get(`/api/graph/${root}/nodes`)
+      .query({ where: JSON.stringify(where) })
+      .set(auth('viewer'));
     expect(res.status).toBe(200);
     return (res.body as { nodes: Node[] }).nodes;
   };

@@ -39,12 +39,16 @@ async function startJob(body: Record<string, unknown> = { action: 'request_ips',
 
 /** Polls the job until it is no longer running. */
 async function finished(id: string): Promise<Job> {
-  return eventually(async () => {
-    const res = await env.api.request.get(`/api/graph/jobs/${id}`).set(auth('viewer'));
-    expect(res.status).toBe(200);
-    const job = res.body as Job;
-    return job.state === 'running' ? undefined : job;
-  }, 20_000, `job ${id}`);
+  return eventually(
+    async () => {
+      const res = await env.api.request.get(`/api/graph/jobs/${id}`).set(auth('viewer'));
+      expect(res.status).toBe(200);
+      const job = res.body as Job;
+      return job.state === 'running' ? undefined : job;
+    },
+    20_000,
+    `job ${id}`,
+  );
 }
 
 async function host(id: string): Promise<{ ip: string; nat: boolean; groups: string[] }> {
@@ -85,7 +89,14 @@ test('request_ips answers 202 with a job; polled to its end, it sets ip and nat 
   const before = await host(failing.firewalled);
   const started = await startJob();
   const hostsTotal = env.sim.fleet.minions.size;
-  expect(started).toMatchObject({ _status: 'OK', action: 'request_ips', resolver: `http://${RESOLVER}/ip`, total: hostsTotal, targeted: env.up.length, skipped: hostsTotal - env.up.length });
+  expect(started).toMatchObject({
+    _status: 'OK',
+    action: 'request_ips',
+    resolver: `http://${RESOLVER}/ip`,
+    total: hostsTotal,
+    targeted: env.up.length,
+    skipped: hostsTotal - env.up.length,
+  });
   const job = await finished(started._id);
   expect(job).toMatchObject({ state: 'done', probed: env.up.length, resolved: env.up.length - 3, failed: 3, nat: 5, direct: direct.length, error: null });
   expect(Object.fromEntries(job.failures.map((f) => [f.host, f.reason]))).toEqual({
@@ -100,7 +111,7 @@ test('request_ips answers 202 with a job; polled to its end, it sets ip and nat 
 
   const gateways = await notLinked();
   expect(gateways.map((g) => g.info)).toEqual([{ ip: NAT_B }, { ip: NAT_A }]);
-  expect([...job['gateways_created'] as string[]].sort()).toEqual(ids(gateways).sort());
+  expect([...(job['gateways_created'] as string[])].sort()).toEqual(ids(gateways).sort());
   expect(gateways.every((g) => g.itemStyle.color === '#fac858' && g.type === 0 && g.name === g.info['ip'])).toBe(true);
   const members = await env.api.request.get(`/api/groups/${gateways[1]?.id ?? ''}/hostnames`).set(auth('viewer'));
   expect(members.body).toEqual(natA);
@@ -115,7 +126,8 @@ test('the sync keeps the NAT addresses the probe found (derive leaves ip alone o
 test('build_graph puts a root named after the master over the gateways and the direct group; types 0 and 1 untouched', async () => {
   const rule = await group(env.api, { type: 1, info: { regex: 'web-' } });
   const container = await group(env.api, { subgroups: [rule] });
-  const etags = async () => Promise.all([rule, container].map(async (id) => (await env.api.request.get(`/api/groups/${id}`).set(auth('viewer'))).headers['etag']));
+  const etags = async () =>
+    Promise.all([rule, container].map(async (id) => (await env.api.request.get(`/api/groups/${id}`).set(auth('viewer'))).headers['etag']));
   const etagsBefore = await etags();
   const res = await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'build_graph', master: 'salt-master.fleet.example.com' });
   expect(res.status).toBe(200);
@@ -142,7 +154,11 @@ test('a new NAT found later is a gateway nobody links, until the next build_grap
   expect(job).toMatchObject({ state: 'done', nat: 6, gateways_created: [expect.any(String) as string] });
   expect((await notLinked()).map((g) => g.info)).toEqual([{ ip: NAT_C }]);
   expect(await host(moved)).toMatchObject({ ip: NAT_C, nat: true });
-  const built = (await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'build_graph', master: 'salt-master.fleet.example.com' })).body as { _id: string; gateways: string[]; direct: string };
+  const built = (await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'build_graph', master: 'salt-master.fleet.example.com' })).body as {
+    _id: string;
+    gateways: string[];
+    direct: string;
+  };
   expect(built.gateways).toHaveLength(3);
   expect(await notLinked()).toEqual([]);
   const directHosts = await env.api.request.get(`/api/groups/${built.direct}/hostnames`).set(auth('viewer'));
@@ -163,14 +179,17 @@ test('one graph action at a time: a second request_ips while one runs is a 409 n
   }
 });
 
-test('without ip_resolver the settings\' resolver_address is used (set in the spec\'s flat form)', async () => {
-  const patched = await env.api.request.patch('/api/settings/0').set(auth('admin')).send({ resolver_address: `http://${RESOLVER}/` });
+test("without ip_resolver the settings' resolver_address is used (set in the spec's flat form)", async () => {
+  const patched = await env.api.request
+    .patch('/api/settings/0')
+    .set(auth('admin'))
+    .send({ resolver_address: `http://${RESOLVER}/` });
   expect(patched.status).toBe(200);
   const job = await finished((await startJob({ action: 'request_ips' }))._id);
   expect(job).toMatchObject({ state: 'done', resolver: `http://${RESOLVER}/`, failed: 3 });
 });
 
-test('a master that fails mid-run ends the job as failed, with the master\'s error', async () => {
+test("a master that fails mid-run ends the job as failed, with the master's error", async () => {
   env.sim.controls.masterUnavailable(true);
   try {
     const job = await finished((await startJob())._id);

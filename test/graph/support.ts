@@ -26,7 +26,10 @@ export const NODE_FIELDS = ['category', 'type', 'id', 'name', 'info', 'value', '
 
 /** Creates a group (admin) and resolves its id. */
 export async function group(s: TestServer, body: Record<string, unknown>): Promise<string> {
-  const res = await s.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('g'), ...body });
+  const res = await s.request
+    .post('/api/groups')
+    .set(auth('admin'))
+    .send({ name: uniqueName('g'), ...body });
   expect(res.status).toBe(201);
   return (res.body as { _id: string })._id;
 }

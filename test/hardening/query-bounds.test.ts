@@ -22,7 +22,9 @@ const viewer = auth('viewer');
  */
 function get(query: Record<string, string>) {
   const minimal = (v: string) => v.replace(/[%&#+ ]/g, (c) => encodeURIComponent(c));
-  const search = Object.entries(query).map(([k, v]) => `${k}=${minimal(v)}`).join('&');
+  const search = Object.entries(query)
+    .map(([k, v]) => `${k}=${minimal(v)}`)
+    .join('&');
   return s.request.get(`/api/hosts?${search}`).set(viewer);
 }
 
@@ -42,9 +44,17 @@ describe('where', () => {
     ['nested 1,600 deep ($or)', nestedAnd(800), /^where: nested deeper than 32 levels$/],
     ['$in nested 7,000 deep', `{"_id":{"$in":${'['.repeat(7000)}${']'.repeat(7000)}}}`, /^where: nested deeper than 32 levels$/],
     ['33 levels of plain objects', `{"grain.a":${'{"b":'.repeat(32)}1${'}'.repeat(32)}}`, /^where: nested deeper than 32 levels$/],
-    ['an $in of 1,001 values', JSON.stringify({ _id: { $in: Array.from({ length: 1001 }, (_, i) => `h${i}`) } }), /^where: a list has 1001 items, more than the 1000 allowed$/],
+    [
+      'an $in of 1,001 values',
+      JSON.stringify({ _id: { $in: Array.from({ length: 1001 }, (_, i) => `h${i}`) } }),
+      /^where: a list has 1001 items, more than the 1000 allowed$/,
+    ],
     ['an $or of 1,001 branches', JSON.stringify({ $or: Array.from({ length: 1001 }, () => ({ _id: 1 })) }), /^where: a list has 1001 items/],
-    ['more than 5,000 values in all', JSON.stringify({ $or: Array.from({ length: 6 }, () => ({ _id: { $in: Array.from({ length: 900 }, () => 0) } })) }), /^where: too large \(more than 5000 values in all\)$/],
+    [
+      'more than 5,000 values in all',
+      JSON.stringify({ $or: Array.from({ length: 6 }, () => ({ _id: { $in: Array.from({ length: 900 }, () => 0) } })) }),
+      /^where: too large \(more than 5000 values in all\)$/,
+    ],
     ['a __proto__ path into an open object', '{"grain.__proto__.polluted": 1}', /^where: field "grain.__proto__.polluted" is not allowed$/],
     ['a constructor path', '{"grain.constructor": 1}', /^where: field "grain.constructor" is not allowed$/],
     ['$type naming object machinery', '{"status": {"$type": "__proto__"}}', /^where: \$type on "status" expects a BSON type name or number/],
@@ -91,7 +101,11 @@ describe('sort', () => {
 
 describe('projection, embedded and page', () => {
   test.each([
-    ['projection with 201 keys', { projection: JSON.stringify(Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`grain.k${i}`, 1]))) }, /^projection: an object has 201 keys, more than the 200 allowed$/],
+    [
+      'projection with 201 keys',
+      { projection: JSON.stringify(Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`grain.k${i}`, 1]))) },
+      /^projection: an object has 201 keys, more than the 200 allowed$/,
+    ],
     ['projection nested', { projection: '{"grain": {"a": {"b": 1}}}' }, /^projection: nested deeper than 2 levels$/],
     ['projection on __proto__', { projection: '{"grain.__proto__": 1}' }, /^projection: field "grain.__proto__" is not allowed$/],
     ['embedded nested', { embedded: '{"host": {"a": {"b": 1}}}' }, /^embedded: nested deeper than 2 levels$/],

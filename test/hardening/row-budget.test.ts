@@ -17,14 +17,31 @@ const ACTIONS: CollectionSpec = {
   name: 'actions',
   scalarPaths: { jid: 'string', action: 'string', host: 'string', user: 'string', _created: 'datetime' },
   datetimePaths: ['_created'],
-  indexes: [{ fields: [['host', 1], ['_created', -1]] }, { fields: [['_created', -1]] }, { fields: [['jid', 1]] }],
+  indexes: [
+    {
+      fields: [
+        ['host', 1],
+        ['_created', -1],
+      ],
+    },
+    { fields: [['_created', -1]] },
+    { fields: [['jid', 1]] },
+  ],
 };
 const SMALL: CollectionSpec = { ...ACTIONS, name: 'small', indexes: [] };
 const T0 = Date.UTC(2026, 0, 1);
 
 function action(i: number): Doc {
   const jid = String(20260101000000000000n + BigInt(i));
-  return { _id: `${jid}h${i % 100}`, jid, action: i % 2 === 0 ? 'cmd.run' : 'test.ping', host: `h${i % 100}`, user: 'admin', args: [{ x: i }], _created: new Date(T0 + i * 1000) };
+  return {
+    _id: `${jid}h${i % 100}`,
+    jid,
+    action: i % 2 === 0 ? 'cmd.run' : 'test.ping',
+    host: `h${i % 100}`,
+    user: 'admin',
+    args: [{ x: i }],
+    _created: new Date(T0 + i * 1000),
+  };
 }
 
 describe('the row budget of the embedded store', () => {
@@ -35,8 +52,14 @@ describe('the row budget of the embedded store', () => {
     store = openSqliteStore({ path: join(dir, 'fleet.db'), rowBudget: { sqlRows: 500, memoryRows: 100 } });
     await store.ensureCollection(ACTIONS);
     await store.ensureCollection(SMALL);
-    await store.insert('actions', Array.from({ length: 1000 }, (_, i) => action(i)));
-    await store.insert('small', Array.from({ length: 90 }, (_, i) => action(i)));
+    await store.insert(
+      'actions',
+      Array.from({ length: 1000 }, (_, i) => action(i)),
+    );
+    await store.insert(
+      'small',
+      Array.from({ length: 90 }, (_, i) => action(i)),
+    );
   });
   afterAll(async () => {
     await store.close();
@@ -47,12 +70,32 @@ describe('the row budget of the embedded store', () => {
   const newest = { sort: [['_created', -1]] as [string, -1][], limit: 25 };
 
   test.each([
-    ['a filter on an unindexed field', { user: 'nobody' }, { limit: 1 }, `where: actions is too large to search by this filter without an index; include a condition on an indexed field ${indexed} that narrows it`],
+    [
+      'a filter on an unindexed field',
+      { user: 'nobody' },
+      { limit: 1 },
+      `where: actions is too large to search by this filter without an index; include a condition on an indexed field ${indexed} that narrows it`,
+    ],
     ['a pattern on an unindexed field', { action: { $regex: 'nothing$' } }, newest, 'where: actions is too large to search'],
     ['a filter only mingo can run', { 'args.x': { $gte: 5000 } }, newest, 'where: actions is too large to search'],
-    ['a sort on an unindexed field', {}, { sort: [['user', 1]] as [string, 1][], limit: 1 }, `sort: actions is too large to sort by "user" without an index; sort by an indexed field ${indexed}, or filter on one first`],
-    ['a sort on an array field (in memory)', {}, { sort: [['args', 1]] as [string, 1][], limit: 1 }, 'sort: actions is too large to sort by "args" without an index'],
-    ['a deep page of an unindexed filter', { user: 'admin' }, { ...newest, skip: 600 }, `page: actions is too large to skip that many items; filter on an indexed field ${indexed} to narrow the list instead`],
+    [
+      'a sort on an unindexed field',
+      {},
+      { sort: [['user', 1]] as [string, 1][], limit: 1 },
+      `sort: actions is too large to sort by "user" without an index; sort by an indexed field ${indexed}, or filter on one first`,
+    ],
+    [
+      'a sort on an array field (in memory)',
+      {},
+      { sort: [['args', 1]] as [string, 1][], limit: 1 },
+      'sort: actions is too large to sort by "args" without an index',
+    ],
+    [
+      'a deep page of an unindexed filter',
+      { user: 'admin' },
+      { ...newest, skip: 600 },
+      `page: actions is too large to skip that many items; filter on an indexed field ${indexed} to narrow the list instead`,
+    ],
   ])('find: %s is refused', async (_name, filter, options, message) => {
     const rejection = store.find('actions', filter, options);
     await expect(rejection).rejects.toBeInstanceOf(BadRequest);
@@ -74,7 +117,9 @@ describe('the row budget of the embedded store', () => {
 
   test('updates select what they change without the budget (no client shapes them)', async () => {
     await expect(store.update('small', { user: 'admin' }, { $set: { state: 'seen' } }, { multi: true })).resolves.toMatchObject({ matched: 90 });
-    await expect(store.update('actions', { user: 'admin', 'args.x': { $gte: 999 } }, { $set: { state: 'seen' } }, { multi: true })).resolves.toMatchObject({ matched: 1 });
+    await expect(store.update('actions', { user: 'admin', 'args.x': { $gte: 999 } }, { $set: { state: 'seen' } }, { multi: true })).resolves.toMatchObject({
+      matched: 1,
+    });
   });
 
   test('indexed reads answer as before', async () => {
@@ -86,7 +131,9 @@ describe('the row budget of the embedded store', () => {
     expect((await store.find('actions', {}, { ...newest, skip: 990 })).map((d) => d._id)).toEqual(Array.from({ length: 10 }, (_, k) => action(9 - k)._id));
     expect((await store.find('actions', { _created: { $lt: new Date(T0 + 1000 * 1000) } }, { ...newest, skip: 980 })).map((d) => d._id)).toHaveLength(20);
     expect((await store.find('actions', { host: 'h7' }, { sort: [['args', 1]], limit: 2 })).map((d) => d._id)).toEqual([action(7)._id, action(107)._id]);
-    expect((await store.find('actions', { _id: { $regex: '^2026010100000000099' } }, {})).map((d) => d._id)).toEqual(Array.from({ length: 10 }, (_, k) => action(990 + k)._id));
+    expect((await store.find('actions', { _id: { $regex: '^2026010100000000099' } }, {})).map((d) => d._id)).toEqual(
+      Array.from({ length: 10 }, (_, k) => action(990 + k)._id),
+    );
   });
 
   test('counts an index answers alone are not limited by the budget', async () => {
@@ -105,7 +152,10 @@ describe('the budget over HTTP, at its real size', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer();
-    await s.store.insert('actions', Array.from({ length: 20_100 }, (_, i) => ({ ...action(i), _updated: new Date(T0 + i * 1000), _etag: `e${i}` })));
+    await s.store.insert(
+      'actions',
+      Array.from({ length: 20_100 }, (_, i) => ({ ...action(i), _updated: new Date(T0 + i * 1000), _etag: `e${i}` })),
+    );
   });
   afterAll(async () => {
     await s.close();
@@ -113,7 +163,9 @@ describe('the budget over HTTP, at its real size', () => {
 
   test('a viewer sorting 20,100 actions by args is a 400 naming sort and the indexed fields', async () => {
     const body = expectEveError(await s.request.get('/api/actions').query({ sort: 'args', max_results: '1' }).set(auth('viewer')), 400);
-    expect(body._error.message).toMatch(/^sort: actions is too large to sort by "args" without an index; sort by an indexed field \(_id, .*host.*_created.*jid.*\)/);
+    expect(body._error.message).toMatch(
+      /^sort: actions is too large to sort by "args" without an index; sort by an indexed field \(_id, .*host.*_created.*jid.*\)/,
+    );
   });
 
   test('a filter only the in-memory matcher can run over them is a 400 naming where', async () => {
@@ -123,7 +175,10 @@ describe('the budget over HTTP, at its real size', () => {
   });
 
   test('the same sort within one host, and the newest page, answer', async () => {
-    const host = await s.request.get('/api/actions').query({ where: JSON.stringify({ host: 'h5' }), sort: 'args', max_results: '2' }).set(auth('viewer'));
+    const host = await s.request
+      .get('/api/actions')
+      .query({ where: JSON.stringify({ host: 'h5' }), sort: 'args', max_results: '2' })
+      .set(auth('viewer'));
     expect(host.status).toBe(200);
     expect(host.body._meta.total).toBe(201);
     const newest = await s.request.get('/api/actions').query({ max_results: '1' }).set(auth('viewer'));

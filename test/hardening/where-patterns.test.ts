@@ -27,7 +27,10 @@ afterAll(async () => {
 const viewer = auth('viewer');
 
 function list(where: Record<string, unknown>) {
-  return s.request.get('/api/hosts').query({ where: JSON.stringify({ identification_number: tag, ...where }), max_results: '100' }).set(viewer);
+  return s.request
+    .get('/api/hosts')
+    .query({ where: JSON.stringify({ identification_number: tag, ...where }), max_results: '100' })
+    .set(viewer);
 }
 const ids = (body: { _items: Record<string, unknown>[] }) => body._items.map((i) => i._id);
 

@@ -90,7 +90,11 @@ export async function insertHost(store: Store, id: string, overrides: Record<str
  * Inserts `count` hosts `<prefix>-00.fleet.test`, `<prefix>-01...` (zero-padded, so `_id` order is
  * insertion order), each with `identification_number` = `tag` so one `where` selects exactly them.
  */
-export async function insertHosts(store: Store, count: number, options: { prefix?: string; tag?: string; overrides?: (i: number) => Record<string, unknown> } = {}): Promise<{ tag: string; docs: Doc[] }> {
+export async function insertHosts(
+  store: Store,
+  count: number,
+  options: { prefix?: string; tag?: string; overrides?: (i: number) => Record<string, unknown> } = {},
+): Promise<{ tag: string; docs: Doc[] }> {
   const prefix = options.prefix ?? uniqueName('host');
   const tag = options.tag ?? prefix;
   const docs: Doc[] = [];
@@ -114,7 +118,18 @@ export async function insertAction(store: Store, host: string, overrides: Record
   return insertDoc(
     store,
     'actions',
-    { _id: `${jid}${host}`, jid, action: 'cmd.run', host, state: 'finished', args: [{ cmd: 'uptime', __kwarg__: true }], return: ' 21:08:02 up 3 days', success: true, user: 'admin', ...overrides },
+    {
+      _id: `${jid}${host}`,
+      jid,
+      action: 'cmd.run',
+      host,
+      state: 'finished',
+      args: [{ cmd: 'uptime', __kwarg__: true }],
+      return: ' 21:08:02 up 3 days',
+      success: true,
+      user: 'admin',
+      ...overrides,
+    },
     meta,
   );
 }

@@ -7,7 +7,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest, { type Test } from 'supertest';
-import { apiDocument, createEngine, createSecretBox, type AnyResourceDefinition, type Engine, type Log, type Runtime, type SecretBox, type Store } from '../../engine/src';
+import {
+  apiDocument,
+  createEngine,
+  createSecretBox,
+  type AnyResourceDefinition,
+  type Engine,
+  type Log,
+  type Runtime,
+  type SecretBox,
+  type Store,
+} from '../../engine/src';
 import { allResources, allRouteGroups } from '../../resources';
 import { startServer, type RunningServer } from '../../packages/server/src/boot';
 import { loadConfig, type Config } from '../../packages/server/src/config';

@@ -58,7 +58,10 @@ describe('401', () => {
   test('an unauthenticated write changes nothing', async () => {
     const body = vpnManagerBody();
     expectEveError(await s.request.post('/api/vpn_managers').send(body), 401);
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: body.name }) }).set(auth('viewer'));
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: body.name }) })
+      .set(auth('viewer'));
     expect(list.body._meta.total).toBe(0);
   });
 
@@ -88,7 +91,10 @@ describe('viewer', () => {
     const body = vpnManagerBody();
     const res = await s.request.post('/api/vpn_managers').set(auth('viewer')).send(body);
     expect(expectEveError(res, 403)._error.message).toMatch(/admin/);
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: body.name }) }).set(auth('viewer'));
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: body.name }) })
+      .set(auth('viewer'));
     expect(list.body._meta.total).toBe(0);
   });
 

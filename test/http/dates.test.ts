@@ -61,7 +61,10 @@ describe('meta fields', () => {
     expect(created.status).toBe(201);
     const rendered = String(created.body._created);
     for (const cond of [rendered, { $lte: rendered }, { $gte: rendered }, { $in: [rendered] }]) {
-      const res = await s.request.get('/api/tasks').query({ where: JSON.stringify({ _id: created.body._id, _created: cond }) }).set(viewer);
+      const res = await s.request
+        .get('/api/tasks')
+        .query({ where: JSON.stringify({ _id: created.body._id, _created: cond }) })
+        .set(viewer);
       expect(expectEnvelope(res, { page: 1, maxResults: 25, total: 1 })._items[0]?._id).toBe(created.body._id);
     }
   });
@@ -106,7 +109,10 @@ describe('datetime fields', () => {
   test('in lists every datetime field is RFC 1123', async () => {
     const id = `${uniqueName('ls')}.fleet.test`;
     await insertHost(s.store, id, { identification_number: id });
-    const list = await s.request.get('/api/hosts').query({ where: JSON.stringify({ identification_number: id }) }).set(viewer);
+    const list = await s.request
+      .get('/api/hosts')
+      .query({ where: JSON.stringify({ identification_number: id }) })
+      .set(viewer);
     const [item] = expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items;
     for (const field of ['heartbeat', 'last_stateapply', 'last_distupgrade', '_created', '_updated']) expect(item?.[field]).toMatch(RFC1123);
   });
@@ -126,12 +132,18 @@ describe('dates in bodies', () => {
     expect(item.body.next).toBe('Tue, 01 Jan 2030 04:30:00 GMT');
   });
 
-  test.each([['tomorrow'], ['2030-02-31 10:00'], ['2030-13-01 10:00'], ['01/01/2030 04:30']])('a task start of "%s" is a 422 naming the field', async (start) => {
-    expectEveError(await s.request.post('/api/tasks').set(operator).send(taskBody({ start })), 422, { issues: ['start'] });
-  });
+  test.each([['tomorrow'], ['2030-02-31 10:00'], ['2030-13-01 10:00'], ['01/01/2030 04:30']])(
+    'a task start of "%s" is a 422 naming the field',
+    async (start) => {
+      expectEveError(await s.request.post('/api/tasks').set(operator).send(taskBody({ start })), 422, { issues: ['start'] });
+    },
+  );
 
   test('the task status route renders its dates RFC 1123', async () => {
-    const created = await s.request.post('/api/tasks').set(operator).send(taskBody({ start: '2030-01-01 04:30' }));
+    const created = await s.request
+      .post('/api/tasks')
+      .set(operator)
+      .send(taskBody({ start: '2030-01-01 04:30' }));
     const res = await s.request.patch(`/api/tasks/${String(created.body._id)}/scheduled`).set(operator);
     expect(res.status).toBe(200);
     expect(res.body._updated).toMatch(RFC1123);
@@ -148,7 +160,10 @@ describe('dates in where', () => {
     }
     const forms = ['Wed, 25 Nov 2026 10:00:00 GMT', '2026-11-25T10:00:00Z', '2026-11-25T10:00:00', '2026-11-25 10:00', '2026-11-25T11:00:00+01:00'];
     for (const value of forms) {
-      const res = await s.request.get('/api/hosts').query({ where: JSON.stringify({ identification_number: tag, heartbeat: { $gte: value } }) }).set(viewer);
+      const res = await s.request
+        .get('/api/hosts')
+        .query({ where: JSON.stringify({ identification_number: tag, heartbeat: { $gte: value } }) })
+        .set(viewer);
       expect(expectEnvelope(res, { page: 1, maxResults: 25, total: 2 })._items.map((i) => i._id)).toEqual([`${tag}-1.fleet.test`, `${tag}-2.fleet.test`]);
     }
   });
@@ -156,7 +171,10 @@ describe('dates in where', () => {
   test('$in with dates, and a date that is not one is a 400', async () => {
     const tag = uniqueName('in');
     await insertHost(s.store, `${tag}.fleet.test`, { identification_number: tag, heartbeat: new Date('2026-11-25T21:08:02Z') });
-    const res = await s.request.get('/api/hosts').query({ where: JSON.stringify({ identification_number: tag, heartbeat: { $in: ['Wed, 25 Nov 2026 21:08:02 GMT', '2020-01-01'] } }) }).set(viewer);
+    const res = await s.request
+      .get('/api/hosts')
+      .query({ where: JSON.stringify({ identification_number: tag, heartbeat: { $in: ['Wed, 25 Nov 2026 21:08:02 GMT', '2020-01-01'] } }) })
+      .set(viewer);
     expectEnvelope(res, { page: 1, maxResults: 25, total: 1 });
     expectEveError(await s.request.get('/api/hosts').query({ where: '{"heartbeat": {"$lt": "Wed, 32 Nov 2026 25:00:00 GMT"}}' }).set(viewer), 400);
     expectEveError(await s.request.get('/api/hosts').query({ where: '{"_created": "last week"}' }).set(viewer), 400);

@@ -96,7 +96,12 @@ describe('pagination links', () => {
   test('every href is relative to /api: no leading slash, no scheme, no /api prefix', async () => {
     const { tag } = await insertHosts(s.store, 3);
     const body = expectEnvelope(await hostsPage(tag, { max_results: 1, page: 2 }), { page: 2, maxResults: 1, total: 3 });
-    const hrefs = [...Object.entries(body._links).filter(([k]) => k !== 'parent').map(([, l]) => l.href), ...body._items.map((i) => (i._links as { self: { href: string } }).self.href)];
+    const hrefs = [
+      ...Object.entries(body._links)
+        .filter(([k]) => k !== 'parent')
+        .map(([, l]) => l.href),
+      ...body._items.map((i) => (i._links as { self: { href: string } }).self.href),
+    ];
     for (const href of hrefs) expect(href).toMatch(/^hosts(\/|\?|$)/);
   });
 });
@@ -113,7 +118,10 @@ describe('items', () => {
   test('items with references get _links.related pointing at the referenced items', async () => {
     const host = `${uniqueName('rel')}.fleet.test`;
     const action = await insertAction(s.store, host);
-    const res = await s.request.get('/api/actions').query({ where: JSON.stringify({ host }) }).set(auth('viewer'));
+    const res = await s.request
+      .get('/api/actions')
+      .query({ where: JSON.stringify({ host }) })
+      .set(auth('viewer'));
     const body = expectEnvelope(res, { page: 1, maxResults: 25, total: 1 });
     expect(body._items[0]?._links).toEqual({
       self: { title: 'Action', href: `actions/${action._id}` },
@@ -123,8 +131,14 @@ describe('items', () => {
 
   test('an array reference gives an array of related links', async () => {
     const admin = auth('admin');
-    const child = await s.request.post('/api/groups').set(admin).send({ name: uniqueName('child'), type: 1, info: { regex: '^web' } });
-    const parent = await s.request.post('/api/groups').set(admin).send({ name: uniqueName('parent'), type: 0, subgroups: [child.body._id] });
+    const child = await s.request
+      .post('/api/groups')
+      .set(admin)
+      .send({ name: uniqueName('child'), type: 1, info: { regex: '^web' } });
+    const parent = await s.request
+      .post('/api/groups')
+      .set(admin)
+      .send({ name: uniqueName('parent'), type: 0, subgroups: [child.body._id] });
     expect(parent.status).toBe(201);
     expect(parent.body._links.related).toEqual({ subgroups: [{ title: 'Group', href: `groups/${String(child.body._id)}` }] });
     const item = await s.request.get(`/api/groups/${String(parent.body._id)}`).set(auth('viewer'));
@@ -166,12 +180,16 @@ describe('write responses', () => {
     expect(Object.keys(res.body)).toEqual(['_status', '_items']);
     expect(res.body._status).toBe('OK');
     expect(res.body._items).toHaveLength(2);
-    for (const item of res.body._items as Record<string, unknown>[]) expect(item).toMatchObject({ _status: 'OK', _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    for (const item of res.body._items as Record<string, unknown>[])
+      expect(item).toMatchObject({ _status: 'OK', _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
   });
 
   test('PATCH answers 200 with the write shape and a new _etag', async () => {
     const created = await s.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody());
-    const res = await s.request.patch(`/api/vpn_managers/${String(created.body._id)}`).set(auth('admin')).send({ username: 'someone-else' });
+    const res = await s.request
+      .patch(`/api/vpn_managers/${String(created.body._id)}`)
+      .set(auth('admin'))
+      .send({ username: 'someone-else' });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
     expect(res.body._created).toBe(created.body._created);

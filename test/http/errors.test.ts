@@ -49,7 +49,12 @@ describe('400', () => {
   });
 
   test('a body whose Content-Encoding does not match its bytes', async () => {
-    const res = await s.request.post('/api/vpn_managers').set(admin).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{"name": "x"}');
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send('{"name": "x"}');
     expectEveError(res, 400);
   });
 
@@ -115,9 +120,15 @@ describe('409', () => {
   test('a duplicate unique field names the field', async () => {
     const body = vpnManagerBody();
     await createManager({ name: body.name });
-    const res = await s.request.post('/api/vpn_managers').set(admin).send(vpnManagerBody({ name: body.name }));
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .send(vpnManagerBody({ name: body.name }));
     expectEveError(res, 409, { issues: ['name'] });
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: body.name }) }).set(viewer);
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: body.name }) })
+      .set(viewer);
     expect(list.body._meta.total).toBe(1);
   });
 
@@ -125,8 +136,17 @@ describe('409', () => {
     const taken = vpnManagerBody();
     await createManager({ name: taken.name });
     const fresh = vpnManagerBody();
-    expectEveError(await s.request.post('/api/vpn_managers').set(admin).send([fresh, vpnManagerBody({ name: taken.name })]), 409);
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: fresh.name }) }).set(viewer);
+    expectEveError(
+      await s.request
+        .post('/api/vpn_managers')
+        .set(admin)
+        .send([fresh, vpnManagerBody({ name: taken.name })]),
+      409,
+    );
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: fresh.name }) })
+      .set(viewer);
     expect(list.body._meta.total).toBe(0);
   });
 
@@ -162,7 +182,10 @@ describe('413', () => {
     const huge = vpnManagerBody({ username: 'x'.repeat(1024 * 1024 + 10) });
     const res = await s.request.post('/api/vpn_managers').set(admin).send(huge);
     expectEveError(res, 413);
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: huge.name }) }).set(viewer);
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: huge.name }) })
+      .set(viewer);
     expect(list.body._meta.total).toBe(0);
   });
 });
@@ -198,7 +221,10 @@ describe('422 with _issues', () => {
   });
 
   test('an unknown field, a wrong type and a server-set field', async () => {
-    const res = await s.request.post('/api/vpn_managers').set(admin).send(vpnManagerBody({ colour: 'red', username: 42, _created: 'Wed, 25 Nov 2026 21:08:02 GMT' }));
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .send(vpnManagerBody({ colour: 'red', username: 42, _created: 'Wed, 25 Nov 2026 21:08:02 GMT' }));
     const body = expectEveError(res, 422, { issues: ['colour', 'username', '_created'] });
     expect(body._issues?.colour).toBe('unknown field');
     expect(body._issues?.username).toBe('must be of string type');
@@ -207,16 +233,29 @@ describe('422 with _issues', () => {
 
   test('a PATCH of a field PATCH may not change', async () => {
     const { docs } = await insertHosts(s.store, 1);
-    const res = await s.request.patch(`/api/hosts/${String(docs[0]?._id)}`).set(admin).send({ status: 'down' });
+    const res = await s.request
+      .patch(`/api/hosts/${String(docs[0]?._id)}`)
+      .set(admin)
+      .send({ status: 'down' });
     expectEveError(res, 422, { issues: ['status'] });
   });
 
   test('a bulk insert with one invalid item inserts nothing, and says which (Eve: one status per document)', async () => {
     const good = vpnManagerBody();
-    const res = await s.request.post('/api/vpn_managers').set(admin).send([good, { name: 'incomplete' }]);
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .send([good, { name: 'incomplete' }]);
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ _status: 'ERR', _error: { code: 422 }, _items: [{ _status: 'OK' }, { _status: 'ERR', _issues: { username: 'required field' } }] });
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: good.name }) }).set(viewer);
+    expect(res.body).toMatchObject({
+      _status: 'ERR',
+      _error: { code: 422 },
+      _items: [{ _status: 'OK' }, { _status: 'ERR', _issues: { username: 'required field' } }],
+    });
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: good.name }) })
+      .set(viewer);
     expect(list.body._meta.total).toBe(0);
   });
 });

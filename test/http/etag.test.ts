@@ -42,7 +42,7 @@ describe('ETag and If-None-Match', () => {
 
   test('a matching If-None-Match is a 304 with no body and the ETag', async () => {
     const m = await manager();
-    for (const inm of [`"${m.etag}"`, `W/"${m.etag}"`, `"0000", "${m.etag}"`, m.etag, "*"]) {
+    for (const inm of [`"${m.etag}"`, `W/"${m.etag}"`, `"0000", "${m.etag}"`, m.etag, '*']) {
       const res = await s.request.get(m.path).set(viewer).set('If-None-Match', inm);
       expect(res.status).toBe(304);
       expect(res.text ?? '').toBe('');
@@ -113,7 +113,11 @@ describe('If-Match', () => {
     expect(first.status).toBe(200);
     const second = await s.request.patch(m.path).set(admin).set('If-Match', String(first.body._etag)).send({ username: 'b' });
     expect(second.status).toBe(200);
-    const third = await s.request.patch(m.path).set(admin).set('If-Match', `"${m.etag}", "${String(second.body._etag)}"`).send({ username: 'c' });
+    const third = await s.request
+      .patch(m.path)
+      .set(admin)
+      .set('If-Match', `"${m.etag}", "${String(second.body._etag)}"`)
+      .send({ username: 'c' });
     expect(third.status).toBe(200);
   });
 
@@ -147,8 +151,22 @@ describe('If-Match', () => {
       .send({ name: uniqueName('task'), fun: 'test.ping', tgt: ['web-01.fleet.test'], start: '2030-01-01 04:30', interval: 600 });
     expect(created.status).toBe(201);
     const body = { _id: created.body._id, tgt: ['web-02.fleet.test'] };
-    expect((await s.request.put('/api/tasks').set(operator).send({ ...body, tgt: ['web-03.fleet.test'] })).status).toBe(200);
-    expectEveError(await s.request.put('/api/tasks').set(operator).set('If-Match', `"${String(created.body._etag)}"`).send(body), 412);
+    expect(
+      (
+        await s.request
+          .put('/api/tasks')
+          .set(operator)
+          .send({ ...body, tgt: ['web-03.fleet.test'] })
+      ).status,
+    ).toBe(200);
+    expectEveError(
+      await s.request
+        .put('/api/tasks')
+        .set(operator)
+        .set('If-Match', `"${String(created.body._etag)}"`)
+        .send(body),
+      412,
+    );
     const item = await s.request.get(`/api/tasks/${String(created.body._id)}`).set(viewer);
     expect(item.body.tgt).toEqual(['web-03.fleet.test']);
     const ok = await s.request.put('/api/tasks').set(operator).set('If-Match', String(item.headers.etag)).send(body);

@@ -25,7 +25,11 @@ describe('index use of the API list queries', () => {
     ["one host's actions, newest first", 'actions', { host: 'web-01' }, [['_created', -1]]],
     ['unread alerts, newest first', 'alerts', { read: false }, [['_created', -1]]],
   ] as const)('%s: pushed down to SQL, searched by an index, no sort pass', async (_label, name, filter, sort) => {
-    const text = await plan(name, filter, sort.map(([f, d]) => [f, d]));
+    const text = await plan(
+      name,
+      filter,
+      sort.map(([f, d]) => [f, d]),
+    );
     expect(text).toMatch(/^mode: sql/);
     expect(text).toMatch(/SEARCH .* USING (COVERING )?INDEX/);
     expect(text).not.toMatch(/SCAN c_|USE TEMP B-TREE/);

@@ -93,7 +93,11 @@ describe('where', () => {
     const { tag, docs } = await insertHosts(s.store, 4, { prefix });
     const body = expectEnvelope(await hosts(tag, { _id: { $regex: `^${prefix}-0[13]\\.` } }), { page: 1, maxResults: 25, total: 2 });
     expect(ids(body)).toEqual(nth(docs, 1, 3));
-    const insensitive = expectEnvelope(await hosts(tag, { _id: { $regex: `^${prefix.toUpperCase()}-00`, $options: 'i' } }), { page: 1, maxResults: 25, total: 1 });
+    const insensitive = expectEnvelope(await hosts(tag, { _id: { $regex: `^${prefix.toUpperCase()}-00`, $options: 'i' } }), {
+      page: 1,
+      maxResults: 25,
+      total: 1,
+    });
     expect(ids(insensitive)).toEqual(nth(docs, 0));
   });
 
@@ -130,7 +134,10 @@ describe('where', () => {
 
   test('a ReDoS pattern is refused quickly instead of stalling the server', async () => {
     const started = Date.now();
-    const res = await s.request.get('/api/hosts').query({ where: JSON.stringify({ _id: { $regex: '^(a+)+$' } }) }).set(viewer);
+    const res = await s.request
+      .get('/api/hosts')
+      .query({ where: JSON.stringify({ _id: { $regex: '^(a+)+$' } }) })
+      .set(viewer);
     expectEveError(res, 400);
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -206,7 +213,10 @@ describe('projection', () => {
 
   test('projection on an item GET', async () => {
     const { docs } = await fleet();
-    const res = await s.request.get(`/api/hosts/${String(docs[0]?._id)}`).query({ projection: '{"grain": 0}' }).set(viewer);
+    const res = await s.request
+      .get(`/api/hosts/${String(docs[0]?._id)}`)
+      .query({ projection: '{"grain": 0}' })
+      .set(viewer);
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('grain');
     expect(res.body.status).toBe('up');
@@ -231,7 +241,13 @@ describe('projection', () => {
 
   test('400 on an item GET too', async () => {
     const { docs } = await fleet();
-    expectEveError(await s.request.get(`/api/hosts/${String(docs[0]?._id)}`).query({ projection: '{"ip": 1, "status": 0}' }).set(viewer), 400);
+    expectEveError(
+      await s.request
+        .get(`/api/hosts/${String(docs[0]?._id)}`)
+        .query({ projection: '{"ip": 1, "status": 0}' })
+        .set(viewer),
+      400,
+    );
   });
 });
 
@@ -240,7 +256,10 @@ describe('embedded', () => {
     const { docs } = await insertHosts(s.store, 1);
     const host = String(docs[0]?._id);
     const action = await insertAction(s.store, host);
-    const list = await s.request.get('/api/actions').query({ where: JSON.stringify({ host }), embedded: '{"host": 1}' }).set(viewer);
+    const list = await s.request
+      .get('/api/actions')
+      .query({ where: JSON.stringify({ host }), embedded: '{"host": 1}' })
+      .set(viewer);
     const body = expectEnvelope(list, { page: 1, maxResults: 25, total: 1 });
     expect(body._items[0]?.host).toMatchObject({ _id: host, status: 'up', _etag: docs[0]?._etag });
     const item = await s.request.get(`/api/actions/${action._id}`).query({ embedded: '{"host": 1}' }).set(viewer);
@@ -267,12 +286,24 @@ describe('embedded', () => {
 
   test('array references embed each item and drop dangling ids (Eve)', async () => {
     const admin = auth('admin');
-    const child = await s.request.post('/api/groups').set(admin).send({ name: uniqueName('child'), type: 1, info: { regex: '^db' } });
-    const gone = await s.request.post('/api/groups').set(admin).send({ name: uniqueName('gone'), type: 1 });
-    const parent = await s.request.post('/api/groups').set(admin).send({ name: uniqueName('parent'), subgroups: [child.body._id, gone.body._id] });
+    const child = await s.request
+      .post('/api/groups')
+      .set(admin)
+      .send({ name: uniqueName('child'), type: 1, info: { regex: '^db' } });
+    const gone = await s.request
+      .post('/api/groups')
+      .set(admin)
+      .send({ name: uniqueName('gone'), type: 1 });
+    const parent = await s.request
+      .post('/api/groups')
+      .set(admin)
+      .send({ name: uniqueName('parent'), subgroups: [child.body._id, gone.body._id] });
     // The dangling id is written behind the API's back (the API itself cleans references up).
     await s.store.update('groups', { _id: parent.body._id }, { $set: { subgroups: [child.body._id, 'ffffffffffffffffffffffff'] } });
-    const res = await s.request.get(`/api/groups/${String(parent.body._id)}`).query({ embedded: '{"subgroups": 1}' }).set(viewer);
+    const res = await s.request
+      .get(`/api/groups/${String(parent.body._id)}`)
+      .query({ embedded: '{"subgroups": 1}' })
+      .set(viewer);
     expect(res.status).toBe(200);
     expect(res.body.subgroups).toEqual([expect.objectContaining({ _id: child.body._id, type: 1, info: { regex: '^db' } })]);
   });
@@ -312,7 +343,13 @@ describe('page and max_results', () => {
     ['max_results', '-5'],
     ['max_results', '2.5'],
   ])('400 naming the parameter for %s=%s', async (name, value) => {
-    const body = expectEveError(await s.request.get('/api/hosts').query({ [name]: value }).set(viewer), 400);
+    const body = expectEveError(
+      await s.request
+        .get('/api/hosts')
+        .query({ [name]: value })
+        .set(viewer),
+      400,
+    );
     expect(body._error.message).toContain(name);
   });
 

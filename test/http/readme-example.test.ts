@@ -32,7 +32,10 @@ beforeAll(async () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { maintenance_windows } = require(file) as { maintenance_windows: AnyResourceDefinition };
   t = await startTestServer({ definitions: [...allResources, maintenance_windows] });
-  const g = await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('racks') });
+  const g = await t.request
+    .post('/api/groups')
+    .set(auth('admin'))
+    .send({ name: uniqueName('racks') });
   group = String(g.body._id);
 });
 afterAll(async () => {
@@ -40,7 +43,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const body = (over: Record<string, unknown> = {}) => ({ title: 'kernel upgrade', group, starts: '2030-01-01 02:00', ends: '2030-01-01 04:00', ticket_token: 'tkt-91ab', ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  title: 'kernel upgrade',
+  group,
+  starts: '2030-01-01 02:00',
+  ends: '2030-01-01 04:00',
+  ticket_token: 'tkt-91ab',
+  ...over,
+});
 
 describe('the README example resource', () => {
   it('is created, read (secret masked, defaults, links), changed and deleted over HTTP', async () => {
@@ -66,22 +76,56 @@ describe('the README example resource', () => {
   });
 
   it('answers 422 naming the field: a missing title, its hook (ends before starts), an unknown group', async () => {
-    expectEveError(await t.request.post('/api/maintenance_windows').set(auth('operator')).send(body({ title: undefined })), 422, { issues: ['title'] });
-    expectEveError(await t.request.post('/api/maintenance_windows').set(auth('operator')).send(body({ ends: '2029-12-31 23:00' })), 422, { issues: ['ends'] });
-    expectEveError(await t.request.post('/api/maintenance_windows').set(auth('operator')).send(body({ group: 'ffffffffffffffffffffffff' })), 422, { issues: ['group'] });
-    expectEveError(await t.request.post('/api/maintenance_windows').set(auth('operator')).send(body({ closed_by: 'me' })), 422, { issues: ['closed_by'] });
+    expectEveError(
+      await t.request
+        .post('/api/maintenance_windows')
+        .set(auth('operator'))
+        .send(body({ title: undefined })),
+      422,
+      { issues: ['title'] },
+    );
+    expectEveError(
+      await t.request
+        .post('/api/maintenance_windows')
+        .set(auth('operator'))
+        .send(body({ ends: '2029-12-31 23:00' })),
+      422,
+      { issues: ['ends'] },
+    );
+    expectEveError(
+      await t.request
+        .post('/api/maintenance_windows')
+        .set(auth('operator'))
+        .send(body({ group: 'ffffffffffffffffffffffff' })),
+      422,
+      { issues: ['group'] },
+    );
+    expectEveError(
+      await t.request
+        .post('/api/maintenance_windows')
+        .set(auth('operator'))
+        .send(body({ closed_by: 'me' })),
+      422,
+      { issues: ['closed_by'] },
+    );
   });
 
   it('embeds its group, and refuses a viewer with 403', async () => {
     const created = await t.request.post('/api/maintenance_windows').set(auth('operator')).send(body());
-    const res = await t.request.get(`/api/maintenance_windows/${String(created.body._id)}`).query({ embedded: '{"group": 1}' }).set(auth('viewer'));
+    const res = await t.request
+      .get(`/api/maintenance_windows/${String(created.body._id)}`)
+      .query({ embedded: '{"group": 1}' })
+      .set(auth('viewer'));
     expect(res.body.group).toMatchObject({ _id: group, type: 0, subgroups: [] });
     expectEveError(await t.request.post('/api/maintenance_windows').set(auth('viewer')).send(body()), 403);
     expectEveError(await t.request.post(`/api/maintenance_windows/${String(created.body._id)}/close`).set(auth('viewer')), 403);
   });
 
   it('its custom route answers the write response and sets the server-set field through the system principal', async () => {
-    const created = await t.request.post('/api/maintenance_windows').set(auth('operator')).send(body({ starts: '2020-01-01 00:00', ends: '2099-01-01 00:00' }));
+    const created = await t.request
+      .post('/api/maintenance_windows')
+      .set(auth('operator'))
+      .send(body({ starts: '2020-01-01 00:00', ends: '2099-01-01 00:00' }));
     const id = String(created.body._id);
     const closed = await t.request.post(`/api/maintenance_windows/${id}/close`).set(auth('operator'));
     expect(closed.status).toBe(200);

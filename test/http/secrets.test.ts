@@ -52,7 +52,10 @@ describe('vpn_managers password in responses', () => {
     expect(item.body.password).toBe(MASK);
     expect(item.body.username).toBe('fleet-admin');
     expectNoLeak(item, m.password);
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: m.name }) }).set(viewer);
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: m.name }) })
+      .set(viewer);
     const body = expectEnvelope(list, { page: 1, maxResults: 25, total: 1 });
     expect(body._items[0]?.password).toBe(MASK);
     expectNoLeak(list, m.password);
@@ -82,19 +85,31 @@ describe('vpn_managers password in responses', () => {
     expect(item.status).toBe(200);
     expect(item.body.password).toBe(expected);
     expectNoLeak(item, m.password);
-    const list = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: m.name }), projection }).set(viewer);
+    const list = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: m.name }), projection })
+      .set(viewer);
     expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.password).toBe(expected);
     expectNoLeak(list, m.password);
   });
 
   test('embedded in a VPN organization, the manager is masked too', async () => {
     const m = await manager(true);
-    const org = await s.request.post('/api/vpn_organizations').set(admin).send({ name: uniqueName('org'), vpn_manager: m.id, cipher_type: 'rsa', vpnsrv_representation: { name: 'org', cipher_type: 'rsa' } });
+    const org = await s.request
+      .post('/api/vpn_organizations')
+      .set(admin)
+      .send({ name: uniqueName('org'), vpn_manager: m.id, cipher_type: 'rsa', vpnsrv_representation: { name: 'org', cipher_type: 'rsa' } });
     expect(org.status).toBe(201);
-    const item = await s.request.get(`/api/vpn_organizations/${String(org.body._id)}`).query({ embedded: '{"vpn_manager": 1}' }).set(viewer);
+    const item = await s.request
+      .get(`/api/vpn_organizations/${String(org.body._id)}`)
+      .query({ embedded: '{"vpn_manager": 1}' })
+      .set(viewer);
     expect(item.body.vpn_manager).toMatchObject({ _id: m.id, password: MASK });
     expectNoLeak(item, m.password);
-    const list = await s.request.get('/api/vpn_organizations').query({ where: JSON.stringify({ vpn_manager: m.id }), embedded: '{"vpn_manager": 1}' }).set(viewer);
+    const list = await s.request
+      .get('/api/vpn_organizations')
+      .query({ where: JSON.stringify({ vpn_manager: m.id }), embedded: '{"vpn_manager": 1}' })
+      .set(viewer);
     expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpn_manager).toMatchObject({ password: MASK });
     expectNoLeak(list, m.password);
   });
@@ -112,13 +127,19 @@ describe('vpn_managers password in responses', () => {
 
   test('error responses do not echo it', async () => {
     const m = await manager();
-    const duplicate = await s.request.post('/api/vpn_managers').set(admin).send(vpnManagerBody({ name: m.name, password: m.password }));
+    const duplicate = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .send(vpnManagerBody({ name: m.name, password: m.password }));
     expectEveError(duplicate, 409);
     expectNoLeak(duplicate, m.password);
     const invalid = await s.request.post('/api/vpn_managers').set(admin).send({ password: m.password, colour: 'red' });
     expectEveError(invalid, 422);
     expectNoLeak(invalid, m.password);
-    const wrongType = await s.request.patch(`/api/vpn_managers/${m.id}`).set(admin).send({ password: [m.password] });
+    const wrongType = await s.request
+      .patch(`/api/vpn_managers/${m.id}`)
+      .set(admin)
+      .send({ password: [m.password] });
     expectEveError(wrongType, 422, { issues: ['password'] });
     expectNoLeak(wrongType, m.password);
   });
@@ -140,7 +161,10 @@ describe('vpn_managers password in queries', () => {
 
   test('a where on the password cannot be used to guess it', async () => {
     const m = await manager();
-    const exact = await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ name: m.name, password: m.password }) }).set(viewer);
+    const exact = await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ name: m.name, password: m.password }) })
+      .set(viewer);
     expectEveError(exact, 400);
     expectNoLeak(exact, m.password);
   });
@@ -154,7 +178,10 @@ describe('at rest and in the logs', () => {
     expect(doc?.password).not.toContain(m.password);
     expect(String(doc?.password)).toMatch(/^enc:v1:/);
     // Sealing is randomised: the same password stored twice gives two different values.
-    const twin = await s.request.post('/api/vpn_managers').set(admin).send(vpnManagerBody({ password: m.password }));
+    const twin = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .send(vpnManagerBody({ password: m.password }));
     const [other] = await s.store.find('vpn_managers', { _id: twin.body._id });
     expect(other?.password).not.toBe(doc?.password);
     for (const file of [s.dbPath, `${s.dbPath}-wal`]) {
@@ -164,9 +191,15 @@ describe('at rest and in the logs', () => {
 
   test('the clear password never reaches the logs, which do record the requests', async () => {
     const m = await manager();
-    await s.request.patch(`/api/vpn_managers/${m.id}`).set(admin).send({ password: `${m.password}-2` });
+    await s.request
+      .patch(`/api/vpn_managers/${m.id}`)
+      .set(admin)
+      .send({ password: `${m.password}-2` });
     await s.request.post('/api/vpn_managers').set(admin).send({ password: m.password });
-    await s.request.get('/api/vpn_managers').query({ where: JSON.stringify({ password: m.password }) }).set(viewer);
+    await s.request
+      .get('/api/vpn_managers')
+      .query({ where: JSON.stringify({ password: m.password }) })
+      .set(viewer);
     const logs = s.logs();
     const requests = logs
       .split('\n')
@@ -192,11 +225,22 @@ describe('nested secrets', () => {
     expect(item.body.vpnsrv_representation).toMatchObject({ otp_secret: MASK, name: id, auth_type: 'local' });
     expectNoLeak(item, otp);
     for (const projection of ['{"vpnsrv_representation": 1}', '{"vpnsrv_representation.otp_secret": 1}', '{"grain": 0}']) {
-      const list = await s.request.get('/api/hosts').query({ where: JSON.stringify({ identification_number: id }), projection }).set(viewer);
+      const list = await s.request
+        .get('/api/hosts')
+        .query({ where: JSON.stringify({ identification_number: id }), projection })
+        .set(viewer);
       expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpnsrv_representation).toMatchObject({ otp_secret: MASK });
       expectNoLeak(list, otp);
     }
-    expect(expectEveError(await s.request.get('/api/hosts').query({ where: JSON.stringify({ 'vpnsrv_representation.otp_secret': otp }) }).set(viewer), 400)._error.message).toMatch(/secret/);
+    expect(
+      expectEveError(
+        await s.request
+          .get('/api/hosts')
+          .query({ where: JSON.stringify({ 'vpnsrv_representation.otp_secret': otp }) })
+          .set(viewer),
+        400,
+      )._error.message,
+    ).toMatch(/secret/);
     expectEveError(await s.request.get('/api/hosts').query({ sort: 'vpnsrv_representation.otp_secret' }).set(viewer), 400);
   });
 

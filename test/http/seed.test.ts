@@ -19,8 +19,25 @@ const NOW = new Date('2026-11-20T12:00:00Z');
 const HOSTS = 120;
 const ACTIONS = 3000;
 const GRAIN_KEYS = [
-  'cpu_model', 'cpuarch', 'virtual', 'kernel', 'kernelrelease', 'lsb_distrib_id', 'osfullname', 'host', 'domain', 'localhost', 'ip',
-  'mem_total', 'num_cpus', 'num_gpus', 'gpus', 'serialnumber', 'biosversion', 'lsb_distrib_description', 'ip_interfaces',
+  'cpu_model',
+  'cpuarch',
+  'virtual',
+  'kernel',
+  'kernelrelease',
+  'lsb_distrib_id',
+  'osfullname',
+  'host',
+  'domain',
+  'localhost',
+  'ip',
+  'mem_total',
+  'num_cpus',
+  'num_gpus',
+  'gpus',
+  'serialnumber',
+  'biosversion',
+  'lsb_distrib_description',
+  'ip_interfaces',
 ];
 const TOOL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+00:00$/;
 
@@ -38,8 +55,15 @@ const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 describe('seedFleet', () => {
   it('writes the documented counts', () => {
     expect(seeded.counts).toEqual({
-      nodegroups: 9, groups: 17, updates: 5,
-      actions: ACTIONS, hosts: HOSTS, failed_patches: Math.ceil(HOSTS / 10), alerts: Math.ceil(HOSTS / 4), tasks: 10, hosts_statistic: 24,
+      nodegroups: 9,
+      groups: 17,
+      updates: 5,
+      actions: ACTIONS,
+      hosts: HOSTS,
+      failed_patches: Math.ceil(HOSTS / 10),
+      alerts: Math.ceil(HOSTS / 4),
+      tasks: 10,
+      hosts_statistic: 24,
     });
   });
 

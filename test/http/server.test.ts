@@ -75,7 +75,14 @@ describe('graceful shutdown', () => {
     // A keep-alive request whose body arrives in two halves, the signal in between.
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(
-        { agent, host: '127.0.0.1', port, method: 'POST', path: '/api/groups', headers: { ...auth('admin'), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+        {
+          agent,
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/groups',
+          headers: { ...auth('admin'), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
         (res: IncomingMessage) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString('utf8')));

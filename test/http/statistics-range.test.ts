@@ -9,13 +9,29 @@ import { auth, expectEveError, startTestServer, type TestServer } from '../helpe
 let s: TestServer;
 const T0 = Date.UTC(2026, 6, 1, 12);
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
-const host = (id: string, status: string) => ({ _id: id, status, version: '3006.9', nodegroups: [], _created: at(-600), _updated: at(-1), _soft_deleted: false });
+const host = (id: string, status: string) => ({
+  _id: id,
+  status,
+  version: '3006.9',
+  nodegroups: [],
+  _created: at(-600),
+  _updated: at(-1),
+  _soft_deleted: false,
+});
 
 beforeAll(async () => {
   s = await startTestServer();
   await s.store.insert(
     'hosts_statistic',
-    [0, 5, 10, 15].map((m, i) => ({ _id: `range-${i}`, index: i, timestamp: at(m), hosts: [host('a', 'up'), host('b', m >= 10 ? 'up' : 'down')], _created: at(m), _updated: at(m), _etag: `r${i}` })),
+    [0, 5, 10, 15].map((m, i) => ({
+      _id: `range-${i}`,
+      index: i,
+      timestamp: at(m),
+      hosts: [host('a', 'up'), host('b', m >= 10 ? 'up' : 'down')],
+      _created: at(m),
+      _updated: at(m),
+      _etag: `r${i}`,
+    })),
   );
 });
 afterAll(() => s.close());

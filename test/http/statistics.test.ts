@@ -10,7 +10,16 @@ const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
 
 function summary(id: string, status: 'up' | 'down', extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { _id: id, status, version: '3006.9', nodegroups: id.startsWith('web') ? ['web'] : ['db'], _created: at(-600), _updated: at(-1), _soft_deleted: false, ...extra };
+  return {
+    _id: id,
+    status,
+    version: '3006.9',
+    nodegroups: id.startsWith('web') ? ['web'] : ['db'],
+    _created: at(-600),
+    _updated: at(-1),
+    _soft_deleted: false,
+    ...extra,
+  };
 }
 
 function snapshot(index: number, minutes: number, hosts: Record<string, unknown>[]): Doc {
@@ -22,7 +31,12 @@ beforeAll(async () => {
   s = await startTestServer();
   await s.store.insert('hosts_statistic', [
     snapshot(0, 0, [summary('web-1', 'up'), summary('web-2', 'down'), summary('db-1', 'up', { last_stateapply: at(1) })]),
-    snapshot(1, 5, [summary('web-1', 'down'), summary('web-2', 'down'), summary('db-1', 'up'), summary('web-3', 'up', { _created: at(4), last_distupgrade: at(3) })]),
+    snapshot(1, 5, [
+      summary('web-1', 'down'),
+      summary('web-2', 'down'),
+      summary('db-1', 'up'),
+      summary('web-3', 'up', { _created: at(4), last_distupgrade: at(3) }),
+    ]),
     snapshot(2, 10, [summary('web-1', 'up'), summary('web-2', 'down'), summary('db-1', 'down'), summary('gone', 'up', { _soft_deleted: true })]),
     snapshot(3, 60 * 24 * 3, [summary('later', 'up')]),
   ]);

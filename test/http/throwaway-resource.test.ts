@@ -78,7 +78,10 @@ describe('CRUD', () => {
     expect(res.status).toBe(201);
     const id = (res.body as { _id: string })._id;
     expect(Object.keys(res.body as object).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
-    expect(res.body).toMatchObject({ _status: 'OK', _links: { self: { title: 'Gadget', href: `gadgets/${id}` }, related: { host: { title: 'Host', href: `hosts/${host}` } } } });
+    expect(res.body).toMatchObject({
+      _status: 'OK',
+      _links: { self: { title: 'Gadget', href: `gadgets/${id}` }, related: { host: { title: 'Host', href: `hosts/${host}` } } },
+    });
     expect(res.headers.location).toBe(`/api/gadgets/${id}`);
 
     const item = await request.get(`/api/gadgets/${id}`).set(auth('viewer'));
@@ -102,7 +105,10 @@ describe('CRUD', () => {
 
   it('PATCH changes the given fields only', async () => {
     const id = await create({ count: 3 });
-    const res = await request.patch(`/api/gadgets/${id}`).set(auth('operator')).send({ label: 'renamed', spec: { volts: 24 } });
+    const res = await request
+      .patch(`/api/gadgets/${id}`)
+      .set(auth('operator'))
+      .send({ label: 'renamed', spec: { volts: 24 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: id, _status: 'OK' });
     const item = await request.get(`/api/gadgets/${id}`).set(auth('viewer'));
@@ -139,10 +145,18 @@ describe('the envelope', () => {
     const labels = ['cc', 'aa', 'bb'].map((l) => `${l}-${tag}`);
     for (const label of labels) await create({ label, tags: [tag] });
     const where = JSON.stringify({ tags: tag });
-    const first = expectEnvelope(await request.get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2`).set(auth('viewer')), { page: 1, maxResults: 2, total: 3 });
+    const first = expectEnvelope(await request.get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2`).set(auth('viewer')), {
+      page: 1,
+      maxResults: 2,
+      total: 3,
+    });
     expect(first._items.map((g) => g.label)).toEqual([`cc-${tag}`, `bb-${tag}`]);
     expect(first._links.next?.href).toBe(`gadgets?max_results=2&where=${where}&sort=-label&page=2`);
-    const second = expectEnvelope(await request.get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2&page=2`).set(auth('viewer')), { page: 2, maxResults: 2, total: 3 });
+    const second = expectEnvelope(await request.get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2&page=2`).set(auth('viewer')), {
+      page: 2,
+      maxResults: 2,
+      total: 3,
+    });
     expect(second._items.map((g) => g.label)).toEqual([`aa-${tag}`]);
   });
 
@@ -171,7 +185,10 @@ describe('validation (422 with _issues)', () => {
   });
 
   it('names a nested field of an object', async () => {
-    const res = await request.post('/api/gadgets').set(auth('operator')).send(body({ spec: { volts: 'twelve' } }));
+    const res = await request
+      .post('/api/gadgets')
+      .set(auth('operator'))
+      .send(body({ spec: { volts: 'twelve' } }));
     const err = expectEveError(res, 422);
     expect(Object.keys(err._issues ?? {}).some((k) => k.startsWith('spec'))).toBe(true);
   });

@@ -18,9 +18,17 @@ beforeAll(() => {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   for (const name of ['API_TOKENS', 'DATABASE_URL', 'PORT', 'HOST', 'SALT_API_URL', 'SYNC_INTERVAL_S']) delete env[name];
   // `node --import tsx`: one process, so the demo's own signal handling decides the exit code.
-  child = spawn(process.execPath, ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '20', '--port', '0', '--data', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
+  child = spawn(process.execPath, ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '20', '--port', '0', '--data', dir], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
 });
 
 afterAll(() => {

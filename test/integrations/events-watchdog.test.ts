@@ -27,7 +27,11 @@ let repair: Promise<SyncReport> | undefined;
 const { log, lines } = capturingLog();
 
 const echoes = (): number => sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0;
-const upIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up).map((m) => m.id).sort();
+const upIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && m.up)
+    .map((m) => m.id)
+    .sort();
 
 /** Polls until `probe` is true or fails after 10 s. */
 async function until(probe: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -47,7 +51,13 @@ beforeAll(async () => {
   const sync = createFleetSync({ client, runtime, log, toolKey: 'tool' });
   await sync.runOnce();
   consumer = startEventConsumer({
-    client, runtime, log, toolKey: 'tool', idleMs: 150, echoWaitMs: 150, backoff: { initialMs: 20, maxMs: 100 },
+    client,
+    runtime,
+    log,
+    toolKey: 'tool',
+    idleMs: 150,
+    echoWaitMs: 150,
+    backoff: { initialMs: 20, maxMs: 100 },
     onReconnect: () => {
       reconnects += 1;
       repair = sync.runOnce();
@@ -65,13 +75,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('the event stream\'s socket has TCP keep-alive on', async () => {
+test("the event stream's socket has TCP keep-alive on", async () => {
   const stream = await client.events();
   expect(stream.tcpKeepAlive).toBe(true);
   stream.close();
 });
 
-test('a quiet stream that carries the echo\'s event is kept', async () => {
+test("a quiet stream that carries the echo's event is kept", async () => {
   const before = echoes();
   await until(() => echoes() >= before + 3, 'three idle checks');
   expect(reconnects).toBe(0);

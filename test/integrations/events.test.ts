@@ -57,7 +57,10 @@ beforeAll(async () => {
   sync = createFleetSync({ client, runtime, log, toolKey: 'tool' });
   await sync.runOnce();
   consumer = startEventConsumer({
-    client, runtime, log, toolKey: 'tool',
+    client,
+    runtime,
+    log,
+    toolKey: 'tool',
     onReconnect: () => {
       reconnects += 1;
       repair = sync.runOnce();
@@ -121,10 +124,12 @@ test('vnc/connect events raise vnc.connect alerts (minion or runner shape), once
     // Each extra consumer has tried to write both events: without the per-event id there would be 4+ alerts.
     await eventually(() => extra.every((c) => c.writes() === 2));
     const alerts = await store.find('alerts', { type: 'vnc.connect' });
-    expect(alerts.map((a) => [a.level, a.payload])).toEqual(expect.arrayContaining([
-      ['info', { hostname: id, status: 'connected' }],
-      ['info', { hostname: 'kiosk-7', status: 'disconnected' }],
-    ]));
+    expect(alerts.map((a) => [a.level, a.payload])).toEqual(
+      expect.arrayContaining([
+        ['info', { hostname: id, status: 'connected' }],
+        ['info', { hostname: 'kiosk-7', status: 'disconnected' }],
+      ]),
+    );
     expect(alerts).toHaveLength(2);
   } finally {
     await Promise.all(extra.map((c) => c.consumer.stop()));
@@ -137,10 +142,12 @@ test('salt/key events move the key; a deleted key keeps the host as denied and d
   await eventually(async () => (await one('hosts', pending))?.key === 'rejected');
   const gone = upHosts()[3]?.id ?? '';
   await client.wheel('key.delete', { match: gone });
-  expect(await eventually(async () => {
-    const h = await one('hosts', gone);
-    return h?.key === 'denied' && h;
-  })).toMatchObject({ status: 'down', nodegroups: [] });
+  expect(
+    await eventually(async () => {
+      const h = await one('hosts', gone);
+      return h?.key === 'denied' && h;
+    }),
+  ).toMatchObject({ status: 'down', nodegroups: [] });
 });
 
 test('a minion start marks the host up with a fresh heartbeat and raises host.up', async () => {

@@ -27,7 +27,10 @@ interface Execution {
 }
 
 async function makeGroup(hosts: readonly string[]): Promise<string> {
-  const res = await env.api.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('grp'), hosts });
+  const res = await env.api.request
+    .post('/api/groups')
+    .set(auth('admin'))
+    .send({ name: uniqueName('grp'), hosts });
   expect(res.status).toBe(201);
   return (res.body as { _id: string })._id;
 }
@@ -41,7 +44,10 @@ function host(i: number): string {
 describe('POST /api/hosts/{id}', () => {
   it('runs a local call, answers {task_id, status, return} and records the action with the token name', async () => {
     const id = host(0);
-    const res = await env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'cmd.run', kwarg: { cmd: 'hostname -f' } });
+    const res = await env.api.request
+      .post(`/api/hosts/${id}`)
+      .set(auth('operator'))
+      .send({ exec_client: 'local', fun: 'cmd.run', kwarg: { cmd: 'hostname -f' } });
     expect(res.status).toBe(200);
     const body = res.body as Execution;
     expect(Object.keys(body).sort()).toEqual(['return', 'status', 'task_id']);
@@ -58,7 +64,10 @@ describe('POST /api/hosts/{id}', () => {
 
   it('passes arg and other salt-api fields through, and never the body tgt', async () => {
     const id = host(1);
-    const res = await env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.echo', arg: ['hello'], tgt: '*', timeout: 5 });
+    const res = await env.api.request
+      .post(`/api/hosts/${id}`)
+      .set(auth('operator'))
+      .send({ exec_client: 'local', fun: 'test.echo', arg: ['hello'], tgt: '*', timeout: 5 });
     expect(res.status).toBe(200);
     expect((res.body as Execution).return.return).toEqual([{ [id]: 'hello' }]);
     const job = await salt.jobs((res.body as Execution).task_id);
@@ -85,11 +94,20 @@ describe('POST /api/hosts/{id}', () => {
     expectEveError(await post({ exec_client: 'local', fun: 'rm -rf /' }), 422, { issues: ['fun'] });
     expectEveError(await post({ exec_client: 'local', fun: 'test.ping', arg: 'x', kwarg: [1] }), 422, { issues: ['arg', 'kwarg'] });
     expectEveError(await post({ exec_client: 'local', fun: 'test.ping', password: 'x', eauth: 'pam' }), 422, { issues: ['password', 'eauth'] });
-    expectEveError(await env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send([{ exec_client: 'local' }]), 400);
+    expectEveError(
+      await env.api.request
+        .post(`/api/hosts/${id}`)
+        .set(auth('operator'))
+        .send([{ exec_client: 'local' }]),
+      400,
+    );
   });
 
   it('needs the operator role', async () => {
-    const res = await env.api.request.post(`/api/hosts/${host(0)}`).set(auth('viewer')).send({ exec_client: 'local', fun: 'test.ping' });
+    const res = await env.api.request
+      .post(`/api/hosts/${host(0)}`)
+      .set(auth('viewer'))
+      .send({ exec_client: 'local', fun: 'test.ping' });
     expectEveError(res, 403);
     expectEveError(await env.api.request.post(`/api/hosts/${host(0)}`).send({ exec_client: 'local', fun: 'test.ping' }), 401);
   });
@@ -117,10 +135,14 @@ describe('POST /api/groups/{id}', () => {
     expect(job).toMatchObject({ target: members, targetType: 'list' });
     // The event consumer may record a return first (with the salt-api user); the follow-up's
     // record names the token.
-    const actions = await eventually(async () => {
-      const found = await actionsOf(env.api, body.task_id);
-      return found.length === members.length && found.every((a) => a.user === 'operator') ? found : undefined;
-    }, 10_000, 'the async returns to be recorded');
+    const actions = await eventually(
+      async () => {
+        const found = await actionsOf(env.api, body.task_id);
+        return found.length === members.length && found.every((a) => a.user === 'operator') ? found : undefined;
+      },
+      10_000,
+      'the async returns to be recorded',
+    );
     expect(actions.map((a) => a.host).sort()).toEqual(members);
     for (const a of actions) expect(a).toMatchObject({ action: 'test.ping', return: 'true', success: true, user: 'operator' });
   });
@@ -128,7 +150,11 @@ describe('POST /api/groups/{id}', () => {
   it('targets nested subgroups too, and shows silent members in a local call as partial', async () => {
     const inner = await makeGroup([env.down[0] ?? '']);
     const outer = await makeGroup([host(3)]);
-    await env.api.request.patch(`/api/groups/${outer}`).set(auth('admin')).send({ subgroups: [inner] }).expect(200);
+    await env.api.request
+      .patch(`/api/groups/${outer}`)
+      .set(auth('admin'))
+      .send({ subgroups: [inner] })
+      .expect(200);
     const res = await env.api.request.post(`/api/groups/${outer}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
     expect(res.status).toBe(200);
     const body = res.body as Execution;
@@ -152,7 +178,10 @@ describe('POST /api/groups/{id}', () => {
     const empty = await makeGroup([]);
     const res = await env.api.request.post(`/api/groups/${empty}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
     expect(expectEveError(res, 422)._error.message).toBe('group has no hosts');
-    expectEveError(await env.api.request.post('/api/groups/0123456789abcdef01234567').set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' }), 404);
+    expectEveError(
+      await env.api.request.post('/api/groups/0123456789abcdef01234567').set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' }),
+      404,
+    );
   });
 });
 
@@ -162,7 +191,10 @@ describe('EXEC_ALLOWED_FUNS', () => {
     try {
       const id = host(0);
       await syncNow(api);
-      const refused = await api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'cmd.run', arg: ['id'] });
+      const refused = await api.request
+        .post(`/api/hosts/${id}`)
+        .set(auth('operator'))
+        .send({ exec_client: 'local', fun: 'cmd.run', arg: ['id'] });
       expect(expectEveError(refused, 403)._error.message).toMatch(/cmd\.run.*EXEC_ALLOWED_FUNS/);
       const allowed = await api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
       expect(allowed.status).toBe(200);

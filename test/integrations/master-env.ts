@@ -31,7 +31,11 @@ export interface MasterEnvOptions {
 export const SALT_USER: SimUser = { username: 'fleet-api', password: 'pw-7f3c9a1e5d' };
 
 /** Starts the API on `env` plus `knobs`. */
-export async function startApi(env: Readonly<Record<string, string>>, knobs: Readonly<Record<string, string>> = {}, logLevel?: TestServerOptions['logLevel']): Promise<TestServer> {
+export async function startApi(
+  env: Readonly<Record<string, string>>,
+  knobs: Readonly<Record<string, string>> = {},
+  logLevel?: TestServerOptions['logLevel'],
+): Promise<TestServer> {
   return startTestServer({ env: { ...env, ...knobs }, ...(logLevel ? { logLevel } : {}) });
 }
 
@@ -57,8 +61,14 @@ export async function startMasterEnv(o: MasterEnvOptions = {}): Promise<MasterEn
   return {
     sim,
     api,
-    up: accepted.filter((m) => m.up).map((m) => m.id).sort(),
-    down: accepted.filter((m) => !m.up).map((m) => m.id).sort(),
+    up: accepted
+      .filter((m) => m.up)
+      .map((m) => m.id)
+      .sort(),
+    down: accepted
+      .filter((m) => !m.up)
+      .map((m) => m.id)
+      .sort(),
     async close() {
       await api.close();
       await sim.close();
@@ -86,7 +96,10 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
 
 /** The `/api/actions` items of a job. */
 export async function actionsOf(api: TestServer, jid: string): Promise<Record<string, unknown>[]> {
-  const res = await api.request.get('/api/actions').query({ where: JSON.stringify({ jid }), max_results: '100' }).set(auth('viewer'));
+  const res = await api.request
+    .get('/api/actions')
+    .query({ where: JSON.stringify({ jid }), max_results: '100' })
+    .set(auth('viewer'));
   expect(res.status).toBe(200);
   return (res.body as { _items: Record<string, unknown>[] })._items;
 }

@@ -21,7 +21,10 @@ afterAll(async () => {
 const ping = (id: string) => env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
 
 async function snapshot(): Promise<unknown> {
-  const hosts = await env.api.request.get('/api/hosts').query({ max_results: '100', projection: JSON.stringify({ grain: 1, status: 1, last_action: 1 }) }).set(auth('viewer'));
+  const hosts = await env.api.request
+    .get('/api/hosts')
+    .query({ max_results: '100', projection: JSON.stringify({ grain: 1, status: 1, last_action: 1 }) })
+    .set(auth('viewer'));
   const actions = await env.api.request.get('/api/actions').query({ max_results: '100' }).set(auth('viewer'));
   expect(hosts.status).toBe(200);
   // Action ids only: the event consumer may still be rewriting who ran an earlier call.
@@ -105,7 +108,10 @@ describe('a refused login', () => {
     const api = await startTestServer({ env: { SALT_API_URL: env.sim.url, SALT_API_USER: SALT_USER.username, SALT_API_PASSWORD: 'wrong-pw-93e1' } });
     try {
       await insertHost(api.store, env.up[0] ?? '');
-      const refused = await api.request.post(`/api/hosts/${env.up[0] ?? ''}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
+      const refused = await api.request
+        .post(`/api/hosts/${env.up[0] ?? ''}`)
+        .set(auth('operator'))
+        .send({ exec_client: 'local', fun: 'test.ping' });
       expect(expectEveError(refused, 502)._error.message).toMatch(/refused the login of user 'fleet-api'/);
       expect(refused.text).not.toContain('wrong-pw-93e1');
     } finally {

@@ -37,16 +37,20 @@ function post(id: string, body: Record<string, unknown>, role: 'operator' | 'vie
 async function settledSamples(): Promise<number> {
   let last = samples();
   let quietSince = Date.now();
-  return eventually(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = samples();
-    if (now !== last) {
-      last = now;
-      quietSince = Date.now();
-      return undefined;
-    }
-    return Date.now() - quietSince >= 1000 ? now : undefined;
-  }, 10_000, 'sampling to stop');
+  return eventually(
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = samples();
+      if (now !== last) {
+        last = now;
+        quietSince = Date.now();
+        return undefined;
+      }
+      return Date.now() - quietSince >= 1000 ? now : undefined;
+    },
+    10_000,
+    'sampling to stop',
+  );
 }
 
 describe('POST /api/hosts/{id}/all_status', () => {

@@ -41,8 +41,12 @@ function matches(value: unknown, pattern: unknown): boolean {
     const v = value as Obj;
     const keys = Object.keys(pattern);
     const allowed = new Set(keys.map((k) => k.replace(/\?$/, '')));
-    return Object.keys(v).every((k) => allowed.has(k))
-      && keys.every((k) => (k.endsWith('?') ? !(k.slice(0, -1) in v) || matches(v[k.slice(0, -1)], (pattern as Obj)[k]) : k in v && matches(v[k], (pattern as Obj)[k])));
+    return (
+      Object.keys(v).every((k) => allowed.has(k)) &&
+      keys.every((k) =>
+        k.endsWith('?') ? !(k.slice(0, -1) in v) || matches(v[k.slice(0, -1)], (pattern as Obj)[k]) : k in v && matches(v[k], (pattern as Obj)[k]),
+      )
+    );
   }
   return JSON.stringify(value) === JSON.stringify(pattern);
 }
@@ -66,17 +70,28 @@ test('docs/salt-calls.md lists lowstates for sync, executions, monitoring, patch
   for (const { pattern } of rows) expect(['local', 'local_async', 'local_batch', 'runner', 'wheel']).toContain(pattern['client']);
 });
 
-test('every lowstate the service sends is in the table, every row is sent, and none breaks the master\'s argument rules', async () => {
+test("every lowstate the service sends is in the table, every row is sent, and none breaks the master's argument rules", async () => {
   const [a, b, down] = [env.up[0] ?? '', env.up[1] ?? '', env.down[0] ?? ''];
-  const group = (await env.api.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('calls'), hosts: [a, b, down] })).body as { _id: string };
+  const group = (
+    await env.api.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name: uniqueName('calls'), hosts: [a, b, down] })
+  ).body as { _id: string };
   for (const exec_client of ['local', 'local_async', 'local_batch']) {
     const extra = exec_client === 'local_batch' ? { batch: '2' } : {};
     await exec(`/api/hosts/${a}`, { exec_client, fun: 'cmd.run', kwarg: { cmd: 'uptime' }, ...extra });
     await exec(`/api/groups/${group._id}`, { exec_client, fun: 'test.ping', ...extra });
   }
   await exec(`/api/hosts/${a}/all_status`, {});
-  const probe = (await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'request_ips', ip_resolver: 'http://ip.fleet.example.com/' })).body as { _id: string };
-  await eventually(async () => ((await env.api.request.get(`/api/graph/jobs/${probe._id}`).set(auth('viewer'))).body as { state: string }).state === 'running' ? undefined : true, 20_000, 'the request_ips job');
+  const probe = (await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'request_ips', ip_resolver: 'http://ip.fleet.example.com/' }))
+    .body as { _id: string };
+  await eventually(
+    async () =>
+      ((await env.api.request.get(`/api/graph/jobs/${probe._id}`).set(auth('viewer'))).body as { state: string }).state === 'running' ? undefined : true,
+    20_000,
+    'the request_ips job',
+  );
   expect((await env.api.request.post('/api/updates').set(auth('operator'))).status).toBe(200);
   // The watchdog's echo (SALT_EVENTS_IDLE_S is 0.2 s here), then the session probe of 2018.3.0-2.
   await eventually(async () => ((env.sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0) > 0 ? true : undefined), 10_000, 'the watchdog echo');

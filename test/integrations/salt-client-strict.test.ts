@@ -13,7 +13,11 @@ let c: SaltClient;
 
 const received = (client: string, fun: string): Array<Record<string, unknown>> =>
   sim.controls.stats.lowstates.filter((l) => l['client'] === client && l['fun'] === fun);
-const accepted = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted').map((m) => m.id).sort();
+const accepted = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted')
+    .map((m) => m.id)
+    .sort();
 
 beforeAll(async () => {
   sim = await startSaltSim({ hosts: 8, seed: 9, returnDelayMs: 2, noReturnWaitMs: 10 });
@@ -34,7 +38,12 @@ test('wheel calls send their kwargs as top-level keys, so key.finger gets its ma
   const fps = await c.keyFingerprints('*');
   expect(Object.keys(fps.accepted).sort()).toEqual(accepted());
   expect(received('wheel', 'key.finger')).toEqual([{ client: 'wheel', fun: 'key.finger', match: '*' }]);
-  expect(wheelChunk('key.accept', { match: 'web-1', include_rejected: true })).toEqual({ client: 'wheel', fun: 'key.accept', match: 'web-1', include_rejected: true });
+  expect(wheelChunk('key.accept', { match: 'web-1', include_rejected: true })).toEqual({
+    client: 'wheel',
+    fun: 'key.accept',
+    match: 'web-1',
+    include_rejected: true,
+  });
   // A kwarg named like a key salt-api reads itself could never reach the function.
   expect(() => wheelChunk('key.finger', { kwarg: { match: '*' } })).toThrow(/kwarg cannot be sent as a wheel argument/);
   expect(() => wheelChunk('key.finger', { token: 'x' })).toThrow(/token/);
@@ -54,7 +63,10 @@ test('a failed runner or wheel call is BadGateway, in the 2018.3 and the 3006 wo
   await expect(c.wheel('key.accept')).rejects.toThrow(/salt wheel key\.accept failed: .*SaltInvocationError: accept takes at least 1 argument/);
   sim.controls.settings.masterVersion = '3006.9';
   // 3006 returns "\nPassed invalid arguments: ..." for a TypeError, with success still true.
-  const err = await c.runner('jobs.list_job').then(() => undefined, (e: unknown) => e);
+  const err = await c.runner('jobs.list_job').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BadGateway);
   expect((err as Error).message).toContain("Passed invalid arguments: list_job() missing 1 required positional argument: 'jid'");
 });
@@ -68,7 +80,11 @@ test('hypermedia_handler 2018.3.0-2: the JSON 500 of a local call with a refused
   expect(Object.values(result.minions).map((m) => m.status)).toEqual(['returned']);
   expect(sim.controls.stats.logins).toBe(1);
   // The refused call, the probe (refused too), the call again after the login.
-  expect(sim.controls.stats.lowstates.map((l) => `${String(l['client'])}:${String(l['fun'])}`)).toEqual(['local:cmd.run', 'wheel:key.finger_master', 'local:cmd.run']);
+  expect(sim.controls.stats.lowstates.map((l) => `${String(l['client'])}:${String(l['fun'])}`)).toEqual([
+    'local:cmd.run',
+    'wheel:key.finger_master',
+    'local:cmd.run',
+  ]);
   const published = Object.values(await c.jobs()).filter((j) => j.function === 'cmd.run' && JSON.stringify(j.arguments).includes(marker));
   expect(published).toHaveLength(1);
 });

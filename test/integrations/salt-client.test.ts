@@ -19,13 +19,28 @@ function client(overrides: Partial<SaltClientOptions> = {}): SaltClient {
 }
 
 const route = (r: string): number => sim.controls.stats.byRoute[r] ?? 0;
-const accepted = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted').map((m) => m.id).sort();
-const upIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up).map((m) => m.id).sort();
-const downIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && !m.up).map((m) => m.id).sort();
+const accepted = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted')
+    .map((m) => m.id)
+    .sort();
+const upIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && m.up)
+    .map((m) => m.id)
+    .sort();
+const downIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && !m.up)
+    .map((m) => m.id)
+    .sort();
 
 /** The rejection of a promise (fails the test if it resolves). */
 async function rejection(p: Promise<unknown>): Promise<HttpError> {
-  const err: unknown = await p.then(() => undefined, (e: unknown) => e);
+  const err: unknown = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(HttpError);
   return err as HttpError;
 }
@@ -121,7 +136,9 @@ describe('session', () => {
 
   it('never logs the password or the token', async () => {
     const lines: string[] = [];
-    const log = (obj: Record<string, unknown>, msg: string): void => { lines.push(`${msg} ${JSON.stringify(obj)}`); };
+    const log = (obj: Record<string, unknown>, msg: string): void => {
+      lines.push(`${msg} ${JSON.stringify(obj)}`);
+    };
     const c = client({ logger: { debug: log, info: log, warn: log, error: log } });
     await c.keys();
     sim.controls.expireSessions();
@@ -186,7 +203,10 @@ describe('executions', () => {
 
   it('run() passes any lowstate through', async () => {
     const c = client();
-    const [present, envs] = await c.run([{ client: 'runner', fun: 'manage.present' }, { client: 'runner', fun: 'fileserver.envs' }]);
+    const [present, envs] = await c.run([
+      { client: 'runner', fun: 'manage.present' },
+      { client: 'runner', fun: 'fileserver.envs' },
+    ]);
     expect(present).toEqual(upIds());
     expect(envs).toEqual(['base']);
   });
@@ -213,7 +233,7 @@ describe('error mapping', () => {
     expect(await rejection(c.keys())).toBeInstanceOf(GatewayTimeout);
   });
 
-  it('a 500 becomes BadGateway with the master\'s message; HTML bodies are read, not parsed as JSON', async () => {
+  it("a 500 becomes BadGateway with the master's message; HTML bodies are read, not parsed as JSON", async () => {
     const c = client();
     await c.keys();
     sim.controls.failNext(1, 500);

@@ -9,9 +9,17 @@ let sim: SaltSim;
 let token: string;
 
 async function post(body: unknown): Promise<{ status: number; type: string; json: unknown }> {
-  const res = await fetch(`${sim.url}/`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth-Token': token }, body: JSON.stringify(body) });
+  const res = await fetch(`${sim.url}/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Auth-Token': token },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', json: res.headers.get('content-type') === 'application/json' ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    json: res.headers.get('content-type') === 'application/json' ? JSON.parse(text) : text,
+  };
 }
 
 /** The one element of `return` for a chunk answered 200. */
@@ -31,7 +39,11 @@ async function login(): Promise<string> {
   return ((await res.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
 }
 
-const accepted = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted').map((m) => m.id).sort();
+const accepted = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted')
+    .map((m) => m.id)
+    .sort();
 
 /** Runs `fn` with the simulator behaving as `version`. */
 async function asVersion<T>(version: string, fn: () => Promise<T>): Promise<T> {
@@ -69,7 +81,10 @@ test('SyncClientMixin._low: wheel kwargs are top-level keys, or arg and kwarg to
   const typeError = await wheel({ fun: 'key.finger', arg: [], kwarg: {} });
   expect(typeError).toMatchObject({ success: false, return: expect.stringContaining("TypeError: finger() missing 1 required positional argument: 'match'") });
   const newer = await asVersion('3006.9', () => wheel({ fun: 'key.finger', arg: [], kwarg: {} }));
-  expect(newer).toMatchObject({ success: true, return: expect.stringMatching(/^\nPassed invalid arguments: finger\(\) missing 1 required positional argument: 'match'/) });
+  expect(newer).toMatchObject({
+    success: true,
+    return: expect.stringMatching(/^\nPassed invalid arguments: finger\(\) missing 1 required positional argument: 'match'/),
+  });
 });
 
 test('RunnerClient._reformat_low: a top-level key or user is a credential and never reaches the runner; kwarg, arg and other keys do', async () => {
@@ -95,7 +110,12 @@ test('NetapiClient.local -> LocalClient.cmd: a local call without tgt is a TypeE
 
 test('jobs.list_job (_format_jid_instance): an unknown jid still has StartTime = jid_to_time(jid); a non-jid has ""', async () => {
   const unknown = await one({ client: 'runner', fun: 'jobs.list_job', kwarg: { jid: '20240101120000123456' } });
-  expect(unknown).toEqual({ jid: '20240101120000123456', Error: 'Cannot contact returner or no job with this jid', StartTime: '2024, Jan 01 12:00:00.123456', Result: {} });
+  expect(unknown).toEqual({
+    jid: '20240101120000123456',
+    Error: 'Cannot contact returner or no job with this jid',
+    StartTime: '2024, Jan 01 12:00:00.123456',
+    Result: {},
+  });
   const notJid = await one({ client: 'runner', fun: 'jobs.list_job', kwarg: { jid: '2024010112000012345' } });
   expect(notJid).toMatchObject({ StartTime: '' });
 });
@@ -106,12 +126,16 @@ test('LocalClient.get_cli_event_returns: a targeted id that never returned has o
   const old = (await one(chunk)) as Record<string, unknown>;
   expect(old['ghost.example.com']).toEqual({ out: 'no_return', ret: 'Minion did not return. [No response]' });
   const newer = (await asVersion('3006.9', () => one(chunk))) as Record<string, Record<string, unknown>>;
-  expect(newer['ghost.example.com']).toEqual({ out: 'no_return', retcode: 1, ret: expect.stringMatching(/^Minion did not return\. \[No response\]\nThe minions may not/) });
+  expect(newer['ghost.example.com']).toEqual({
+    out: 'no_return',
+    retcode: 1,
+    ret: expect.stringMatching(/^Minion did not return\. \[No response\]\nThe minions may not/),
+  });
   const plain = (await one({ ...chunk, full_return: false })) as Record<string, unknown>;
   expect(plain['ghost.example.com']).toBe('Minion did not return. [No response]');
 });
 
-test('salt.utils.jid.gen_jid: 2018.3 jids are the master\'s local time (going back when DST ends); 3000 writes UTC', async () => {
+test("salt.utils.jid.gen_jid: 2018.3 jids are the master's local time (going back when DST ends); 3000 writes UTC", async () => {
   const ny = await startSaltSim({ hosts: 2, seed: 4, masterTz: 'America/New_York' });
   try {
     const nyToken = await (async () => {
@@ -120,8 +144,11 @@ test('salt.utils.jid.gen_jid: 2018.3 jids are the master\'s local time (going ba
     })();
     const jidAt = async (utc: string): Promise<string> => {
       ny.controls.settings.clockOffsetMs = Date.parse(utc) - Date.now();
-      const res = await fetch(`${ny.url}/`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Auth-Token': nyToken },
-        body: JSON.stringify({ client: 'local_async', tgt: '*', fun: 'test.ping' }) });
+      const res = await fetch(`${ny.url}/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth-Token': nyToken },
+        body: JSON.stringify({ client: 'local_async', tgt: '*', fun: 'test.ping' }),
+      });
       return ((await res.json()) as { return: Array<{ jid: string }> }).return[0]?.jid ?? '';
     };
     // 2026-11-01 01:59:30 EDT, then 01:05:00 EST half an hour later: the wall clock went back.

@@ -40,9 +40,21 @@ function obj(v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-const accepted = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted').map((m) => m.id).sort();
-const upIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up).map((m) => m.id).sort();
-const downIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && !m.up).map((m) => m.id).sort();
+const accepted = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted')
+    .map((m) => m.id)
+    .sort();
+const upIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && m.up)
+    .map((m) => m.id)
+    .sort();
+const downIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && !m.up)
+    .map((m) => m.id)
+    .sort();
 
 /** Reads SSE blocks from /events until `done` says stop (or the stream ends). */
 function readEvents(path: string, headers: Record<string, string>, done: (raw: string) => boolean): Promise<{ status: number; raw: string; type: string }> {
@@ -93,9 +105,31 @@ describe('fleet generator', () => {
   it('has FQDN ids, the spec grains, down hosts, pending and rejected keys, failing hosts', () => {
     const fleet = generateFleet({ hosts: 40, seed: 3 });
     const minions = [...fleet.minions.values()];
-    const keys = ['cpu_model', 'cpuarch', 'virtual', 'kernel', 'kernelrelease', 'lsb_distrib_id', 'osfullname', 'host', 'domain',
-      'localhost', 'ip', 'mem_total', 'num_cpus', 'num_gpus', 'gpus', 'serialnumber', 'biosversion', 'lsb_distrib_description',
-      'ip_interfaces', 'fqdn_ip4', 'saltversion', 'os', 'id'];
+    const keys = [
+      'cpu_model',
+      'cpuarch',
+      'virtual',
+      'kernel',
+      'kernelrelease',
+      'lsb_distrib_id',
+      'osfullname',
+      'host',
+      'domain',
+      'localhost',
+      'ip',
+      'mem_total',
+      'num_cpus',
+      'num_gpus',
+      'gpus',
+      'serialnumber',
+      'biosversion',
+      'lsb_distrib_description',
+      'ip_interfaces',
+      'fqdn_ip4',
+      'saltversion',
+      'os',
+      'id',
+    ];
     for (const m of minions) {
       expect(m.id).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+){2,}$/);
       for (const k of keys) expect(m.grains).toHaveProperty([k]);
@@ -118,7 +152,7 @@ describe('fleet generator', () => {
 });
 
 describe('authentication', () => {
-  it('answers a wrong password with 401 and CherryPy\'s HTML page', async () => {
+  it("answers a wrong password with 401 and CherryPy's HTML page", async () => {
     const res = await call('POST', '/login', { ...sim.credentials, password: 'wrong' });
     expect(res.status).toBe(401);
     expect(res.type).toBe('text/html;charset=utf-8');
@@ -185,7 +219,12 @@ describe('/token and /run', () => {
 describe('request handling', () => {
   it('wraps a single chunk, rejects an empty dict, bad JSON, odd content types and Accept', async () => {
     expect(await lowstate({ client: 'runner', fun: 'manage.present' })).toHaveLength(1);
-    expect(await lowstate([{ client: 'runner', fun: 'manage.present' }, { client: 'runner', fun: 'fileserver.envs' }])).toHaveLength(2);
+    expect(
+      await lowstate([
+        { client: 'runner', fun: 'manage.present' },
+        { client: 'runner', fun: 'fileserver.envs' },
+      ]),
+    ).toHaveLength(2);
     const auth = { 'X-Auth-Token': token };
     const empty = await call('POST', '/', {}, auth);
     expect([empty.status, empty.text]).toEqual([400, expect.stringContaining('Lowstates must be a list')]);
@@ -266,10 +305,19 @@ describe('local clients and targeting', () => {
       expect(steps.length).toBeGreaterThan(0);
       for (const [key, step] of steps) {
         expect(key).toMatch(/^cmd_\|-[^|]+_\|-.+_\|-run$/);
-        expect(step).toEqual(expect.objectContaining({ comment: expect.any(String), name: expect.any(String), result: expect.any(Boolean),
-          duration: expect.any(Number), __run_num__: expect.any(Number), __sls__: 'patches.sudo-cve-2023-42465', __id__: expect.any(String),
-          start_time: expect.stringMatching(/^\d{2}:\d{2}:\d{2}\.\d{6}$/),
-          changes: { pid: expect.any(Number), retcode: expect.any(Number), stdout: expect.any(String), stderr: expect.any(String) } }));
+        expect(step).toEqual(
+          expect.objectContaining({
+            comment: expect.any(String),
+            name: expect.any(String),
+            result: expect.any(Boolean),
+            duration: expect.any(Number),
+            __run_num__: expect.any(Number),
+            __sls__: 'patches.sudo-cve-2023-42465',
+            __id__: expect.any(String),
+            start_time: expect.stringMatching(/^\d{2}:\d{2}:\d{2}\.\d{6}$/),
+            changes: { pid: expect.any(Number), retcode: expect.any(Number), stdout: expect.any(String), stderr: expect.any(String) },
+          }),
+        );
       }
       const failed = steps.some(([, s]) => obj(s)['result'] === false);
       expect(failed).toBe(sim.fleet.minions.get(id)?.failingStates === true);
@@ -364,9 +412,13 @@ describe('events', () => {
     expect(type).toBe('text/event-stream;charset=utf-8');
     expect(raw.startsWith('retry: 400\ntag: ')).toBe(true);
     expect(raw).toContain(`tag: salt/job/${jid}/new\ndata: {"data":`);
-    const blocks = raw.replace(/^retry: \d+\n/, '').split('\n\n').filter(Boolean);
+    const blocks = raw
+      .replace(/^retry: \d+\n/, '')
+      .split('\n\n')
+      .filter(Boolean);
     for (const block of blocks) expect(block).toMatch(/^tag: [^\n]+\ndata: \{.*\}$/s);
-    const ret = blocks.map((b) => JSON.parse(b.split('\ndata: ')[1] ?? '{}') as { tag: string; data: Record<string, unknown> })
+    const ret = blocks
+      .map((b) => JSON.parse(b.split('\ndata: ')[1] ?? '{}') as { tag: string; data: Record<string, unknown> })
       .find((e) => e.tag === `salt/job/${jid}/ret/${upIds()[0] ?? ''}`);
     expect(ret?.data).toEqual(expect.objectContaining({ cmd: '_return', jid, fun: 'test.ping', return: true, success: true, _stamp: expect.any(String) }));
     expect(raw).toContain('"hostname":"ws-1","status":"connected"');
@@ -375,7 +427,11 @@ describe('events', () => {
   it('sends ambient vnc/connect events the way a minion event.send does', async () => {
     const other = await startSaltSim({ hosts: 3, seed: 2, vncEveryMs: 10 });
     try {
-      const login = await fetch(`${other.url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(other.credentials) });
+      const login = await fetch(`${other.url}/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(other.credentials),
+      });
       const otherToken = ((await login.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
       const raw = await new Promise<string>((resolve) => {
         const req = http.get(`${other.url}/events`, { headers: { 'X-Auth-Token': otherToken } }, (res) => {

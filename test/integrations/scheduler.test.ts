@@ -33,7 +33,10 @@ function minutesFromNow(minutes: number): string {
 }
 
 async function createTask(body: Record<string, unknown>): Promise<Task> {
-  const res = await env.api.request.post('/api/tasks').set(auth('operator')).send({ name: uniqueName('task'), fun: 'test.ping', salt_client: 'local', ...body });
+  const res = await env.api.request
+    .post('/api/tasks')
+    .set(auth('operator'))
+    .send({ name: uniqueName('task'), fun: 'test.ping', salt_client: 'local', ...body });
   expect(res.status).toBe(201);
   return getTask((res.body as { _id: string })._id);
 }
@@ -46,10 +49,14 @@ async function getTask(id: string): Promise<Task> {
 
 /** The task once `ok` holds for it. */
 function taskWhen(id: string, ok: (t: Task) => boolean, what: string, timeoutMs = 8000): Promise<Task> {
-  return eventually(async () => {
-    const t = await getTask(id);
-    return ok(t) ? t : undefined;
-  }, timeoutMs, what);
+  return eventually(
+    async () => {
+      const t = await getTask(id);
+      return ok(t) ? t : undefined;
+    },
+    timeoutMs,
+    what,
+  );
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,7 +110,11 @@ describe('task scheduler', () => {
     // Only this task may be due: the schedulers' run counts below are about it alone.
     await env.api.store.update('tasks', { _id: { $ne: created._id }, status: 'scheduled' }, { $set: { status: 'paused' } }, { multi: true });
     const now = stampNow();
-    await env.api.store.update('tasks', { _id: created._id }, { $set: { status: 'scheduled', start: new Date(now.getTime() - 7_200_000), next: new Date(now.getTime() - 60_000) } });
+    await env.api.store.update(
+      'tasks',
+      { _id: created._id },
+      { $set: { status: 'scheduled', start: new Date(now.getTime() - 7_200_000), next: new Date(now.getTime() - 60_000) } },
+    );
     const runs = await Promise.all(schedulers.map((s) => s.tick()));
     expect(runs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1);
     const ran = await taskWhen(created._id, (t) => typeof t.last_jid === 'string', 'the claimed run');
@@ -112,7 +123,10 @@ describe('task scheduler', () => {
     const t = await getTask(created._id);
     expect(t).toMatchObject({ status: 'scheduled', count_of_execution: 1, last_jid: ran.last_jid });
     expect(Date.parse(String(t.next))).toBeGreaterThan(Date.now());
-    const res = await env.api.request.get('/api/actions').query({ where: JSON.stringify({ user: `task:${name}` }) }).set(auth('viewer'));
+    const res = await env.api.request
+      .get('/api/actions')
+      .query({ where: JSON.stringify({ user: `task:${name}` }) })
+      .set(auth('viewer'));
     expect((res.body as { _items: unknown[] })._items).toHaveLength(1);
     await Promise.all(schedulers.map((s) => s.stop()));
   });
@@ -123,11 +137,18 @@ describe('task scheduler', () => {
       const created = await createTask({ tgt: [host(5)], start: minutesFromNow(-5) });
       const failed = await taskWhen(created._id, (t) => typeof t.last_error === 'string', 'the failed run', 15_000);
       expect(failed).toMatchObject({ count_of_execution: 1, last_jid: null, status: 'finished' });
-      const alerts = await eventually(async () => {
-        const res = await env.api.request.get('/api/alerts').query({ where: JSON.stringify({ type: 'task.failed' }) }).set(auth('viewer'));
-        const items = (res.body as { _items: Record<string, unknown>[] })._items.filter((a) => (a.payload as { task?: unknown }).task === created._id);
-        return items.length > 0 ? items : undefined;
-      }, 5000, 'the task.failed alert');
+      const alerts = await eventually(
+        async () => {
+          const res = await env.api.request
+            .get('/api/alerts')
+            .query({ where: JSON.stringify({ type: 'task.failed' }) })
+            .set(auth('viewer'));
+          const items = (res.body as { _items: Record<string, unknown>[] })._items.filter((a) => (a.payload as { task?: unknown }).task === created._id);
+          return items.length > 0 ? items : undefined;
+        },
+        5000,
+        'the task.failed alert',
+      );
       expect(alerts[0]).toMatchObject({ level: 'error', payload: { task: created._id, name: failed.name, error: failed.last_error } });
     } finally {
       await env.sim.controls.masterDown(false);

@@ -25,8 +25,22 @@ let sync: { runOnce(): Promise<SyncReport> };
 const { log, lines } = capturingLog();
 
 const hosts = (): Promise<Doc[]> => store.find('hosts', {}, { sort: [['_id', 1]] });
-const masterAlerts = (): Promise<Doc[]> => store.find('alerts', { type: { $in: ['master.unreachable', 'master.reachable'] } }, { sort: [['_created', 1], ['_id', 1]] });
-const upIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up).map((m) => m.id).sort();
+const masterAlerts = (): Promise<Doc[]> =>
+  store.find(
+    'alerts',
+    { type: { $in: ['master.unreachable', 'master.reachable'] } },
+    {
+      sort: [
+        ['_created', 1],
+        ['_id', 1],
+      ],
+    },
+  );
+const upIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && m.up)
+    .map((m) => m.id)
+    .sort();
 
 async function until(check: () => boolean, deadlineMs = 5000): Promise<void> {
   const end = Date.now() + deadlineMs;
@@ -41,7 +55,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fleet-sync-faults-'));
   store = openSqliteStore({ path: join(dir, 'fleet.db') });
   runtime = await runtimeOver(store, log);
-  client = createSaltClient({ url: sim.url, ...sim.credentials, retry: { attempts: 2, baseDelayMs: 20, maxDelayMs: 50 }, timeouts: { read: 2000, exec: 2000 } });
+  client = createSaltClient({
+    url: sim.url,
+    ...sim.credentials,
+    retry: { attempts: 2, baseDelayMs: 20, maxDelayMs: 50 },
+    timeouts: { read: 2000, exec: 2000 },
+  });
   sync = createFleetSync({ client, runtime, log, toolKey: 'tool' });
   expect((await sync.runOnce()).hostsNew).toBe(sim.fleet.minions.size);
 });
@@ -71,7 +90,10 @@ test('master down: nothing lost or changed, one master.unreachable alert, a clea
   }
   const back = await sync.runOnce();
   expect(back).toMatchObject({ masterReachable: true, hostsChanged: 1 });
-  expect((await masterAlerts()).map((a) => [a.type, a.level])).toEqual([['master.unreachable', 'error'], ['master.reachable', 'info']]);
+  expect((await masterAlerts()).map((a) => [a.type, a.level])).toEqual([
+    ['master.unreachable', 'error'],
+    ['master.reachable', 'info'],
+  ]);
   expect((await sync.runOnce()).alertsRaised).toBe(0);
 });
 

@@ -23,8 +23,16 @@ let dir: string;
 let client: SaltClient;
 const log: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
-const upIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up).map((m) => m.id).sort();
-const downIds = (): string[] => [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && !m.up).map((m) => m.id).sort();
+const upIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && m.up)
+    .map((m) => m.id)
+    .sort();
+const downIds = (): string[] =>
+  [...sim.fleet.minions.values()]
+    .filter((m) => m.key === 'accepted' && !m.up)
+    .map((m) => m.id)
+    .sort();
 const listJobReads = (): number => sim.controls.stats.byRoute['GET /jobs/:jid'] ?? 0;
 
 /** Sets the master's clock to an instant. */

@@ -36,7 +36,9 @@ beforeAll(async () => {
   sim.controls.addMinion(DENIED, { key: 'denied' });
   // Beyond the generated ones: nesting, parentheses, `not`, and the plain id-list form (2016.11+).
   sim.fleet.nodegroups['mixed'] = 'N@databases or ( E@^web- and not G@os:Ubuntu )';
-  sim.fleet.nodegroups['pinned'] = upHosts().slice(0, 2).map((m) => m.id);
+  sim.fleet.nodegroups['pinned'] = upHosts()
+    .slice(0, 2)
+    .map((m) => m.id);
   server = await startTestServer();
   client = createSaltClient({ url: sim.url, ...sim.credentials });
   // The job cache the first sync reads: a patch run (failing on some hosts) and a command.
@@ -55,7 +57,11 @@ afterAll(async () => {
 test('a first sync fills hosts of every key state with grains, status, fingerprints and nodegroups', async () => {
   const report = await sync.runOnce();
   expect(report).toMatchObject({ masterReachable: true, hostsNew: sim.fleet.minions.size, hostsSeen: sim.fleet.minions.size, nodegroups: 9 });
-  const list = expectEnvelope(await server.request.get('/api/hosts?max_results=100').set(auth('viewer')), { page: 1, maxResults: 100, total: sim.fleet.minions.size });
+  const list = expectEnvelope(await server.request.get('/api/hosts?max_results=100').set(auth('viewer')), {
+    page: 1,
+    maxResults: 100,
+    total: sim.fleet.minions.size,
+  });
   expect(new Set(list._items.map((h) => h.key))).toEqual(new Set(['accepted', 'pending', 'rejected', 'denied']));
   for (const m of minions()) {
     const h = await host(m.id);
@@ -63,7 +69,8 @@ test('a first sync fills hosts of every key state with grains, status, fingerpri
     expect(h?.fingerprint_history).toEqual([{ added: expect.any(Date), fingerprint: pemFinger(m.pem) }]);
     // A host down since before the first sync never sent grains: only its id can match.
     const known = m.up ? m : { ...m, grains: {} };
-    const groups = m.key !== 'accepted' ? [] : Object.keys(sim.fleet.nodegroups).filter((g) => compoundMatches(sim.fleet, known, nodegroupExpression(sim.fleet, g)));
+    const groups =
+      m.key !== 'accepted' ? [] : Object.keys(sim.fleet.nodegroups).filter((g) => compoundMatches(sim.fleet, known, nodegroupExpression(sim.fleet, g)));
     expect(h?.nodegroups).toEqual(groups.sort());
     expect(h?.status).toBe(m.key === 'accepted' && m.up ? 'up' : 'down');
     if (m.key !== 'accepted' || !m.up) continue;
@@ -82,7 +89,8 @@ test('a first sync fills hosts of every key state with grains, status, fingerpri
 test('nodegroups come from the master config: parsed info, raw expression, fetched by name', async () => {
   const list = expectEnvelope(await server.request.get('/api/nodegroups').set(auth('viewer')), { page: 1, maxResults: 25, total: 9 });
   expect(list._items.map((g) => g._id).sort()).toEqual(Object.keys(sim.fleet.nodegroups).sort());
-  const get = async (name: string): Promise<Record<string, unknown>> => (await server.request.get(`/api/nodegroups/${name}`).set(auth('viewer'))).body as Record<string, unknown>;
+  const get = async (name: string): Promise<Record<string, unknown>> =>
+    (await server.request.get(`/api/nodegroups/${name}`).set(auth('viewer'))).body as Record<string, unknown>;
   expect(await get('databases')).toMatchObject({ name: 'databases', type: 1, info: { grain: { roles: 'db' }, expression: 'G@roles:db' } });
   expect(await get('webservers')).toMatchObject({ info: { regex: '^web-\\d+\\.', expression: 'E@^web-\\d+\\.' } });
   const core = String(sim.fleet.nodegroups['core']).slice(2).split(',');
@@ -94,10 +102,15 @@ test('nodegroups come from the master config: parsed info, raw expression, fetch
 });
 
 test('actions and failed patches are recorded from the job cache, bookkeeping jobs are not', async () => {
-  const ups = upHosts().map((m) => m.id).sort();
+  const ups = upHosts()
+    .map((m) => m.id)
+    .sort();
   const actions = await server.store.find('actions', { jid: stateJid });
   expect(actions.map((a) => a.host).sort()).toEqual(ups);
-  const failing = upHosts().filter((m) => m.failingStates).map((m) => m.id).sort();
+  const failing = upHosts()
+    .filter((m) => m.failingStates)
+    .map((m) => m.id)
+    .sort();
   expect(failing.length).toBeGreaterThan(0);
   const res = await server.request.get(`/api/failed_patches?where=${encodeURIComponent(JSON.stringify({ jid: stateJid }))}`).set(auth('viewer'));
   const patches = expectEnvelope(res, { page: 1, maxResults: 25, total: failing.length })._items;
@@ -113,7 +126,12 @@ test('actions and failed patches are recorded from the job cache, bookkeeping jo
 });
 
 test('a second sync changes nothing', async () => {
-  const before = { hosts: await etags('hosts'), nodegroups: await etags('nodegroups'), actions: await server.store.count('actions', {}), alerts: await server.store.count('alerts', {}) };
+  const before = {
+    hosts: await etags('hosts'),
+    nodegroups: await etags('nodegroups'),
+    actions: await server.store.count('actions', {}),
+    alerts: await server.store.count('alerts', {}),
+  };
   const report = await sync.runOnce();
   expect(report).toMatchObject({ hostsChanged: 0, hostsNew: 0, actionsRecorded: 0, failedPatches: 0, alertsRaised: 0, masterReachable: true });
   expect(await etags('hosts')).toEqual(before.hosts);
@@ -152,7 +170,9 @@ test('a changed key adds to fingerprint_history and raises a key.changed warning
     { added: expect.any(Date), fingerprint: old },
     { added: expect.any(Date), fingerprint: fresh },
   ]);
-  expect(await alertsOf('key.changed', id)).toEqual([expect.objectContaining({ level: 'warning', payload: expect.objectContaining({ previous: old, fingerprint: fresh }) })]);
+  expect(await alertsOf('key.changed', id)).toEqual([
+    expect.objectContaining({ level: 'warning', payload: expect.objectContaining({ previous: old, fingerprint: fresh }) }),
+  ]);
   expect((await sync.runOnce()).alertsRaised).toBe(0);
 });
 

@@ -42,12 +42,14 @@ const DEFAULTS: Record<string, Responder> = {
 /** A driver `Db` that records every collection call and answers from `responders`. */
 function recordingDb(responders: Record<string, Responder> = {}): { source: DbSource; calls: Call[] } {
   const calls: Call[] = [];
-  const method = (collection: string, name: string) => (...args: unknown[]) => {
-    calls.push({ collection, method: name, args });
-    const respond = responders[name] ?? DEFAULTS[name];
-    if (respond === undefined) throw new Error(`unexpected driver call ${name}`);
-    return respond(...args);
-  };
+  const method =
+    (collection: string, name: string) =>
+    (...args: unknown[]) => {
+      calls.push({ collection, method: name, args });
+      const respond = responders[name] ?? DEFAULTS[name];
+      if (respond === undefined) throw new Error(`unexpected driver call ${name}`);
+      return respond(...args);
+    };
   // Not a thenable (`then` is undefined): the adapter awaits the collection handle.
   const collection = (name: string) => new Proxy({}, { get: (_target, key: string) => (key === 'then' ? undefined : method(name, key)) });
   const db = { collection } as unknown as Awaited<ReturnType<DbSource['db']>>;
@@ -68,7 +70,14 @@ const hosts = compileResource(
     },
     methods: { list: 'viewer', get: 'viewer' },
     softDelete: { field: '_deleted', param: 'show_soft_deleted' },
-    indexes: [{ fields: [['status', 1], ['_updated', -1]] }],
+    indexes: [
+      {
+        fields: [
+          ['status', 1],
+          ['_updated', -1],
+        ],
+      },
+    ],
   }),
 );
 
@@ -80,8 +89,19 @@ async function listCalls(query: Record<string, string>): Promise<Call[]> {
   const store: Store = new MongoStore(source);
   const params = parseListParams(hosts, query, { defaultMaxResults: 25, paginationLimit: 1000 });
   const groups = defineResource({ name: 'groups', description: 'referenced by hosts', fields: {}, methods: {} });
-  const runtime: Runtime = { resources: createLocalApi({ registry: createRegistry([hosts.def, groups]), store, secrets: createSecretBox('k') }), media: store.media, leases: store.leases, log: silent, services: new Map(), config: {} };
-  const args = { ...(params.where ? { where: params.where } : {}), ...(params.sort ? { sort: params.sort } : {}), ...(params.projection ? { projection: params.projection } : {}) };
+  const runtime: Runtime = {
+    resources: createLocalApi({ registry: createRegistry([hosts.def, groups]), store, secrets: createSecretBox('k') }),
+    media: store.media,
+    leases: store.leases,
+    log: silent,
+    services: new Map(),
+    config: {},
+  };
+  const args = {
+    ...(params.where ? { where: params.where } : {}),
+    ...(params.sort ? { sort: params.sort } : {}),
+    ...(params.projection ? { projection: params.projection } : {}),
+  };
   await runtime.resources.get('hosts').list({ ...args, page: params.page, maxResults: params.maxResults }, { principal: SYSTEM, now: new Date(), runtime });
   return calls;
 }
@@ -100,7 +120,15 @@ describe('API list queries reach the driver as built', () => {
       name: 'where, sort, page',
       query: { where: '{"status":"up"}', sort: '-_updated', page: '3', max_results: '10' },
       filter: { $and: [{ status: 'up' }, live] },
-      options: { sort: [['_updated', -1], ['_id', 1]], projection: HIDDEN, skip: 20, limit: 10 },
+      options: {
+        sort: [
+          ['_updated', -1],
+          ['_id', 1],
+        ],
+        projection: HIDDEN,
+        skip: 20,
+        limit: 10,
+      },
     },
     {
       name: 'a datetime in RFC 1123 becomes a Date',
@@ -112,7 +140,15 @@ describe('API list queries reach the driver as built', () => {
       name: 'regex, $in and a path into an open object',
       query: { where: '{"name":{"$regex":"^web"},"grain.os":{"$in":["Debian","Ubuntu"]}}', sort: 'name,-status' },
       filter: { $and: [{ name: { $regex: '^web' }, 'grain.os': { $in: ['Debian', 'Ubuntu'] } }, live] },
-      options: { sort: [['name', 1], ['status', -1], ['_id', 1]], projection: HIDDEN, limit: 25 },
+      options: {
+        sort: [
+          ['name', 1],
+          ['status', -1],
+          ['_id', 1],
+        ],
+        projection: HIDDEN,
+        limit: 25,
+      },
     },
     {
       name: 'array membership and $or',
@@ -193,12 +229,25 @@ describe('store calls reach the driver as planned', () => {
     const claimed = { _id: 't1', status: 'running' };
     const { source, calls } = recordingDb({ findOneAndUpdate: async () => claimed });
     const now = new Date('2026-01-01T00:00:00Z');
-    const result = await new MongoStore(source).findOneAndUpdate('tasks', { status: 'scheduled', next: { $lte: now } }, { $set: { status: 'running' } }, { sort: [['next', 1]] });
+    const result = await new MongoStore(source).findOneAndUpdate(
+      'tasks',
+      { status: 'scheduled', next: { $lte: now } },
+      { $set: { status: 'running' } },
+      { sort: [['next', 1]] },
+    );
     expect(result).toBe(claimed);
     expect(calls[0]?.args).toEqual([
       { status: 'scheduled', next: { $lte: now } },
       { $set: { status: 'running' } },
-      timed({ sort: [['next', 1], ['_id', 1]], upsert: false, returnDocument: 'after', includeResultMetadata: false }),
+      timed({
+        sort: [
+          ['next', 1],
+          ['_id', 1],
+        ],
+        upsert: false,
+        returnDocument: 'after',
+        includeResultMetadata: false,
+      }),
     ]);
   });
 

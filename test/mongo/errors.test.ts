@@ -37,7 +37,11 @@ describe('duplicate keys become Conflict naming the field', () => {
       serverError({ code: 11000, errmsg: 'E11000 duplicate key error collection: fleet.a index: last_run_1__created_-1 dup key: { }' }),
       'last_run,_created',
     ],
-    ['legacy message, the _id index', serverError({ code: 11000, errmsg: 'E11000 duplicate key error collection: fleet.a index: _id_ dup key: { _id: "x" }' }), '_id'],
+    [
+      'legacy message, the _id index',
+      serverError({ code: 11000, errmsg: 'E11000 duplicate key error collection: fleet.a index: _id_ dup key: { _id: "x" }' }),
+      '_id',
+    ],
     ['legacy code 11001', serverError({ code: 11001, keyPattern: { name: 1 } }), 'name'],
   ])('%s', (_name, error, field) => {
     const translated = translateMongoError(error);
@@ -88,7 +92,10 @@ describe('an unusable database becomes ServiceUnavailable', () => {
 describe('a query or update the server cannot parse is a BadRequest, as on the embedded store', () => {
   test.each([
     ['unknown operator (BadValue)', serverError({ code: 2, errmsg: 'unknown operator: $foo' })],
-    ['unknown update modifier (FailedToParse)', serverError({ code: 9, errmsg: "Unknown modifier: $bogus. Expected a valid update modifier or pipeline-style update specified as an array" })],
+    [
+      'unknown update modifier (FailedToParse)',
+      serverError({ code: 9, errmsg: 'Unknown modifier: $bogus. Expected a valid update modifier or pipeline-style update specified as an array' }),
+    ],
     ['changing _id (ImmutableField)', serverError({ code: 66, errmsg: "Performing an update on the path '_id' would modify the immutable field '_id'" })],
     ['mixed projection', serverError({ code: 31254, errmsg: 'Cannot do exclusion on field status in inclusion projection' })],
     ['bad regex', serverError({ code: 51091, errmsg: 'Regular expression is invalid: missing )' })],

@@ -27,9 +27,37 @@ describe('find', () => {
   test.each([
     ['no sort: by _id', undefined, [['_id', 1]]],
     ['empty sort: by _id', [], [['_id', 1]]],
-    ['ties broken by _id ascending', [['cpu', -1]], [['cpu', -1], ['_id', 1]]],
-    ['an explicit _id key is kept where it is', [['_id', -1], ['name', 1]], [['_id', -1], ['name', 1]]],
-    ['integer-like keys keep their order (pairs, not an object)', [['b', 1], ['10', 1]], [['b', 1], ['10', 1], ['_id', 1]]],
+    [
+      'ties broken by _id ascending',
+      [['cpu', -1]],
+      [
+        ['cpu', -1],
+        ['_id', 1],
+      ],
+    ],
+    [
+      'an explicit _id key is kept where it is',
+      [
+        ['_id', -1],
+        ['name', 1],
+      ],
+      [
+        ['_id', -1],
+        ['name', 1],
+      ],
+    ],
+    [
+      'integer-like keys keep their order (pairs, not an object)',
+      [
+        ['b', 1],
+        ['10', 1],
+      ],
+      [
+        ['b', 1],
+        ['10', 1],
+        ['_id', 1],
+      ],
+    ],
   ] as const)('sort: %s', (_label, sort, expected) => {
     expect(planSort(sort)).toEqual(expected);
   });
@@ -130,7 +158,15 @@ describe('findOneAndUpdate', () => {
       method: 'findOneAndReplace',
       filter: { status: 'x' },
       update: { n: 1, _id: newId() },
-      options: { sort: [['n', 1], ['_id', 1]], upsert: true, returnDocument: 'before', includeResultMetadata: false },
+      options: {
+        sort: [
+          ['n', 1],
+          ['_id', 1],
+        ],
+        upsert: true,
+        returnDocument: 'before',
+        includeResultMetadata: false,
+      },
     });
   });
 });
@@ -155,7 +191,14 @@ describe('aggregate, insert, indexes', () => {
         description: 'patches',
         fields: { name: f.string({ unique: true }), host: f.string(), when: f.datetime() },
         methods: {},
-        indexes: [{ fields: [['host', 1], ['when', -1]] }],
+        indexes: [
+          {
+            fields: [
+              ['host', 1],
+              ['when', -1],
+            ],
+          },
+        ],
       }),
     );
     expect(planIndexes(res.collection)).toEqual([{ key: { host: 1, when: -1 } }, { key: { name: 1 }, unique: true }]);

@@ -62,13 +62,25 @@ const widgets = compileResource(
     },
     methods: { list: 'viewer' },
     softDelete: { field: '_deleted', param: 'show_deleted' },
-    indexes: [{ fields: [['kind', 1], ['_created', -1]] }, { fields: [['owner', 1], ['seen', 1]], unique: true }],
+    indexes: [
+      {
+        fields: [
+          ['kind', 1],
+          ['_created', -1],
+        ],
+      },
+      {
+        fields: [
+          ['owner', 1],
+          ['seen', 1],
+        ],
+        unique: true,
+      },
+    ],
   }),
 );
 
-const naturals = compileResource(
-  defineResource({ name: 'nodes', description: 'natural ids', id: 'natural', fields: { label: f.string() }, methods: {} }),
-);
+const naturals = compileResource(defineResource({ name: 'nodes', description: 'natural ids', id: 'natural', fields: { label: f.string() }, methods: {} }));
 
 describe('compileMongooseSchema on a synthetic definition', () => {
   const schema = compileMongooseSchema(widgets);
@@ -84,7 +96,29 @@ describe('compileMongooseSchema on a synthetic definition', () => {
 
   test('top-level paths: meta fields, the soft-delete flag, stored fields; write-only ones left out', () => {
     expect(Object.keys(schema.paths).sort()).toEqual(
-      ['_id', '_created', '_updated', '_etag', '_deleted', 'name', 'kind', 'count', 'ratio', 'enabled', 'seen', 'owner', 'tags', 'members', 'addresses', 'grain', 'meta', 'steps', 'password', 'vpn', 'data'].sort(),
+      [
+        '_id',
+        '_created',
+        '_updated',
+        '_etag',
+        '_deleted',
+        'name',
+        'kind',
+        'count',
+        'ratio',
+        'enabled',
+        'seen',
+        'owner',
+        'tags',
+        'members',
+        'addresses',
+        'grain',
+        'meta',
+        'steps',
+        'password',
+        'vpn',
+        'data',
+      ].sort(),
     );
     expect(schema.path('hosts')).toBeUndefined();
   });
@@ -200,7 +234,11 @@ describe('compileMongooseSchema on every real resource', () => {
   ])('%s has the index %j', (name, keys) => {
     const res = real.find((r) => r.name === name);
     expect(res).toBeDefined();
-    const indexes = res ? compileMongooseSchema(res).indexes().map(([k]) => k) : [];
+    const indexes = res
+      ? compileMongooseSchema(res)
+          .indexes()
+          .map(([k]) => k)
+      : [];
     expect(indexes).toContainEqual(keys);
   });
 

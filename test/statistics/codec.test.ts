@@ -52,7 +52,10 @@ test('_updated moving alone is a change for the migration, not for the live loop
 });
 
 test("a block's columns read back snapshot by snapshot, hosts appearing and leaving", () => {
-  const state = new Map<string, Entry>([['a', encodeSummary(summary('a'))], ['b', encodeSummary(summary('b'))]]);
+  const state = new Map<string, Entry>([
+    ['a', encodeSummary(summary('a'))],
+    ['b', encodeSummary(summary('b'))],
+  ]);
   const block = new BlockColumns();
   const steps = [
     [encodeSummary(summary('a', { status: 'down' })), encodeSummary(summary('b'))],

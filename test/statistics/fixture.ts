@@ -96,7 +96,9 @@ export function expected(kind: string, snapshots: readonly FullSnapshot[], q: { 
   const inSpan = snapshots.filter((s) => s.timestamp >= q.start && s.timestamp <= q.end).sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
   const visible = (s: FullSnapshot) => s.hosts.filter((h) => h._soft_deleted !== true && (q.where?.test(h) ?? true));
   if (kind === 'online') {
-    const points = inSpan.map((s) => ({ t: s.timestamp, up: visible(s).filter((h) => h.status === 'up').length, all: visible(s).length })).filter((p) => p.all > 0);
+    const points = inSpan
+      .map((s) => ({ t: s.timestamp, up: visible(s).filter((h) => h.status === 'up').length, all: visible(s).length }))
+      .filter((p) => p.all > 0);
     let last = -Infinity;
     const kept = points.filter((p) => (p.t.getTime() - last >= (q.interval ?? 0) * 1000 ? ((last = p.t.getTime()), true) : false));
     return kept.map((p) => ({ timestamp: p.t.toUTCString(), _id: null, hostnames: { up: p.up, down: p.all - p.up } }));

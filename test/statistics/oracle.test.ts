@@ -46,7 +46,12 @@ async function checkEveryStatistic(): Promise<number> {
       for (const kind of KINDS) {
         const q = { ...range, ...(where ? { where } : {}), ...(kind === 'online' && where === undefined ? { interval: 600 } : {}) };
         const res = await s.request.get(`/api/hosts/statistics/${kind}?${query(q)}`).set(auth('viewer'));
-        expect({ kind, q: query(q), status: res.status, body: res.body as unknown }).toEqual({ kind, q: query(q), status: 200, body: expected(kind, history, q) });
+        expect({ kind, q: query(q), status: res.status, body: res.body as unknown }).toEqual({
+          kind,
+          q: query(q),
+          status: 200,
+          body: expected(kind, history, q),
+        });
         checked += 1;
       }
     }
@@ -54,7 +59,8 @@ async function checkEveryStatistic(): Promise<number> {
   return checked;
 }
 
-const rendered = (hosts: readonly Summary[]) => hosts.map((h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v instanceof Date ? formatHttpDate(v) : v])));
+const rendered = (hosts: readonly Summary[]) =>
+  hosts.map((h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v instanceof Date ? formatHttpDate(v) : v])));
 /** A single snapshot names the deletion flag `_deleted` (the spec's item shape); lists keep `_soft_deleted`. */
 const renderedItem = (hosts: readonly Summary[]) => rendered(hosts).map(({ _soft_deleted, ...rest }) => ({ ...rest, _deleted: _soft_deleted }));
 

@@ -15,7 +15,9 @@ import { expected, KINDS, makeHistory, query, type FullSnapshot, type Summary } 
 
 const START = Date.UTC(2026, 3, 1, 6);
 const PAUSE = 2 * 86_400_000;
-const history = makeHistory({ seed: 11, hosts: 20, count: 60, start: START, stepMs: 300_000, prefix: 'rec' }).map((s, i) => (i < 30 ? s : { ...s, timestamp: new Date(s.timestamp.getTime() + PAUSE) }));
+const history = makeHistory({ seed: 11, hosts: 20, count: 60, start: START, stepMs: 300_000, prefix: 'rec' }).map((s, i) =>
+  i < 30 ? s : { ...s, timestamp: new Date(s.timestamp.getTime() + PAUSE) },
+);
 const FIELDS = ['version', 'ip', 'nodegroups', 'status', 'last_stateapply', 'last_distupgrade', '_created', '_soft_deleted'];
 
 /** Same summary but for `_updated`. */
@@ -65,7 +67,8 @@ async function record(engine: Engine, from: number, to: number): Promise<void> {
   }
 }
 
-const rendered = (hosts: readonly Summary[]) => hosts.map((h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v instanceof Date ? formatHttpDate(v) : v])));
+const rendered = (hosts: readonly Summary[]) =>
+  hosts.map((h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v instanceof Date ? formatHttpDate(v) : v])));
 /** A single snapshot names the deletion flag `_deleted` (the spec's item shape); lists keep `_soft_deleted`. */
 const renderedItem = (hosts: readonly Summary[]) => rendered(hosts).map(({ _soft_deleted, ...rest }) => ({ ...rest, _deleted: _soft_deleted }));
 

@@ -15,7 +15,18 @@ describe('ItemOf', () => {
   it('hosts: meta fields, defaulted fields present (null when nullable), the rest optional, enums and nullables kept', () => {
     type Host = ItemOf<typeof hosts>;
     expectTypeOf<RequiredKeys<Host>>().toEqualTypeOf<
-      '_id' | '_created' | '_updated' | '_etag' | 'groups' | 'nodegroups' | 'fingerprint_history' | 'nat' | 'last_action' | 'vpnsrv_representation' | 'vpn_organization' | 'identification_number'
+      | '_id'
+      | '_created'
+      | '_updated'
+      | '_etag'
+      | 'groups'
+      | 'nodegroups'
+      | 'fingerprint_history'
+      | 'nat'
+      | 'last_action'
+      | 'vpnsrv_representation'
+      | 'vpn_organization'
+      | 'identification_number'
     >();
     expectTypeOf<Host['_id']>().toEqualTypeOf<string>();
     expectTypeOf<Host['_created']>().toEqualTypeOf<Date>();
@@ -71,12 +82,20 @@ describe('CreateInputOf', () => {
     expectTypeOf({ name: 'uptime', fun: 'cmd.run', start: new Date(), tgt: ['web-01'], interval: 180 }).toExtend<Create>();
     expectTypeOf<{ name: string; fun: string; tgt: string[] }>().not.toExtend<Create>();
     expectTypeOf<{ name: string; fun: string; start: Date; tgt: string[]; status: 'running' }>().not.toExtend<Create>();
-    const readonlyFields = Object.entries(tasks.fields).filter(([, field]) => 'readonly' in field && field.readonly === true).map(([name]) => name);
+    const readonlyFields = Object.entries(tasks.fields)
+      .filter(([, field]) => 'readonly' in field && field.readonly === true)
+      .map(([name]) => name);
     expect(readonlyFields.sort()).toEqual(['count_of_execution', 'last_error', 'last_jid', 'last_run', 'next']);
   });
 
   it('vpn_managers: every field required, the secret password included', () => {
-    expectTypeOf<CreateInputOf<typeof vpn_managers>>().toEqualTypeOf<{ name: string; server_address: string; dashboard_address: string; username: string; password: string }>();
+    expectTypeOf<CreateInputOf<typeof vpn_managers>>().toEqualTypeOf<{
+      name: string;
+      server_address: string;
+      dashboard_address: string;
+      username: string;
+      password: string;
+    }>();
   });
 
   it('groups: the write-only `hosts` is accepted', () => {

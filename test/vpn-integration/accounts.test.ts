@@ -29,9 +29,24 @@ describe('link, unlink, move', () => {
     expect(others).toEqual([]);
     const stored = rep(await readHost(env, host));
     expect(stored).toEqual({
-      id: user?.id, organization: orgA.serverId, organization_name: expect.any(String), name: host, type: 'client', auth_type: 'local', otp_secret: MASK,
-      yubico_id: null, client_to_client: false, pin: false, dns_suffix: null, disabled: false, mac_addresses: null, email: '', bypass_secondary: false,
-      groups: [], port_forwarding: [], dns_servers: null,
+      id: user?.id,
+      organization: orgA.serverId,
+      organization_name: expect.any(String),
+      name: host,
+      type: 'client',
+      auth_type: 'local',
+      otp_secret: MASK,
+      yubico_id: null,
+      client_to_client: false,
+      pin: false,
+      dns_suffix: null,
+      disabled: false,
+      mac_addresses: null,
+      email: '',
+      bypass_secondary: false,
+      groups: [],
+      port_forwarding: [],
+      dns_servers: null,
     });
     expect(res.text).not.toContain(String(user?.otp_secret));
   });
@@ -96,7 +111,10 @@ describe('the OTP secret never leaves', () => {
     expect(rep(item.body as Record<string, unknown>)?.otp_secret).toBe(MASK);
     expect(item.text).not.toContain(otp);
     for (const projection of ['{"vpnsrv_representation": 1}', '{"vpnsrv_representation.otp_secret": 1}', '{"vpnsrv_representation.name": 0}', '{"grain": 0}']) {
-      const list = await env.api.request.get('/api/hosts').query({ where: JSON.stringify({ _id: host }), projection }).set(auth('viewer'));
+      const list = await env.api.request
+        .get('/api/hosts')
+        .query({ where: JSON.stringify({ _id: host }), projection })
+        .set(auth('viewer'));
       expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpnsrv_representation).toMatchObject({ otp_secret: MASK });
       expect(list.text).not.toContain(otp);
     }
@@ -109,7 +127,10 @@ describe('the OTP secret never leaves', () => {
     ['a sub-path', { 'vpnsrv_representation.otp_secret.length': 16 }],
     ['inside $or', { $or: [{ _id: 'x' }, { 'vpnsrv_representation.otp_secret': 'x' }] }],
   ])('a where on it (%s) is a 400', async (_name, where) => {
-    const res = await env.api.request.get('/api/hosts').query({ where: JSON.stringify(where) }).set(auth('viewer'));
+    const res = await env.api.request
+      .get('/api/hosts')
+      .query({ where: JSON.stringify(where) })
+      .set(auth('viewer'));
     expect(expectEveError(res, 400)._error.message).toMatch(/secret/);
   });
 
@@ -199,7 +220,12 @@ describe('failures leave host and server as they were', () => {
     const calls = env.proxy.calls.length;
     env.sim.controls.slow(200);
     try {
-      const linking = env.api.request.patch(`/api/hosts/${host}`).set(auth('admin')).set('If-Match', `"${etag}"`).send({ vpn_organization: orgA.id }).then((r) => r);
+      const linking = env.api.request
+        .patch(`/api/hosts/${host}`)
+        .set(auth('admin'))
+        .set('If-Match', `"${etag}"`)
+        .send({ vpn_organization: orgA.id })
+        .then((r) => r);
       // Another writer changes the host while the account is being made on the server.
       await eventually(() => (env.proxy.calls.slice(calls).some((c) => c.startsWith('GET /user/')) ? true : undefined), 5000, 'the account lookup');
       expect((await env.api.request.patch(`/api/hosts/${host}`).set(auth('admin')).send({ identification_number: 'changed meanwhile' })).status).toBe(200);

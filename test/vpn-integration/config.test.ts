@@ -7,7 +7,11 @@ import { startTestServer } from '../helpers';
 
 it('reads the VPN variables, with their defaults', () => {
   expect(loadConfig({})).toMatchObject({ VPN_RECONCILE_INTERVAL_S: 300, VPN_TIMEOUT_S: 15 });
-  expect(loadConfig({ VPN_RECONCILE_INTERVAL_S: '0', VPN_TIMEOUT_S: '2.5', VPN_CA_FILE: ' /etc/ssl/vpn-ca.pem ' })).toMatchObject({ VPN_RECONCILE_INTERVAL_S: 0, VPN_TIMEOUT_S: 2.5, VPN_CA_FILE: '/etc/ssl/vpn-ca.pem' });
+  expect(loadConfig({ VPN_RECONCILE_INTERVAL_S: '0', VPN_TIMEOUT_S: '2.5', VPN_CA_FILE: ' /etc/ssl/vpn-ca.pem ' })).toMatchObject({
+    VPN_RECONCILE_INTERVAL_S: 0,
+    VPN_TIMEOUT_S: 2.5,
+    VPN_CA_FILE: '/etc/ssl/vpn-ca.pem',
+  });
 });
 
 it.each([

@@ -19,9 +19,17 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fleet-demo-vpn-'));
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
   for (const name of ['API_TOKENS', 'DATABASE_URL', 'PORT', 'HOST', 'SALT_API_URL', 'SYNC_INTERVAL_S']) delete env[name];
-  child = spawn(process.execPath, ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '5', '--port', '0', '--data', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
+  child = spawn(process.execPath, ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '5', '--port', '0', '--data', dir], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
 });
 
 afterAll(() => {
@@ -36,7 +44,11 @@ it('starts the VPN simulator with one manager wired; organizations and accounts 
   const token = /admin token\s+(\S+)/.exec(banner)?.[1] ?? '';
   expect(vpnUrl).toEqual(expect.any(String));
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const res = await fetch(`${api}${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await fetch(`${api}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const managers = (await call('GET', '/vpn_managers')).body._items as Record<string, unknown>[];

@@ -35,7 +35,9 @@ const parents = defineResource({
       role: 'viewer',
       summary: 'A download',
       download: true,
-      handler: async ({ params }) => ({ download: { data: Buffer.from(`file of ${params.id ?? ''}\n`), contentType: 'application/x-openvpn-profile', filename: 'a b/é.ovpn' } }),
+      handler: async ({ params }) => ({
+        download: { data: Buffer.from(`file of ${params.id ?? ''}\n`), contentType: 'application/x-openvpn-profile', filename: 'a b/é.ovpn' },
+      }),
     },
   ],
 });
@@ -86,13 +88,18 @@ async function parent(name: string): Promise<string> {
 
 describe('onWriteError', () => {
   it('undoes a create whose reference the engine then refused (422)', async () => {
-    expectEveError(await t.request.post('/api/undo_children').set(admin).send({ name: 'orphan', parent: 'ffffffffffffffffffffffff' }), 422, { issues: ['parent'] });
+    expectEveError(await t.request.post('/api/undo_children').set(admin).send({ name: 'orphan', parent: 'ffffffffffffffffffffffff' }), 422, {
+      issues: ['parent'],
+    });
     expect(peer.has('orphan')).toBe(false);
     expect(undone).toEqual([{ name: 'orphan', status: 422 }]);
   });
 
   it('undoes the prepared documents of a bulk create another document failed', async () => {
-    const res = await t.request.post('/api/undo_children').set(admin).send([{ name: 'first' }, { name: 'second', parent: 'ffffffffffffffffffffffff' }]);
+    const res = await t.request
+      .post('/api/undo_children')
+      .set(admin)
+      .send([{ name: 'first' }, { name: 'second', parent: 'ffffffffffffffffffffffff' }]);
     expect(res.status).toBe(422);
     expect([peer.has('first'), peer.has('second')]).toEqual([false, false]);
     expect(undone.map((u) => u.name).sort()).toEqual(['first', 'second']);
@@ -108,7 +115,10 @@ describe('onWriteError', () => {
     const id = ((await t.request.post('/api/undo_children').set(admin).send({ name: 'racer' })).body as { _id: string })._id;
     racesLeft = 2;
     expect((await t.request.patch(`/api/undo_children/${id}`).set(admin).send({ name: 'racer-2' })).status).toBe(200);
-    expect(undone).toEqual([{ name: 'racer-2', status: 412 }, { name: 'racer-2', status: 412 }]);
+    expect(undone).toEqual([
+      { name: 'racer-2', status: 412 },
+      { name: 'racer-2', status: 412 },
+    ]);
     // Made three times on the peer, undone twice: the stored attempt's record is the one left.
     expect(peer.has('racer-2')).toBe(true);
   });
@@ -116,7 +126,10 @@ describe('onWriteError', () => {
   it('with If-Match, the lost race is the 412 and its attempt is undone', async () => {
     const created = (await t.request.post('/api/undo_children').set(admin).send({ name: 'careful' })).body as { _id: string; _etag: string };
     racesLeft = 1;
-    expectEveError(await t.request.patch(`/api/undo_children/${created._id}`).set(admin).set('If-Match', `"${created._etag}"`).send({ name: 'careful-2' }), 412);
+    expectEveError(
+      await t.request.patch(`/api/undo_children/${created._id}`).set(admin).set('If-Match', `"${created._etag}"`).send({ name: 'careful-2' }),
+      412,
+    );
     expect(undone).toEqual([{ name: 'careful-2', status: 412 }]);
   });
 });

@@ -30,7 +30,16 @@ describe('POST', () => {
     const onServer = env.sim.state.organizations.get(String(rep.id));
     expect(onServer).toMatchObject({ name: 'OpsTeam', auth_api: false });
     expect(item.body).toMatchObject({ name: 'Ops Team', cipher_type: 'rsa', type: 6, unreachable: false, vpn_manager: env.manager });
-    expect(rep).toEqual({ id: onServer?.id, name: 'OpsTeam', auth_api: false, auth_token: null, auth_secret: null, user_count: 0, expiration: onServer?.expiration, cipher_type: 'rsa' });
+    expect(rep).toEqual({
+      id: onServer?.id,
+      name: 'OpsTeam',
+      auth_api: false,
+      auth_token: null,
+      auth_secret: null,
+      user_count: 0,
+      expiration: onServer?.expiration,
+      cipher_type: 'rsa',
+    });
   });
 
   it('auth_api: the server generates a token and a secret, stored sealed and read back masked', async () => {
@@ -93,11 +102,17 @@ describe('POST failures leave nothing half-done', () => {
     const good = orgBody(env.manager);
     const orgs = new Set(simOrgIds(env.sim));
     const calls = env.proxy.calls.length;
-    const res = await env.api.request.post('/api/vpn_organizations').set(admin).send([good, { name: 'no manager' }]);
+    const res = await env.api.request
+      .post('/api/vpn_organizations')
+      .set(admin)
+      .send([good, { name: 'no manager' }]);
     expect(res.status).toBe(422);
     expect((res.body as { _items: { _status: string }[] })._items.map((i) => i._status)).toEqual(['OK', 'ERR']);
     expect(await storedNamed(String(good.name))).toBe(0);
-    expect(env.proxy.calls.slice(calls).filter((c) => /^(POST|DELETE) \/organization/.test(c))).toEqual(['POST /organization', expect.stringMatching(/^DELETE \/organization\/[0-9a-f]{24}$/)]);
+    expect(env.proxy.calls.slice(calls).filter((c) => /^(POST|DELETE) \/organization/.test(c))).toEqual([
+      'POST /organization',
+      expect.stringMatching(/^DELETE \/organization\/[0-9a-f]{24}$/),
+    ]);
     expect(simOrgIds(env.sim).filter((id) => !orgs.has(id))).toEqual([]);
   });
 

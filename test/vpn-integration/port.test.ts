@@ -17,7 +17,26 @@ it('the service implements the port; its records fit the stored fields', () => {
   expectTypeOf<AccountRecord>().toExtend<NonNullable<ItemOf<typeof hosts>['vpnsrv_representation']>>();
   expectTypeOf<OrganizationRecord>().toExtend<ItemOf<typeof vpn_organizations>['vpnsrv_representation']>();
   expect(Object.keys(hosts.fields.vpnsrv_representation.fields).sort()).toEqual(
-    ['auth_type', 'yubico_id', 'client_to_client', 'otp_secret', 'name', 'pin', 'dns_suffix', 'disabled', 'mac_addresses', 'email', 'organization_name', 'bypass_secondary', 'groups', 'organization', 'port_forwarding', 'dns_servers', 'type', 'id'].sort(),
+    [
+      'auth_type',
+      'yubico_id',
+      'client_to_client',
+      'otp_secret',
+      'name',
+      'pin',
+      'dns_suffix',
+      'disabled',
+      'mac_addresses',
+      'email',
+      'organization_name',
+      'bypass_secondary',
+      'groups',
+      'organization',
+      'port_forwarding',
+      'dns_servers',
+      'type',
+      'id',
+    ].sort(),
   );
 });
 
@@ -25,7 +44,16 @@ it('the server registers the service as `vpn` (without a master) and removes it 
   const t = await startTestServer();
   const services = t.engine.runtime.services;
   const service = services.get('vpn') as Record<string, unknown> | undefined;
-  expect(Object.keys(service ?? {}).sort()).toEqual(['createOrganization', 'deleteAccount', 'deleteOrganization', 'managerChanged', 'moveAccount', 'profile', 'reconcile', 'undoOrganization']);
+  expect(Object.keys(service ?? {}).sort()).toEqual([
+    'createOrganization',
+    'deleteAccount',
+    'deleteOrganization',
+    'managerChanged',
+    'moveAccount',
+    'profile',
+    'reconcile',
+    'undoOrganization',
+  ]);
   await t.close();
   expect(services.has('vpn')).toBe(false);
 });

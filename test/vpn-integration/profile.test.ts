@@ -12,7 +12,15 @@ import { bytes, createOrg, link, newHost, simSecrets, simUsers, startVpnEnv, typ
 let env: VpnEnv;
 let servers: string[];
 beforeAll(async () => {
-  env = await startVpnEnv({ sim: { servers: [{ name: 'gw1', port: 1194 }, { name: 'gw2', port: 1195, protocol: 'tcp' }], publicAddress: 'vpn.fleet.test' } });
+  env = await startVpnEnv({
+    sim: {
+      servers: [
+        { name: 'gw1', port: 1194 },
+        { name: 'gw2', port: 1195, protocol: 'tcp' },
+      ],
+      publicAddress: 'vpn.fleet.test',
+    },
+  });
   servers = [...env.sim.state.servers.keys()];
 });
 afterAll(() => env.close());
@@ -56,7 +64,10 @@ it('two servers attached: the server’s .tar with one profile each', async () =
   const { host } = await linkedHost(servers);
   const res = await download(host);
   expect(res.status).toBe(200);
-  expect(res.headers).toMatchObject({ 'content-type': 'application/x-tar', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(`${host}.tar`)}` });
+  expect(res.headers).toMatchObject({
+    'content-type': 'application/x-tar',
+    'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(`${host}.tar`)}`,
+  });
   const files = readTar(res.body as Buffer).map((f) => f.name);
   expect(files.sort()).toEqual([expect.stringMatching(/_gw1\.ovpn$/), expect.stringMatching(/_gw2\.ovpn$/)]);
 });

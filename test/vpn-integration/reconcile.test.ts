@@ -38,7 +38,10 @@ async function side(): Promise<Side> {
 
 async function org(s: Side): Promise<{ id: string; serverId: string }> {
   const name = uniqueName('org');
-  const res = await env.api.request.post('/api/vpn_organizations').set(auth('admin')).send({ name, vpn_manager: s.manager, vpnsrv_representation: { name, cipher_type: 'rsa' } });
+  const res = await env.api.request
+    .post('/api/vpn_organizations')
+    .set(auth('admin'))
+    .send({ name, vpn_manager: s.manager, vpnsrv_representation: { name, cipher_type: 'rsa' } });
   expect(res.status).toBe(201);
   const id = (res.body as { _id: string })._id;
   const [doc] = await env.api.store.find('vpn_organizations', { _id: id });
@@ -63,7 +66,10 @@ it('nothing drifted: everything checked, user_count refreshed, nothing made', as
   const host = await newHost(env.api);
   expect((await link(env, host, o.id)).status).toBe(200);
   expect(await reconcile(s)).toEqual({
-    _id: s.manager, name: expect.any(String), reachable: true, failures: [],
+    _id: s.manager,
+    name: expect.any(String),
+    reachable: true,
+    failures: [],
     organizations: { checked: 1, recreated: 0, refreshed: 1, extra: 0 },
     accounts: { checked: 1, recreated: 0, refreshed: 0, extra: 0 },
   });
@@ -109,7 +115,11 @@ it('what the store does not know is reported once and left alone', async () => {
   const s = await side();
   const o = await org(s);
   const stranger = s.sim.state.organizations.get(o.serverId);
-  s.sim.state.organizations.set('aaaaaaaaaaaaaaaaaaaaaaaa', { ...(stranger ?? { auth_api: false, auth_token: null, auth_secret: null, expiration: '' }), id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'not-ours' });
+  s.sim.state.organizations.set('aaaaaaaaaaaaaaaaaaaaaaaa', {
+    ...(stranger ?? { auth_api: false, auth_token: null, auth_secret: null, expiration: '' }),
+    id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+    name: 'not-ours',
+  });
   const someone = await newHost(env.api);
   expect((await link(env, someone, o.id)).status).toBe(200);
   await env.api.store.update('hosts', { _id: someone }, { $set: { vpn_organization: null, vpnsrv_representation: null } });
@@ -123,7 +133,14 @@ it('what the store does not know is reported once and left alone', async () => {
 it('an organization stored without a server id (made before the integration) is created there, its hosts get accounts', async () => {
   const s = await side();
   const id = 'cccccccccccccccccccccccc';
-  await insertDoc(env.api.store, 'vpn_organizations', { _id: id, name: 'legacy', vpn_manager: s.manager, cipher_type: 'rsa', type: 6, vpnsrv_representation: { name: 'legacy', cipher_type: 'rsa' } });
+  await insertDoc(env.api.store, 'vpn_organizations', {
+    _id: id,
+    name: 'legacy',
+    vpn_manager: s.manager,
+    cipher_type: 'rsa',
+    type: 6,
+    vpnsrv_representation: { name: 'legacy', cipher_type: 'rsa' },
+  });
   const host = (await insertHost(env.api.store, `${uniqueName('legacy')}.fleet.test`, { vpn_organization: id }))._id;
   expect(await reconcile(s)).toMatchObject({ organizations: { recreated: 1 }, accounts: { recreated: 1 } });
   const [made] = [...s.sim.state.organizations.values()];

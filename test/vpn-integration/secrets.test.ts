@@ -20,7 +20,9 @@ afterAll(() => env.close());
 /** Keeps the answer's text (a download's bytes as text). */
 function keep(res: Response): Response {
   for (const s of simSecrets(env.sim)) seen.add(s);
-  answers.push(`${res.status} ${JSON.stringify(res.headers)} ${res.text ?? ''} ${Buffer.isBuffer(res.body) ? res.body.toString('latin1') : JSON.stringify(res.body)}`);
+  answers.push(
+    `${res.status} ${JSON.stringify(res.headers)} ${res.text ?? ''} ${Buffer.isBuffer(res.body) ? res.body.toString('latin1') : JSON.stringify(res.body)}`,
+  );
   return res;
 }
 
@@ -34,10 +36,20 @@ async function everyPath(): Promise<void> {
   keep(await link(env, host, api.id));
   keep(await link(env, host, plain.id));
   keep(await link(env, host, api.id));
-  for (const path of [`/api/hosts/${host}`, `/api/hosts?where={"_id":"${host}"}`, `/api/hosts?projection={"vpnsrv_representation":1}`, `/api/hosts?projection={"vpnsrv_representation.otp_secret":1}`]) {
+  for (const path of [
+    `/api/hosts/${host}`,
+    `/api/hosts?where={"_id":"${host}"}`,
+    `/api/hosts?projection={"vpnsrv_representation":1}`,
+    `/api/hosts?projection={"vpnsrv_representation.otp_secret":1}`,
+  ]) {
     keep(await req().get(path).set(auth('viewer')));
   }
-  for (const path of [`/api/vpn_organizations/${api.id}?embedded={"vpn_manager":1}`, '/api/vpn_organizations?embedded={"vpn_manager":1}', `/api/vpn_managers/${env.manager}`, '/api/vpn_managers?projection={"password":1}']) {
+  for (const path of [
+    `/api/vpn_organizations/${api.id}?embedded={"vpn_manager":1}`,
+    '/api/vpn_organizations?embedded={"vpn_manager":1}',
+    `/api/vpn_managers/${env.manager}`,
+    '/api/vpn_managers?projection={"password":1}',
+  ]) {
     keep(await req().get(path).set(auth('viewer')));
   }
   keep(await req().get(`/api/hosts/${host}/vpn_profile`).set(auth('operator')));

@@ -49,7 +49,10 @@ export async function startVpnEnv(o: VpnEnvOptions = {}): Promise<VpnEnv> {
 
 /** Stores a manager at `url` with the simulator's administrator; resolves its id. */
 export async function createManager(api: TestServer, url: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await api.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody({ dashboard_address: url, ...ADMIN, ...overrides }));
+  const res = await api.request
+    .post('/api/vpn_managers')
+    .set(auth('admin'))
+    .send(vpnManagerBody({ dashboard_address: url, ...ADMIN, ...overrides }));
   expect({ status: res.status, body: res.body as unknown }).toMatchObject({ status: 201 });
   return (res.body as { _id: string })._id;
 }
@@ -118,7 +121,10 @@ export async function eventually<T>(probe: () => Promise<T | undefined> | T | un
 
 /** The alerts of a type, newest first. */
 export async function alertsOf(api: TestServer, type: string): Promise<{ _id: string; payload: Record<string, unknown>; level: string }[]> {
-  const res = await api.request.get('/api/alerts').query({ where: JSON.stringify({ type }), max_results: '100' }).set(auth('viewer'));
+  const res = await api.request
+    .get('/api/alerts')
+    .query({ where: JSON.stringify({ type }), max_results: '100' })
+    .set(auth('viewer'));
   expect(res.status).toBe(200);
   return (res.body as { _items: { _id: string; payload: Record<string, unknown>; level: string }[] })._items;
 }

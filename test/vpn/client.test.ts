@@ -27,7 +27,15 @@ afterAll(async () => {
 describe('organizations', () => {
   test('create answers the server representation; the name is stored as the server filters it', async () => {
     const org = await vpn.createOrganization({ name: 'Ops Team #1' });
-    expect(org).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'OpsTeam#1', auth_api: false, auth_token: null, auth_secret: null, user_count: 0, expiration: expect.any(String) });
+    expect(org).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'OpsTeam#1',
+      auth_api: false,
+      auth_token: null,
+      auth_secret: null,
+      user_count: 0,
+      expiration: expect.any(String),
+    });
     expect(filterName('Ops Team #1')).toBe(org.name);
     expect(sim.state.organizations.get(org.id)?.name).toBe('OpsTeam#1');
     expect(await vpn.getOrganization(org.id)).toEqual(org);
@@ -62,9 +70,22 @@ describe('users', () => {
     const org = await vpn.createOrganization({ name: 'users-1' });
     const user = await vpn.createUser(org.id, { name: 'web 01.fleet' });
     expect(user).toMatchObject({
-      organization: org.id, organization_name: 'users-1', name: 'web01.fleet', email: '', groups: [], pin: false, type: 'client',
-      auth_type: 'local', yubico_id: null, disabled: false, bypass_secondary: false, client_to_client: false, mac_addresses: null,
-      dns_servers: null, dns_suffix: null, port_forwarding: [],
+      organization: org.id,
+      organization_name: 'users-1',
+      name: 'web01.fleet',
+      email: '',
+      groups: [],
+      pin: false,
+      type: 'client',
+      auth_type: 'local',
+      yubico_id: null,
+      disabled: false,
+      bypass_secondary: false,
+      client_to_client: false,
+      mac_addresses: null,
+      dns_servers: null,
+      dns_suffix: null,
+      port_forwarding: [],
     });
     expect(user.otp_secret).toMatch(/^[A-Z2-7]{16}$/);
     expect(await vpn.getUser(org.id, user.id)).toEqual({ ...user, network_links: [] });
@@ -73,9 +94,23 @@ describe('users', () => {
 
   test('update changes only what it is given: PUT gets the whole record, network links and PIN included', async () => {
     const org = await vpn.createOrganization({ name: 'users-2' });
-    const user = await vpn.createUser(org.id, { name: 'db01', email: 'db01@example.com', groups: ['ops', 'db'], network_links: ['10.8.0.0/24'], pin: '123456', dns_servers: ['10.0.0.2'] });
+    const user = await vpn.createUser(org.id, {
+      name: 'db01',
+      email: 'db01@example.com',
+      groups: ['ops', 'db'],
+      network_links: ['10.8.0.0/24'],
+      pin: '123456',
+      dns_servers: ['10.0.0.2'],
+    });
     const updated = await vpn.updateUser(org.id, user.id, { disabled: true });
-    expect(updated).toMatchObject({ name: 'db01', email: 'db01@example.com', disabled: true, pin: true, dns_servers: ['10.0.0.2'], network_links: ['10.8.0.0/24'] });
+    expect(updated).toMatchObject({
+      name: 'db01',
+      email: 'db01@example.com',
+      disabled: true,
+      pin: true,
+      dns_servers: ['10.0.0.2'],
+      network_links: ['10.8.0.0/24'],
+    });
     expect(new Set(updated.groups)).toEqual(new Set(['ops', 'db']));
     expect(sim.state.users.get(user.id)).toMatchObject({ pin: '123456', network_links: ['10.8.0.0/24'], disabled: true });
     const renamed = await vpn.updateUser(org.id, user.id, { name: 'db02', pin: null });

@@ -30,16 +30,27 @@ function client(overrides: Partial<VpnClientOptions> = {}): VpnClient {
 
 /** The rejection of a promise, kept for the secret checks (fails the test if it resolves). */
 async function rejection(p: Promise<unknown>): Promise<HttpError> {
-  const err: unknown = await p.then(() => undefined, (e: unknown) => e);
+  const err: unknown = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   thrown.push(err);
   expect(err).toBeInstanceOf(HttpError);
   return err as HttpError;
 }
 
-const remember = (): void => { for (const s of sessionSecrets(sim)) secrets.add(s); };
+const remember = (): void => {
+  for (const s of sessionSecrets(sim)) secrets.add(s);
+};
 
 beforeAll(async () => {
-  sim = await startVpnSim({ seed: 3, admins: [{ username: 'fleet', password: PASSWORD }, { username: 'otp-admin', password: PASSWORD, otpCode: '123456' }] });
+  sim = await startVpnSim({
+    seed: 3,
+    admins: [
+      { username: 'fleet', password: PASSWORD },
+      { username: 'otp-admin', password: PASSWORD, otpCode: '123456' },
+    ],
+  });
 });
 
 afterEach(async () => {
@@ -103,7 +114,9 @@ describe('credentials', () => {
   });
 
   test('an administrator with two-factor authentication -> 502 saying so', async () => {
-    const err = await rejection(client({ manager: { name: 'vpn1', dashboard_address: sim.url, username: 'otp-admin', password: PASSWORD } }).listOrganizations());
+    const err = await rejection(
+      client({ manager: { name: 'vpn1', dashboard_address: sim.url, username: 'otp-admin', password: PASSWORD } }).listOrganizations(),
+    );
     expect(err).toBeInstanceOf(BadGateway);
     expect(err.message).toContain('two-factor authentication');
   });

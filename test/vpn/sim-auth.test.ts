@@ -12,7 +12,13 @@ const API = { token: 'p7g444S3IZ5wmFvmzWmx14qACXdzQ25b', secret: 'OpS9fjxkPI3Dcl
 let apiSim: VpnSim;
 
 beforeAll(async () => {
-  sim = await startVpnSim({ seed: 11, admins: [{ username: 'admin', password: 'pw-123456' }, { username: 'otp', password: 'pw-123456', otpCode: '424242' }] });
+  sim = await startVpnSim({
+    seed: 11,
+    admins: [
+      { username: 'admin', password: 'pw-123456' },
+      { username: 'otp', password: 'pw-123456', otpCode: '424242' },
+    ],
+  });
   apiSim = await startVpnSim({ seed: 12, admins: [{ username: 'api', password: 'pw-api', api: API }] });
   // The API simulator's clock stands at the notes' test-vector time (1700000000).
   apiSim.controls.advanceClock(1_700_000_000_000 - Date.now());
@@ -34,7 +40,11 @@ describe('auth_session_post', () => {
 
   test('a wrong password is 401 auth_invalid (JSON); an unknown user 401 auth_invalid_username', async () => {
     const bad = await raw(sim, 'POST', '/auth/session', { body: { username: 'admin', password: 'nope' } });
-    expect([bad.status, bad.type, bad.body]).toEqual([401, 'application/json', { error: 'auth_invalid', error_msg: 'Authentication credentials are not valid.' }]);
+    expect([bad.status, bad.type, bad.body]).toEqual([
+      401,
+      'application/json',
+      { error: 'auth_invalid', error_msg: 'Authentication credentials are not valid.' },
+    ]);
     const unknown = await raw(sim, 'POST', '/auth/session', { body: { username: 'nobody', password: 'x' } });
     expect(unknown.body).toMatchObject({ error: 'auth_invalid_username' });
   });
@@ -100,7 +110,7 @@ describe('check_session', () => {
     }
   });
 
-  test('HMAC token auth: the notes\' test vector authenticates (the org is unknown: 500, not 401)', async () => {
+  test("HMAC token auth: the notes' test vector authenticates (the org is unknown: 500, not 401)", async () => {
     const path = '/user/5f1c0c7a9f1b2a0012345678';
     const ts = '1700000000';
     const nonce = '0123456789abcdef0123456789abcdef';
@@ -116,7 +126,9 @@ describe('check_session', () => {
   test('HMAC token auth: a timestamp outside ±43,200 s, a short nonce or a float timestamp is 401', async () => {
     const nowS = 1_700_000_000;
     const sign = (ts: string, nonce: string): Record<string, string> => ({
-      'Auth-Token': API.token, 'Auth-Timestamp': ts, 'Auth-Nonce': nonce,
+      'Auth-Token': API.token,
+      'Auth-Timestamp': ts,
+      'Auth-Nonce': nonce,
       'Auth-Signature': createHmac('sha256', API.secret).update([API.token, ts, nonce, 'GET', '/organization'].join('&')).digest('base64'),
     });
     expect((await raw(apiSim, 'GET', '/organization', { headers: sign(String(nowS), 'aaaaaaaa1') })).status).toBe(200);
@@ -129,7 +141,10 @@ describe('check_session', () => {
 describe('Authorize (pritunl-web)', () => {
   test('strict mode: no token cookie -> 401 "Missing token" (text/plain), and the session is ended', async () => {
     const s = await consoleLogin(sim);
-    const sessionOnly = s.cookie.split('; ').filter((c) => c.startsWith('session=')).join('; ');
+    const sessionOnly = s.cookie
+      .split('; ')
+      .filter((c) => c.startsWith('session='))
+      .join('; ');
     const res = await raw(sim, 'GET', '/organization', { cookie: sessionOnly, csrf: s.csrf });
     expect([res.status, res.type, res.text]).toEqual([401, 'text/plain; charset=utf-8', '401 Missing token']);
     expect((await raw(sim, 'GET', '/organization', s)).status).toBe(401);

@@ -32,7 +32,15 @@ describe('org_post / org_get / org_delete', () => {
   test('org_post: 200 with the dict, the name filtered, unknown fields (cipher_type) dropped', async () => {
     const res = await call('POST', '/organization', { name: 'My Org (eu)', cipher_type: 'rsa' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'MyOrgeu', auth_api: false, auth_token: null, auth_secret: null, user_count: 0, expiration: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'MyOrgeu',
+      auth_api: false,
+      auth_token: null,
+      auth_secret: null,
+      user_count: 0,
+      expiration: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
     expect(res.text).not.toContain('cipher_type');
   });
 
@@ -79,10 +87,26 @@ describe('user_post', () => {
     expect(res.status).toBe(200);
     expect(Array.isArray(res.body)).toBe(true);
     expect((res.body as Json[])[0]).toEqual({
-      id: expect.stringMatching(/^[0-9a-f]{24}$/), organization: id, organization_name: 'defaults', name: 'Web01', email: '', groups: [],
-      last_active: null, pin: false, type: 'client', auth_type: 'local', yubico_id: null, otp_secret: expect.stringMatching(/^[A-Z2-7]{16}$/),
-      disabled: false, bypass_secondary: false, client_to_client: false, mac_addresses: null, dns_servers: null, dns_suffix: null,
-      port_forwarding: [], devices: [],
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      organization: id,
+      organization_name: 'defaults',
+      name: 'Web01',
+      email: '',
+      groups: [],
+      last_active: null,
+      pin: false,
+      type: 'client',
+      auth_type: 'local',
+      yubico_id: null,
+      otp_secret: expect.stringMatching(/^[A-Z2-7]{16}$/),
+      disabled: false,
+      bypass_secondary: false,
+      client_to_client: false,
+      mac_addresses: null,
+      dns_servers: null,
+      dns_suffix: null,
+      port_forwarding: [],
+      devices: [],
     });
   });
 
@@ -103,7 +127,11 @@ describe('user_post', () => {
 
   test('more than 10 users in one POST (/multi) go to the background: 202', async () => {
     const id = await org('bulk');
-    const res = await call('POST', `/user/${id}/multi`, Array.from({ length: 11 }, (_, i) => ({ name: `u${i}` })));
+    const res = await call(
+      'POST',
+      `/user/${id}/multi`,
+      Array.from({ length: 11 }, (_, i) => ({ name: `u${i}` })),
+    );
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'users_background' });
   });
@@ -149,7 +177,11 @@ describe('user_put / user_get / user_delete', () => {
     await user(id, { name: 'b' });
     await user(id, { name: 'a' });
     const list = (await call('GET', `/user/${id}`)).body as Json[];
-    expect(list.map((u) => [u.name, u.type])).toEqual([['a', 'client'], ['b', 'client'], [`server_${east?.id ?? ''}`, 'server']]);
+    expect(list.map((u) => [u.name, u.type])).toEqual([
+      ['a', 'client'],
+      ['b', 'client'],
+      [`server_${east?.id ?? ''}`, 'server'],
+    ]);
     expect(list[0]).toMatchObject({ status: false, network_links: [], servers: [expect.objectContaining({ name: 'east' })] });
     expect((await call('GET', `/user/${id}/5f1c0c7a9f1b2a0012345678`)).status).toBe(404);
     expect((await call('GET', '/user/5f1c0c7a9f1b2a0012345678')).status).toBe(404);
@@ -202,11 +234,13 @@ test('ids, secrets and key material are seeded: the same seed gives the same ids
   const one = await startVpnSim({ seed: 99 });
   const two = await startVpnSim({ seed: 99 });
   try {
-    const ids = await Promise.all([one, two].map(async (x) => {
-      const session = await consoleLogin(x);
-      const created = await raw(x, 'POST', '/organization', { ...session, body: { name: 'same' } });
-      return (created.body as Json).id;
-    }));
+    const ids = await Promise.all(
+      [one, two].map(async (x) => {
+        const session = await consoleLogin(x);
+        const created = await raw(x, 'POST', '/organization', { ...session, body: { name: 'same' } });
+        return (created.body as Json).id;
+      }),
+    );
     expect(ids[0]).toBe(ids[1]);
   } finally {
     await one.close();

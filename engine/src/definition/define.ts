@@ -61,13 +61,7 @@ export type WriteOp = 'create' | 'patch' | 'replace';
  */
 export interface Hooks<F extends Fields = Fields> {
   /** Turns validated input into the fields to store; may add server-set fields or refuse (422/409). */
-  prepare?(args: {
-    op: WriteOp;
-    fields: FieldValuesOf<F>;
-    original?: ItemOfFields<F>;
-    extras: ExtrasOf<F>;
-    ctx: CallContext;
-  }): Promise<FieldValuesOf<F>>;
+  prepare?(args: { op: WriteOp; fields: FieldValuesOf<F>; original?: ItemOfFields<F>; extras: ExtrasOf<F>; ctx: CallContext }): Promise<FieldValuesOf<F>>;
   /** After a successful write; `extras` holds the write-only inputs (a group's `hosts`). */
   afterWrite?(args: { op: WriteOp; doc: ItemOfFields<F>; original?: ItemOfFields<F>; extras: ExtrasOf<F>; ctx: CallContext }): Promise<void>;
   /**

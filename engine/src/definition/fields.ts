@@ -95,16 +95,7 @@ export interface MediaField extends FieldOptions {
   readonly kind: 'media';
 }
 
-export type Field =
-  | StringField
-  | IntegerField
-  | NumberField
-  | BooleanField
-  | DatetimeField
-  | ObjectField
-  | ArrayField
-  | RefField
-  | MediaField;
+export type Field = StringField | IntegerField | NumberField | BooleanField | DatetimeField | ObjectField | ArrayField | RefField | MediaField;
 export type FieldKind = Field['kind'];
 export type Fields = Readonly<Record<string, Field>>;
 

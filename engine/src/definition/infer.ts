@@ -40,9 +40,7 @@ type RequiredKeys<S extends Fields> = {
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** A stored sub-document: required and defaulted keys present, the rest optional. */
-export type ObjectOf<S extends Fields> = Simplify<
-  { [K in RequiredKeys<S>]: ValueOf<S[K]> } & { [K in Exclude<keyof S, RequiredKeys<S>>]?: ValueOf<S[K]> }
->;
+export type ObjectOf<S extends Fields> = Simplify<{ [K in RequiredKeys<S>]: ValueOf<S[K]> } & { [K in Exclude<keyof S, RequiredKeys<S>>]?: ValueOf<S[K]> }>;
 
 type Stored<S extends Fields> = { [K in keyof S as S[K] extends { writeOnly: true } ? never : K]: S[K] };
 type WriteOnly<S extends Fields> = { [K in keyof S as S[K] extends { writeOnly: true } ? K : never]: S[K] };

@@ -62,7 +62,10 @@ export function acceptBody(res: CompiledResource, upload?: RequestHandler): Requ
 
 /** The body (or `what` of it: an element of a bulk array) as an object; anything else is a 400. */
 export function jsonObject(body: unknown, what?: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest(what === undefined ? 'The body must be a JSON object' : `The body must be a JSON object or an array of them: ${what} is not an object`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new BadRequest(
+      what === undefined ? 'The body must be a JSON object' : `The body must be a JSON object or an array of them: ${what} is not an object`,
+    );
   return body as Record<string, unknown>;
 }
 
@@ -71,7 +74,10 @@ export function writeBody(res: CompiledResource, body: unknown): Record<string, 
   const fields = jsonObject(body);
   const given = res.mediaFields.filter((name) => name in fields);
   if (given.length > 0) {
-    throw new Unprocessable(`${res.name}: upload ${given.join(', ')} as a file part of multipart/form-data`, Object.fromEntries(given.map((n) => [n, issueMessage('upload')])));
+    throw new Unprocessable(
+      `${res.name}: upload ${given.join(', ')} as a file part of multipart/form-data`,
+      Object.fromEntries(given.map((n) => [n, issueMessage('upload')])),
+    );
   }
   return fields;
 }

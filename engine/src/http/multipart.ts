@@ -52,6 +52,10 @@ export async function multipartBody(
     }
     return { body, stored };
   } finally {
-    await Promise.all(Object.values(files ?? {}).flat().map((f) => unlink(f.path).catch(() => undefined)));
+    await Promise.all(
+      Object.values(files ?? {})
+        .flat()
+        .map((f) => unlink(f.path).catch(() => undefined)),
+    );
   }
 }

@@ -35,7 +35,16 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
   add('get', '/', m.list, `GET /${res.name}`, async (req, resp) => {
     const p = parseListParams(res, req.query, api.limits);
     const list = await collection.list(
-      { ...(p.where ? { where: p.where } : {}), ...(p.sort ? { sort: p.sort } : {}), ...(p.projection ? { projection: p.projection } : {}), embedded: p.embedded, page: p.page, maxResults: p.maxResults, showDeleted: showDeleted(res, req), params: extraParams(req.query) },
+      {
+        ...(p.where ? { where: p.where } : {}),
+        ...(p.sort ? { sort: p.sort } : {}),
+        ...(p.projection ? { projection: p.projection } : {}),
+        embedded: p.embedded,
+        page: p.page,
+        maxResults: p.maxResults,
+        showDeleted: showDeleted(res, req),
+        params: extraParams(req.query),
+      },
       callContext(api, resp),
     );
     sendList(api, req, resp, res, list, { embedded: p.embedded, ...(p.projection ? { projection: p.projection } : {}) });

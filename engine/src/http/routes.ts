@@ -30,7 +30,14 @@ function parseQuery(schema: z.ZodType | undefined, query: RouteRequest['query'])
 }
 
 /** The shared part: guard, parse, call, render. */
-function mount(api: ApiContext, router: IRouter, route: RouteSpec, action: string, call: (req: RouteRequest) => Promise<RouteResult>, own?: CompiledResource): void {
+function mount(
+  api: ApiContext,
+  router: IRouter,
+  route: RouteSpec,
+  action: string,
+  call: (req: RouteRequest) => Promise<RouteResult>,
+  own?: CompiledResource,
+): void {
   router[route.method](route.path === '' ? '/' : route.path, guard(api, route.role, action), async (req, resp) => {
     const params = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, String(v)]));
     const ifMatch = req.get('if-match');

@@ -29,7 +29,10 @@ async function find(s: OpsScope, args: FindArgs, ctx: CallContext): Promise<AnyI
 async function list(s: OpsScope, args: ListArgs, ctx: CallContext): Promise<ListResult<AnyItem>> {
   authorize(s.res, 'list', ctx.principal);
   const { page, maxResults, ...rest } = args;
-  const [docs, total] = await Promise.all([findStored(s, { ...rest, skip: (page - 1) * maxResults, limit: maxResults }), s.store.count(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted))]);
+  const [docs, total] = await Promise.all([
+    findStored(s, { ...rest, skip: (page - 1) * maxResults, limit: maxResults }),
+    s.store.count(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted)),
+  ]);
   return { items: (await finishRead(s, docs, ctx, args)) as AnyItem[], total, page, maxResults };
 }
 

@@ -34,7 +34,10 @@ async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promi
     const ids = new Set<string>();
     for (const doc of out) for (const id of [doc[field]].flat()) if (typeof id === 'string') ids.add(id);
     const target = s.registry.get(rel.to);
-    const found = ids.size === 0 ? [] : await s.store.find(rel.to, scoped(target, { _id: { $in: [...ids] } }), { projection: storeProjection(target, undefined, 'item') ?? {} });
+    const found =
+      ids.size === 0
+        ? []
+        : await s.store.find(rel.to, scoped(target, { _id: { $in: [...ids] } }), { projection: storeProjection(target, undefined, 'item') ?? {} });
     const byId = new Map(found.map((d) => [d._id, masked(d, target.secretPaths)]));
     // Eve: a dangling single reference embeds as null, a dangling list entry is dropped.
     out = out.map((doc) => {
@@ -54,10 +57,10 @@ export async function finishRead(
   ctx: CallContext,
   o: { params?: Readonly<Record<string, string>>; embedded?: readonly string[]; reveal?: boolean; view?: 'list' | 'item' },
 ): Promise<Doc[]> {
-  const hook = s.res.def.hooks?.afterRead;
+  const hooks = s.res.def.hooks;
   // The hook may write (an alert marked as read) and updates `docs` in place to match. It runs on
   // an empty page too: whether the caller may ask for that write does not depend on the page.
-  if (hook) await hook({ docs: docs as AnyItem[], params: o.params ?? {}, view: o.view ?? 'list', ctx });
+  if (hooks?.afterRead) await hooks.afterRead({ docs: docs as AnyItem[], params: o.params ?? {}, view: o.view ?? 'list', ctx });
   const withEmbedded = o.embedded && o.embedded.length > 0 ? await embed(s, docs, o.embedded) : docs;
   const paths = s.res.secretPaths;
   if (paths.length === 0) return withEmbedded;

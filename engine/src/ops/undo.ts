@@ -48,7 +48,10 @@ export class PreparedWrites {
       try {
         await hooks.onWriteError({ op: w.op, fields: w.fields, error, ctx: this.ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
       } catch (err) {
-        this.ctx.runtime.log.error({ resource: this.s.res.name, op: w.op, err: err instanceof Error ? err.message : 'unknown error' }, 'onWriteError hook failed');
+        this.ctx.runtime.log.error(
+          { resource: this.s.res.name, op: w.op, err: err instanceof Error ? err.message : 'unknown error' },
+          'onWriteError hook failed',
+        );
       }
     }
   }

@@ -49,7 +49,10 @@ export async function lastWriteWins<T>(ifMatch: string | undefined, write: () =>
       if (ifMatch !== undefined || !(err instanceof PreconditionFailed)) throw err;
       const wait = Math.random() * Math.min(RACE_BACKOFF_MS.max, RACE_BACKOFF_MS.first * 2 ** attempt);
       if (Date.now() + wait >= deadline) {
-        throw new ServiceUnavailable(`the item kept changing under this write for ${RACE_BUDGET_MS / 1000} s (other writers), so it was not done; try again`, 1);
+        throw new ServiceUnavailable(
+          `the item kept changing under this write for ${RACE_BUDGET_MS / 1000} s (other writers), so it was not done; try again`,
+          1,
+        );
       }
       await sleep(wait);
     }
@@ -76,7 +79,9 @@ function naturalId(res: CompiledResource, fields: Record<string, unknown>): stri
 async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallContext, undo: PreparedWrites, original?: Doc): Promise<Record<string, unknown>> {
   const hooks = s.res.def.hooks;
   const fields = { ...body.stored };
-  const out = hooks?.prepare ? await hooks.prepare({ op, fields, extras: { ...body.extras }, ctx, ...(original ? { original: original as AnyItem } : {}) }) : fields;
+  const out = hooks?.prepare
+    ? await hooks.prepare({ op, fields, extras: { ...body.extras }, ctx, ...(original ? { original: original as AnyItem } : {}) })
+    : fields;
   undo.note({ op, fields: { ...out }, ...(original ? { original } : {}) });
   sealSecrets(out, s.res.secretPaths, s.secrets);
   return out;
@@ -105,10 +110,15 @@ function nextVersion(res: CompiledResource, original: Doc, fields: Record<string
 }
 
 /** Runs `afterWrite` for every written item, in order. */
-async function afterWrites(s: OpsScope, writes: readonly { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[], ctx: CallContext): Promise<void> {
+async function afterWrites(
+  s: OpsScope,
+  writes: readonly { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[],
+  ctx: CallContext,
+): Promise<void> {
   const hooks = s.res.def.hooks;
   if (!hooks?.afterWrite) return;
-  for (const w of writes) await hooks.afterWrite({ op: w.op, doc: w.doc as AnyItem, extras: w.extras, ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
+  for (const w of writes)
+    await hooks.afterWrite({ op: w.op, doc: w.doc as AnyItem, extras: w.extras, ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
 }
 
 type CreateWrite = { op: WriteOp; doc: Doc; extras: Record<string, unknown> };
@@ -118,7 +128,13 @@ type CreateWrite = { op: WriteOp; doc: Doc; extras: Record<string, unknown> };
  * is stored. When any fails, the 422 names every document's own issues in order (Eve's bulk
  * `post_internal`: all documents validated, `_items` with one status each).
  */
-async function bulkWrites(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext, system: boolean, undo: PreparedWrites): Promise<CreateWrite[]> {
+async function bulkWrites(
+  s: OpsScope,
+  bodies: readonly Record<string, unknown>[],
+  ctx: CallContext,
+  system: boolean,
+  undo: PreparedWrites,
+): Promise<CreateWrite[]> {
   const writes: (CreateWrite | null)[] = [];
   const issues: (IssuesInput | null)[] = [];
   for (const body of bodies) {
@@ -133,7 +149,13 @@ async function bulkWrites(s: OpsScope, bodies: readonly Record<string, unknown>[
     }
   }
   const checked = writes.flatMap((w, i) => (w ? [{ w, i }] : []));
-  (await referenceIssues(s, s.res, checked.map((c) => c.w))).forEach((refs, k) => {
+  (
+    await referenceIssues(
+      s,
+      s.res,
+      checked.map((c) => c.w),
+    )
+  ).forEach((refs, k) => {
     const at = checked[k]?.i;
     if (refs !== null && at !== undefined) issues[at] = refs;
   });
@@ -161,21 +183,30 @@ export async function createItems(s: OpsScope, bodies: readonly Record<string, u
 }
 
 /** `patch` and `replace` of one item. */
-export async function changeItem(s: OpsScope, op: 'patch' | 'replace', id: string, body: Record<string, unknown>, ctx: CallContext, o: WriteOptions = {}): Promise<Doc> {
+export async function changeItem(
+  s: OpsScope,
+  op: 'patch' | 'replace',
+  id: string,
+  body: Record<string, unknown>,
+  ctx: CallContext,
+  o: WriteOptions = {},
+): Promise<Doc> {
   authorize(s.res, op, ctx.principal);
   const system = isSystem(ctx.principal);
   const valid = validateBody(s.res, body, op === 'patch' ? 'patch' : 'replace', system);
   const undo = new PreparedWrites(s, ctx);
-  const done = await lastWriteWins(o.ifMatch, () => undo.guard(async () => {
-    const original = await getStored(s, id, { showDeleted: system && o.showDeleted === true });
-    if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(original._etag))) throw new PreconditionFailed();
-    const fields = await prepared(s, op, valid, ctx, undo, original);
-    const next = op === 'patch' ? nextVersion(s.res, original, fields, ctx.now, true) : replacement(s.res, original, fields, ctx.now);
-    if (next === null) throw new Error('unreachable: a forced version is never null');
-    await checkReferences(s, s.res, [{ doc: next, original }]);
-    await s.store.write([{ op: 'replace', collection: s.res.name, doc: next, ifEtag: String(original._etag) }]);
-    return { original, next };
-  }));
+  const done = await lastWriteWins(o.ifMatch, () =>
+    undo.guard(async () => {
+      const original = await getStored(s, id, { showDeleted: system && o.showDeleted === true });
+      if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(original._etag))) throw new PreconditionFailed();
+      const fields = await prepared(s, op, valid, ctx, undo, original);
+      const next = op === 'patch' ? nextVersion(s.res, original, fields, ctx.now, true) : replacement(s.res, original, fields, ctx.now);
+      if (next === null) throw new Error('unreachable: a forced version is never null');
+      await checkReferences(s, s.res, [{ doc: next, original }]);
+      await s.store.write([{ op: 'replace', collection: s.res.name, doc: next, ifEtag: String(original._etag) }]);
+      return { original, next };
+    }),
+  );
   await afterWrites(s, [{ op, doc: done.next, original: done.original, extras: valid.extras }], ctx);
   return done.next;
 }
@@ -199,7 +230,13 @@ async function writeVersions(s: OpsScope, versions: readonly { doc: Doc; origina
 }
 
 /** `patchMany`: the same change to every match, batch by batch in `_id` order; unchanged items are skipped. */
-export async function patchItems(s: OpsScope, where: Filter, body: Record<string, unknown>, ctx: CallContext, o: Pick<WriteOptions, 'showDeleted'> = {}): Promise<number> {
+export async function patchItems(
+  s: OpsScope,
+  where: Filter,
+  body: Record<string, unknown>,
+  ctx: CallContext,
+  o: Pick<WriteOptions, 'showDeleted'> = {},
+): Promise<number> {
   authorize(s.res, 'patch', ctx.principal);
   const system = isSystem(ctx.principal);
   const valid = validateBody(s.res, body, 'patch', system);
@@ -208,16 +245,18 @@ export async function patchItems(s: OpsScope, where: Filter, body: Record<string
   for (;;) {
     const page = { $and: [where, { _id: { $gt: after } }] };
     const undo = new PreparedWrites(s, ctx);
-    const done = await lastWriteWins(undefined, () => undo.guard(async () => {
-      const originals = await s.store.find(s.res.name, scoped(s.res, page, system && o.showDeleted === true), { sort: [['_id', 1]], limit: BATCH });
-      const versions: { op: WriteOp; doc: Doc; original: Doc; extras: Record<string, unknown> }[] = [];
-      for (const original of originals) {
-        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
-        if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
-      }
-      await writeVersions(s, versions);
-      return { originals, versions };
-    }));
+    const done = await lastWriteWins(undefined, () =>
+      undo.guard(async () => {
+        const originals = await s.store.find(s.res.name, scoped(s.res, page, system && o.showDeleted === true), { sort: [['_id', 1]], limit: BATCH });
+        const versions: { op: WriteOp; doc: Doc; original: Doc; extras: Record<string, unknown> }[] = [];
+        for (const original of originals) {
+          const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
+          if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
+        }
+        await writeVersions(s, versions);
+        return { originals, versions };
+      }),
+    );
     await afterWrites(s, done.versions, ctx);
     written += done.versions.length;
     const last = done.originals[done.originals.length - 1];
@@ -234,25 +273,27 @@ export async function upsertItems(s: OpsScope, items: readonly (Record<string, u
   for (let i = 0; i < items.length; i += BATCH) {
     const chunk = items.slice(i, i + BATCH);
     const undo = new PreparedWrites(s, ctx);
-    const done = await lastWriteWins(undefined, () => undo.guard(async () => {
-      const stored = await s.store.find(s.res.name, { _id: { $in: chunk.map((c) => c._id) } });
-      const byId = new Map(stored.map((d) => [d._id, d]));
-      const versions: { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[] = [];
-      for (const item of chunk) {
-        const original = byId.get(item._id);
-        if (original === undefined) {
-          const valid = validateBody(s.res, item, 'create', true);
-          versions.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras });
-          continue;
+    const done = await lastWriteWins(undefined, () =>
+      undo.guard(async () => {
+        const stored = await s.store.find(s.res.name, { _id: { $in: chunk.map((c) => c._id) } });
+        const byId = new Map(stored.map((d) => [d._id, d]));
+        const versions: { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[] = [];
+        for (const item of chunk) {
+          const original = byId.get(item._id);
+          if (original === undefined) {
+            const valid = validateBody(s.res, item, 'create', true);
+            versions.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras });
+            continue;
+          }
+          const { _id: _same, ...fields } = item;
+          const valid = validateBody(s.res, fields, 'patch', true);
+          const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
+          if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
         }
-        const { _id: _same, ...fields } = item;
-        const valid = validateBody(s.res, fields, 'patch', true);
-        const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
-        if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
-      }
-      await writeVersions(s, versions);
-      return versions;
-    }));
+        await writeVersions(s, versions);
+        return versions;
+      }),
+    );
     for (const v of done) (v.original ? updated : created).push(v.doc._id);
     await afterWrites(s, done, ctx);
   }

@@ -141,7 +141,10 @@ const NO_EMBEDDED: readonly string[] = Object.freeze([]);
 export function parseListParams(res: CompiledResource, query: RawQuery, limits: Limits): ListParams {
   const rawWhere = single(query, 'where');
   const extraFields = res.softDelete ? [res.softDelete.field] : [];
-  const where = rawWhere === undefined || rawWhere.trim() === '' ? undefined : remembered(res, 'where', rawWhere, (raw) => parseWhere(raw, { paths: res.paths, extraFields }));
+  const where =
+    rawWhere === undefined || rawWhere.trim() === ''
+      ? undefined
+      : remembered(res, 'where', rawWhere, (raw) => parseWhere(raw, { paths: res.paths, extraFields }));
   const sort = remembered(res, 'sort', single(query, 'sort'), (raw) => parseSort(res, raw));
   const projection = remembered(res, 'projection', single(query, 'projection'), (raw) => parseProjection(res, raw));
   const requested = parsePositiveInt(query, 'max_results', limits.defaultMaxResults);
@@ -162,5 +165,8 @@ export function parseListParams(res: CompiledResource, query: RawQuery, limits: 
 /** Parses the parameters an item GET accepts (`projection`, `embedded`). */
 export function parseItemParams(res: CompiledResource, query: RawQuery): Pick<ListParams, 'projection' | 'embedded'> {
   const projection = remembered(res, 'projection', single(query, 'projection'), (raw) => parseProjection(res, raw));
-  return { ...(projection ? { projection } : {}), embedded: remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED };
+  return {
+    ...(projection ? { projection } : {}),
+    embedded: remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED,
+  };
 }

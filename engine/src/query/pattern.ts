@@ -167,7 +167,7 @@ export function literalPrefix(source: string, flags = ''): string {
   while (i < source.length) {
     const c = source[i] ?? '';
     // Only escaped punctuation is a literal; \d, \w, \b and friends are classes or assertions.
-    const literal = c === '\\' ? source[i + 1] ?? '' : '.^$*+?()[]{}|'.includes(c) ? '' : c;
+    const literal = c === '\\' ? (source[i + 1] ?? '') : '.^$*+?()[]{}|'.includes(c) ? '' : c;
     if (!/^[ -~]$/.test(literal) || (c === '\\' && /[A-Za-z0-9]/.test(literal))) break;
     out += literal;
     i += c === '\\' ? 2 : 1;

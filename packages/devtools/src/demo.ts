@@ -37,7 +37,13 @@ interface DemoArgs {
 function parseDemoArgs(argv: readonly string[]): DemoArgs {
   let values: Record<string, string | boolean | undefined>;
   try {
-    const options = { hosts: { type: 'string' }, port: { type: 'string' }, 'sim-port': { type: 'string' }, 'vpn-port': { type: 'string' }, data: { type: 'string' } } as const;
+    const options = {
+      hosts: { type: 'string' },
+      port: { type: 'string' },
+      'sim-port': { type: 'string' },
+      'vpn-port': { type: 'string' },
+      data: { type: 'string' },
+    } as const;
     ({ values } = parseArgs({ args: [...argv], options, strict: true }));
   } catch (err) {
     throw new ConfigError(`demo: ${err instanceof Error ? err.message : String(err)}; ${USAGE}`);
@@ -165,7 +171,13 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     clearInterval(activity);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    running.close().then(() => Promise.all([sim.close(), vpn.close()])).then(() => process.exit(0), () => process.exit(1));
+    running
+      .close()
+      .then(() => Promise.all([sim.close(), vpn.close()]))
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -18,7 +18,10 @@
 
 /** A Python exception raised while calling: its class name and message. */
 export class PyError extends Error {
-  constructor(readonly pyClass: string, message: string) {
+  constructor(
+    readonly pyClass: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -39,7 +42,12 @@ export interface Signature {
 export const VAR_ARGS = '*args';
 
 /** A signature; `optional` keeps its key order (the Python parameter order). */
-export function sig(name: string, required: readonly string[] = [], optional: Record<string, unknown> = {}, rest: { varKw?: boolean; varArgs?: boolean } = {}): Signature {
+export function sig(
+  name: string,
+  required: readonly string[] = [],
+  optional: Record<string, unknown> = {},
+  rest: { varKw?: boolean; varArgs?: boolean } = {},
+): Signature {
   return { name, required, optional, ...rest };
 }
 
@@ -48,7 +56,20 @@ function params(s: Signature): string[] {
 }
 
 /** `salt.client.mixins.CLIENT_INTERNAL_KEYWORDS` of 2018.3 (extra keys format_call ignores). */
-const CLIENT_INTERNAL_KEYWORDS = new Set(['client', 'cmd', 'eauth', 'fun', 'kwarg', 'match', 'token', '__jid__', '__tag__', '__user__', 'username', 'password']);
+const CLIENT_INTERNAL_KEYWORDS = new Set([
+  'client',
+  'cmd',
+  'eauth',
+  'fun',
+  'kwarg',
+  'match',
+  'token',
+  '__jid__',
+  '__tag__',
+  '__user__',
+  'username',
+  'password',
+]);
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -61,10 +82,15 @@ function plural(n: number, word: string): string {
 export function bind(s: Signature, args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const names = params(s);
   if (args.length > names.length && s.varArgs !== true) {
-    throw new PyError('TypeError', `${s.name}() takes ${names.length === s.required.length ? names.length : `from ${s.required.length} to ${names.length}`} positional arguments but ${args.length} were given`);
+    throw new PyError(
+      'TypeError',
+      `${s.name}() takes ${names.length === s.required.length ? names.length : `from ${s.required.length} to ${names.length}`} positional arguments but ${args.length} were given`,
+    );
   }
   const out: Record<string, unknown> = {};
-  args.slice(0, names.length).forEach((v, i) => { out[names[i] ?? ''] = v; });
+  args.slice(0, names.length).forEach((v, i) => {
+    out[names[i] ?? ''] = v;
+  });
   if (s.varArgs === true) out[VAR_ARGS] = args.slice(names.length);
   for (const [k, v] of Object.entries(kwargs)) {
     if (k in out) throw new PyError('TypeError', `${s.name}() got multiple values for argument '${k}'`);

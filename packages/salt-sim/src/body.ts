@@ -66,5 +66,9 @@ export function assertAcceptsJson(req: Request): void {
     const media = part.split(';')[0]?.trim().toLowerCase() ?? '';
     return media === 'application/json' || media === '*/*' || media === 'application/*';
   });
-  if (!ok) throw new SimError(406, 'Your client sent this Accept header: ' + accept + '. But this resource only emits these media types: application/json, application/x-yaml.');
+  if (!ok)
+    throw new SimError(
+      406,
+      'Your client sent this Accept header: ' + accept + '. But this resource only emits these media types: application/json, application/x-yaml.',
+    );
 }

@@ -25,14 +25,21 @@ async function main(): Promise<void> {
   const host = text('host') ?? '127.0.0.1';
   const versions = { masterVersion: text('master-version'), masterTz: text('master-tz') };
   const defined = Object.fromEntries(Object.entries(versions).filter(([, v]) => v !== undefined)) as { masterVersion?: string; masterTz?: string };
-  const sim = await startSaltSim({ host, port: flag('port', 8000), hosts: flag('hosts', 50), seed: flag('seed', 1), vncEveryMs: flag('vnc-every', 0), ...defined });
+  const sim = await startSaltSim({
+    host,
+    port: flag('port', 8000),
+    hosts: flag('hosts', 50),
+    seed: flag('seed', 1),
+    vncEveryMs: flag('vnc-every', 0),
+    ...defined,
+  });
   const { username, password, eauth } = sim.credentials;
   const accepted = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted');
   process.stdout.write(
-    `salt-api simulator (Salt ${sim.controls.settings.masterVersion}, master zone ${sim.controls.settings.masterTz}) listening on ${sim.url}\n`
-      + `  SALT_API_URL=${sim.url} SALT_API_USER=${username} SALT_API_PASSWORD=${password} SALT_API_EAUTH=${eauth}\n`
-      + `  ${accepted.length} accepted minions (${accepted.filter((m) => !m.up).length} down), `
-      + `${sim.fleet.minions.size - accepted.length} other keys, ${Object.keys(sim.fleet.nodegroups).length} nodegroups\n`,
+    `salt-api simulator (Salt ${sim.controls.settings.masterVersion}, master zone ${sim.controls.settings.masterTz}) listening on ${sim.url}\n` +
+      `  SALT_API_URL=${sim.url} SALT_API_USER=${username} SALT_API_PASSWORD=${password} SALT_API_EAUTH=${eauth}\n` +
+      `  ${accepted.length} accepted minions (${accepted.filter((m) => !m.up).length} down), ` +
+      `${sim.fleet.minions.size - accepted.length} other keys, ${Object.keys(sim.fleet.nodegroups).length} nodegroups\n`,
   );
   const stop = (): void => {
     void sim.close().then(() => process.exit(0));

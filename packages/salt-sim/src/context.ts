@@ -106,7 +106,8 @@ export function exceptionText(kind: 'runner' | 'wheel', fun: string, pyClass: st
  * `"\nPassed invalid arguments: ..."` with `success` still true.
  */
 export function typeErrorReturn(ctx: SimContext, kind: 'runner' | 'wheel', fun: string, message: string): { ret: string; success: boolean } {
-  if (atLeast(ctx.settings.masterVersion, '3000')) return { ret: `\nPassed invalid arguments: ${message}\n\nUsage:\n    (see salt-run -d ${fun})`, success: true };
+  if (atLeast(ctx.settings.masterVersion, '3000'))
+    return { ret: `\nPassed invalid arguments: ${message}\n\nUsage:\n    (see salt-run -d ${fun})`, success: true };
   return { ret: exceptionText(kind, fun, 'TypeError', message), success: false };
 }
 

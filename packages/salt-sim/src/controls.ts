@@ -126,8 +126,12 @@ function addMinion(ctx: SimContext, id: string, options: { key?: KeyState; grain
 export function createControls(ctx: SimContext, faults: Faults, setDown: (down: boolean) => Promise<void>): SimControls {
   return {
     masterDown: setDown,
-    masterUnavailable: (u) => { ctx.settings.masterRunning = !u; },
-    slow: (ms) => { faults.slowMs = ms; },
+    masterUnavailable: (u) => {
+      ctx.settings.masterRunning = !u;
+    },
+    slow: (ms) => {
+      faults.slowMs = ms;
+    },
     failNext: (n, status = 500, message) => {
       faults.failCount = n;
       faults.failStatus = status;
@@ -160,6 +164,8 @@ export function createControls(ctx: SimContext, faults: Faults, setDown: (down: 
     settings: ctx.settings,
     stats: ctx.stats,
     openEventStreams: () => ctx.bus.openStreams,
-    resetStats: () => { Object.assign(ctx.stats, emptyStats()); },
+    resetStats: () => {
+      Object.assign(ctx.stats, emptyStats());
+    },
   };
 }

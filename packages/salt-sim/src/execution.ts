@@ -49,7 +49,8 @@ function canned(ctx: ExecContext, commandLine: string): { stdout: string; retcod
 function shell(ctx: ExecContext, fun: string): CmdResult {
   const byName = 'cmd' in ctx.kwargs;
   if (byName && ctx.args.length > 0) return { output: `Passed invalid arguments to ${fun}: run() got multiple values for argument 'cmd'\n`, retcode: 1 };
-  if (!byName && ctx.args.length === 0) return { output: `Passed invalid arguments to ${fun}: run() missing 1 required positional argument: 'cmd'\n`, retcode: 1 };
+  if (!byName && ctx.args.length === 0)
+    return { output: `Passed invalid arguments to ${fun}: run() missing 1 required positional argument: 'cmd'\n`, retcode: 1 };
   const cmd = String(byName ? ctx.kwargs['cmd'] : ctx.args[0]);
   return cmdRun({ fleet: ctx.fleet, minion: ctx.minion, fallback: (line) => canned(ctx, line) }, cmd, ctx.kwargs);
 }

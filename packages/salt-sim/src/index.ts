@@ -135,12 +135,13 @@ export async function startSaltSim(options: SaltSimOptions = {}): Promise<SaltSi
   const port = await listen(server, options.port ?? 0, host);
   const stopVnc = ambientVnc(ctx, options.vncEveryMs ?? 0);
   // Connection refused, as when the salt-api process is gone: stop listening and cut every socket.
-  const stop = (): Promise<void> => new Promise((resolve) => {
-    ctx.bus.dropStreams();
-    for (const s of sockets) s.destroy();
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-  });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      ctx.bus.dropStreams();
+      for (const s of sockets) s.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
   const setDown = async (down: boolean): Promise<void> => {
     if (down) await stop();
     else if (!server.listening) await listen(server, port, host);

@@ -101,13 +101,35 @@ export class JobStore {
     const arg = [...pub.args, ...kw];
     const upAtPublish = pub.minions.filter((id) => this.fleet.minions.get(id)?.up === true);
     let resolveSettled: () => void = () => undefined;
-    const settled = new Promise<void>((resolve) => { resolveSettled = resolve; });
-    const job: SimJob = { jid, fun: pub.fun, arg, tgt: pub.tgt, tgtType: pub.tgtType, user: pub.user, minions: pub.minions,
-      missing: pub.missing, startMs: Date.now(), metadata: pub.metadata, returns: new Map(), settled };
+    const settled = new Promise<void>((resolve) => {
+      resolveSettled = resolve;
+    });
+    const job: SimJob = {
+      jid,
+      fun: pub.fun,
+      arg,
+      tgt: pub.tgt,
+      tgtType: pub.tgtType,
+      user: pub.user,
+      minions: pub.minions,
+      missing: pub.missing,
+      startMs: Date.now(),
+      metadata: pub.metadata,
+      returns: new Map(),
+      settled,
+    };
     this.remember(job);
     this.bus.fire(jid, { minions: pub.minions });
-    this.bus.fire(`salt/job/${jid}/new`, { jid, tgt_type: pub.tgtType, tgt: pub.tgt, user: pub.user, fun: pub.fun, arg,
-      minions: pub.minions, missing: pub.missing });
+    this.bus.fire(`salt/job/${jid}/new`, {
+      jid,
+      tgt_type: pub.tgtType,
+      tgt: pub.tgt,
+      user: pub.user,
+      fun: pub.fun,
+      arg,
+      minions: pub.minions,
+      missing: pub.missing,
+    });
     let left = upAtPublish.length;
     if (left === 0) resolveSettled();
     upAtPublish.forEach((id, i) => {
@@ -128,9 +150,20 @@ export class JobStore {
     const entry: JobReturn = { return: out.ret, retcode: out.retcode, success: out.retcode === 0, ...(out.out ? { out: out.out } : {}) };
     job.returns.set(id, entry);
     const kw = Object.keys(pub.kwargs).length > 0 ? [pub.kwargs] : [];
-    this.bus.fire(`salt/job/${job.jid}/ret/${id}`, { cmd: '_return', id, jid: job.jid, fun: pub.fun, fun_args: [...pub.args, ...kw],
-      return: out.ret, retcode: out.retcode, success: entry.success, ...(out.out ? { out: out.out } : {}), user: pub.user,
-      ...(pub.metadata !== undefined ? { metadata: pub.metadata } : {}), _stamp: saltStamp() });
+    this.bus.fire(`salt/job/${job.jid}/ret/${id}`, {
+      cmd: '_return',
+      id,
+      jid: job.jid,
+      fun: pub.fun,
+      fun_args: [...pub.args, ...kw],
+      return: out.ret,
+      retcode: out.retcode,
+      success: entry.success,
+      ...(out.out ? { out: out.out } : {}),
+      user: pub.user,
+      ...(pub.metadata !== undefined ? { metadata: pub.metadata } : {}),
+      _stamp: saltStamp(),
+    });
   }
 
   private remember(job: SimJob): void {
@@ -161,8 +194,15 @@ export class JobStore {
   }
 
   private summary(j: SimJob): Record<string, unknown> {
-    return { Function: j.fun, Arguments: j.arg, Target: j.tgt, 'Target-type': j.tgtType, User: j.user,
-      StartTime: jidToTime(j.jid), ...(j.metadata !== undefined ? { Metadata: j.metadata } : {}) };
+    return {
+      Function: j.fun,
+      Arguments: j.arg,
+      Target: j.tgt,
+      'Target-type': j.tgtType,
+      User: j.user,
+      StartTime: jidToTime(j.jid),
+      ...(j.metadata !== undefined ? { Metadata: j.metadata } : {}),
+    };
   }
 
   /**

@@ -24,8 +24,14 @@ export function makePublicKey(seedBytes?: Buffer): string {
 
 /** `pem_finger(key=...)`: sha256 over the non-blank body lines, kept with their `\n`. */
 export function pemFinger(pem: string, hashType = 'sha256'): string {
-  const lines = pem.replace(/\r\n/g, '\n').split('\n').filter((l) => l.trim() !== '');
-  const body = lines.slice(1, -1).map((l) => `${l}\n`).join('');
+  const lines = pem
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const body = lines
+    .slice(1, -1)
+    .map((l) => `${l}\n`)
+    .join('');
   const hex = createHash(hashType).update(body).digest('hex');
   return (hex.match(/../g) ?? []).join(':');
 }

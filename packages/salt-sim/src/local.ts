@@ -22,9 +22,10 @@ function sleep(ms: number): Promise<void> {
  */
 function noResponse(ctx: SimContext, jid: string): { out: string; ret: string; retcode?: number } {
   if (!atLeast(ctx.settings.masterVersion, '3006')) return { out: 'no_return', ret: 'Minion did not return. [No response]' };
-  const ret = 'Minion did not return. [No response]\nThe minions may not have all finished running and any remaining minions will '
-    + 'return upon completion. To look up the return data for this job later, run the following command:\n\n'
-    + `salt-run jobs.lookup_jid ${jid}`;
+  const ret =
+    'Minion did not return. [No response]\nThe minions may not have all finished running and any remaining minions will ' +
+    'return upon completion. To look up the return data for this job later, run the following command:\n\n' +
+    `salt-run jobs.lookup_jid ${jid}`;
   return { out: 'no_return', ret, retcode: 1 };
 }
 
@@ -45,8 +46,17 @@ function publish(ctx: SimContext, chunk: Record<string, unknown>, user: string, 
   const call = localCall(chunk);
   // Nodegroup targets are expanded to a compound expression before publishing.
   const publishedType = tgtType === 'nodegroup' ? 'compound' : tgtType;
-  return ctx.jobs.publish({ fun: call.fun, args: call.args, kwargs: call.kwargs, tgt: chunk['tgt'], tgtType: publishedType, user,
-    minions: targeted, missing: target.missing, metadata: chunk['metadata'] });
+  return ctx.jobs.publish({
+    fun: call.fun,
+    args: call.args,
+    kwargs: call.kwargs,
+    tgt: chunk['tgt'],
+    tgtType: publishedType,
+    user,
+    minions: targeted,
+    missing: target.missing,
+    metadata: chunk['metadata'],
+  });
 }
 
 /** `LocalClient.cmd`: waits for the returns, then fills non-answering minions with `false`. */

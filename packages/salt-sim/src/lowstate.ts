@@ -42,8 +42,9 @@ function authorize(ctx: SimContext, session: Session, client: string, fun: strin
   if (client.startsWith('runner')) allowed = strings.some((p) => ['@runner', '@runners', mod].includes(p) || (p === '@jobs' && fun.startsWith('jobs.')));
   else if (client.startsWith('wheel')) allowed = strings.some((p) => p === '@wheel' || p === mod);
   else {
-    allowed = strings.some((p) => !p.startsWith('@') && pyMatch(`${p}$`, fun))
-      || perms.some((p) => typeof p === 'object' && Object.values(p).some((funs) => funs.some((f) => pyMatch(`${f}$`, fun))));
+    allowed =
+      strings.some((p) => !p.startsWith('@') && pyMatch(`${p}$`, fun)) ||
+      perms.some((p) => typeof p === 'object' && Object.values(p).some((funs) => funs.some((f) => pyMatch(`${f}$`, fun))));
   }
   if (!allowed) throw refused(ctx, client, 'Authorization error occurred.', `Authentication failure of type "token" occurred for user ${session.user}.`);
 }
@@ -64,9 +65,12 @@ function requireArgs(client: string, chunk: Record<string, unknown>): void {
 
 async function dispatch(ctx: SimContext, client: string, chunk: Record<string, unknown>, session: Session): Promise<unknown[]> {
   switch (client) {
-    case 'local': return [await runLocal(ctx, chunk, session.user)];
-    case 'local_async': return [runLocalAsync(ctx, chunk, session.user)];
-    case 'local_batch': return runLocalBatch(ctx, chunk, session.user);
+    case 'local':
+      return [await runLocal(ctx, chunk, session.user)];
+    case 'local_async':
+      return [runLocalAsync(ctx, chunk, session.user)];
+    case 'local_batch':
+      return runLocalBatch(ctx, chunk, session.user);
     case 'local_subset': {
       const up = resolveTarget(ctx.fleet, chunk['tgt'], text(chunk['tgt_type'], 'glob')).minions.filter((id) => ctx.fleet.minions.get(id)?.up);
       const subset = up.sort(() => Math.random() - 0.5).slice(0, Number(chunk['subset'] ?? 3));
@@ -75,7 +79,11 @@ async function dispatch(ctx: SimContext, client: string, chunk: Record<string, u
     case 'runner': {
       const r = await runRunner(ctx, chunk, session.user);
       const fun = text(chunk['fun']);
-      return [chunk['full_return'] === true ? { tag: `salt/run/${r.jid}/ret`, data: { fun: `runner.${fun}`, jid: r.jid, user: session.user, return: r.ret, success: r.success } } : r.ret];
+      return [
+        chunk['full_return'] === true
+          ? { tag: `salt/run/${r.jid}/ret`, data: { fun: `runner.${fun}`, jid: r.jid, user: session.user, return: r.ret, success: r.success } }
+          : r.ret,
+      ];
     }
     case 'runner_async': {
       if (!hasRunner(text(chunk['fun']))) throw unexpectedError();
@@ -83,12 +91,14 @@ async function dispatch(ctx: SimContext, client: string, chunk: Record<string, u
       ctx.jobs.later(0, () => void runRunner(ctx, chunk, session.user).catch(() => undefined));
       return [{ tag: `salt/run/${jid}`, jid }];
     }
-    case 'wheel': return [runWheel(ctx, chunk, session.user)];
+    case 'wheel':
+      return [runWheel(ctx, chunk, session.user)];
     case 'wheel_async': {
       const r = runWheel(ctx, chunk, session.user);
       return [{ jid: r.data['jid'], tag: r.tag }];
     }
-    default: return [{}]; // ssh: no roster in the simulator, nothing matches
+    default:
+      return [{}]; // ssh: no roster in the simulator, nothing matches
   }
 }
 

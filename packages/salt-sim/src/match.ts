@@ -65,7 +65,7 @@ function ipInCidr(ip: string, cidr: string): boolean {
   const bits = Number(bitsText);
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip) || !/^\d+\.\d+\.\d+\.\d+$/.test(net)) return false;
   const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return ((toInt(ip) & mask) >>> 0) === ((toInt(net) & mask) >>> 0);
+  return (toInt(ip) & mask) >>> 0 === (toInt(net) & mask) >>> 0;
 }
 
 function ipv4Of(m: SimMinion): string[] {
@@ -88,14 +88,24 @@ function termMatches(fleet: Fleet, m: SimMinion, term: string, depth: number): b
   const engine = at === 1 ? term.charAt(0) : '';
   const expr = at === 1 ? term.slice(2) : term;
   switch (engine) {
-    case 'G': return grainMatches(m.grains, expr);
-    case 'P': return grainMatches(m.grains, expr, true);
-    case 'E': return pyMatch(expr, m.id);
-    case 'L': return expr.split(',').includes(m.id);
-    case 'S': return ipv4Of(m).some((ip) => ipInCidr(ip, expr));
-    case 'N': return compoundMatches(fleet, m, nodegroupExpression(fleet, expr), depth + 1);
-    case 'I': case 'J': case 'R': return false; // no pillar / range data in the simulator
-    default: return globToRegExp(expr).test(m.id);
+    case 'G':
+      return grainMatches(m.grains, expr);
+    case 'P':
+      return grainMatches(m.grains, expr, true);
+    case 'E':
+      return pyMatch(expr, m.id);
+    case 'L':
+      return expr.split(',').includes(m.id);
+    case 'S':
+      return ipv4Of(m).some((ip) => ipInCidr(ip, expr));
+    case 'N':
+      return compoundMatches(fleet, m, nodegroupExpression(fleet, expr), depth + 1);
+    case 'I':
+    case 'J':
+    case 'R':
+      return false; // no pillar / range data in the simulator
+    default:
+      return globToRegExp(expr).test(m.id);
   }
 }
 
@@ -118,12 +128,20 @@ export function compoundMatches(fleet: Fleet, m: SimMinion, expression: string, 
   };
   const andExpr = (): boolean => {
     let v = unary();
-    while (peek() === 'and') { pos += 1; const r = unary(); v = v && r; }
+    while (peek() === 'and') {
+      pos += 1;
+      const r = unary();
+      v = v && r;
+    }
     return v;
   };
   const orExpr = (): boolean => {
     let v = andExpr();
-    while (peek() === 'or') { pos += 1; const r = andExpr(); v = v || r; }
+    while (peek() === 'or') {
+      pos += 1;
+      const r = andExpr();
+      v = v || r;
+    }
     return v;
   };
   return orExpr();
@@ -137,7 +155,10 @@ export interface TargetMatch {
 
 function listTargets(tgt: unknown): string[] {
   if (Array.isArray(tgt)) return tgt.map(String);
-  return String(tgt).split(',').map((s) => s.trim()).filter(Boolean);
+  return String(tgt)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Resolves a publication target to minion ids (sorted). */
@@ -160,5 +181,11 @@ export function resolveTarget(fleet: Fleet, tgt: unknown, tgtType = 'glob'): Tar
   };
   const test = predicate[tgtType];
   if (test === undefined) return { minions: [], missing: [] };
-  return { minions: accepted.filter(test).map((m) => m.id).sort(), missing: [] };
+  return {
+    minions: accepted
+      .filter(test)
+      .map((m) => m.id)
+      .sort(),
+    missing: [],
+  };
 }

@@ -31,15 +31,19 @@ function withJid(fn: (ctx: SimContext, jid: string, call: FunCall) => unknown): 
 }
 
 function connected(ctx: SimContext): string[] {
-  return acceptedMinions(ctx.fleet).filter((m) => m.up).map((m) => m.id).sort();
+  return acceptedMinions(ctx.fleet)
+    .filter((m) => m.up)
+    .map((m) => m.id)
+    .sort();
 }
 
 function listJobs(ctx: SimContext, call: FunCall): unknown {
   const fn = call.values['search_function'];
   const tgt = call.values['search_target'];
   const all = ctx.jobs.listJobs();
-  return Object.fromEntries(Object.entries(all).filter(([, j]) =>
-    (fn === null || j['Function'] === fn) && (tgt === null || JSON.stringify(j['Target']).includes(text(tgt)))));
+  return Object.fromEntries(
+    Object.entries(all).filter(([, j]) => (fn === null || j['Function'] === fn) && (tgt === null || JSON.stringify(j['Target']).includes(text(tgt)))),
+  );
 }
 
 function fileList(ctx: SimContext, call: FunCall): string[] {
@@ -59,9 +63,17 @@ function dirList(ctx: SimContext): string[] {
 /** config.get on the master opts: the nodegroups and a few defaults (salt-api notes §0, §9). */
 function configGet(ctx: SimContext, call: FunCall): unknown {
   const key = text(call.values['key']);
-  const opts: Record<string, unknown> = { nodegroups: ctx.fleet.nodegroups, id: `${ctx.fleet.masterId}_master`, timeout: 5,
-    gather_job_timeout: 10, keep_jobs_seconds: 86400, hash_type: 'sha256', token_expire: ctx.settings.tokenExpireS,
-    netapi_enable_clients: ctx.settings.enabledClients, file_roots: { base: ['/srv/salt'] } };
+  const opts: Record<string, unknown> = {
+    nodegroups: ctx.fleet.nodegroups,
+    id: `${ctx.fleet.masterId}_master`,
+    timeout: 5,
+    gather_job_timeout: 10,
+    keep_jobs_seconds: 86400,
+    hash_type: 'sha256',
+    token_expire: ctx.settings.tokenExpireS,
+    netapi_enable_clients: ctx.settings.enabledClients,
+    file_roots: { base: ['/srv/salt'] },
+  };
   let node: unknown = opts;
   for (const part of key.split(text(call.values['delimiter'], ':'))) {
     node = node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
@@ -76,35 +88,64 @@ const JID = ['jid'];
 const RUNNERS: Record<string, { sig: Signature; run: Runner }> = {
   'manage.status': { sig: sig('status', [], { output: true, ...TARGET }), run: manageStatus },
   'manage.up': { sig: sig('up', [], TARGET), run: async (ctx, call) => (await manageStatus(ctx, call)).up },
-  'manage.down': { sig: sig('down', [], { removekeys: false, tgt: '*', tgt_type: 'glob', expr_form: null }), run: async (ctx, call) => {
-    const { down } = await manageStatus(ctx, call);
-    if (truthy(call.values['removekeys'])) for (const id of down) ctx.fleet.minions.delete(id);
-    return down;
-  } },
+  'manage.down': {
+    sig: sig('down', [], { removekeys: false, tgt: '*', tgt_type: 'glob', expr_form: null }),
+    run: async (ctx, call) => {
+      const { down } = await manageStatus(ctx, call);
+      if (truthy(call.values['removekeys'])) for (const id of down) ctx.fleet.minions.delete(id);
+      return down;
+    },
+  },
   'manage.present': { sig: sig('present', [], PRESENT), run: connected },
   'manage.list_state': { sig: sig('list_state', [], PRESENT), run: connected },
   'manage.joined': { sig: sig('joined', [], PRESENT), run: connected },
   'manage.alived': { sig: sig('alived', [], PRESENT), run: connected },
-  'manage.not_present': { sig: sig('not_present', [], PRESENT), run: (ctx) => acceptedMinions(ctx.fleet).filter((m) => !m.up).map((m) => m.id).sort() },
-  'jobs.list_jobs': { sig: sig('list_jobs', [], { ext_source: null, outputter: null, search_metadata: null, search_function: null,
-    search_target: null, start_time: null, end_time: null, display_progress: false }), run: listJobs },
+  'manage.not_present': {
+    sig: sig('not_present', [], PRESENT),
+    run: (ctx) =>
+      acceptedMinions(ctx.fleet)
+        .filter((m) => !m.up)
+        .map((m) => m.id)
+        .sort(),
+  },
+  'jobs.list_jobs': {
+    sig: sig('list_jobs', [], {
+      ext_source: null,
+      outputter: null,
+      search_metadata: null,
+      search_function: null,
+      search_target: null,
+      start_time: null,
+      end_time: null,
+      display_progress: false,
+    }),
+    run: listJobs,
+  },
   'jobs.list_job': { sig: sig('list_job', JID, { ext_source: null, display_progress: false }), run: withJid((ctx, jid) => ctx.jobs.listJob(jid)) },
   'jobs.print_job': { sig: sig('print_job', JID, { ext_source: null }), run: withJid((ctx, jid) => ({ [jid]: ctx.jobs.listJob(jid) })) },
-  'jobs.lookup_jid': { sig: sig('lookup_jid', JID, { ext_source: null, returned: true, missing: false, display_progress: false }),
-    run: withJid((ctx, jid, call) => ctx.jobs.lookupJid(jid, truthy(call.values['missing']))) },
-  'jobs.exit_success': { sig: sig('exit_success', JID, { ext_source: null }), run: withJid((ctx, jid) => {
-    const job = ctx.jobs.get(jid);
-    return job ? Object.fromEntries(job.minions.map((id) => [id, job.returns.get(id)?.retcode === 0])) : {};
-  }) },
+  'jobs.lookup_jid': {
+    sig: sig('lookup_jid', JID, { ext_source: null, returned: true, missing: false, display_progress: false }),
+    run: withJid((ctx, jid, call) => ctx.jobs.lookupJid(jid, truthy(call.values['missing']))),
+  },
+  'jobs.exit_success': {
+    sig: sig('exit_success', JID, { ext_source: null }),
+    run: withJid((ctx, jid) => {
+      const job = ctx.jobs.get(jid);
+      return job ? Object.fromEntries(job.minions.map((id) => [id, job.returns.get(id)?.retcode === 0])) : {};
+    }),
+  },
   'fileserver.file_list': { sig: sig('file_list', [], { saltenv: 'base', backend: null }), run: fileList },
   'fileserver.dir_list': { sig: sig('dir_list', [], { saltenv: 'base', backend: null }), run: dirList },
   'fileserver.envs': { sig: sig('envs', [], { backend: null, sources: false }), run: () => ['base'] },
   'config.get': { sig: sig('get', ['key'], { default: '', delimiter: ':' }), run: configGet },
   // salt/runners/test.py `arg(*args, **kwargs)`: shows exactly what reached the runner.
-  'test.arg': { sig: sig('arg', [], {}, { varKw: true, varArgs: true }), run: (_ctx, call) => {
-    const { [VAR_ARGS]: args, ...kwargs } = call.values;
-    return { args, kwargs };
-  } },
+  'test.arg': {
+    sig: sig('arg', [], {}, { varKw: true, varArgs: true }),
+    run: (_ctx, call) => {
+      const { [VAR_ARGS]: args, ...kwargs } = call.values;
+      return { args, kwargs };
+    },
+  },
 };
 
 /** Whether the master has this runner (`verify_fun`). */
@@ -113,7 +154,12 @@ export function hasRunner(fun: string): boolean {
 }
 
 /** `_low`'s try block for a runner: the argument binding and the call; an exception becomes text. */
-async function callRunner(ctx: SimContext, fun: string, chunk: Record<string, unknown>, user: string): Promise<{ ret: unknown; success: boolean; funArgs: unknown[] }> {
+async function callRunner(
+  ctx: SimContext,
+  fun: string,
+  chunk: Record<string, unknown>,
+  user: string,
+): Promise<{ ret: unknown; success: boolean; funArgs: unknown[] }> {
   const runner = RUNNERS[fun];
   if (runner === undefined) throw unexpectedError();
   let bound: BoundCall;
@@ -121,7 +167,10 @@ async function callRunner(ctx: SimContext, fun: string, chunk: Record<string, un
     bound = runnerCall(runner.sig, chunk);
   } catch (err) {
     if (!(err instanceof PyError)) throw err;
-    const failed = err.pyClass === 'TypeError' ? typeErrorReturn(ctx, 'runner', fun, err.message) : { ret: exceptionText('runner', fun, err.pyClass, err.message), success: false };
+    const failed =
+      err.pyClass === 'TypeError'
+        ? typeErrorReturn(ctx, 'runner', fun, err.message)
+        : { ret: exceptionText('runner', fun, err.pyClass, err.message), success: false };
     return { ...failed, funArgs: [] };
   }
   const ret = await runner.run(ctx, { fun, values: bound.values, funArgs: bound.funArgs, user });

@@ -46,7 +46,8 @@ function simple(env: ShellEnv, argv: readonly string[]): Output {
   if (name === 'true') return done(0);
   if (name === 'false') return done(1);
   if (name === 'echo') return done(0, `${args.join(' ')}\n`);
-  if ((name === 'curl' || name === 'wget') && !has(env, name)) return { chunks: [{ stream: 'stderr', text: `/bin/sh: 1: ${name}: not found\n` }], code: 127, seconds: 0 };
+  if ((name === 'curl' || name === 'wget') && !has(env, name))
+    return { chunks: [{ stream: 'stderr', text: `/bin/sh: 1: ${name}: not found\n` }], code: 127, seconds: 0 };
   if (name === 'curl') return curl(env.fleet, env.minion, args);
   if (name === 'wget') return wget(env.fleet, env.minion, args);
   const r = env.fallback(argv.join(' '));
@@ -102,7 +103,8 @@ function execDirect(env: ShellEnv, cmd: string, node: Node): Output | string {
     return `ERROR: Unable to run command '${cmd}' with the context '{'cwd': '/root', 'shell': False}', reason: [Errno 2] No such file or directory: '${argv0}'`;
   }
   const [name = ''] = first.argv;
-  if (!has(env, name) && !BUILTINS.has(name)) return `ERROR: Unable to run command '${cmd}' with the context '{'cwd': '/root', 'shell': False}', reason: [Errno 2] No such file or directory: '${name}'`;
+  if (!has(env, name) && !BUILTINS.has(name))
+    return `ERROR: Unable to run command '${cmd}' with the context '{'cwd': '/root', 'shell': False}', reason: [Errno 2] No such file or directory: '${name}'`;
   return simple(env, first.argv);
 }
 
@@ -128,5 +130,11 @@ export function cmdRun(env: ShellEnv, cmd: string, kwargs: Readonly<Record<strin
   const limit = seconds(kwargs['timeout']);
   if (limit !== null && o.seconds > limit) return { output: `${cmd} : Timed out after ${limit} seconds`, retcode: 1 };
   if (!Number.isFinite(o.seconds)) return { noReturn: true };
-  return { output: o.chunks.map((c) => c.text).join('').trimEnd(), retcode: o.code };
+  return {
+    output: o.chunks
+      .map((c) => c.text)
+      .join('')
+      .trimEnd(),
+    retcode: o.code,
+  };
 }

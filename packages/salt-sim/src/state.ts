@@ -48,10 +48,21 @@ function timeOfDay(ms: number): string {
 }
 
 function runStep(step: SlsStep, sls: string, runNum: number, fail: boolean): Record<string, unknown> {
-  const base = { name: step.name, __sls__: sls, __run_num__: runNum, start_time: timeOfDay(Date.now()),
-    duration: Math.round(Math.random() * 250_000) / 1000, __id__: step.id };
+  const base = {
+    name: step.name,
+    __sls__: sls,
+    __run_num__: runNum,
+    start_time: timeOfDay(Date.now()),
+    duration: Math.round(Math.random() * 250_000) / 1000,
+    __id__: step.id,
+  };
   if (step.module !== 'cmd') {
-    return { ...base, changes: {}, result: true, comment: step.module === 'pkg' ? 'All specified packages are already installed' : `File ${step.name} is in the correct state` };
+    return {
+      ...base,
+      changes: {},
+      result: true,
+      comment: step.module === 'pkg' ? 'All specified packages are already installed' : `File ${step.name} is in the correct state`,
+    };
   }
   const retcode = fail ? 100 : 0;
   const changes = {

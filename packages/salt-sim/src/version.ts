@@ -9,7 +9,10 @@
 export const DEFAULT_MASTER_VERSION = '2018.3.2';
 
 function parts(version: string): number[] {
-  return version.split(/[.-]/).map((p) => Number.parseInt(p, 10)).map((n) => (Number.isFinite(n) ? n : 0));
+  return version
+    .split(/[.-]/)
+    .map((p) => Number.parseInt(p, 10))
+    .map((n) => (Number.isFinite(n) ? n : 0));
 }
 
 /** Whether `version` is `floor` or later (`2018.3.3`, `3006`, `3006.9`...). */
@@ -36,7 +39,14 @@ export function wallClock(ms: number, tz: string): { digits: string; millis: num
   let fmt = formats.get(tz);
   if (fmt === undefined) {
     fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formats.set(tz, fmt);
   }

@@ -18,9 +18,21 @@ export interface Output {
 }
 
 /** What a host gets when it GETs `url`. */
-type Reply = { readonly kind: 'http'; readonly status: number; readonly body: string } | { readonly kind: 'dns' } | { readonly kind: 'refused' } | { readonly kind: 'hang' };
+type Reply =
+  | { readonly kind: 'http'; readonly status: number; readonly body: string }
+  | { readonly kind: 'dns' }
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'hang' };
 
-const REASONS: Readonly<Record<number, string>> = { 200: 'OK', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+const REASONS: Readonly<Record<number, string>> = {
+  200: 'OK',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
 
 /** The tools a host has: set explicitly, else by OS (Debian installs wget, RHEL-like curl, Ubuntu both). */
 export function httpTools(minion: SimMinion): readonly HttpTool[] {
@@ -38,8 +50,8 @@ function get(fleet: Fleet, minion: SimMinion, url: URL): Reply {
   if (egress === 'no_dns' || resolver === undefined) return { kind: 'dns' };
   if (egress === 'blocked') return { kind: 'hang' };
   if (resolver.down === true) return { kind: 'refused' };
-  const status = resolver.failing?.includes(minion.id) ? 503 : resolver.status ?? 200;
-  const body = status >= 400 && resolver.body === undefined ? `${REASONS[status] ?? 'Error'}\n` : resolver.body ?? `${minion.publicIp}\n`;
+  const status = resolver.failing?.includes(minion.id) ? 503 : (resolver.status ?? 200);
+  const body = status >= 400 && resolver.body === undefined ? `${REASONS[status] ?? 'Error'}\n` : (resolver.body ?? `${minion.publicIp}\n`);
   return { kind: 'http', status, body };
 }
 
@@ -51,7 +63,8 @@ const CURL_FLAGS: Readonly<Record<string, string>> = { f: 'fail', s: 'silent', S
 const CURL_VALUED: Readonly<Record<string, string>> = { m: 'max-time' };
 const CURL_TRY = "curl: try 'curl --help' or 'curl --manual' for more information\n";
 /** What curl's meter shows for a small transfer (it writes it to stderr unless -s). */
-const METER = '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n                                 Dload  Upload   Total   Spent    Left  Speed\n\r100    13  100    13    0     0    812      0 --:--:-- --:--:-- --:--:--   866\n';
+const METER =
+  '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n                                 Dload  Upload   Total   Spent    Left  Speed\n\r100    13  100    13    0     0    812      0 --:--:-- --:--:-- --:--:--   866\n';
 
 /** curl's options: short flags may be combined (`-fsS`), a valued short option takes the rest or the next word. */
 function curlOptions(args: readonly string[]): { flags: Set<string>; values: Map<string, string>; urls: string[] } | string {
@@ -70,7 +83,7 @@ function curlOptions(args: readonly string[]): { flags: Set<string>; values: Map
         const c = a[j] ?? '';
         const valued = CURL_VALUED[c];
         if (valued !== undefined) {
-          values.set(valued, j + 1 < a.length ? a.slice(j + 1) : args[++i] ?? '');
+          values.set(valued, j + 1 < a.length ? a.slice(j + 1) : (args[++i] ?? ''));
           break;
         }
         const flag = CURL_FLAGS[c];
@@ -106,7 +119,8 @@ export function curl(fleet: Fleet, minion: SimMinion, args: readonly string[]): 
     return fail(28, `Failed to connect to ${url.hostname} port ${port(url)} after 300000 ms: Connection timed out`, 300);
   }
   const meter = o.flags.has('silent') ? [] : [err(METER)];
-  if (reply.status >= 400 && o.flags.has('fail')) return out(22, 0, ...meter, ...(shown ? [err(`curl: (22) The requested URL returned error: ${reply.status}\n`)] : []));
+  if (reply.status >= 400 && o.flags.has('fail'))
+    return out(22, 0, ...meter, ...(shown ? [err(`curl: (22) The requested URL returned error: ${reply.status}\n`)] : []));
   return out(0, 0, ...meter, { stream: 'stdout', text: reply.body });
 }
 
@@ -126,7 +140,7 @@ function wgetOptions(args: readonly string[]): { quiet: boolean; output: string 
         if (c === 'q') o.quiet = true;
         else if (c === '4') continue;
         else if (c === 'O' || c === 'T' || c === 't') {
-          const value = j + 1 < a.length ? a.slice(j + 1) : args[++i] ?? '';
+          const value = j + 1 < a.length ? a.slice(j + 1) : (args[++i] ?? '');
           if (c === 'O') o.output = value;
           else if (c === 'T') o.timeout = Number(value);
           else o.tries = Number(value) || 20;
@@ -142,7 +156,7 @@ function wgetOptions(args: readonly string[]): { quiet: boolean; output: string 
 export function wget(fleet: Fleet, minion: SimMinion, args: readonly string[]): Output {
   const o = wgetOptions(args);
   if (typeof o === 'string') return out(2, 0, err(o));
-  if (o.urls.length === 0) return out(1, 0, err('wget: missing URL\nUsage: wget [OPTION]... [URL]...\n\nTry `wget --help\' for more options.\n'));
+  if (o.urls.length === 0) return out(1, 0, err("wget: missing URL\nUsage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.\n"));
   let url: URL;
   try {
     url = new URL(o.urls[0] ?? '');

@@ -15,8 +15,17 @@ import type { KeyState } from './model';
 import { createRng } from '@fleet/fixtures';
 
 const DIRS: Record<KeyState, string> = { accepted: 'minions', pending: 'minions_pre', rejected: 'minions_rejected', denied: 'minions_denied' };
-const LIST_ALIASES: Record<string, KeyState> = { acc: 'accepted', accepted: 'accepted', pre: 'pending', un: 'pending',
-  unaccepted: 'pending', rej: 'rejected', rejected: 'rejected', den: 'denied', denied: 'denied' };
+const LIST_ALIASES: Record<string, KeyState> = {
+  acc: 'accepted',
+  accepted: 'accepted',
+  pre: 'pending',
+  un: 'pending',
+  unaccepted: 'pending',
+  rej: 'rejected',
+  rejected: 'rejected',
+  den: 'denied',
+  denied: 'denied',
+};
 
 type Wheel = (ctx: SimContext, call: FunCall) => unknown;
 
@@ -55,8 +64,12 @@ function listAll(ctx: SimContext): Record<string, string[]> {
 function keysBy(ctx: SimContext, call: FunCall, render: (id: string, pem: string) => string): Record<string, Record<string, string>> {
   const matched = nameMatch(ctx, String(match(call)), true);
   const local = masterKeys(ctx);
-  return Object.fromEntries(Object.entries(matched).map(([dir, ids]) => [dir,
-    Object.fromEntries(ids.map((id) => [id, render(id, local[id] ?? ctx.fleet.minions.get(id)?.pem ?? '')]))]));
+  return Object.fromEntries(
+    Object.entries(matched).map(([dir, ids]) => [
+      dir,
+      Object.fromEntries(ids.map((id) => [id, render(id, local[id] ?? ctx.fleet.minions.get(id)?.pem ?? '')])),
+    ]),
+  );
 }
 
 /** Moves matching keys from `from` dirs to `to`, firing `salt/key` events. */
@@ -70,7 +83,13 @@ function move(ctx: SimContext, ids: string[], from: KeyState[], to: KeyState, ac
     if (to === 'accepted') {
       // The minion re-authenticates and starts once its key is accepted.
       ctx.jobs.later(ctx.settings.returnDelayMs, () => {
-        ctx.bus.fire(`salt/minion/${id}/start`, { id, cmd: '_minion_event', pretag: null, data: `Minion ${id} started at ${new Date().toUTCString()}`, tag: `salt/minion/${id}/start` });
+        ctx.bus.fire(`salt/minion/${id}/start`, {
+          id,
+          cmd: '_minion_event',
+          pretag: null,
+          data: `Minion ${id} started at ${new Date().toUTCString()}`,
+          tag: `salt/minion/${id}/start`,
+        });
       });
     }
   }
@@ -89,7 +108,12 @@ function byDict(call: FunCall): string[] {
 
 function mover(to: KeyState, act: string, base: KeyState[], flags: Record<string, KeyState>, dict: boolean): Wheel {
   return (ctx, call) => {
-    const from = [...base, ...Object.entries(flags).filter(([flag]) => truthy(call.values[flag])).map(([, s]) => s)];
+    const from = [
+      ...base,
+      ...Object.entries(flags)
+        .filter(([flag]) => truthy(call.values[flag]))
+        .map(([, s]) => s),
+    ];
     const ids = dict ? byDict(call) : byGlob(call).ids(ctx);
     move(ctx, ids, from, to, act);
     return dict ? dictMatch(ctx, ids) : nameMatch(ctx, byGlob(call).match, false);
@@ -116,19 +140,40 @@ function deleter(dict: boolean): Wheel {
 const MATCH = ['match'];
 const WHEELS: Record<string, { sig: Signature; run: Wheel }> = {
   'key.list_all': { sig: sig('list_all'), run: listAll },
-  'key.list': { sig: sig('list_', MATCH), run: (ctx, call) => {
-    const state = LIST_ALIASES[String(match(call))];
-    if (state === undefined) return listAll(ctx);
-    return { [DIRS[state]]: listAll(ctx)[DIRS[state]] ?? [] };
-  } },
+  'key.list': {
+    sig: sig('list_', MATCH),
+    run: (ctx, call) => {
+      const state = LIST_ALIASES[String(match(call))];
+      if (state === undefined) return listAll(ctx);
+      return { [DIRS[state]]: listAll(ctx)[DIRS[state]] ?? [] };
+    },
+  },
   'key.name_match': { sig: sig('name_match', MATCH), run: (ctx, call) => nameMatch(ctx, String(match(call)), true) },
-  'key.finger': { sig: sig('finger', MATCH, { hash_type: null }), run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pemFinger(pem, text(call.values['hash_type'], 'sha256'))) },
-  'key.finger_master': { sig: sig('finger_master', [], { hash_type: null }), run: (ctx, call) => ({ local: { 'master.pub': pemFinger(masterKeys(ctx)['master.pub'] ?? '', text(call.values['hash_type'], 'sha256')) } }) },
+  'key.finger': {
+    sig: sig('finger', MATCH, { hash_type: null }),
+    run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pemFinger(pem, text(call.values['hash_type'], 'sha256'))),
+  },
+  'key.finger_master': {
+    sig: sig('finger_master', [], { hash_type: null }),
+    run: (ctx, call) => ({ local: { 'master.pub': pemFinger(masterKeys(ctx)['master.pub'] ?? '', text(call.values['hash_type'], 'sha256')) } }),
+  },
   'key.print': { sig: sig('key_str', MATCH), run: (ctx, call) => keysBy(ctx, call, (_id, pem) => pem) },
-  'key.accept': { sig: sig('accept', MATCH, { include_rejected: false, include_denied: false }), run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, false) },
-  'key.accept_dict': { sig: sig('accept_dict', MATCH, { include_rejected: false, include_denied: false }), run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, true) },
-  'key.reject': { sig: sig('reject', MATCH, { include_accepted: false, include_denied: false }), run: mover('rejected', 'reject', ['pending'], { include_accepted: 'accepted', include_denied: 'denied' }, false) },
-  'key.reject_dict': { sig: sig('reject_dict', MATCH, { include_accepted: false, include_denied: false }), run: mover('rejected', 'reject', ['pending'], { include_accepted: 'accepted', include_denied: 'denied' }, true) },
+  'key.accept': {
+    sig: sig('accept', MATCH, { include_rejected: false, include_denied: false }),
+    run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, false),
+  },
+  'key.accept_dict': {
+    sig: sig('accept_dict', MATCH, { include_rejected: false, include_denied: false }),
+    run: mover('accepted', 'accept', ['pending'], { include_rejected: 'rejected', include_denied: 'denied' }, true),
+  },
+  'key.reject': {
+    sig: sig('reject', MATCH, { include_accepted: false, include_denied: false }),
+    run: mover('rejected', 'reject', ['pending'], { include_accepted: 'accepted', include_denied: 'denied' }, false),
+  },
+  'key.reject_dict': {
+    sig: sig('reject_dict', MATCH, { include_accepted: false, include_denied: false }),
+    run: mover('rejected', 'reject', ['pending'], { include_accepted: 'accepted', include_denied: 'denied' }, true),
+  },
   'key.delete': { sig: sig('delete', MATCH), run: deleter(false) },
   'key.delete_dict': { sig: sig('delete_dict', MATCH), run: deleter(true) },
 };
@@ -143,7 +188,9 @@ function callWheel(ctx: SimContext, fun: string, chunk: Record<string, unknown>,
     return { ret: wheel.run(ctx, { fun, values: bound.values, funArgs: bound.funArgs, user }), success: true };
   } catch (err) {
     if (!(err instanceof PyError)) throw err;
-    return err.pyClass === 'TypeError' ? typeErrorReturn(ctx, 'wheel', fun, err.message) : { ret: exceptionText('wheel', fun, err.pyClass, err.message), success: false };
+    return err.pyClass === 'TypeError'
+      ? typeErrorReturn(ctx, 'wheel', fun, err.message)
+      : { ret: exceptionText('wheel', fun, err.pyClass, err.message), success: false };
   }
 }
 

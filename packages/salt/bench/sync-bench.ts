@@ -61,14 +61,23 @@ async function measure<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number;
 
 function line(label: string, r: { value: SyncReport; ms: number; cpuMs: number; peakRss: number; peakHeap: number }): string {
   const v = r.value;
-  return `${label}: ${(r.ms / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU in this process, peak RSS ${(r.peakRss / MB).toFixed(0)} MiB (heap ${(r.peakHeap / MB).toFixed(0)} MiB); `
-    + `seen ${v.hostsSeen}, new ${v.hostsNew}, changed ${v.hostsChanged}, nodegroups ${v.nodegroups}, actions ${v.actionsRecorded}, `
-    + `failed patches ${v.failedPatches}, alerts ${v.alertsRaised}, master reachable ${String(v.masterReachable)}`;
+  return (
+    `${label}: ${(r.ms / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU in this process, peak RSS ${(r.peakRss / MB).toFixed(0)} MiB (heap ${(r.peakHeap / MB).toFixed(0)} MiB); ` +
+    `seen ${v.hostsSeen}, new ${v.hostsNew}, changed ${v.hostsChanged}, nodegroups ${v.nodegroups}, actions ${v.actionsRecorded}, ` +
+    `failed patches ${v.failedPatches}, alerts ${v.alertsRaised}, master reachable ${String(v.masterReachable)}`
+  );
 }
 
 async function main(): Promise<void> {
   const hosts = flag('hosts', 10_000);
-  const quiet: Log = { info: (o, m) => { if (m === 'fleet sync done') console.log('  phases (ms):', JSON.stringify((o as { phasesMs?: unknown }).phasesMs)); }, debug: () => undefined, warn: (o, m) => console.warn(m, o), error: (o, m) => console.error(m, o) };
+  const quiet: Log = {
+    info: (o, m) => {
+      if (m === 'fleet sync done') console.log('  phases (ms):', JSON.stringify((o as { phasesMs?: unknown }).phasesMs));
+    },
+    debug: () => undefined,
+    warn: (o, m) => console.warn(m, o),
+    error: (o, m) => console.error(m, o),
+  };
   const dir = mkdtempSync(join(tmpdir(), 'fleet-sync-bench-'));
   const { url, child } = await startSim(hosts, flag('seed', 1));
   const store = openSqliteStore({ path: join(dir, 'fleet.db') });

@@ -9,6 +9,16 @@ export { DEFAULT_EVENTS_IDLE_MS, startEventConsumer, type EventConsumerOptions }
 export { isTimeZone, jidAt, jidInstant, shiftJid } from './jid';
 export { createMasterService, EXEC_CLIENTS, NO_RESPONSE, NOT_TARGETED, type MasterOptions, type RunningMaster, type SyncTrigger } from './master';
 export { answerOf, OUTWARD_METADATA, probeCommand, probeKwarg, probeOutward, shellQuote, type ProbeDeps } from './master/outward';
-export { executeTask, recordOutcome, startScheduler, claimDue, claimUpdate, scheduleOf, type RunningScheduler, type RunOutcome, type SchedulerOptions } from './scheduler';
+export {
+  executeTask,
+  recordOutcome,
+  startScheduler,
+  claimDue,
+  claimUpdate,
+  scheduleOf,
+  type RunningScheduler,
+  type RunOutcome,
+  type SchedulerOptions,
+} from './scheduler';
 export { createFleetSync, startSyncLoop, SYNC_LEASE, type SyncOptions, type SyncReport } from './sync';
 export { recordReturns, alert, raiseAlert, type JobReturn } from './record';

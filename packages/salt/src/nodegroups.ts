@@ -113,14 +113,21 @@ function termMatches(term: string, host: MatchTarget, groups: Groups, depth: num
   const engine = term.charAt(1) === '@' ? term.charAt(0) : '';
   const expr = engine === '' ? term : term.slice(2);
   switch (engine) {
-    case 'G': return grainMatches(host.grains, expr);
-    case 'P': return grainMatches(host.grains, expr, true);
-    case 'E': return pyMatch(expr, host.id);
-    case 'L': return expr.split(',').includes(host.id);
-    case 'N': return groups[expr] !== undefined && expressionMatches(groups[expr], host, groups, depth + 1);
-    case '': return globRegExp(expr).test(host.id);
+    case 'G':
+      return grainMatches(host.grains, expr);
+    case 'P':
+      return grainMatches(host.grains, expr, true);
+    case 'E':
+      return pyMatch(expr, host.id);
+    case 'L':
+      return expr.split(',').includes(host.id);
+    case 'N':
+      return groups[expr] !== undefined && expressionMatches(groups[expr], host, groups, depth + 1);
+    case '':
+      return globRegExp(expr).test(host.id);
     // Pillar, subnet and range terms need data the service does not hold: no match.
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -158,7 +165,9 @@ export function expressionMatches(expression: string, host: MatchTarget, groups:
 
 /** The names of the nodegroups a host belongs to, sorted. */
 export function nodegroupsOf(host: MatchTarget, groups: Groups): string[] {
-  return Object.keys(groups).filter((name) => expressionMatches(groups[name] ?? '', host, groups)).sort();
+  return Object.keys(groups)
+    .filter((name) => expressionMatches(groups[name] ?? '', host, groups))
+    .sort();
 }
 
 /** Splits `G@a:b:c` into the dotted grain key `a.b` and the value `c`. */

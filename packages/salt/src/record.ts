@@ -99,7 +99,10 @@ export async function recordReturns(runtime: Runtime, returns: readonly JobRetur
   if (returns.length === 0) return [];
   const ctx = systemContext(runtime, now);
   const byId = new Map(returns.map((r) => [`${r.jid}${r.host}`, r] as const));
-  const { created } = await runtime.resources.of(actions).upsertMany([...byId].map(([id, r]) => ({ _id: id, ...actionFields(r) })), ctx);
+  const { created } = await runtime.resources.of(actions).upsertMany(
+    [...byId].map(([id, r]) => ({ _id: id, ...actionFields(r) })),
+    ctx,
+  );
   const failed = [...byId].flatMap(([id, r]) => {
     const fields = failedPatchFields(r);
     return fields === null ? [] : [{ _id: id, ...fields }];

@@ -44,7 +44,12 @@ async function pickHost(api: ApiChild): Promise<string> {
 function scenarios(host: string): Scenario[] {
   const task = { name: BENCH_TASK, fun: 'test.ping', tgt: [host], start: '2030-01-01 00:00', interval: 3600 };
   return [
-    { name: 'hosts page (status=up, -_updated, page 3)', method: 'GET', path: `/api/hosts?where=${q({ status: 'up' })}&sort=-_updated&page=3`, p99Target: TARGETS.hostsP99 },
+    {
+      name: 'hosts page (status=up, -_updated, page 3)',
+      method: 'GET',
+      path: `/api/hosts?where=${q({ status: 'up' })}&sort=-_updated&page=3`,
+      p99Target: TARGETS.hostsP99,
+    },
     { name: 'host item with grains', method: 'GET', path: `/api/hosts/${encodeURIComponent(host)}` },
     { name: "one host's actions (-_created)", method: 'GET', path: `/api/actions?where=${q({ host })}&sort=-_created`, p99Target: TARGETS.actionsP99 },
     { name: 'POST a task', method: 'POST', path: '/api/tasks', body: JSON.stringify(task) },
@@ -71,12 +76,20 @@ async function removeBenchTasks(path: string): Promise<number> {
 async function main(): Promise<number> {
   const params = { hosts: envInt('BENCH_HOSTS', 10_000), actions: envInt('BENCH_ACTIONS', 1_000_000), seed: 1 };
   const load: Omit<LoadOptions, 'baseUrl'> = { token: TOKEN, connections: 10, seconds: envInt('BENCH_SECONDS', 10), warmupSeconds: 3 };
-  say(`fleet-api bench: ${params.hosts} hosts, ${params.actions} actions; server ${pinTo(0).length > 0 ? 'pinned to core 0, load on core 1' : 'not pinned (no taskset or one core)'}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `fleet-api bench: ${params.hosts} hosts, ${params.actions} actions; server ${pinTo(0).length > 0 ? 'pinned to core 0, load on core 1' : 'not pinned (no taskset or one core)'}; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const dataset = await ensureDataset(params, say);
-  say(`seed: ${(dataset.seedMs / 1000).toFixed(1)} s for ${dataset.counts.hosts} hosts and ${dataset.counts.actions} actions${dataset.reused ? ' (cached file, seeded earlier)' : ''}`);
+  say(
+    `seed: ${(dataset.seedMs / 1000).toFixed(1)} s for ${dataset.counts.hosts} hosts and ${dataset.counts.actions} actions${dataset.reused ? ' (cached file, seeded earlier)' : ''}`,
+  );
 
   const api = await startApi({ DATABASE_URL: `sqlite:${dataset.path}`, API_TOKENS: `bench=${TOKEN}:admin`, LOG_LEVEL: 'warn' }, 0);
-  say(`cold start: ${api.coldStartMs.toFixed(0)} ms (spawn -> first 200 of /api/health); server pid ${api.serverPid}, RSS ${rssMb(api.serverPid).toFixed(0)} MB`);
+  say(
+    `cold start: ${api.coldStartMs.toFixed(0)} ms (spawn -> first 200 of /api/health); server pid ${api.serverPid}, RSS ${rssMb(api.serverPid).toFixed(0)} MB`,
+  );
   const results: Array<{ s: Scenario; r: LoadResult; rss: number }> = [];
   let crashed: string | undefined;
   try {
@@ -109,7 +122,11 @@ async function main(): Promise<number> {
   }
   const maxRss = Math.max(...results.map((x) => x.rss));
   if (results.length > 0) say(`  ${(maxRss <= TARGETS.rssMb ? 'PASS' : 'FAIL').padEnd(5)} server RSS: max ${maxRss.toFixed(0)} MB <= ${TARGETS.rssMb} MB`);
-  say(`cold start ${api.coldStartMs.toFixed(0)} ms; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `cold start ${api.coldStartMs.toFixed(0)} ms; load average now ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   if (crashed !== undefined) {
     process.stderr.write(`\nCRASH: ${crashed}\n`);
     return 1;

@@ -64,7 +64,9 @@ export async function ensureDataset(params: DatasetParams, log: (line: string) =
   mkdirSync(dir, { recursive: true });
   log(`seeding ${params.hosts} hosts and ${params.actions} actions into ${path} ...`);
   try {
-    const result = await withEngine(path, secretKey(undefined, dir), (runtime) => seedFleet(runtime, { hosts: params.hosts, actions: params.actions, seed: params.seed }));
+    const result = await withEngine(path, secretKey(undefined, dir), (runtime) =>
+      seedFleet(runtime, { hosts: params.hosts, actions: params.actions, seed: params.seed }),
+    );
     const seededAt = new Date().toISOString();
     const written: Meta = { format: SEED_FORMAT, ...params, seedMs: result.ms, counts: result.counts, seededAt };
     writeFileSync(metaPath, `${JSON.stringify(written, null, 2)}\n`);

@@ -11,7 +11,13 @@ import { createLogger } from '../src/logger';
 export async function withEngine<T>(path: string, secretKey: string, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const store = openSqliteStore({ path });
   try {
-    const engine = createEngine({ definitions: allResources, routeGroups: allRouteGroups, store, secrets: createSecretBox(secretKey), log: createLogger('warn') });
+    const engine = createEngine({
+      definitions: allResources,
+      routeGroups: allRouteGroups,
+      store,
+      secrets: createSecretBox(secretKey),
+      log: createLogger('warn'),
+    });
     await engine.ensureCollections();
     return await work(engine.runtime);
   } finally {

@@ -37,7 +37,9 @@ function bytesOf(path: string): number {
 
 /** Seeds `hosts` hosts and `snapshots` snapshots `intervalS` apart into a new file; resolves the seed time. */
 async function seed(path: string, o: { hosts: number; snapshots: number; intervalS: number }): Promise<{ ms: number; snapshotsMs: number }> {
-  const result = await withEngine(path, SECRET_KEY, (runtime) => seedFleet(runtime, { hosts: o.hosts, actions: 0, snapshots: o.snapshots, snapshotIntervalMs: o.intervalS * 1000 }));
+  const result = await withEngine(path, SECRET_KEY, (runtime) =>
+    seedFleet(runtime, { hosts: o.hosts, actions: 0, snapshots: o.snapshots, snapshotIntervalMs: o.intervalS * 1000 }),
+  );
   return { ms: result.ms, snapshotsMs: result.timings.hosts_statistic };
 }
 
@@ -64,7 +66,12 @@ async function time(api: ApiChild, path: string, count: number): Promise<Timed> 
     const runs = [];
     for (let i = 0; i < count; i += 1) runs.push(await get());
     const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
-    return { p50: ms[Math.floor(ms.length / 2)] ?? Number.NaN, max: ms[ms.length - 1] ?? Number.NaN, bytes: runs[0]?.bytes ?? 0, rss: Math.max(rss, rssMb(api.serverPid)) };
+    return {
+      p50: ms[Math.floor(ms.length / 2)] ?? Number.NaN,
+      max: ms[ms.length - 1] ?? Number.NaN,
+      bytes: runs[0]?.bytes ?? 0,
+      rss: Math.max(rss, rssMb(api.serverPid)),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -82,7 +89,11 @@ function requests(days: number): Array<{ name: string; path: string; target?: nu
   return [
     ...KINDS.map((k) => ({ name: `${k}, 24 h`, path: `/api/hosts/statistics/${k}`, target: TARGETS.day })),
     // The targets are for 30 days; a longer history is measured, not judged.
-    ...KINDS.map((k) => ({ name: `${k}, ${days} d`, path: `/api/hosts/statistics/${k}?${range}`, ...(days <= 30 ? { target: k === 'online' ? TARGETS.onlineMonth : TARGETS.otherMonth } : {}) })),
+    ...KINDS.map((k) => ({
+      name: `${k}, ${days} d`,
+      path: `/api/hosts/statistics/${k}?${range}`,
+      ...(days <= 30 ? { target: k === 'online' ? TARGETS.onlineMonth : TARGETS.otherMonth } : {}),
+    })),
     { name: 'online where nodegroups=workstations, 24 h', path: `/api/hosts/statistics/online?${where}` },
     { name: `online where nodegroups=workstations, ${days} d`, path: `/api/hosts/statistics/online?${range}&${where}` },
     { name: 'hosts_statistic, 25 items without hosts', path: `/api/hosts_statistic?page=100&projection=${encodeURIComponent('{"hosts":0}')}` },
@@ -98,10 +109,15 @@ export async function statisticsBench(say: Say): Promise<boolean> {
   try {
     const path = join(dir, 'history.db');
     const seeded = await seed(path, { ...o, snapshots });
-    say(`\nstatistics: seeded ${o.hosts} hosts and ${snapshots} snapshots ${o.intervalS} s apart (${o.days} days) in ${(seeded.ms / 1000).toFixed(1)} s (snapshots ${(seeded.snapshotsMs / 1000).toFixed(1)} s)`);
+    say(
+      `\nstatistics: seeded ${o.hosts} hosts and ${snapshots} snapshots ${o.intervalS} s apart (${o.days} days) in ${(seeded.ms / 1000).toFixed(1)} s (snapshots ${(seeded.snapshotsMs / 1000).toFixed(1)} s)`,
+    );
     const base = join(dir, 'base.db');
     await seed(base, { ...o, snapshots: 1 });
-    const api = await startApi({ DATABASE_URL: `sqlite:${path}`, API_TOKENS: `bench=${TOKEN}:admin`, SECRET_KEY, LOG_LEVEL: 'warn', SNAPSHOT_INTERVAL_S: String(o.intervalS) }, 0);
+    const api = await startApi(
+      { DATABASE_URL: `sqlite:${path}`, API_TOKENS: `bench=${TOKEN}:admin`, SECRET_KEY, LOG_LEVEL: 'warn', SNAPSHOT_INTERVAL_S: String(o.intervalS) },
+      0,
+    );
     let ok = true;
     let rss = 0;
     try {
@@ -120,7 +136,9 @@ export async function statisticsBench(say: Say): Promise<boolean> {
     const baseSize = bytesOf(base);
     const projected = baseSize + ((size - baseSize) * 90) / o.days;
     say(`  ${mark(rss <= TARGETS.rssMb)} server RSS during the requests: max ${rss.toFixed(0)} MB (<= ${TARGETS.rssMb} MB)`);
-    say(`  ${mark(projected <= TARGETS.projectedBytes)} database: ${MB(size)} with ${o.days} days (${MB(baseSize)} of it the fleet itself); 90 days projected: ${MB(projected)} (<= 1 GB)`);
+    say(
+      `  ${mark(projected <= TARGETS.projectedBytes)} database: ${MB(size)} with ${o.days} days (${MB(baseSize)} of it the fleet itself); 90 days projected: ${MB(projected)} (<= 1 GB)`,
+    );
     return ok && rss <= TARGETS.rssMb && projected <= TARGETS.projectedBytes;
   } finally {
     rmSync(dir, { recursive: true, force: true });

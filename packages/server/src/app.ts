@@ -108,7 +108,8 @@ export function createApp(options: AppOptions): Express {
   app.use(securityHeaders());
   app.use(requestLog(options.log));
   const { CORS_ORIGINS, CORS_ALLOWED_HEADERS, CORS_MAX_AGE_S } = options.config;
-  if (CORS_ORIGINS.length > 0) app.use(cors({ origins: CORS_ORIGINS, maxAgeS: CORS_MAX_AGE_S, ...(CORS_ALLOWED_HEADERS ? { allowedHeaders: CORS_ALLOWED_HEADERS } : {}) }));
+  if (CORS_ORIGINS.length > 0)
+    app.use(cors({ origins: CORS_ORIGINS, maxAgeS: CORS_MAX_AGE_S, ...(CORS_ALLOWED_HEADERS ? { allowedHeaders: CORS_ALLOWED_HEADERS } : {}) }));
   app.get('/api/health', async (_req, res) => {
     const status = await options.health();
     if (status.status !== 'ok') res.setHeader('Retry-After', String(HEALTH_RETRY_AFTER_S));

@@ -16,7 +16,16 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Runtime } from '@fleet/engine';
 import type { Logger } from 'pino';
-import { createMasterService, createSaltClient, safeUrl, startEventConsumer, startScheduler, startSyncLoop, type RunningMaster, type SaltClient } from '@fleet/salt';
+import {
+  createMasterService,
+  createSaltClient,
+  safeUrl,
+  startEventConsumer,
+  startScheduler,
+  startSyncLoop,
+  type RunningMaster,
+  type SaltClient,
+} from '@fleet/salt';
 import { startVpnService, type RunningVpn } from '@fleet/vpn';
 import { ConfigError, type Config } from './config';
 
@@ -105,7 +114,9 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   const masterTz = config.SALT_MASTER_TZ;
   const sync = startSyncLoop({ client, runtime: o.runtime, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder, masterTz });
   const onReconnect = (): void => {
-    sync.runNow().catch((err: unknown) => syncLog.warn({ err: err instanceof Error ? err.message : String(err) }, 'sync after an event stream reconnect did not run'));
+    sync
+      .runNow()
+      .catch((err: unknown) => syncLog.warn({ err: err instanceof Error ? err.message : String(err) }, 'sync after an event stream reconnect did not run'));
   };
   const idleMs = Math.round(config.SALT_EVENTS_IDLE_S * 1000);
   const events = startEventConsumer({ client, runtime: o.runtime, log: log.child({ component: 'events' }), toolKey, onReconnect, idleMs });
@@ -113,7 +124,10 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   o.services.set('master', master);
   const schedulerLog = log.child({ component: 'scheduler' });
   const scheduler = startScheduler({ log: schedulerLog, master, runtime: o.runtime });
-  log.info({ url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S, masterTz, eventsIdleS: config.SALT_EVENTS_IDLE_S }, 'master integration started');
+  log.info(
+    { url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S, masterTz, eventsIdleS: config.SALT_EVENTS_IDLE_S },
+    'master integration started',
+  );
   return {
     master,
     async stop() {

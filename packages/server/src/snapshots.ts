@@ -98,7 +98,8 @@ async function convert(o: ConvertOptions, now: Date): Promise<snapshotHistory.Co
     );
   }
   // Said once, at start: a tick finds them again (the numbers differ) and has nothing new to say.
-  if (done.skipped > 0 && exact) o.log.warn({ skipped: done.skipped }, "full host-list snapshots inside the compact history's span were left as they are (reads take them as stored)");
+  if (done.skipped > 0 && exact)
+    o.log.warn({ skipped: done.skipped }, "full host-list snapshots inside the compact history's span were left as they are (reads take them as stored)");
   if (repaired > 0) o.log.warn({ repaired }, 'snapshots found in the history without their hosts_statistic item were given one');
   return done;
 }

@@ -59,12 +59,13 @@ function bodies(route: Route, req: Request): Readonly<Record<string, unknown>>[]
   }
   if (!Array.isArray(list)) return undefined;
   const bound = list.map((item) => bindStruct(Buffer.from(JSON.stringify(item)), route.struct ?? {}));
-  return bound.every((b) => b !== undefined) ? (bound) : undefined;
+  return bound.every((b) => b !== undefined) ? bound : undefined;
 }
 
 async function serve(ctx: SimContext, route: Route, req: Request): Promise<SimResponse> {
   // gin `Features`: HTTP/1.0 is refused before anything else.
-  if (req.httpVersionMajor === 1 && req.httpVersionMinor === 0) return { status: 505, body: 'HTTP/1.0 not supported', contentType: 'text/plain; charset=utf-8' };
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor === 0)
+    return { status: 505, body: 'HTTP/1.0 not supported', contentType: 'text/plain; charset=utf-8' };
   const cookies = parseCookies(req.headers.cookie);
   let validated = false;
   if (route.proxy === 'auth') {
@@ -77,8 +78,14 @@ async function serve(ctx: SimContext, route: Route, req: Request): Promise<SimRe
   if (bound === 'content-type') return { status: 520, body: '' };
   if (bound === undefined) return BIND_ERROR;
   const call: Call = {
-    method: route.method, path: req.path, params: stringRecord(req.params), query: stringRecord(req.query),
-    headers: req.headers, cookies, json: bound[0] ?? {}, validated,
+    method: route.method,
+    path: req.path,
+    params: stringRecord(req.params),
+    query: stringRecord(req.query),
+    headers: req.headers,
+    cookies,
+    json: bound[0] ?? {},
+    validated,
   };
   if (route.flask !== 'open') {
     const admin = checkSession(ctx, call, route.flask === 'session');

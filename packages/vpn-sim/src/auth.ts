@@ -180,6 +180,12 @@ export function stateGet(ctx: SimContext, call: Call): SimResponse {
   const csrf = ctx.gen.secret();
   ctx.state.csrf.set(csrf, admin.id);
   return jsonify({
-    super_user: true, csrf_token: csrf, theme: 'dark', active: false, plan: null, version: 1_034_468_189, sso: null,
+    super_user: true,
+    csrf_token: csrf,
+    theme: 'dark',
+    active: false,
+    plan: null,
+    version: 1_034_468_189,
+    sso: null,
   });
 }

@@ -18,14 +18,14 @@ function flag(name: string, fallback: number): number {
 
 async function main(): Promise<void> {
   const hostIndex = process.argv.indexOf('--host');
-  const host = hostIndex >= 0 ? process.argv[hostIndex + 1] ?? '127.0.0.1' : '127.0.0.1';
+  const host = hostIndex >= 0 ? (process.argv[hostIndex + 1] ?? '127.0.0.1') : '127.0.0.1';
   const sim = await startVpnSim({ host, port: flag('port', 9700), seed: flag('seed', 1) });
   const { username, password } = sim.credentials;
   const servers = [...sim.state.servers.values()].map((s) => `${s.name} (${s.id}, ${s.status})`).join(', ');
   process.stdout.write(
-    `VPN server (Pritunl) simulator listening on ${sim.url}\n`
-      + `  VPN manager: dashboard_address=${sim.url} username=${username} password=${password}\n`
-      + `  servers: ${servers}\n`,
+    `VPN server (Pritunl) simulator listening on ${sim.url}\n` +
+      `  VPN manager: dashboard_address=${sim.url} username=${username} password=${password}\n` +
+      `  servers: ${servers}\n`,
   );
   const stop = (): void => {
     void sim.close().then(() => process.exit(0));

@@ -77,7 +77,9 @@ function server(ctx: SimContext, id: string): SimServer {
 export function createControls(ctx: SimContext, faults: Faults, setDown: (mode: 'refuse' | 'reset' | false) => Promise<void>): VpnSimControls {
   return {
     down: setDown,
-    slow: (ms) => { faults.slowMs = ms; },
+    slow: (ms) => {
+      faults.slowMs = ms;
+    },
     failNext: (n, status = 500) => {
       faults.failCount = n;
       faults.failStatus = status;
@@ -97,9 +99,13 @@ export function createControls(ctx: SimContext, faults: Faults, setDown: (mode: 
     },
     advanceClock: (ms) => ctx.clock.advance(ms),
     attach: (serverId, orgId) => attach(ctx, server(ctx, serverId), orgId),
-    setServerStatus: (serverId, status) => { server(ctx, serverId).status = status; },
+    setServerStatus: (serverId, status) => {
+      server(ctx, serverId).status = status;
+    },
     settings: ctx.settings,
     stats: ctx.stats,
-    resetStats: () => { Object.assign(ctx.stats, emptyStats()); },
+    resetStats: () => {
+      Object.assign(ctx.stats, emptyStats());
+    },
   };
 }

@@ -68,8 +68,15 @@ const DEFAULT_ADMINS: AdminOption[] = [{ username: 'pritunl', password: 'pritunl
 /** Pritunl's defaults (settings/app.py, notes §1b and "Checked ... a second time"). */
 function settingsFrom(o: Partial<SimSettings> = {}): SimSettings {
   return {
-    sessionTtlMs: 43_200_000, sessionLimit: 16, tokenTtlMs: 43_200_000, loginMax: 30, loginWindowMs: 600_000,
-    authTimeWindowS: 43_200, loginDelayMs: 0, orgCreateDelayMs: 0, ...o,
+    sessionTtlMs: 43_200_000,
+    sessionLimit: 16,
+    tokenTtlMs: 43_200_000,
+    loginMax: 30,
+    loginWindowMs: 600_000,
+    authTimeWindowS: 43_200,
+    loginDelayMs: 0,
+    orgCreateDelayMs: 0,
+    ...o,
   };
 }
 
@@ -78,16 +85,38 @@ function createContext(options: VpnSimOptions): SimContext {
   const state = emptyState();
   for (const a of options.admins ?? DEFAULT_ADMINS) {
     const admin: SimAdmin = {
-      id: gen.id(), username: a.username.toLowerCase(), password: a.password, disabled: a.disabled ?? false,
-      otpAuth: a.otpCode !== undefined, otpCode: a.otpCode, default: false, sessions: [], api: a.api,
+      id: gen.id(),
+      username: a.username.toLowerCase(),
+      password: a.password,
+      disabled: a.disabled ?? false,
+      otpAuth: a.otpCode !== undefined,
+      otpCode: a.otpCode,
+      default: false,
+      sessions: [],
+      api: a.api,
     };
     state.admins.set(admin.id, admin);
   }
   for (const s of options.servers ?? [{ name: 'vpn-sim-1' }]) {
     const id = gen.id();
-    state.servers.set(id, { id, name: s.name, status: s.status ?? 'offline', port: s.port ?? 1194, protocol: s.protocol ?? 'udp', groups: s.groups ?? [], organizations: [] });
+    state.servers.set(id, {
+      id,
+      name: s.name,
+      status: s.status ?? 'offline',
+      port: s.port ?? 1194,
+      protocol: s.protocol ?? 'udp',
+      groups: s.groups ?? [],
+      organizations: [],
+    });
   }
-  return { state, gen, clock: createClock(), settings: settingsFrom(options.settings), stats: emptyStats(), publicAddress: options.publicAddress ?? '127.0.0.1' };
+  return {
+    state,
+    gen,
+    clock: createClock(),
+    settings: settingsFrom(options.settings),
+    stats: emptyStats(),
+    publicAddress: options.publicAddress ?? '127.0.0.1',
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -117,11 +146,12 @@ export async function startVpnSim(options: VpnSimOptions = {}): Promise<VpnSim> 
   });
   const port = await listen(server, options.port ?? 0, host);
   // Connection refused, as when the server is gone: stop listening and cut every socket.
-  const stop = (): Promise<void> => new Promise((resolve) => {
-    for (const s of sockets) s.destroy();
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-  });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
   const setDown = async (mode: 'refuse' | 'reset' | false): Promise<void> => {
     faults.reset = mode === 'reset';
     // Both modes cut the open (keep-alive) connections; 'reset' then cuts each new one too.

@@ -19,7 +19,12 @@ function tarEntry(name: string, data: Buffer, mtime: number): Buffer {
   header.write('0000000\0', 108);
   header.write('0000000\0', 116);
   header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
-  header.write(`${Math.floor(mtime / 1000).toString(8).padStart(11, '0')}\0`, 136);
+  header.write(
+    `${Math.floor(mtime / 1000)
+      .toString(8)
+      .padStart(11, '0')}\0`,
+    136,
+  );
   header.write('        ', 148);
   header.write('0', 156);
   header.write('ustar\0' + '00', 257);
@@ -36,7 +41,10 @@ export function buildTar(files: readonly { name: string; data: Buffer }[], mtime
 }
 
 function pem(label: string, bytes: Buffer): string {
-  const b64 = bytes.toString('base64').replace(/(.{64})/g, '$1\n').trim();
+  const b64 = bytes
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trim();
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----`;
 }
 
@@ -46,11 +54,26 @@ function ovpn(ctx: SimContext, org: SimOrg, user: SimUser, server: SimServer): s
     `# ${org.name}_${user.name}_${server.name}`,
     `setenv UV_ID ${user.id}`,
     `setenv UV_NAME ${user.name}`,
-    'client', 'dev tun', 'dev-type tun',
+    'client',
+    'dev tun',
+    'dev-type tun',
     `remote ${ctx.publicAddress} ${server.port} ${server.protocol}`,
-    'remote-random', 'nobind', 'persist-tun', 'cipher AES-256-CBC', 'auth SHA256', 'verb 2', 'mute 3',
-    'push-peer-info', 'ping 10', 'ping-restart 60', 'hand-window 70', 'server-poll-timeout 4', 'reneg-sec 2592000',
-    'sndbuf 393216', 'rcvbuf 393216', 'remote-cert-tls server',
+    'remote-random',
+    'nobind',
+    'persist-tun',
+    'cipher AES-256-CBC',
+    'auth SHA256',
+    'verb 2',
+    'mute 3',
+    'push-peer-info',
+    'ping 10',
+    'ping-restart 60',
+    'hand-window 70',
+    'server-poll-timeout 4',
+    'reneg-sec 2592000',
+    'sndbuf 393216',
+    'rcvbuf 393216',
+    'remote-cert-tls server',
     `<ca>\n${pem('CERTIFICATE', ctx.gen.bytes(96))}\n</ca>`,
     `<cert>\n${pem('CERTIFICATE', ctx.gen.bytes(96))}\n</cert>`,
     `<key>\n${pem('PRIVATE KEY', ctx.gen.bytes(96))}\n</key>`,

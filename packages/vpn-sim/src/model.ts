@@ -152,7 +152,12 @@ export interface Clock {
 
 export function createClock(): Clock {
   let offset = 0;
-  return { now: () => Date.now() + offset, advance: (ms) => { offset += ms; } };
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
 }
 
 /** Python's `str(datetime)` without microseconds: `YYYY-MM-DD HH:MM:SS` (utils/json_helpers.py). */

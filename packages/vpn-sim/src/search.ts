@@ -18,7 +18,11 @@ const byName = (a: SimUser, b: SimUser): number => (a.name < b.name ? -1 : a.nam
 function takePrefix(search: string, prefix: string): { value: string; rest: string } {
   const n = search.indexOf(prefix);
   if (n === -1) return { value: '', rest: search };
-  const value = search.slice(n + prefix.length).trim().split(/\s+/)[0] ?? '';
+  const value =
+    search
+      .slice(n + prefix.length)
+      .trim()
+      .split(/\s+/)[0] ?? '';
   return { value, rest: (search.slice(0, n) + search.slice(n + prefix.length + value.length)).trim() };
 }
 
@@ -75,8 +79,13 @@ export function searchUsers(ctx: SimContext, call: Call, org: SimOrg): SimRespon
     }
     const found = searched(orgUsers, spec);
     return jsonify({
-      search, search_more: limit < found.length, search_limit: limit, search_count: found.length, search_time: 0.001,
-      server_count: serverCount, users: render(found.slice(0, limit)),
+      search,
+      search_more: limit < found.length,
+      search_limit: limit,
+      search_count: found.length,
+      search_time: 0.001,
+      server_count: serverCount,
+      users: render(found.slice(0, limit)),
     });
   }
   const all = [...orgUsers.filter((u) => u.type === 'client').sort(byName), ...orgUsers.filter((u) => u.type === 'server').sort(byName)];
@@ -85,7 +94,9 @@ export function searchUsers(ctx: SimContext, call: Call, org: SimOrg): SimRespon
   if (!Number.isInteger(page)) return abort(500);
   const clients = orgUsers.filter((u) => u.type === 'client').length;
   return jsonify({
-    page, page_total: Math.floor(clients / PAGE_COUNT), server_count: serverCount,
+    page,
+    page_total: Math.floor(clients / PAGE_COUNT),
+    server_count: serverCount,
     users: render(all.slice(page * PAGE_COUNT, (page + 1) * PAGE_COUNT)),
   });
 }

@@ -11,8 +11,13 @@ import { abort, appError, jsonify, type SimResponse } from './wire';
 /** A subset of `Server.dict()`: the fields a client of the simulator needs. */
 export function serverDict(server: SimServer): Record<string, unknown> {
   return {
-    id: server.id, name: server.name, status: server.status, port: server.port, protocol: server.protocol,
-    groups: server.groups, organizations: [...server.organizations],
+    id: server.id,
+    name: server.name,
+    status: server.status,
+    port: server.port,
+    protocol: server.protocol,
+    groups: server.groups,
+    organizations: [...server.organizations],
   };
 }
 
@@ -46,9 +51,24 @@ export function attach(ctx: SimContext, s: SimServer, orgId: string): void {
   if (exists) return;
   const id = ctx.gen.id();
   ctx.state.users.set(id, {
-    id, orgId, name: serverUser, email: null, groups: [], pin: null, type: 'server', auth_type: 'local', yubico_id: null,
-    otp_secret: ctx.gen.otpSecret(), disabled: false, bypass_secondary: false, client_to_client: false, mac_addresses: null,
-    dns_servers: null, dns_suffix: null, port_forwarding: [], network_links: [],
+    id,
+    orgId,
+    name: serverUser,
+    email: null,
+    groups: [],
+    pin: null,
+    type: 'server',
+    auth_type: 'local',
+    yubico_id: null,
+    otp_secret: ctx.gen.otpSecret(),
+    disabled: false,
+    bypass_secondary: false,
+    client_to_client: false,
+    mac_addresses: null,
+    dns_servers: null,
+    dns_suffix: null,
+    port_forwarding: [],
+    network_links: [],
   });
 }
 

@@ -12,9 +12,33 @@ import { abort, appError, filterStr, jsonify, type SimResponse, pyText } from '.
 
 /** AUTH_TYPES of constants.py. */
 export const AUTH_TYPES = new Set([
-  'local', 'duo', 'yubico', 'azure', 'azure_duo', 'azure_yubico', 'google', 'google_duo', 'google_yubico', 'authzero',
-  'authzero_duo', 'authzero_yubico', 'slack', 'slack_duo', 'slack_yubico', 'saml', 'saml_duo', 'saml_yubico', 'saml_okta',
-  'saml_okta_duo', 'saml_okta_yubico', 'saml_onelogin', 'saml_onelogin_duo', 'saml_onelogin_yubico', 'radius', 'radius_duo', 'plugin',
+  'local',
+  'duo',
+  'yubico',
+  'azure',
+  'azure_duo',
+  'azure_yubico',
+  'google',
+  'google_duo',
+  'google_yubico',
+  'authzero',
+  'authzero_duo',
+  'authzero_yubico',
+  'slack',
+  'slack_duo',
+  'slack_yubico',
+  'saml',
+  'saml_duo',
+  'saml_yubico',
+  'saml_okta',
+  'saml_okta_duo',
+  'saml_okta_yubico',
+  'saml_onelogin',
+  'saml_onelogin_duo',
+  'saml_onelogin_yubico',
+  'radius',
+  'radius_duo',
+  'plugin',
 ]);
 /** `settings.user.pin_min_length`. */
 const PIN_MIN_LENGTH = 6;
@@ -59,12 +83,29 @@ export function userDict(user: SimUser, org: SimOrg): Record<string, unknown> {
 export function userReadDict(ctx: SimContext, user: SimUser, org: SimOrg): Record<string, unknown> {
   const servers = [...ctx.state.servers.values()]
     .filter((s) => s.organizations.includes(org.id) && (s.groups.length === 0 || s.groups.some((g) => user.groups.includes(g))))
-    .map((s) => ({ id: s.id, name: s.name, status: false, server_id: s.id, device_name: null, platform: null, real_address: null, virt_address: null, virt_address6: null, connected_since: null }))
+    .map((s) => ({
+      id: s.id,
+      name: s.name,
+      status: false,
+      server_id: s.id,
+      device_name: null,
+      platform: null,
+      real_address: null,
+      virt_address: null,
+      virt_address6: null,
+      connected_since: null,
+    }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   return {
     ...userDict(user, org),
-    gravatar: true, audit: false, status: false, sso: null, otp_auth: false, dns_mapping: null,
-    network_links: [...user.network_links], servers,
+    gravatar: true,
+    audit: false,
+    status: false,
+    sso: null,
+    otp_auth: false,
+    dns_mapping: null,
+    network_links: [...user.network_links],
+    servers,
   };
 }
 
@@ -100,11 +141,24 @@ function createUser(ctx: SimContext, org: SimOrg, data: Readonly<Record<string, 
   if (bypass && pin !== null) return appError(400, ERRORS.pinBypassSecondary);
   if (bypass && yubico !== null) return appError(400, ERRORS.yubikeyBypassSecondary);
   const user: SimUser = {
-    id: ctx.gen.id(), orgId: org.id, name: filterStr(pyText(data.name)), email: filterStr(pyText(data.email)),
-    groups: groupsOf(data.groups), pin, type: 'client', auth_type: authType, yubico_id: yubico, otp_secret: ctx.gen.otpSecret(),
-    disabled: data.disabled === true, bypass_secondary: bypass, client_to_client: data.client_to_client === true,
-    mac_addresses: strings(data.mac_addresses), dns_servers: strings(data.dns_servers),
-    dns_suffix: filterStr(pyText(data.dns_suffix)) || null, port_forwarding: portForwarding(data.port_forwarding), network_links: [],
+    id: ctx.gen.id(),
+    orgId: org.id,
+    name: filterStr(pyText(data.name)),
+    email: filterStr(pyText(data.email)),
+    groups: groupsOf(data.groups),
+    pin,
+    type: 'client',
+    auth_type: authType,
+    yubico_id: yubico,
+    otp_secret: ctx.gen.otpSecret(),
+    disabled: data.disabled === true,
+    bypass_secondary: bypass,
+    client_to_client: data.client_to_client === true,
+    mac_addresses: strings(data.mac_addresses),
+    dns_servers: strings(data.dns_servers),
+    dns_suffix: filterStr(pyText(data.dns_suffix)) || null,
+    port_forwarding: portForwarding(data.port_forwarding),
+    network_links: [],
   };
   ctx.state.users.set(user.id, user);
   // Partial success: the user exists before a bad network link answers 400 (notes, second check).

@@ -31,8 +31,16 @@ export function appError(status: number, body: { error: string; error_msg: strin
 }
 
 const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Not Allowed',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Not Allowed',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** `flask.abort(status)` rendered by handlers/errors.py: `"401: Unauthorized"` as text/html. */
@@ -91,14 +99,37 @@ export const STRUCTS = {
   orgPost: { name: 'string', auth_api: 'bool' },
   orgPut: { name: 'string', auth_api: 'bool', auth_token: 'bool', auth_secret: 'bool' },
   userPost: {
-    name: 'string', email: 'string', auth_type: 'string', yubico_id: 'string', groups: 'strings', pin: 'string', disabled: 'bool',
-    network_links: 'strings', bypass_secondary: 'bool', client_to_client: 'bool', mac_addresses: 'strings', dns_servers: 'strings',
-    dns_suffix: 'string', port_forwarding: 'portfwd',
+    name: 'string',
+    email: 'string',
+    auth_type: 'string',
+    yubico_id: 'string',
+    groups: 'strings',
+    pin: 'string',
+    disabled: 'bool',
+    network_links: 'strings',
+    bypass_secondary: 'bool',
+    client_to_client: 'bool',
+    mac_addresses: 'strings',
+    dns_servers: 'strings',
+    dns_suffix: 'string',
+    port_forwarding: 'portfwd',
   },
   userPut: {
-    name: 'string', email: 'string', auth_type: 'string', yubico_id: 'string', groups: 'strings', pin: 'any', disabled: 'bool',
-    network_links: 'strings', bypass_secondary: 'bool', client_to_client: 'bool', mac_addresses: 'strings', dns_servers: 'strings',
-    dns_suffix: 'string', port_forwarding: 'portfwd', send_key_email: 'bool',
+    name: 'string',
+    email: 'string',
+    auth_type: 'string',
+    yubico_id: 'string',
+    groups: 'strings',
+    pin: 'any',
+    disabled: 'bool',
+    network_links: 'strings',
+    bypass_secondary: 'bool',
+    client_to_client: 'bool',
+    mac_addresses: 'strings',
+    dns_servers: 'strings',
+    dns_suffix: 'string',
+    port_forwarding: 'portfwd',
+    send_key_email: 'bool',
   },
 } as const satisfies Record<string, GoStruct>;
 
@@ -107,9 +138,12 @@ const ZERO: Record<GoKind, unknown> = { string: '', bool: false, strings: null, 
 function decodeField(kind: GoKind, value: unknown): { ok: true; value: unknown } | { ok: false } {
   if (value === null || value === undefined) return { ok: true, value: ZERO[kind] };
   switch (kind) {
-    case 'string': return typeof value === 'string' ? { ok: true, value } : { ok: false };
-    case 'bool': return typeof value === 'boolean' ? { ok: true, value } : { ok: false };
-    case 'any': return { ok: true, value };
+    case 'string':
+      return typeof value === 'string' ? { ok: true, value } : { ok: false };
+    case 'bool':
+      return typeof value === 'boolean' ? { ok: true, value } : { ok: false };
+    case 'any':
+      return { ok: true, value };
     case 'strings':
       if (!Array.isArray(value) || !value.every((v) => v === null || typeof v === 'string')) return { ok: false };
       return { ok: true, value: value.map((v: unknown) => (typeof v === 'string' ? v : '')) };

@@ -86,7 +86,12 @@ export class VpnClient {
 
   /** `POST /organization` (200 with the dict). Not idempotent: look up by name before retrying. */
   async createOrganization(input: { name: string; auth_api?: boolean }): Promise<VpnOrganization> {
-    const body = await this.json({ method: 'POST', path: '/organization', body: { name: input.name, auth_api: input.auth_api ?? false }, timeout: 'createOrganization' });
+    const body = await this.json({
+      method: 'POST',
+      path: '/organization',
+      body: { name: input.name, auth_api: input.auth_api ?? false },
+      timeout: 'createOrganization',
+    });
     return this.shaped('POST /organization', () => parseOrganization(body));
   }
 

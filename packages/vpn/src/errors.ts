@@ -43,7 +43,7 @@ export function errorMessage(body: string, contentType: string, status: number):
         const p = parsed as Record<string, unknown>;
         const code = typeof p.error === 'string' ? p.error : undefined;
         const msg = typeof p.error_msg === 'string' ? p.error_msg : undefined;
-        text = msg !== undefined && code !== undefined ? `${msg} (${code})` : msg ?? code ?? body;
+        text = msg !== undefined && code !== undefined ? `${msg} (${code})` : (msg ?? code ?? body);
       }
     } catch {
       text = body;
@@ -93,6 +93,7 @@ export function transportError(err: unknown, c: TransportContext): HttpError {
   if ((code !== undefined && TIMEOUT.has(code)) || name === 'CanceledError' || name === 'TimeoutError' || /timeout/i.test(message)) {
     return new GatewayTimeout(`VPN manager "${c.manager}" at ${safeUrl(c.url)} did not answer within ${c.timeoutMs} ms (${c.what})`);
   }
-  const reason = code !== undefined && UNREACHABLE.has(code) ? code : /hang up/i.test(message) ? 'connection closed (socket hang up)' : code ?? 'network error';
+  const reason =
+    code !== undefined && UNREACHABLE.has(code) ? code : /hang up/i.test(message) ? 'connection closed (socket hang up)' : (code ?? 'network error');
   return new ServiceUnavailable(`VPN manager "${c.manager}" unreachable at ${safeUrl(c.url)}: ${reason} (${c.what})`);
 }

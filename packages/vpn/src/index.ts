@@ -9,7 +9,16 @@ export { VpnClient, VpnMissing } from './client';
 export { filterName } from './names';
 export { readTar } from './tar';
 export type * from './types';
-export { RECONCILE_LEASE, startVpnService, type AccountRecord, type ManagerReport, type OrganizationRecord, type RunningVpn, type VpnAccounts, type VpnServiceOptions } from './service';
+export {
+  RECONCILE_LEASE,
+  startVpnService,
+  type AccountRecord,
+  type ManagerReport,
+  type OrganizationRecord,
+  type RunningVpn,
+  type VpnAccounts,
+  type VpnServiceOptions,
+} from './service';
 
 /** A client for one VPN manager; call `close()` when done (it logs out and frees the sockets). */
 export function createVpnClient(options: VpnClientOptions): VpnClient {

@@ -95,8 +95,13 @@ export class Transport {
     const started = Date.now();
     try {
       const res = await this.http.request<Buffer>({
-        method: call.method, url: call.path, params: call.query, data: call.body === undefined ? undefined : JSON.stringify(call.body),
-        headers, timeout, signal: AbortSignal.timeout(timeout),
+        method: call.method,
+        url: call.path,
+        params: call.query,
+        data: call.body === undefined ? undefined : JSON.stringify(call.body),
+        headers,
+        timeout,
+        signal: AbortSignal.timeout(timeout),
       });
       if (session !== undefined) applySetCookie(session.cookies, res.headers['set-cookie']);
       this.log.debug({ manager: this.manager, what, status: res.status, ms: Date.now() - started }, 'VPN server call');
@@ -111,7 +116,9 @@ export class Transport {
   /** The current session, logging in when there is none (one login in flight for all callers). */
   private async current(): Promise<Session> {
     if (this.session !== undefined) return this.session;
-    this.loginInFlight ??= this.login().finally(() => { this.loginInFlight = undefined; });
+    this.loginInFlight ??= this.login().finally(() => {
+      this.loginInFlight = undefined;
+    });
     return this.loginInFlight;
   }
 
@@ -119,7 +126,9 @@ export class Transport {
     const now = Date.now();
     this.loginTimes = this.loginTimes.filter((t) => now - t < this.budget.windowMs);
     if (this.loginTimes.length >= this.budget.max) {
-      throw new ServiceUnavailable(`VPN manager "${this.manager}": ${this.budget.max} logins in ${Math.round(this.budget.windowMs / 1000)} s already; not logging in again yet (the server limits logins per administrator)`);
+      throw new ServiceUnavailable(
+        `VPN manager "${this.manager}": ${this.budget.max} logins in ${Math.round(this.budget.windowMs / 1000)} s already; not logging in again yet (the server limits logins per administrator)`,
+      );
     }
     this.loginTimes.push(now);
   }
@@ -157,7 +166,9 @@ export class Transport {
       return new BadGateway(`VPN manager "${this.manager}": user "${user}" has two-factor authentication, which the service cannot answer: ${message}`);
     }
     if (code === 'auth_too_many') {
-      return new BadGateway(`VPN manager "${this.manager}" refused the login of user "${user}": too many logins (the server allows 30 per 10 minutes): ${message}`);
+      return new BadGateway(
+        `VPN manager "${this.manager}" refused the login of user "${user}": too many logins (the server allows 30 per 10 minutes): ${message}`,
+      );
     }
     return statusError({ manager: this.manager, what: 'POST /auth/session', status: res.status, message });
   }
@@ -200,7 +211,11 @@ export class Transport {
     this.session = undefined;
     if (session !== undefined) {
       try {
-        await this.http.delete('/auth/session', { headers: { Cookie: [...session.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }, timeout: LOGOUT_TIMEOUT_MS, signal: AbortSignal.timeout(LOGOUT_TIMEOUT_MS) });
+        await this.http.delete('/auth/session', {
+          headers: { Cookie: [...session.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+          timeout: LOGOUT_TIMEOUT_MS,
+          signal: AbortSignal.timeout(LOGOUT_TIMEOUT_MS),
+        });
       } catch {
         this.log.debug({ manager: this.manager, url: safeUrl(this.url) }, 'VPN server logout failed');
       }

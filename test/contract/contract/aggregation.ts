@@ -8,7 +8,12 @@ export function aggregateTests(ctx: Context): void {
   });
   test('$unwind and $group with $sum, then $sort', async () => {
     const rows = await ctx.store.aggregate('hosts', [{ $unwind: '$tags' }, { $group: { _id: '$tags', n: { $sum: 1 } } }, { $sort: { n: -1, _id: 1 } }]);
-    expect(rows).toEqual([{ _id: 'prod', n: 3 }, { _id: 'web', n: 3 }, { _id: 'db', n: 2 }, { _id: 'edge', n: 1 }]);
+    expect(rows).toEqual([
+      { _id: 'prod', n: 3 },
+      { _id: 'web', n: 3 },
+      { _id: 'db', n: 2 },
+      { _id: 'edge', n: 1 },
+    ]);
   });
   test('$group with $addToSet and $first', async () => {
     const rows = await ctx.store.aggregate('hosts', [

@@ -14,7 +14,9 @@ export function findOneAndUpdateTests(ctx: Context): void {
   });
   test('takes the first match in sort order', async () => {
     expect((await ctx.store.findOneAndUpdate('hosts', { status: 'up' }, { $set: { claimed: true } }, { sort: [['cpu', -1]] }))?._id).toBe('h1');
-    expect((await ctx.store.findOneAndUpdate('hosts', { status: 'up', claimed: { $ne: true } }, { $set: { claimed: true } }, { sort: [['cpu', -1]] }))?._id).toBe('h4');
+    expect(
+      (await ctx.store.findOneAndUpdate('hosts', { status: 'up', claimed: { $ne: true } }, { $set: { claimed: true } }, { sort: [['cpu', -1]] }))?._id,
+    ).toBe('h4');
   });
   test('null when nothing matches; upsert creates', async () => {
     expect(await ctx.store.findOneAndUpdate('hosts', { _id: 'nope' }, { $set: { a: 1 } })).toBeNull();
@@ -29,8 +31,15 @@ export function findOneAndUpdateTests(ctx: Context): void {
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
   test('many claimers, few jobs: each job claimed once', async () => {
-    await ctx.store.insert('jobs', [1, 2, 3].map((n) => ({ _id: `j${n}`, status: 'queued', n })));
-    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => ctx.store.findOneAndUpdate('jobs', { status: 'queued' }, { $set: { status: 'running', by: i } }, { sort: [['n', 1]] })));
+    await ctx.store.insert(
+      'jobs',
+      [1, 2, 3].map((n) => ({ _id: `j${n}`, status: 'queued', n })),
+    );
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        ctx.store.findOneAndUpdate('jobs', { status: 'queued' }, { $set: { status: 'running', by: i } }, { sort: [['n', 1]] }),
+      ),
+    );
     const won = claims.filter((c): c is Doc => c !== null).map((c) => c._id);
     expect(won.sort()).toEqual(['j1', 'j2', 'j3']);
   });

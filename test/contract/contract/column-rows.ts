@@ -12,15 +12,51 @@ const HISTORY: CollectionSpec = {
   name: 'history_rows',
   scalarPaths: { snapshot: 'string', column: 'string', part: 'integer', timestamp: 'datetime', last: 'datetime', base: 'string' },
   datetimePaths: ['timestamp', 'last'],
-  indexes: [{ fields: [['column', 1], ['timestamp', 1]] }, { fields: [['timestamp', 1]] }],
+  indexes: [
+    {
+      fields: [
+        ['column', 1],
+        ['timestamp', 1],
+      ],
+    },
+    { fields: [['timestamp', 1]] },
+  ],
 };
 
 const T = Date.UTC(2026, 10, 1);
 /** Every kind of value a column holds: ids, epoch ms past 2^32, null, booleans, lists, objects. */
-const MIXED = [0, 'web-1.example.net', 'up', 0, 'db-2', null, 3, 'web-1.example.net', true, 4, 'db-2', ['web', 'prod'], 5, 'x', { note: 'kept', n: 1.5 }, 6, 'y', 1795665305688];
+const MIXED = [
+  0,
+  'web-1.example.net',
+  'up',
+  0,
+  'db-2',
+  null,
+  3,
+  'web-1.example.net',
+  true,
+  4,
+  'db-2',
+  ['web', 'prod'],
+  5,
+  'x',
+  { note: 'kept', n: 1.5 },
+  6,
+  'y',
+  1795665305688,
+];
 
 function row(column: string, day: number, id = `b${day}`): Doc {
-  return { _id: column === 'snapshots' ? id : `${id}~${column}`, snapshot: id, column, part: 0, timestamp: new Date(T + day * 86_400_000), last: null, base: null, data: { list: day === 0 ? MIXED : [day, column] } };
+  return {
+    _id: column === 'snapshots' ? id : `${id}~${column}`,
+    snapshot: id,
+    column,
+    part: 0,
+    timestamp: new Date(T + day * 86_400_000),
+    last: null,
+    base: null,
+    data: { list: day === 0 ? MIXED : [day, column] },
+  };
 }
 
 /** The reads of the host history. */
@@ -28,7 +64,10 @@ export function columnRowsTests(ctx: Context): void {
   beforeEach(async () => {
     await ctx.store.ensureCollection(HISTORY);
     const days = [0, 1, 2, 3];
-    await ctx.store.insert(HISTORY.name, days.flatMap((d) => [row('snapshots', d), row('status', d), row('updated', d)]));
+    await ctx.store.insert(
+      HISTORY.name,
+      days.flatMap((d) => [row('snapshots', d), row('status', d), row('updated', d)]),
+    );
   });
 
   test('a flat list of mixed values in an open sub-document comes back exactly', async () => {
@@ -39,10 +78,32 @@ export function columnRowsTests(ctx: Context): void {
 
   test('one column over a time range, in (timestamp, _id) order, paged with a limit', async () => {
     const range = { column: 'status', timestamp: { $gte: new Date(T + 86_400_000), $lte: new Date(T + 3 * 86_400_000) } };
-    expect(await ctx.ids(HISTORY.name, range, { sort: [['timestamp', 1], ['_id', 1]] })).toEqual(['b1~status', 'b2~status', 'b3~status']);
-    expect(await ctx.ids(HISTORY.name, range, { sort: [['timestamp', 1], ['_id', 1]], limit: 2 })).toEqual(['b1~status', 'b2~status']);
+    expect(
+      await ctx.ids(HISTORY.name, range, {
+        sort: [
+          ['timestamp', 1],
+          ['_id', 1],
+        ],
+      }),
+    ).toEqual(['b1~status', 'b2~status', 'b3~status']);
+    expect(
+      await ctx.ids(HISTORY.name, range, {
+        sort: [
+          ['timestamp', 1],
+          ['_id', 1],
+        ],
+        limit: 2,
+      }),
+    ).toEqual(['b1~status', 'b2~status']);
     const inColumns = { column: { $in: ['status', 'updated'] }, timestamp: new Date(T + 2 * 86_400_000) };
-    expect(await ctx.ids(HISTORY.name, inColumns, { sort: [['timestamp', 1], ['_id', 1]] })).toEqual(['b2~status', 'b2~updated']);
+    expect(
+      await ctx.ids(HISTORY.name, inColumns, {
+        sort: [
+          ['timestamp', 1],
+          ['_id', 1],
+        ],
+      }),
+    ).toEqual(['b2~status', 'b2~updated']);
   });
 
   test('the latest row at or before a time, up to the end of time (9999-12-31)', async () => {

@@ -19,14 +19,20 @@ export function datetimesTests(ctx: Context): void {
     const h2 = await ctx.one('h2');
     expect(h2?._created).toBeInstanceOf(Date);
     expect(h2?._created).toEqual(at(1));
-    expect(h2?.fingerprint_history).toEqual([{ fp: 'bb', added: at(1) }, { fp: 'bc', added: at(5) }]);
+    expect(h2?.fingerprint_history).toEqual([
+      { fp: 'bb', added: at(1) },
+      { fp: 'bc', added: at(5) },
+    ]);
     expect((await ctx.one('h6'))?.events).toEqual([{ kind: 'boot', at: at(6) }]);
   });
   test('dates written by updates come back as dates', async () => {
     await ctx.store.update('hosts', { _id: 'h1' }, { $push: { fingerprint_history: { fp: 'ab', added: at(7) } }, $set: { _created: at(8) } });
     const h1 = await ctx.one('h1');
     expect(h1?._created).toEqual(at(8));
-    expect(h1?.fingerprint_history).toEqual([{ fp: 'aa', added: at(0) }, { fp: 'ab', added: at(7) }]);
+    expect(h1?.fingerprint_history).toEqual([
+      { fp: 'aa', added: at(0) },
+      { fp: 'ab', added: at(7) },
+    ]);
   });
   test('a string that looks like a date in an undeclared field stays a string', async () => {
     await ctx.store.insert('hosts', [{ _id: 'h7', name: 'eta', note: '2024-01-01T00:00:00.000Z' }]);

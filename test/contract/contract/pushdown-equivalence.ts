@@ -12,8 +12,21 @@ export const EQUIVALENCE: ReadonlyArray<readonly [Filter, FindOptions]> = [
   ...DATETIME_CASES.map(([, filter]) => [filter, {}] as const),
   ...SORT_CASES.map(([, sort]) => [{}, { sort }] as const),
   [{ status: 'up' }, { sort: [['_created', -1]], limit: 2 }],
-  [{ status: 'up', name: /a/ }, { sort: [['_created', -1]], skip: 1, limit: 1 }],
-  [{ cpu: { $gte: 4 } }, { sort: [['load', -1], ['name', 1]], skip: 1, limit: 3 }],
+  [
+    { status: 'up', name: /a/ },
+    { sort: [['_created', -1]], skip: 1, limit: 1 },
+  ],
+  [
+    { cpu: { $gte: 4 } },
+    {
+      sort: [
+        ['load', -1],
+        ['name', 1],
+      ],
+      skip: 1,
+      limit: 3,
+    },
+  ],
   [{ $or: [{ status: 'down' }, { tags: 'db' }] }, { sort: [['cpu', 1]] }],
   [{ status: { $ne: 'up' } }, { projection: { tags: 0, fingerprint_history: 0 }, sort: [['_id', 1]] }],
   [{ cpu: 4 }, { projection: { name: 1, 'os.family': 1 }, sort: [['name', -1]] }],

@@ -9,7 +9,14 @@ export type SortCase = readonly [label: string, sort: SortSpec, expected: readon
 export const SORT_CASES: readonly SortCase[] = [
   ['ascending, ties by _id', [['cpu', 1]], ['h3', 'h1', 'h4', 'h6', 'h2', 'h5']],
   ['descending, ties still by _id ascending', [['cpu', -1]], ['h5', 'h2', 'h1', 'h4', 'h6', 'h3']],
-  ['multi-key', [['status', 1], ['cpu', -1]], ['h2', 'h6', 'h5', 'h1', 'h4', 'h3']],
+  [
+    'multi-key',
+    [
+      ['status', 1],
+      ['cpu', -1],
+    ],
+    ['h2', 'h6', 'h5', 'h1', 'h4', 'h3'],
+  ],
   ['null and missing first, as equals', [['load', 1]], ['h3', 'h4', 'h1', 'h6', 'h2', 'h5']],
   ['dotted path', [['os.family', 1]], ['h4', 'h6', 'h5', 'h1', 'h2', 'h3']],
   ['datetime descending', [['_created', -1]], ['h6', 'h5', 'h4', 'h3', 'h2', 'h1']],
@@ -31,7 +38,11 @@ export function sortTests(ctx: Context): void {
 export function projectionTests(ctx: Context): void {
   test('inclusive keeps the fields and _id', async () => {
     const docs = await ctx.store.find('hosts', { cpu: 4 }, { projection: { name: 1 }, sort: [['_id', 1]] });
-    expect(docs).toEqual([{ _id: 'h1', name: 'alpha' }, { _id: 'h4', name: 'delta' }, { _id: 'h6', name: 'zeta' }]);
+    expect(docs).toEqual([
+      { _id: 'h1', name: 'alpha' },
+      { _id: 'h4', name: 'delta' },
+      { _id: 'h6', name: 'zeta' },
+    ]);
   });
   test('inclusive of a dotted path', async () => {
     expect(await ctx.store.find('hosts', { _id: 'h1' }, { projection: { 'os.family': 1, cpu: 1 } })).toEqual([{ _id: 'h1', cpu: 4, os: { family: 'debian' } }]);
@@ -49,7 +60,11 @@ export function projectionTests(ctx: Context): void {
   });
   test('projection with a residual filter and a sort', async () => {
     const docs = await ctx.store.find('hosts', { tags: 'web' }, { projection: { cpu: 1 }, sort: [['cpu', -1]] });
-    expect(docs).toEqual([{ _id: 'h5', cpu: 16 }, { _id: 'h1', cpu: 4 }, { _id: 'h4', cpu: 4 }]);
+    expect(docs).toEqual([
+      { _id: 'h5', cpu: 16 },
+      { _id: 'h1', cpu: 4 },
+      { _id: 'h4', cpu: 4 },
+    ]);
   });
 }
 

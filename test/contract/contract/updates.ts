@@ -75,7 +75,11 @@ export function updateTests(ctx: Context): void {
     expect(created).toEqual({ _id: result.upsertedId, name: 'eta', status: 'new', cpu: 1, _created: at(9) });
   });
   test('upsert keeps the filter _id; $setOnInsert is ignored on a match', async () => {
-    expect(await ctx.store.update('hosts', { _id: 'h8' }, { $set: { name: 'theta' } }, { upsert: true })).toEqual({ matched: 0, modified: 0, upsertedId: 'h8' });
+    expect(await ctx.store.update('hosts', { _id: 'h8' }, { $set: { name: 'theta' } }, { upsert: true })).toEqual({
+      matched: 0,
+      modified: 0,
+      upsertedId: 'h8',
+    });
     expect(await ctx.store.update('hosts', { _id: 'h8' }, { $set: { cpu: 2 }, $setOnInsert: { x: 1 } }, { upsert: true })).toEqual({ matched: 1, modified: 1 });
     expect(await ctx.one('h8')).toEqual({ _id: 'h8', name: 'theta', cpu: 2 });
   });

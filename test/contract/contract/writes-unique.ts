@@ -19,8 +19,19 @@ export function insertTests(ctx: Context): void {
     await expect(ctx.store.insert('hosts', [{ _id: 'h7', name: 'alpha' }])).rejects.toMatchObject({ field: 'name' });
   });
   test('a bulk insert is all or nothing', async () => {
-    await expect(ctx.store.insert('hosts', [{ _id: 'n1', name: 'n1' }, { _id: 'n2', name: 'n2' }, { _id: 'h3', name: 'n3' }])).rejects.toBeInstanceOf(Conflict);
-    await expect(ctx.store.insert('hosts', [{ _id: 'n1', name: 'n1' }, { _id: 'n2', name: 'n1' }])).rejects.toBeInstanceOf(Conflict);
+    await expect(
+      ctx.store.insert('hosts', [
+        { _id: 'n1', name: 'n1' },
+        { _id: 'n2', name: 'n2' },
+        { _id: 'h3', name: 'n3' },
+      ]),
+    ).rejects.toBeInstanceOf(Conflict);
+    await expect(
+      ctx.store.insert('hosts', [
+        { _id: 'n1', name: 'n1' },
+        { _id: 'n2', name: 'n1' },
+      ]),
+    ).rejects.toBeInstanceOf(Conflict);
     expect(await ctx.store.count('hosts', { _id: { $in: ['n1', 'n2'] } })).toBe(0);
   });
   test('an undeclared collection works without ensureCollection', async () => {

@@ -72,7 +72,10 @@ describe('a list of references', () => {
 
 describe('what an embedded item looks like', () => {
   it('the target’s item: dates RFC 1123, secrets masked, meta fields, no _links', async () => {
-    const manager = await t.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody({ dashboard_address: vpn.url, ...vpn.credentials }));
+    const manager = await t.request
+      .post('/api/vpn_managers')
+      .set(auth('admin'))
+      .send(vpnManagerBody({ dashboard_address: vpn.url, ...vpn.credentials }));
     expect(manager.status).toBe(201);
     const org = await t.request
       .post('/api/vpn_organizations')

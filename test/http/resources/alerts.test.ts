@@ -46,7 +46,11 @@ describe('GET /api/alerts?mark_as_read=1', () => {
   it('marks only the alerts of the returned page', async () => {
     const { type, ids } = await insertAlerts(3);
     // Newest first by default: page 1 of size 1 is the last inserted alert.
-    const page = expectEnvelope(await t.request.get(`/api/alerts?where=${q({ type })}&max_results=1&mark_as_read=1`).set(auth('operator')), { page: 1, maxResults: 1, total: 3 });
+    const page = expectEnvelope(await t.request.get(`/api/alerts?where=${q({ type })}&max_results=1&mark_as_read=1`).set(auth('operator')), {
+      page: 1,
+      maxResults: 1,
+      total: 3,
+    });
     expect(page._items[0]?._id).toBe(ids[2]);
     expect(await readFlags(ids)).toEqual([false, false, true]);
   });
@@ -71,7 +75,10 @@ describe('GET /api/alerts?mark_as_read=1', () => {
     const page = expectEnvelope(await t.request.get(`/api/alerts?where=${q({ type })}`).set(auth('viewer')), { page: 1, maxResults: 25, total: 2 });
     expect(page._items.map((a) => a.read)).toEqual([false, false]);
     expect(page._items[0]).toMatchObject({ type, level: 'info', payload: { hostname: 'web-1.fleet.test', status: 'connected' } });
-    await t.request.get(`/api/alerts?where=${q({ type })}&mark_as_read=0`).set(auth('operator')).expect(200);
+    await t.request
+      .get(`/api/alerts?where=${q({ type })}&mark_as_read=0`)
+      .set(auth('operator'))
+      .expect(200);
     expect(await readFlags(ids)).toEqual([false, false]);
   });
 

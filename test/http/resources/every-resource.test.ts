@@ -7,7 +7,19 @@
  */
 import { formatHttpDate, MASK, type CompiledResource } from '../../../engine/src';
 import { allResources } from '../../../resources';
-import { auth, createSample, expectEnvelope, expectEveError, insertAction, insertDoc, insertHost, RFC1123, startTestServer, uniqueName, type TestServer } from '../../helpers';
+import {
+  auth,
+  createSample,
+  expectEnvelope,
+  expectEveError,
+  insertAction,
+  insertDoc,
+  insertHost,
+  RFC1123,
+  startTestServer,
+  uniqueName,
+  type TestServer,
+} from '../../helpers';
 import { q } from './_support';
 
 let t: TestServer;
@@ -50,14 +62,33 @@ const CASES: Record<string, Case> = {
   },
   alerts: {
     title: 'Alert',
-    insert: async () => (await insertDoc(t.store, 'alerts', { _id: uniqueName('al'), type: 'vnc.connect', level: 'info', payload: { hostname: host, status: 'connected' }, read: false }))._id,
+    insert: async () =>
+      (
+        await insertDoc(t.store, 'alerts', {
+          _id: uniqueName('al'),
+          type: 'vnc.connect',
+          level: 'info',
+          payload: { hostname: host, status: 'connected' },
+          read: false,
+        })
+      )._id,
     fields: () => ({ type: 'vnc.connect', level: 'info', payload: { hostname: host, status: 'connected' }, read: false }),
   },
   failed_patches: {
     title: 'Failed_patch',
     insert: async () => {
       const jid = '20261125104201532154';
-      return (await insertDoc(t.store, 'failed_patches', { _id: `${jid}${host}`, jid, action: 'state.apply', host, state: 'finished', patch: 'hotfix', return: [step] }))._id;
+      return (
+        await insertDoc(t.store, 'failed_patches', {
+          _id: `${jid}${host}`,
+          jid,
+          action: 'state.apply',
+          host,
+          state: 'finished',
+          patch: 'hotfix',
+          return: [step],
+        })
+      )._id;
     },
     fields: () => ({ jid: '20261125104201532154', action: 'state.apply', host, state: 'finished', patch: 'hotfix', return: [step] }),
     related: () => ({ host: { title: 'Host', href: `hosts/${host}` } }),
@@ -70,7 +101,13 @@ const CASES: Record<string, Case> = {
   groups: {
     title: 'Group',
     insert: async () => {
-      const child = await insertDoc(t.store, 'groups', { _id: 'cccccccccccccccccccccc01', name: 'debian', type: 1, subgroups: [], info: { grain: { lsb_distrib_id: 'Debian' } } });
+      const child = await insertDoc(t.store, 'groups', {
+        _id: 'cccccccccccccccccccccc01',
+        name: 'debian',
+        type: 1,
+        subgroups: [],
+        info: { grain: { lsb_distrib_id: 'Debian' } },
+      });
       return (await insertDoc(t.store, 'groups', { _id: 'cccccccccccccccccccccc02', name: 'all', type: 0, subgroups: [child._id], info: {} }))._id;
     },
     fields: () => ({ name: 'all', type: 0, subgroups: ['cccccccccccccccccccccc01'] }),
@@ -78,7 +115,15 @@ const CASES: Record<string, Case> = {
   },
   hosts: {
     title: 'Host',
-    insert: async () => (await insertHost(t.store, host, { groups: ['cccccccccccccccccccccc01'], nodegroups: ['webservers'], last_action: 'jid-1', vpn_organization: 'dddddddddddddddddddddd01' }))._id,
+    insert: async () =>
+      (
+        await insertHost(t.store, host, {
+          groups: ['cccccccccccccccccccccc01'],
+          nodegroups: ['webservers'],
+          last_action: 'jid-1',
+          vpn_organization: 'dddddddddddddddddddddd01',
+        })
+      )._id,
     fields: (id) => ({
       _id: id,
       version: '3006.9',
@@ -112,14 +157,36 @@ const CASES: Record<string, Case> = {
           _id: 'eeeeeeeeeeeeeeeeeeeeee01',
           timestamp: new Date('2026-11-25T21:00:00Z'),
           index: 7,
-          hosts: [{ _id: host, version: '3006.9', ip: '10.0.0.10', nodegroups: [], status: 'up', _created: new Date('2026-11-01T00:00:00Z'), _updated: new Date('2026-11-25T20:59:00Z'), _soft_deleted: false }],
+          hosts: [
+            {
+              _id: host,
+              version: '3006.9',
+              ip: '10.0.0.10',
+              nodegroups: [],
+              status: 'up',
+              _created: new Date('2026-11-01T00:00:00Z'),
+              _updated: new Date('2026-11-25T20:59:00Z'),
+              _soft_deleted: false,
+            },
+          ],
         })
       )._id,
     fields: () => ({
       timestamp: 'Wed, 25 Nov 2026 21:00:00 GMT',
       index: 7,
       // The spec's single-item shape: the deletion flag is `_deleted` (lists show `_soft_deleted`).
-      hosts: [{ _id: host, version: '3006.9', ip: '10.0.0.10', nodegroups: [], status: 'up', _created: 'Sun, 01 Nov 2026 00:00:00 GMT', _updated: 'Wed, 25 Nov 2026 20:59:00 GMT', _deleted: false }],
+      hosts: [
+        {
+          _id: host,
+          version: '3006.9',
+          ip: '10.0.0.10',
+          nodegroups: [],
+          status: 'up',
+          _created: 'Sun, 01 Nov 2026 00:00:00 GMT',
+          _updated: 'Wed, 25 Nov 2026 20:59:00 GMT',
+          _deleted: false,
+        },
+      ],
     }),
   },
   nodegroups: {
@@ -165,7 +232,8 @@ const CASES: Record<string, Case> = {
   },
   updates: {
     title: 'Update',
-    insert: async () => (await insertDoc(t.store, 'updates', { _id: 'ffffffffffffffffffffff02', name: 'hotfix.sls', text: 'cmd.run: false', description: 'Hotfix' }))._id,
+    insert: async () =>
+      (await insertDoc(t.store, 'updates', { _id: 'ffffffffffffffffffffff02', name: 'hotfix.sls', text: 'cmd.run: false', description: 'Hotfix' }))._id,
     fields: () => ({ name: 'hotfix.sls', text: 'cmd.run: false', description: 'Hotfix' }),
   },
   vpn_managers: {
@@ -256,8 +324,27 @@ beforeAll(async () => {
 });
 
 it('covers every resource the server registers, and a fixture for each resource of the spec', () => {
-  expect([...cases.keys()].sort()).toEqual([...t.engine.registry.resources.values()].filter((r) => served(r.def)).map((r) => r.name).sort());
-  const SPEC = ['actions', 'alerts', 'failed_patches', 'files', 'groups', 'hosts', 'hosts_statistic', 'nodegroups', 'settings', 'tasks', 'updates', 'vpn_managers', 'vpn_organizations'];
+  expect([...cases.keys()].sort()).toEqual(
+    [...t.engine.registry.resources.values()]
+      .filter((r) => served(r.def))
+      .map((r) => r.name)
+      .sort(),
+  );
+  const SPEC = [
+    'actions',
+    'alerts',
+    'failed_patches',
+    'files',
+    'groups',
+    'hosts',
+    'hosts_statistic',
+    'nodegroups',
+    'settings',
+    'tasks',
+    'updates',
+    'vpn_managers',
+    'vpn_organizations',
+  ];
   for (const name of SPEC) expect(CASES[name]).toBeDefined();
 });
 

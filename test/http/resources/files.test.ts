@@ -77,7 +77,10 @@ describe('POST /api/files (multipart)', () => {
     const ownerId = (owner.body as { _id: string })._id;
     const mediaPath = ((await t.request.get(`/api/files/${ownerId}`).set(auth('viewer'))).body as { data: string }).data;
     const name = uniqueName('borrower');
-    const res = await t.request.post('/api/files').set(auth('operator')).send({ name, data: mediaPath.split('/').pop() });
+    const res = await t.request
+      .post('/api/files')
+      .set(auth('operator'))
+      .send({ name, data: mediaPath.split('/').pop() });
     expectEveError(res, 422, { issues: ['data'] });
     expect(await t.store.count('files', { name })).toBe(0);
     expect((await readMedia(mediaPath)).status).toBe(200);
@@ -135,7 +138,10 @@ describe('upload size limit (MAX_UPLOAD_BYTES)', () => {
     const res = await upload(small, bytes, { name: 'just-fits.bin' });
     expect(res.status).toBe(201);
     const item = await small.request.get(`/api/files/${(res.body as { _id: string })._id}`).set(auth('viewer'));
-    const media = await small.request.get((item.body as { data: string }).data).set(auth('viewer')).responseType('blob');
+    const media = await small.request
+      .get((item.body as { data: string }).data)
+      .set(auth('viewer'))
+      .responseType('blob');
     expect(Buffer.compare(media.body as Buffer, bytes)).toBe(0);
   });
 });

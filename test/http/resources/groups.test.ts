@@ -27,7 +27,10 @@ async function getGroup(id: string, query = ''): Promise<Record<string, unknown>
 describe('POST /api/groups', () => {
   it('creates the group and writes its `hosts` into those hosts` groups', async () => {
     const [a, b, other] = await hosts(fqdn(uniqueName('a')), fqdn(uniqueName('b')), fqdn(uniqueName('c')));
-    const res = await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('g'), type: 0, hosts: [a, b] });
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name: uniqueName('g'), type: 0, hosts: [a, b] });
     expect(res.status).toBe(201);
     const id = (res.body as { _id: string })._id;
     expect(res.body).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), _status: 'OK', _links: { self: { title: 'Group', href: `groups/${id}` } } });
@@ -42,7 +45,10 @@ describe('POST /api/groups', () => {
 
   it('links its subgroups under _links.related.subgroups in the write response', async () => {
     const child = await createGroup(t, { name: uniqueName('child'), type: 1, info: { regex: 'nothing-' } });
-    const res = await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('parent'), type: 0, subgroups: [child] });
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name: uniqueName('parent'), type: 0, subgroups: [child] });
     expect(res.status).toBe(201);
     expect((res.body as { _links: unknown })._links).toEqual({
       self: { title: 'Group', href: `groups/${(res.body as { _id: string })._id}` },
@@ -52,20 +58,33 @@ describe('POST /api/groups', () => {
 
   it('refuses an unknown host with 422 and stores nothing', async () => {
     const name = uniqueName('g');
-    const res = await t.request.post('/api/groups').set(auth('admin')).send({ name, hosts: [fqdn(uniqueName('missing'))] });
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name, hosts: [fqdn(uniqueName('missing'))] });
     expectEveError(res, 422, { issues: ['hosts'] });
     expect(await t.store.count('groups', { name })).toBe(0);
   });
 
   it('refuses an unknown subgroup with 422 naming subgroups, and stores nothing', async () => {
     const name = uniqueName('g');
-    const res = await t.request.post('/api/groups').set(auth('admin')).send({ name, subgroups: ['0123456789abcdef01234567'] });
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name, subgroups: ['0123456789abcdef01234567'] });
     expectEveError(res, 422, { issues: ['subgroups'] });
     expect(await t.store.count('groups', { name })).toBe(0);
   });
 
   it('refuses a body that breaks the definition (type out of its enum, missing name)', async () => {
-    expectEveError(await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('g'), type: 9 }), 422, { issues: ['type'] });
+    expectEveError(
+      await t.request
+        .post('/api/groups')
+        .set(auth('admin'))
+        .send({ name: uniqueName('g'), type: 9 }),
+      422,
+      { issues: ['type'] },
+    );
     expectEveError(await t.request.post('/api/groups').set(auth('admin')).send({ type: 0 }), 422, { issues: ['name'] });
   });
 
@@ -83,14 +102,23 @@ describe('POST /api/groups', () => {
   });
 
   it('runs a rule that backtracks on other engines in linear time', async () => {
-    const res = await t.request.post('/api/groups').set(auth('admin')).send({ name: uniqueName('g'), type: 1, info: { regex: '.*.*.*.*.*.*.*=' } });
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name: uniqueName('g'), type: 1, info: { regex: '.*.*.*.*.*.*.*=' } });
     expect(res.status).toBe(201);
     const hostnames = await t.request.get(`/api/groups/${String(res.body._id)}/hostnames`).set(auth('viewer'));
     expect(hostnames.body).toEqual([]);
   });
 
   it('needs the admin role', async () => {
-    expectEveError(await t.request.post('/api/groups').set(auth('operator')).send({ name: uniqueName('g') }), 403);
+    expectEveError(
+      await t.request
+        .post('/api/groups')
+        .set(auth('operator'))
+        .send({ name: uniqueName('g') }),
+      403,
+    );
   });
 });
 
@@ -98,7 +126,10 @@ describe('PATCH /api/groups/{id}', () => {
   it('replaces the static members: hosts left out lose the group, new ones gain it', async () => {
     const [a, b, c] = await hosts(fqdn(uniqueName('a')), fqdn(uniqueName('b')), fqdn(uniqueName('c')));
     const id = await createGroup(t, { name: uniqueName('g'), hosts: [a, b] });
-    const res = await t.request.patch(`/api/groups/${id}`).set(auth('admin')).send({ hosts: [b, c] });
+    const res = await t.request
+      .patch(`/api/groups/${id}`)
+      .set(auth('admin'))
+      .send({ hosts: [b, c] });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: id, _status: 'OK', _links: { self: { href: `groups/${id}` } } });
     expect(await hostGroups(t, a ?? '')).toEqual([]);
@@ -120,33 +151,57 @@ describe('PATCH /api/groups/{id}', () => {
     const c1 = await createGroup(t, { name: uniqueName('c1'), type: 1, info: { regex: 'x-' } });
     const c2 = await createGroup(t, { name: uniqueName('c2'), type: 0 });
     const parent = await createGroup(t, { name: uniqueName('p'), type: 0 });
-    const res = await t.request.patch(`/api/groups/${parent}`).set(auth('admin')).send({ subgroups: [c1, c2, c1] });
+    const res = await t.request
+      .patch(`/api/groups/${parent}`)
+      .set(auth('admin'))
+      .send({ subgroups: [c1, c2, c1] });
     expect(res.status).toBe(200);
     const sub = await t.request.get(`/api/groups/${parent}/subgroups`).set(auth('viewer'));
     expect(sub.status).toBe(200);
     expect(sub.body).toEqual([c1, c2]);
     const item = await getGroup(parent);
-    expect(item._links).toMatchObject({ related: { subgroups: [{ title: 'Group', href: `groups/${c1}` }, { title: 'Group', href: `groups/${c2}` }] } });
+    expect(item._links).toMatchObject({
+      related: {
+        subgroups: [
+          { title: 'Group', href: `groups/${c1}` },
+          { title: 'Group', href: `groups/${c2}` },
+        ],
+      },
+    });
     const embedded = await getGroup(parent, `?embedded=${q({ subgroups: 1 })}`);
-    expect(embedded.subgroups).toEqual([
-      expect.objectContaining({ _id: c1, type: 1, info: { regex: 'x-' } }),
-      expect.objectContaining({ _id: c2, type: 0 }),
-    ]);
+    expect(embedded.subgroups).toEqual([expect.objectContaining({ _id: c1, type: 1, info: { regex: 'x-' } }), expect.objectContaining({ _id: c2, type: 0 })]);
   });
 
   it('refuses a cycle, direct or through nested subgroups, and changes nothing', async () => {
     const c = await createGroup(t, { name: uniqueName('c') });
     const b = await createGroup(t, { name: uniqueName('b'), subgroups: [c] });
     const a = await createGroup(t, { name: uniqueName('a'), subgroups: [b] });
-    expectEveError(await t.request.patch(`/api/groups/${c}`).set(auth('admin')).send({ subgroups: [a] }), 422, { issues: ['subgroups'] });
-    expectEveError(await t.request.patch(`/api/groups/${a}`).set(auth('admin')).send({ subgroups: [a] }), 422, { issues: ['subgroups'] });
+    expectEveError(
+      await t.request
+        .patch(`/api/groups/${c}`)
+        .set(auth('admin'))
+        .send({ subgroups: [a] }),
+      422,
+      { issues: ['subgroups'] },
+    );
+    expectEveError(
+      await t.request
+        .patch(`/api/groups/${a}`)
+        .set(auth('admin'))
+        .send({ subgroups: [a] }),
+      422,
+      { issues: ['subgroups'] },
+    );
     expect((await getGroup(c)).subgroups).toEqual([]);
     expect((await getGroup(a)).subgroups).toEqual([b]);
   });
 
   it('refuses an unknown subgroup with 422', async () => {
     const id = await createGroup(t, { name: uniqueName('g') });
-    const res = await t.request.patch(`/api/groups/${id}`).set(auth('admin')).send({ subgroups: ['ffffffffffffffffffffffff'] });
+    const res = await t.request
+      .patch(`/api/groups/${id}`)
+      .set(auth('admin'))
+      .send({ subgroups: ['ffffffffffffffffffffffff'] });
     expectEveError(res, 422, { issues: ['subgroups'] });
   });
 
@@ -183,7 +238,8 @@ describe('DELETE /api/groups?where={"type": ...}', () => {
   /** Creates one group of each type 0..4 (the 3 under the 0) and returns their ids by type. */
   async function oneOfEachType(): Promise<Record<number, string>> {
     const ids: Record<number, string> = {};
-    for (const type of [2, 3, 4, 1]) ids[type] = await createGroup(t, { name: uniqueName(`t${type}`), type, ...(type === 1 ? { info: { regex: 'none-' } } : {}) });
+    for (const type of [2, 3, 4, 1])
+      ids[type] = await createGroup(t, { name: uniqueName(`t${type}`), type, ...(type === 1 ? { info: { regex: 'none-' } } : {}) });
     ids[0] = await createGroup(t, { name: uniqueName('t0'), type: 0, subgroups: [ids[3], ids[1]] });
     return ids;
   }
@@ -207,7 +263,10 @@ describe('DELETE /api/groups?where={"type": ...}', () => {
 
   it('removes a deleted group from the subgroups of the groups that remain', async () => {
     const ids = await oneOfEachType();
-    await t.request.delete(`/api/groups?where=${q({ type: [3] })}`).set(auth('admin')).expect(204);
+    await t.request
+      .delete(`/api/groups?where=${q({ type: [3] })}`)
+      .set(auth('admin'))
+      .expect(204);
     expect((await getGroup(ids[0] ?? '')).subgroups).toEqual([ids[1]]);
   });
 
@@ -252,13 +311,7 @@ describe('GET /api/groups/{id}/hostnames', () => {
 
     const res = await t.request.get(`/api/groups/${top}/hostnames`).set(auth('viewer'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([
-      `${p}-db-1.fleet.test`,
-      `${p}-db-2.fleet.test`,
-      `${p}-static.fleet.test`,
-      `${p}-web-1.fleet.test`,
-      `${p}-web-2.fleet.test`,
-    ]);
+    expect(res.body).toEqual([`${p}-db-1.fleet.test`, `${p}-db-2.fleet.test`, `${p}-static.fleet.test`, `${p}-web-1.fleet.test`, `${p}-web-2.fleet.test`]);
     const leaf = await t.request.get(`/api/groups/${byRegex}/hostnames`).set(auth('viewer'));
     expect(leaf.body).toEqual([`${p}-web-1.fleet.test`, `${p}-web-2.fleet.test`]);
   });
@@ -266,7 +319,10 @@ describe('GET /api/groups/{id}/hostnames', () => {
   it('drops a host from the list once it is soft-deleted', async () => {
     const [a, b] = await hosts(fqdn(uniqueName('a')), fqdn(uniqueName('b')));
     const id = await createGroup(t, { name: uniqueName('g'), hosts: [a, b] });
-    await t.request.delete(`/api/hosts/${a ?? ''}`).set(auth('admin')).expect(204);
+    await t.request
+      .delete(`/api/hosts/${a ?? ''}`)
+      .set(auth('admin'))
+      .expect(204);
     const res = await t.request.get(`/api/groups/${id}/hostnames`).set(auth('viewer'));
     expect(res.body).toEqual([b]);
   });

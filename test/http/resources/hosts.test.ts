@@ -31,7 +31,11 @@ describe('PATCH /api/hosts/{id}', () => {
   it('sets groups: related links appear and the host is among the group`s hostnames', async () => {
     const id = await newHost();
     const group = await createGroup(t, { name: uniqueName('g') });
-    await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ groups: [group] }).expect(200);
+    await t.request
+      .patch(`/api/hosts/${id}`)
+      .set(auth('admin'))
+      .send({ groups: [group] })
+      .expect(200);
     const item = await t.request.get(`/api/hosts/${id}`).set(auth('viewer'));
     expect(item.body).toMatchObject({ groups: [group], _links: { related: { groups: [{ title: 'Group', href: `groups/${group}` }] } } });
     expect((await t.request.get(`/api/groups/${group}/hostnames`).set(auth('viewer'))).body).toEqual([id]);
@@ -40,7 +44,10 @@ describe('PATCH /api/hosts/{id}', () => {
   it('refuses an unknown group with 422 naming groups and leaves the host unchanged', async () => {
     const id = await newHost();
     const group = await createGroup(t, { name: uniqueName('g') });
-    const res = await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ groups: [group, 'ffffffffffffffffffffffff'] });
+    const res = await t.request
+      .patch(`/api/hosts/${id}`)
+      .set(auth('admin'))
+      .send({ groups: [group, 'ffffffffffffffffffffffff'] });
     expectEveError(res, 422, { issues: ['groups'] });
     expect(await hostGroups(t, id)).toEqual([]);
   });
@@ -53,7 +60,10 @@ describe('PATCH /api/hosts/{id}', () => {
     ['_created', { _created: 'Wed, 25 Nov 2026 21:08:02 GMT' }],
   ])('refuses the server-set field %s with 422 and stores nothing', async (field, body) => {
     const id = await newHost();
-    const res = await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ ...body, identification_number: 'should-not-land' });
+    const res = await t.request
+      .patch(`/api/hosts/${id}`)
+      .set(auth('admin'))
+      .send({ ...body, identification_number: 'should-not-land' });
     expectEveError(res, 422, { issues: [field] });
     const [stored] = await t.store.find('hosts', { _id: id });
     expect(stored).toMatchObject({ ip: '10.0.0.10', status: 'up', identification_number: null, _soft_deleted: false });
@@ -61,14 +71,22 @@ describe('PATCH /api/hosts/{id}', () => {
 
   it('refuses a value of the wrong type with 422', async () => {
     const id = await newHost();
-    expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 42 }), 422, { issues: ['identification_number'] });
+    expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 42 }), 422, {
+      issues: ['identification_number'],
+    });
   });
 
   it('needs the admin role, a JSON body, and an existing host', async () => {
     const id = await newHost();
     expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('operator')).send({ identification_number: 'x' }), 403);
     expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).set('Content-Type', 'text/plain').send('identification_number=x'), 415);
-    expectEveError(await t.request.patch(`/api/hosts/${uniqueName('nope')}`).set(auth('admin')).send({ identification_number: 'x' }), 404);
+    expectEveError(
+      await t.request
+        .patch(`/api/hosts/${uniqueName('nope')}`)
+        .set(auth('admin'))
+        .send({ identification_number: 'x' }),
+      404,
+    );
   });
 
   it('has no POST on the collection (hosts come from the master): 405 with Allow', async () => {
@@ -131,10 +149,18 @@ describe('grain', () => {
       expect(host).not.toHaveProperty('grain');
       expect(host).toHaveProperty('ip', '10.0.0.10');
     }
-    const projected = expectEnvelope(await t.request.get(`/api/hosts?${where}&projection=${q({ grain: 1 })}`).set(auth('viewer')), { page: 1, maxResults: 25, total: 2 });
+    const projected = expectEnvelope(await t.request.get(`/api/hosts?${where}&projection=${q({ grain: 1 })}`).set(auth('viewer')), {
+      page: 1,
+      maxResults: 25,
+      total: 2,
+    });
     expect(projected._items[0]).toMatchObject({ _id: id, grain: { cpuarch: 'x86_64' } });
     expect(projected._items[0]).not.toHaveProperty('ip');
-    const other = expectEnvelope(await t.request.get(`/api/hosts?${where}&projection=${q({ ip: 1 })}`).set(auth('viewer')), { page: 1, maxResults: 25, total: 2 });
+    const other = expectEnvelope(await t.request.get(`/api/hosts?${where}&projection=${q({ ip: 1 })}`).set(auth('viewer')), {
+      page: 1,
+      maxResults: 25,
+      total: 2,
+    });
     expect(other._items[0]).not.toHaveProperty('grain');
   });
 

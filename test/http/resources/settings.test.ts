@@ -45,7 +45,10 @@ describe('the settings item', () => {
 describe('PATCH /api/settings/0', () => {
   it('changes addresses.resolver_address and keeps master_address (nested merge)', async () => {
     const before = await getSettings();
-    const res = await t.request.patch('/api/settings/0').set(auth('admin')).send({ addresses: { resolver_address: 'http://resolver.fleet.test/ip' } });
+    const res = await t.request
+      .patch('/api/settings/0')
+      .set(auth('admin'))
+      .send({ addresses: { resolver_address: 'http://resolver.fleet.test/ip' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: '0', _status: 'OK' });
     const after = await getSettings();
@@ -56,18 +59,35 @@ describe('PATCH /api/settings/0', () => {
   });
 
   it('merges a second change over the first', async () => {
-    await t.request.patch('/api/settings/0').set(auth('admin')).send({ addresses: { resolver_address: 'http://r1' } }).expect(200);
-    await t.request.patch('/api/settings/0').set(auth('admin')).send({ addresses: { master_address: 'master-2' } }).expect(200);
+    await t.request
+      .patch('/api/settings/0')
+      .set(auth('admin'))
+      .send({ addresses: { resolver_address: 'http://r1' } })
+      .expect(200);
+    await t.request
+      .patch('/api/settings/0')
+      .set(auth('admin'))
+      .send({ addresses: { master_address: 'master-2' } })
+      .expect(200);
     expect((await getSettings()).addresses).toEqual({ resolver_address: 'http://r1', master_address: 'master-2', file: null });
   });
 
   it('refuses a value of the wrong type with 422 and changes nothing', async () => {
-    const res = await t.request.patch('/api/settings/0').set(auth('admin')).send({ addresses: { resolver_address: 42 } });
+    const res = await t.request
+      .patch('/api/settings/0')
+      .set(auth('admin'))
+      .send({ addresses: { resolver_address: 42 } });
     expectEveError(res, 422);
     expect((await getSettings()).addresses.resolver_address).toBe('');
   });
 
   it('needs the admin role', async () => {
-    expectEveError(await t.request.patch('/api/settings/0').set(auth('operator')).send({ addresses: { resolver_address: 'x' } }), 403);
+    expectEveError(
+      await t.request
+        .patch('/api/settings/0')
+        .set(auth('operator'))
+        .send({ addresses: { resolver_address: 'x' } }),
+      403,
+    );
   });
 });

@@ -30,7 +30,15 @@ interface Task {
 }
 
 function taskBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { salt_client: 'local_async', name: uniqueName('task'), fun: 'cmd.run', kwarg: { cmd: 'uptime' }, status: 'scheduled', tgt: ['web-01.fleet.test'], ...overrides };
+  return {
+    salt_client: 'local_async',
+    name: uniqueName('task'),
+    fun: 'cmd.run',
+    kwarg: { cmd: 'uptime' },
+    status: 'scheduled',
+    tgt: ['web-01.fleet.test'],
+    ...overrides,
+  };
 }
 
 /** POSTs a task as operator and reads it back; `before`/`after` bracket the request on the clock. */
@@ -114,7 +122,10 @@ describe('POST /api/tasks', () => {
     ['the server-set count_of_execution', { count_of_execution: 3 }, 'count_of_execution'],
   ])('refuses %s with 422 naming the field and stores nothing', async (_case, overrides, field) => {
     const name = uniqueName('bad');
-    const res = await t.request.post('/api/tasks').set(auth('operator')).send(taskBody({ name, start: utcMinute(minuteFromNow(DAY)), ...overrides }));
+    const res = await t.request
+      .post('/api/tasks')
+      .set(auth('operator'))
+      .send(taskBody({ name, start: utcMinute(minuteFromNow(DAY)), ...overrides }));
     expectEveError(res, 422, { issues: [field] });
     expect(await t.store.count('tasks', { name })).toBe(0);
   });
@@ -125,7 +136,10 @@ describe('POST /api/tasks', () => {
   });
 
   it('needs the operator role', async () => {
-    const res = await t.request.post('/api/tasks').set(auth('viewer')).send(taskBody({ start: utcMinute(minuteFromNow(DAY)) }));
+    const res = await t.request
+      .post('/api/tasks')
+      .set(auth('viewer'))
+      .send(taskBody({ start: utcMinute(minuteFromNow(DAY)) }));
     expectEveError(res, 403);
   });
 });
@@ -186,7 +200,10 @@ describe('PATCH /api/tasks/{id}/{status}', () => {
 describe('PUT /api/tasks', () => {
   it('changes the task named by _id in the body, keeping the other fields', async () => {
     const { task } = await createTask({ start: utcMinute(minuteFromNow(DAY)), interval: 60 });
-    const res = await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, tgt: ['db-01.fleet.test', 'db-02.fleet.test'] });
+    const res = await t.request
+      .put('/api/tasks')
+      .set(auth('operator'))
+      .send({ _id: task._id, tgt: ['db-01.fleet.test', 'db-02.fleet.test'] });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: task._id, _status: 'OK', _links: { self: { href: `tasks/${task._id}` } } });
     const got = (await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body as Task;
@@ -206,8 +223,20 @@ describe('PUT /api/tasks', () => {
   });
 
   it('refuses a body without _id (400), an unknown _id (404) and an invalid change (422)', async () => {
-    expectEveError(await t.request.put('/api/tasks').set(auth('operator')).send({ tgt: ['x'] }), 400);
-    expectEveError(await t.request.put('/api/tasks').set(auth('operator')).send({ _id: 'ffffffffffffffffffffffff', tgt: ['x'] }), 404);
+    expectEveError(
+      await t.request
+        .put('/api/tasks')
+        .set(auth('operator'))
+        .send({ tgt: ['x'] }),
+      400,
+    );
+    expectEveError(
+      await t.request
+        .put('/api/tasks')
+        .set(auth('operator'))
+        .send({ _id: 'ffffffffffffffffffffffff', tgt: ['x'] }),
+      404,
+    );
     const { task } = await createTask({ start: utcMinute(minuteFromNow(DAY)), interval: 60 });
     expectEveError(await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, cron: '* * * * *' }), 422, { issues: ['cron'] });
     expectEveError(await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, tgt: 'web' }), 422, { issues: ['tgt'] });

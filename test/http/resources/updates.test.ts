@@ -32,7 +32,10 @@ describe('PATCH /api/updates/{id}', () => {
   it.each(['name', 'text'])('refuses %s with 422 and changes nothing', async (field) => {
     const id = await insertUpdate();
     const [before] = await t.store.find('updates', { _id: id });
-    const res = await t.request.patch(`/api/updates/${id}`).set(auth('admin')).send({ [field]: 'changed', description: 'with it' });
+    const res = await t.request
+      .patch(`/api/updates/${id}`)
+      .set(auth('admin'))
+      .send({ [field]: 'changed', description: 'with it' });
     expectEveError(res, 422, { issues: [field] });
     const [after] = await t.store.find('updates', { _id: id });
     expect(after).toEqual(before);
@@ -40,9 +43,22 @@ describe('PATCH /api/updates/{id}', () => {
 
   it('refuses a description that is not a string, and a viewer', async () => {
     const id = await insertUpdate();
-    expectEveError(await t.request.patch(`/api/updates/${id}`).set(auth('operator')).send({ description: ['x'] }), 422, { issues: ['description'] });
+    expectEveError(
+      await t.request
+        .patch(`/api/updates/${id}`)
+        .set(auth('operator'))
+        .send({ description: ['x'] }),
+      422,
+      { issues: ['description'] },
+    );
     expectEveError(await t.request.patch(`/api/updates/${id}`).set(auth('viewer')).send({ description: 'x' }), 403);
-    expectEveError(await t.request.patch(`/api/updates/${uniqueName('none')}`).set(auth('operator')).send({ description: 'x' }), 404);
+    expectEveError(
+      await t.request
+        .patch(`/api/updates/${uniqueName('none')}`)
+        .set(auth('operator'))
+        .send({ description: 'x' }),
+      404,
+    );
   });
 
   it('has no DELETE (405)', async () => {

@@ -83,15 +83,28 @@ describe('vpn_managers', () => {
   });
 
   it('refuses a body without the required fields (422) and a role below admin (403)', async () => {
-    expectEveError(await t.request.post('/api/vpn_managers').set(auth('admin')).send({ name: uniqueName('vpn') }), 422, {
-      issues: ['server_address', 'dashboard_address', 'username', 'password'],
-    });
+    expectEveError(
+      await t.request
+        .post('/api/vpn_managers')
+        .set(auth('admin'))
+        .send({ name: uniqueName('vpn') }),
+      422,
+      {
+        issues: ['server_address', 'dashboard_address', 'username', 'password'],
+      },
+    );
     expectEveError(await t.request.post('/api/vpn_managers').set(auth('operator')).send(vpnManagerBody()), 403);
   });
 
   it('refuses a duplicate name with 409', async () => {
     const { body } = await createManager();
-    expectEveError(await t.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody({ name: body.name })), 409);
+    expectEveError(
+      await t.request
+        .post('/api/vpn_managers')
+        .set(auth('admin'))
+        .send(vpnManagerBody({ name: body.name })),
+      409,
+    );
   });
 
   it('DELETE removes the manager', async () => {
@@ -118,10 +131,19 @@ describe('vpn_organizations', () => {
     const id = (res.body as { _id: string })._id;
     expect(res.body).toMatchObject({
       _status: 'OK',
-      _links: { self: { title: 'Vpn_organization', href: `vpn_organizations/${id}` }, related: { vpn_manager: { title: 'Vpn_manager', href: `vpn_managers/${manager}` } } },
+      _links: {
+        self: { title: 'Vpn_organization', href: `vpn_organizations/${id}` },
+        related: { vpn_manager: { title: 'Vpn_manager', href: `vpn_managers/${manager}` } },
+      },
     });
     const item = await t.request.get(`/api/vpn_organizations/${id}`).set(auth('viewer'));
-    expect(item.body).toMatchObject({ name: body.name, vpn_manager: manager, cipher_type: 'rsa', type: 6, vpnsrv_representation: { name: body.name, cipher_type: 'rsa' } });
+    expect(item.body).toMatchObject({
+      name: body.name,
+      vpn_manager: manager,
+      cipher_type: 'rsa',
+      type: 6,
+      vpnsrv_representation: { name: body.name, cipher_type: 'rsa' },
+    });
     // The server's record: its id, name, user count and tokens.
     const rep = (item.body as { vpnsrv_representation: { id: string } }).vpnsrv_representation;
     expect(sim.state.organizations.get(rep.id)?.name).toBe(body.name);
@@ -134,10 +156,11 @@ describe('vpn_organizations', () => {
     const item = await t.request.get(`/api/vpn_organizations/${id}?embedded=${q({ vpn_manager: 1 })}`).set(auth('viewer'));
     expect(item.status).toBe(200);
     expect(item.body).toMatchObject({ vpn_manager: { _id: manager, name: body.name, username: body.username, password: MASK } });
-    const page = expectEnvelope(
-      await t.request.get(`/api/vpn_organizations?where=${q({ _id: id })}&embedded=${q({ vpn_manager: 1 })}`).set(auth('viewer')),
-      { page: 1, maxResults: 25, total: 1 },
-    );
+    const page = expectEnvelope(await t.request.get(`/api/vpn_organizations?where=${q({ _id: id })}&embedded=${q({ vpn_manager: 1 })}`).set(auth('viewer')), {
+      page: 1,
+      maxResults: 25,
+      total: 1,
+    });
     expect(page._items[0]).toMatchObject({ vpn_manager: { _id: manager, password: MASK } });
   });
 
@@ -155,7 +178,9 @@ describe('vpn_organizations', () => {
   });
 
   it('refuses an unknown or missing manager with 422', async () => {
-    expectEveError(await t.request.post('/api/vpn_organizations').set(auth('admin')).send(orgBody('ffffffffffffffffffffffff')), 422, { issues: ['vpn_manager'] });
+    expectEveError(await t.request.post('/api/vpn_organizations').set(auth('admin')).send(orgBody('ffffffffffffffffffffffff')), 422, {
+      issues: ['vpn_manager'],
+    });
     const { vpn_manager: _omit, ...noManager } = orgBody('x');
     expectEveError(await t.request.post('/api/vpn_organizations').set(auth('admin')).send(noManager), 422, { issues: ['vpn_manager'] });
   });

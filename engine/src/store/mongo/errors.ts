@@ -124,7 +124,8 @@ export function translateMongoError(error: unknown): unknown {
   const code = codeOf(error);
   const badRequest = code === undefined ? undefined : BAD_REQUEST_MESSAGES.get(code);
   if (badRequest !== undefined) return withCause(new BadRequest(`invalid query or update: ${badRequest}`), error);
-  if ((code !== undefined && TIME_LIMIT_CODES.has(code)) || name === 'MongoOperationTimeoutError') return withCause(new ServiceUnavailable(TIME_LIMIT_MESSAGE), error);
+  if ((code !== undefined && TIME_LIMIT_CODES.has(code)) || name === 'MongoOperationTimeoutError')
+    return withCause(new ServiceUnavailable(TIME_LIMIT_MESSAGE), error);
   if (UNREACHABLE_NAMES.has(name) || (code !== undefined && UNAVAILABLE_CODES.has(code))) {
     return withCause(new ServiceUnavailable('database unreachable: the MongoDB server could not be used; try again shortly'), error);
   }

@@ -33,8 +33,7 @@ function defined(pairs: Record<string, unknown>): PathDef {
  * media fields hold the 24-hex GridFS file id as a string.
  */
 const KIND_TO_MONGOOSE = {
-  string: (field) =>
-    defined({ type: String, enum: field.enum && [...field.enum], minlength: field.minLength, maxlength: field.maxLength }),
+  string: (field) => defined({ type: String, enum: field.enum && [...field.enum], minlength: field.minLength, maxlength: field.maxLength }),
   integer: (field) =>
     defined({
       type: Number,
@@ -126,17 +125,20 @@ function metaPaths(res: CompiledResource): Record<string, PathDef> {
  * additively, so a mismatch is logged instead of failing a model at first use.
  */
 export function compileMongooseSchema(res: CompiledResource): mongoose.Schema {
-  const schema = new mongoose.Schema({ ...metaPaths(res), ...pathsOf(res.def.fields) }, {
-    collection: res.name,
-    versionKey: false,
-    strict: 'throw',
-    // Query paths are checked against the definition by the query layer (open objects included).
-    strictQuery: false,
-    minimize: false,
-    id: false,
-    autoIndex: false,
-    autoCreate: false,
-  });
+  const schema = new mongoose.Schema(
+    { ...metaPaths(res), ...pathsOf(res.def.fields) },
+    {
+      collection: res.name,
+      versionKey: false,
+      strict: 'throw',
+      // Query paths are checked against the definition by the query layer (open objects included).
+      strictQuery: false,
+      minimize: false,
+      id: false,
+      autoIndex: false,
+      autoCreate: false,
+    },
+  );
   const fieldUnique = new Set(
     Object.entries(res.def.fields)
       .filter(([, field]) => field.unique === true && field.writeOnly !== true)

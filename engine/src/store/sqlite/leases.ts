@@ -23,9 +23,9 @@ export function sqliteLeases(db: SqliteDb): LeaseStore {
   };
   const write = (name: string, holder: string, ttlMs: number): Lease => {
     const expiresAt = Date.now() + ttlMs;
-    db.prepare('INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at').run(
-      name, holder, expiresAt,
-    );
+    db.prepare(
+      'INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at',
+    ).run(name, holder, expiresAt);
     return { name, holder, expiresAt: new Date(expiresAt) };
   };
   return {

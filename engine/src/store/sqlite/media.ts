@@ -54,9 +54,9 @@ async function writeChunks(db: SqliteDb, id: string, content: Readable, meta: { 
   }
   const info: MediaInfo = { id, filename: meta.filename, contentType: meta.contentType, length: writer.length, uploadedAt: new Date() };
   writer.finish(() =>
-    db.prepare('INSERT INTO media (id, filename, content_type, length, uploaded_at) VALUES (?, ?, ?, ?, ?)').run(
-      id, info.filename, info.contentType, info.length, info.uploadedAt.toISOString(),
-    ),
+    db
+      .prepare('INSERT INTO media (id, filename, content_type, length, uploaded_at) VALUES (?, ?, ?, ?, ?)')
+      .run(id, info.filename, info.contentType, info.length, info.uploadedAt.toISOString()),
   );
   return info;
 }

@@ -51,7 +51,9 @@ export function sortObject(sort: SortSpec): Record<string, 1 | -1> {
 /** Filters, sorts and pages in memory. */
 export function findInMemory(docs: readonly Doc[], filter: Filter, page: { sort: SortSpec; skip: number; limit: number }): Doc[] {
   return guard(() => {
-    let cursor = mingoFind<Doc>([...docs], rewritePatterns(filter), undefined, OPTIONS).sort(sortObject(page.sort)).skip(page.skip);
+    let cursor = mingoFind<Doc>([...docs], rewritePatterns(filter), undefined, OPTIONS)
+      .sort(sortObject(page.sort))
+      .skip(page.skip);
     if (page.limit > 0) cursor = cursor.limit(page.limit);
     return cursor.all();
   });

@@ -46,7 +46,8 @@ function rewriteCondition(value: unknown): unknown {
     if (op === '$regex') out[PATTERN_OP] = patternSpec(arg, value.$options);
     else if (op === '$options') continue;
     else if (op === '$not') out[op] = rewriteCondition(arg);
-    else if (op === '$elemMatch' && isPlainObject(arg)) out[op] = Object.keys(arg).every((k) => k.startsWith('$') && !LOGICAL.has(k)) ? rewriteCondition(arg) : rewritePatterns(arg);
+    else if (op === '$elemMatch' && isPlainObject(arg))
+      out[op] = Object.keys(arg).every((k) => k.startsWith('$') && !LOGICAL.has(k)) ? rewriteCondition(arg) : rewritePatterns(arg);
     else out[op] = arg;
   }
   return out;

@@ -41,7 +41,11 @@ export function sortsInTempTree(details: readonly string[]): boolean {
  * that index. Skipping rows there costs ~0.1 us each (a page 40,000 deep: 84 ms on 1M actions),
  * as before the budget existed.
  */
-export function findNeedsBudget(db: SqliteDb, find: { sql: string; params: readonly SqlValue[] }, count: { sql: string | undefined; params: readonly SqlValue[]; table: string }): boolean {
+export function findNeedsBudget(
+  db: SqliteDb,
+  find: { sql: string; params: readonly SqlValue[] },
+  count: { sql: string | undefined; params: readonly SqlValue[]; table: string },
+): boolean {
   const details = planDetails(db, find.sql, find.params);
   if (sortsInTempTree(details)) return true;
   if (count.sql === undefined) return false;

@@ -41,14 +41,19 @@ interface Page {
 export function findDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, options: FindOptions = {}): Doc[] {
   const page = toPage(options);
   const plan = planFind(info, filter, page, options.projection);
-  const docs = withinBudget(db, () => runFind(db, info, filter, { plan, page }), () => refusalOf(db, info, plan, page));
+  const docs = withinBudget(
+    db,
+    () => runFind(db, info, filter, { plan, page }),
+    () => refusalOf(db, info, plan, page),
+  );
   return plan.projection === undefined ? docs : project(docs, plan.projection);
 }
 
 function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, page }: { plan: Plan; page: Page }): Doc[] {
   if (plan.mode === 'sql') {
     const plain = plan.unbudgeted;
-    const cheap = plain !== undefined && !findNeedsBudget(db, { sql: plain.sql, params: plan.params }, { sql: plain.where, params: plain.whereParams, table: info.table });
+    const cheap =
+      plain !== undefined && !findNeedsBudget(db, { sql: plain.sql, params: plan.params }, { sql: plain.where, params: plain.whereParams, table: info.table });
     const rows = db.prepare(cheap ? plain.sql : plan.sql).all(...plan.params);
     const docs: Doc[] = [];
     for (const row of rows) {
@@ -78,7 +83,11 @@ export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): n
     const plain = `SELECT count(*) AS n FROM ${info.table}${clause}`;
     // An index-only count (a covering index, or none at all) is cheap at any size: no budget.
     const sql = (): string => (clause === '' || indexOnly(db, plain, where.params) ? plain : `SELECT count(*) AS n FROM ${info.table}${budgeted(where.sql)}`);
-    const row = withinBudget(db, () => db.prepare(sql()).get(...where.params), () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }));
+    const row = withinBudget(
+      db,
+      () => db.prepare(sql()).get(...where.params),
+      () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }),
+    );
     return typeof row === 'object' && row !== null && 'n' in row && typeof row.n === 'number' ? row.n : 0;
   }
   const test = compileFilter(filter);
@@ -155,7 +164,11 @@ function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: 
   return {
     mode: 'sql',
     sql: `SELECT ${docExpr} AS doc FROM ${info.table}${clause}${tail}`,
-    unbudgeted: { sql: `SELECT ${docExpr} AS doc FROM ${info.table}${where.sql === undefined ? '' : ` WHERE ${where.sql}`}${tail}`, where: where.sql, whereParams: where.params },
+    unbudgeted: {
+      sql: `SELECT ${docExpr} AS doc FROM ${info.table}${where.sql === undefined ? '' : ` WHERE ${where.sql}`}${tail}`,
+      where: where.sql,
+      whereParams: where.params,
+    },
     params: [...where.params, page.limit > 0 ? page.limit : -1, page.skip],
     projection: projected.rest,
     ...(projected.finish ? { finish: projected.finish } : {}),
@@ -163,7 +176,12 @@ function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: 
 }
 
 /** Stops reading as soon as the page is full: the rows already come in the requested order. */
-function streamMatches(rows: IterableIterator<unknown>, info: CollectionInfo, test: (doc: Doc) => boolean, { page, budget }: { page: Page; budget: RowBudget }): Doc[] {
+function streamMatches(
+  rows: IterableIterator<unknown>,
+  info: CollectionInfo,
+  test: (doc: Doc) => boolean,
+  { page, budget }: { page: Page; budget: RowBudget },
+): Doc[] {
   const docs: Doc[] = [];
   const spend = budget.memoryCounter();
   let toSkip = page.skip;

@@ -59,7 +59,11 @@ function translateEntry(key: string, value: unknown, fields: PushableFields): Sq
   const expr = fieldExpr(key);
   if (value instanceof RegExp) return pattern(expr, type, value, undefined);
   if (!isOperatorObject(value)) return equals(expr, type, value);
-  return and(Object.entries(value).map(([op, arg]) => (op === '$regex' || op === '$options' ? patternOp(expr, type, op, value) : translateOperator(expr, type, op, arg))));
+  return and(
+    Object.entries(value).map(([op, arg]) =>
+      op === '$regex' || op === '$options' ? patternOp(expr, type, op, value) : translateOperator(expr, type, op, arg),
+    ),
+  );
 }
 
 function subFilter(filter: unknown, fields: PushableFields): SqlCondition {

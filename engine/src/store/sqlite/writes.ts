@@ -45,13 +45,7 @@ export function updateDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, u
  * Updates the first match in `sort` order and returns it. The IMMEDIATE transaction takes the
  * write lock before the read, so two claimers (in this process or another) never get one doc.
  */
-export function findOneAndUpdateDoc(
-  db: SqliteDb,
-  info: CollectionInfo,
-  filter: Filter,
-  update: Update,
-  options: FindOneAndUpdateOptions = {},
-): Doc | null {
+export function findOneAndUpdateDoc(db: SqliteDb, info: CollectionInfo, filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Doc | null {
   const parsed = parseUpdate(update);
   const wantBefore = options.returnDocument === 'before';
   return db.immediate(() => {

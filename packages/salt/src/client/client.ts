@@ -8,15 +8,45 @@ import { openEventStream } from './events';
 import { asObject, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
 import { SESSION_PROBE, Transport } from './transport';
 import type {
-  AsyncJob, JobDetail, JobSummary, KeyFingerprints, KeyLists, LocalOptions, LocalResult, LowstateChunk, ManageStatus,
-  SaltClientOptions, SaltEventStream, TargetType,
+  AsyncJob,
+  JobDetail,
+  JobSummary,
+  KeyFingerprints,
+  KeyLists,
+  LocalOptions,
+  LocalResult,
+  LowstateChunk,
+  ManageStatus,
+  SaltClientOptions,
+  SaltEventStream,
+  TargetType,
 } from './types';
 
 /** Runner functions that only read (notes §4-5, §8b, §9): safe to retry. */
-const READ_RUNNERS = new Set(['manage.status', 'manage.up', 'manage.present', 'manage.not_present', 'manage.list_state',
-  'manage.joined', 'manage.alived', 'manage.versions', 'jobs.list_jobs', 'jobs.list_jobs_filter', 'jobs.list_job',
-  'jobs.lookup_jid', 'jobs.print_job', 'jobs.exit_success', 'jobs.active', 'jobs.last_run', 'fileserver.file_list',
-  'fileserver.dir_list', 'fileserver.empty_dir_list', 'fileserver.symlink_list', 'fileserver.envs', 'config.get']);
+const READ_RUNNERS = new Set([
+  'manage.status',
+  'manage.up',
+  'manage.present',
+  'manage.not_present',
+  'manage.list_state',
+  'manage.joined',
+  'manage.alived',
+  'manage.versions',
+  'jobs.list_jobs',
+  'jobs.list_jobs_filter',
+  'jobs.list_job',
+  'jobs.lookup_jid',
+  'jobs.print_job',
+  'jobs.exit_success',
+  'jobs.active',
+  'jobs.last_run',
+  'fileserver.file_list',
+  'fileserver.dir_list',
+  'fileserver.empty_dir_list',
+  'fileserver.symlink_list',
+  'fileserver.envs',
+  'config.get',
+]);
 /** Wheel functions that only read. */
 const READ_WHEELS = new Set(['key.list_all', 'key.list', 'key.finger', 'key.finger_master', 'key.print', 'key.name_match']);
 
@@ -24,8 +54,23 @@ const READ_WHEELS = new Set(['key.list_all', 'key.list', 'key.finger', 'key.fing
  * Keys a wheel kwarg may not be sent as: salt-api and the master read them themselves
  * (`NetapiClient.run`, `ClearFuncs.wheel`, `CLIENT_INTERNAL_KEYWORDS` of salt/client/mixins.py).
  */
-const WHEEL_RESERVED = new Set(['client', 'fun', 'arg', 'kwarg', 'token', 'eauth', 'username', 'password', 'cmd', 'full_return',
-  'print_event', 'timeout', '__jid__', '__tag__', '__user__']);
+const WHEEL_RESERVED = new Set([
+  'client',
+  'fun',
+  'arg',
+  'kwarg',
+  'token',
+  'eauth',
+  'username',
+  'password',
+  'cmd',
+  'full_return',
+  'print_event',
+  'timeout',
+  '__jid__',
+  '__tag__',
+  '__user__',
+]);
 
 /**
  * The text a runner or wheel function that failed returns with HTTP 200: `SyncClientMixin._low`
@@ -108,7 +153,10 @@ export function wheelChunk(fun: string, kwarg: Record<string, unknown> = {}): Lo
 }
 
 function firstLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return `${lines[0] ?? ''}${lines.length > 1 ? ` ${lines[lines.length - 1] ?? ''}` : ''}`.slice(0, 300);
 }
 
@@ -206,7 +254,7 @@ class SaltApiClient implements SaltClient {
 
   async grains(tgt: string | string[] = '*', tgtType: TargetType = 'glob'): Promise<Record<string, Grains | null>> {
     const { minions } = await this.local(tgt, 'grains.items', { tgt_type: tgtType });
-    return Object.fromEntries(Object.entries(minions).map(([id, m]) => [id, m.status === 'returned' ? asObject(m.ret) ?? null : null]));
+    return Object.fromEntries(Object.entries(minions).map(([id, m]) => [id, m.status === 'returned' ? (asObject(m.ret) ?? null) : null]));
   }
 
   async manageStatus(tgt = '*', tgtType: TargetType = 'glob'): Promise<ManageStatus> {

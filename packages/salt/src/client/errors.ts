@@ -8,7 +8,17 @@
 import { isAxiosError } from 'axios';
 import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine';
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_SOCKET_CLOSED', 'ECONNABORTED_RESET']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_SOCKET_CLOSED',
+  'ECONNABORTED_RESET',
+]);
 const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 const MAX_MESSAGE = 300;
 
@@ -45,7 +55,12 @@ export function safeUrl(url: string): string {
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /**
@@ -90,7 +105,7 @@ export function transportError(err: unknown, url: string, what: string, timeoutM
   if ((code !== undefined && TIMEOUT.has(code)) || /timeout/i.test(message)) {
     return mark(new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`));
   }
-  const reason = code !== undefined && UNREACHABLE.has(code) ? code : code ?? 'network error';
+  const reason = code !== undefined && UNREACHABLE.has(code) ? code : (code ?? 'network error');
   return mark(new ServiceUnavailable(`salt master unreachable at ${safeUrl(url)}: ${reason} (${what})`));
 }
 

@@ -47,7 +47,9 @@ class SseStream implements SaltEventStream {
     private readonly controller: AbortController,
     private readonly logger: SaltLogger,
   ) {
-    this.ended = new Promise((resolve) => { this.resolveEnded = resolve; });
+    this.ended = new Promise((resolve) => {
+      this.resolveEnded = resolve;
+    });
     this.tcpKeepAlive = keepAlive(body);
     body.on('data', (chunk: Buffer) => this.feed(this.decoder.write(chunk)));
     body.on('end', () => this.finish('closed_by_server'));
@@ -88,7 +90,7 @@ class SseStream implements SaltEventStream {
       const obj = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
       const data = obj['data'];
       const event: SaltEvent = {
-        tag: typeof obj['tag'] === 'string' ? obj['tag'] : tag ?? '',
+        tag: typeof obj['tag'] === 'string' ? obj['tag'] : (tag ?? ''),
         data: data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data },
       };
       this.lastEventAt = Date.now();
@@ -145,7 +147,9 @@ async function open(t: Transport, token: string): Promise<{ res: AxiosResponse<R
   const timer = setTimeout(() => controller.abort(), t.timeouts.read);
   try {
     const res = await t.http.get<Readable>('/events', {
-      responseType: 'stream', signal: controller.signal, timeout: 0,
+      responseType: 'stream',
+      signal: controller.signal,
+      timeout: 0,
       headers: { 'X-Auth-Token': token, Accept: 'text/event-stream' },
     });
     return { res, controller };

@@ -46,8 +46,13 @@ export function minionOutcome(value: unknown, fullReturn: boolean): MinionOutcom
   const ret = obj['ret'];
   if (typeof ret === 'string' && NO_RETURN.test(ret)) return { status: 'no_response', message: ret.split('\n')[0] ?? ret };
   const out = typeof obj['out'] === 'string' ? { out: obj['out'] } : {};
-  return { status: 'returned', ret, retcode: typeof obj['retcode'] === 'number' ? obj['retcode'] : null,
-    jid: typeof obj['jid'] === 'string' ? obj['jid'] : null, ...out };
+  return {
+    status: 'returned',
+    ret,
+    retcode: typeof obj['retcode'] === 'number' ? obj['retcode'] : null,
+    jid: typeof obj['jid'] === 'string' ? obj['jid'] : null,
+    ...out,
+  };
 }
 
 /** A `jobs.list_jobs` entry (notes §4). */
@@ -89,8 +94,13 @@ export function jobDetail(jid: string, body: unknown): JobDetail {
 /** wheel key.list_all / GET /keys (notes §5). */
 export function keyLists(v: unknown): KeyLists {
   const o = asObject(v) ?? {};
-  return { minions: strings(o['minions']), minions_pre: strings(o['minions_pre']), minions_rejected: strings(o['minions_rejected']),
-    minions_denied: strings(o['minions_denied']), local: strings(o['local']) };
+  return {
+    minions: strings(o['minions']),
+    minions_pre: strings(o['minions_pre']),
+    minions_rejected: strings(o['minions_rejected']),
+    minions_denied: strings(o['minions_denied']),
+    local: strings(o['local']),
+  };
 }
 
 const DIR_STATE: Record<string, KeyState> = { minions: 'accepted', minions_pre: 'pending', minions_rejected: 'rejected', minions_denied: 'denied' };

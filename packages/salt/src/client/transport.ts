@@ -95,7 +95,9 @@ export class Transport {
   /** The current token, logging in when there is none or it is about to expire. */
   async token(): Promise<string> {
     if (this.session !== undefined && Date.now() < this.session.renewAtMs) return this.session.token;
-    this.loginInFlight ??= this.login().finally(() => { this.loginInFlight = undefined; });
+    this.loginInFlight ??= this.login().finally(() => {
+      this.loginInFlight = undefined;
+    });
     return (await this.loginInFlight).token;
   }
 
@@ -154,7 +156,10 @@ export class Transport {
       } catch (err) {
         if (attempt >= attempts || !isRetriable(err)) throw err;
         const delay = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-        this.logger.warn({ what: `${spec.method} ${spec.path}`, attempt, delayMs: delay, error: err instanceof Error ? err.message : '' }, 'salt-api read failed, retrying');
+        this.logger.warn(
+          { what: `${spec.method} ${spec.path}`, attempt, delayMs: delay, error: err instanceof Error ? err.message : '' },
+          'salt-api read failed, retrying',
+        );
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -182,7 +187,9 @@ export class Transport {
     if (refused && res.status === 500 && clientsOf(spec).includes('local_batch')) {
       // cmd_batch publishes batch after batch: a token refused midway leaves earlier batches run.
       this.invalidate(token);
-      throw new BadGateway(`salt-api refused the session during a local_batch call (${what}); the session is renewed for the next call, the batch is not sent again (some of its batches may have run)`);
+      throw new BadGateway(
+        `salt-api refused the session during a local_batch call (${what}); the session is renewed for the next call, the batch is not sent again (some of its batches may have run)`,
+      );
     }
     if (refused) {
       this.logger.info({ what, status: res.status }, 'salt-api session refused, logging in again');

@@ -29,7 +29,10 @@ export class EventHandlers {
   private readonly ignored = new Set<string>();
 
   /** `now` is in whole seconds, like the API's own writes (RFC 1123 has no fractions). */
-  constructor(private readonly runtime: Runtime, private readonly now: () => Date = () => stampNow()) {}
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly now: () => Date = () => stampNow(),
+  ) {}
 
   /** Handles one event; resolves what it did (for logs), or undefined when it was not for us. */
   async handle(event: SaltEvent): Promise<string | undefined> {
@@ -61,9 +64,14 @@ export class EventHandlers {
     if (this.ignored.has(jid) || isBookkeeping({ fun, metadata: data['metadata'] })) return undefined;
     const retcode = typeof data['retcode'] === 'number' ? data['retcode'] : null;
     const r: JobReturn = {
-      jid: text(data['jid'], jid), host: text(data['id'], host), fun,
-      funArgs: Array.isArray(data['fun_args']) ? data['fun_args'] : [], ret: data['return'], retcode,
-      success: typeof data['success'] === 'boolean' ? data['success'] : null, user: typeof data['user'] === 'string' ? data['user'] : null,
+      jid: text(data['jid'], jid),
+      host: text(data['id'], host),
+      fun,
+      funArgs: Array.isArray(data['fun_args']) ? data['fun_args'] : [],
+      ret: data['return'],
+      retcode,
+      success: typeof data['success'] === 'boolean' ? data['success'] : null,
+      user: typeof data['user'] === 'string' ? data['user'] : null,
     };
     await recordReturns(this.runtime, [r], this.now());
     return `action ${r.jid}${r.host}`;
@@ -110,7 +118,10 @@ export class EventHandlers {
     const hostname = text(payload['hostname'], text(event.data['id']));
     const status = text(payload['status'], 'connected');
     const now = this.now();
-    const id = createHash('sha1').update(JSON.stringify([event.tag, event.data['_stamp'], event.data['id'], payload])).digest('hex').slice(0, 24);
+    const id = createHash('sha1')
+      .update(JSON.stringify([event.tag, event.data['_stamp'], event.data['id'], payload]))
+      .digest('hex')
+      .slice(0, 24);
     try {
       await this.runtime.resources.of(alerts).create({ ...alert('vnc.connect', 'info', { hostname, status }), _id: id }, systemContext(this.runtime, now));
     } catch (err) {

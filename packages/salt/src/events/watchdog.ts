@@ -76,7 +76,9 @@ export class IdleWatchdog {
     const probe: Probe = { sentAt: now };
     this.probe = probe;
     this.o.echo().then(
-      () => { if (this.probe === probe) probe.deadline = Date.now() + this.o.waitMs; },
+      () => {
+        if (this.probe === probe) probe.deadline = Date.now() + this.o.waitMs;
+      },
       (err: unknown) => {
         if (this.probe !== probe) return;
         // Not the stream's fault: wait another idle period before asking again.

@@ -64,8 +64,16 @@ export class AsyncJobTracker {
   private async follow(job: TrackedJob): Promise<void> {
     const recorded = new Set<string>();
     const deadline = Date.now() + this.o.deadlineMs;
-    const returnOf = (host: string, ret: unknown, retcode: number | null, success: boolean | null): JobReturn =>
-      ({ jid: job.jid, host, fun: job.fun, funArgs: job.funArgs, ret, retcode, success, user: job.user });
+    const returnOf = (host: string, ret: unknown, retcode: number | null, success: boolean | null): JobReturn => ({
+      jid: job.jid,
+      host,
+      fun: job.fun,
+      funArgs: job.funArgs,
+      ret,
+      retcode,
+      success,
+      user: job.user,
+    });
     while (recorded.size < job.minions.length) {
       await sleep(Math.min(this.o.pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: this.abort.signal });
       try {
@@ -83,7 +91,11 @@ export class AsyncJobTracker {
     const silent = job.minions.filter((host) => !recorded.has(host));
     if (silent.length > 0) {
       this.o.log.info({ jid: job.jid, silent: silent.length }, 'async job deadline passed; recording silent minions');
-      await recordReturns(this.o.runtime, silent.map((host) => returnOf(host, NO_RESPONSE, null, false)), stampNow());
+      await recordReturns(
+        this.o.runtime,
+        silent.map((host) => returnOf(host, NO_RESPONSE, null, false)),
+        stampNow(),
+      );
     }
   }
 }

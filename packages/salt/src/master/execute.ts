@@ -52,7 +52,12 @@ function target(request: ExecutionRequest): { tgt: string | string[]; options: P
 
 function options(call: Call): LocalOptions {
   const { parsed } = call;
-  return { arg: [...parsed.arg], ...(Object.keys(parsed.kwarg).length > 0 ? { kwarg: { ...parsed.kwarg } } : {}), ...target(call.request).options, extra: { ...parsed.extra } };
+  return {
+    arg: [...parsed.arg],
+    ...(Object.keys(parsed.kwarg).length > 0 ? { kwarg: { ...parsed.kwarg } } : {}),
+    ...target(call.request).options,
+    extra: { ...parsed.extra },
+  };
 }
 
 function jobReturn(call: Call, jid: string, host: string, ret: unknown, retcode: number | null, success: boolean): JobReturn {
@@ -85,7 +90,11 @@ async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const result = await deps.client.local(tgt, call.parsed.fun, options(call));
   const jid = result.jid ?? localJid(call.ctx.now, deps.masterTz);
   const lines = hostsOf(call.request, Object.keys(result.minions)).map((host) => fromOutcome(call, jid, host, result.minions[host]));
-  await recordReturns(deps.runtime, lines.map((l) => l.ret), call.ctx.now);
+  await recordReturns(
+    deps.runtime,
+    lines.map((l) => l.ret),
+    call.ctx.now,
+  );
   const output = Object.fromEntries(lines.map((l) => [l.host, l.output]));
   return { task_id: jid, status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length), return: { return: [output] } };
 }
@@ -95,7 +104,11 @@ async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const job = await deps.client.localAsync(tgt, call.parsed.fun, options(call));
   const jid = job.jid ?? localJid(call.ctx.now, deps.masterTz);
   const untargeted = call.request.targets.filter((host) => !job.minions.includes(host));
-  await recordReturns(deps.runtime, untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false)), call.ctx.now);
+  await recordReturns(
+    deps.runtime,
+    untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false)),
+    call.ctx.now,
+  );
   if (job.jid !== null && job.minions.length > 0) {
     deps.tracker.track({ jid: job.jid, minions: job.minions, fun: call.parsed.fun, funArgs: funArgs(call.parsed), user: call.ctx.principal.name });
   }
@@ -117,10 +130,24 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   // Batch drops the minions that fail its initial ping (notes §2): they are shown as silent.
   const silent = call.request.targets.filter((host) => !answered.has(host));
   const lines = hostsOf(call.request, [...answered.keys()]).map((host) =>
-    fromOutcome(call, jid, host, answered.has(host) ? { status: 'returned', ret: answered.get(host), retcode: null, jid: null } : { status: 'no_response', message: NO_RESPONSE }));
-  await recordReturns(deps.runtime, lines.map((l) => l.ret), call.ctx.now);
+    fromOutcome(
+      call,
+      jid,
+      host,
+      answered.has(host) ? { status: 'returned', ret: answered.get(host), retcode: null, jid: null } : { status: 'no_response', message: NO_RESPONSE },
+    ),
+  );
+  await recordReturns(
+    deps.runtime,
+    lines.map((l) => l.ret),
+    call.ctx.now,
+  );
   const output = [...elements, ...silent.map((host) => ({ [host]: NO_RESPONSE }))];
-  return { task_id: jid, status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length), return: { return: output as Record<string, unknown>[] } };
+  return {
+    task_id: jid,
+    status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length),
+    return: { return: output as Record<string, unknown>[] },
+  };
 }
 
 const RUNNERS = { local: runLocal, local_async: runAsync, local_batch: runBatch } as const;

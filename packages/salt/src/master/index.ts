@@ -66,7 +66,13 @@ function monitoringBody(monitor: Monitor): (hostId: string, action: MonitoringAc
 
 /** Builds the master service over a salt-api client. */
 export function createMasterService(o: MasterOptions): RunningMaster {
-  const tracker = new AsyncJobTracker({ client: o.client, runtime: o.runtime, log: o.log, pollMs: o.asyncPollMs ?? 1000, deadlineMs: o.asyncDeadlineMs ?? 300_000 });
+  const tracker = new AsyncJobTracker({
+    client: o.client,
+    runtime: o.runtime,
+    log: o.log,
+    pollMs: o.asyncPollMs ?? 1000,
+    deadlineMs: o.asyncDeadlineMs ?? 300_000,
+  });
   const monitor = new Monitor({ client: o.client, runtime: o.runtime, log: o.log, intervalMs: o.monitorIntervalMs ?? 30_000 });
   // Probes in flight: stop() lets their current batch (and its writes) finish and starts no other.
   const probes = new Set<Promise<unknown>>();

@@ -55,14 +55,18 @@ function shownUrl(url: string): string {
 
 /** The first line of an output, cut short, with the URL shown safely. */
 function excerpt(output: string, url: string): string {
-  const line = output.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    output
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   return line.split(url).join(shownUrl(url)).slice(0, 200);
 }
 
 /** One host's answer from its outcome of the `local` call. */
 export function answerOf(host: string, outcome: MinionOutcome | undefined, url: string): OutwardAnswer {
-  if (outcome === undefined || outcome.status !== 'returned') return { host, error: 'the minion did not answer (down, or busy past the master\'s timeout)' };
-  const output = typeof outcome.ret === 'string' ? outcome.ret : JSON.stringify(outcome.ret) ?? '';
+  if (outcome === undefined || outcome.status !== 'returned') return { host, error: "the minion did not answer (down, or busy past the master's timeout)" };
+  const output = typeof outcome.ret === 'string' ? outcome.ret : (JSON.stringify(outcome.ret) ?? '');
   // TimedProc's message repeats the whole command line: the limit is what matters.
   const killed = /: Timed out after (\d+) seconds$/.exec(output);
   if (killed && outcome.retcode === 1) return { host, error: `no answer from the resolver within ${killed[1] ?? ''} seconds (cmd.run timeout)` };

@@ -42,7 +42,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function funAllowed(fun: string, allowed: readonly string[]): boolean {
   return allowed.some((pattern) => {
     if (!pattern.includes('*')) return pattern === fun;
-    const re = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    const re = pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
     return new RegExp(`^${re}$`).test(fun);
   });
 }

@@ -45,7 +45,6 @@ function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-
 function outcomeOf(response: ExecutionResponse): RunOutcome {
   const jid = response.task_id || null;
   if (response.status === 'failed') return { jid, error: `no target answered (job ${response.task_id})` };
@@ -110,7 +109,9 @@ class Scheduler implements RunningScheduler {
       const started = Date.now();
       this.ticking = this.tick()
         .catch((err: unknown) => this.o.log.error({ err: errText(err) }, 'task scheduler tick failed'))
-        .finally(() => { if (!this.stopped) this.plan(Math.max(0, this.tickMs - (Date.now() - started))); });
+        .finally(() => {
+          if (!this.stopped) this.plan(Math.max(0, this.tickMs - (Date.now() - started)));
+        });
     }, delayMs);
   }
 }

@@ -123,7 +123,10 @@ export async function syncHosts(snap: FleetSnapshot, deps: BatchDeps): Promise<H
  * their record with `key: denied` (the master holds no accepted key for them any more) and
  * `status: down`. Resolves their ids.
  */
-export async function markForgotten(snap: FleetSnapshot, deps: Pick<BatchDeps, 'runtime' | 'ctx'>): Promise<{ ids: string[]; changed: number; alerts: number }> {
+export async function markForgotten(
+  snap: FleetSnapshot,
+  deps: Pick<BatchDeps, 'runtime' | 'ctx'>,
+): Promise<{ ids: string[]; changed: number; alerts: number }> {
   // An exclusion of top-level fields is done in SQL by the embedded store: the grains are never parsed.
   const projection = { grain: 0, all_status: 0, vpnsrv_representation: 0, fingerprint_history: 0 } as const;
   const all = await deps.runtime.resources.of(hosts).find({ projection, showDeleted: true }, systemContext(deps.runtime, deps.ctx.now));

@@ -69,7 +69,14 @@ async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Prom
   const job = await client.jobs(jid);
   if (job.error !== undefined) return false;
   const returns: JobReturn[] = Object.entries(job.result).map(([host, r]) => ({
-    jid, host, fun: job.function, funArgs: job.arguments, ret: r.return, retcode: r.retcode, success: r.success, user: job.user,
+    jid,
+    host,
+    fun: job.function,
+    funArgs: job.arguments,
+    ret: r.return,
+    retcode: r.retcode,
+    success: r.success,
+    user: job.user,
   }));
   if (returns.length > 0) {
     const where = { _id: { $in: returns.map((r) => `${jid}${r.host}`) } };
@@ -87,9 +94,7 @@ async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Prom
 function candidates(all: readonly JobSummary[], cursor: JobCursor): JobSummary[] {
   const floor = cursor.watermark === '' ? '' : shiftJid(cursor.watermark, -JID_OVERLAP_MS);
   for (const jid of cursor.done) if (jid <= floor) cursor.done.delete(jid);
-  return all
-    .filter((j) => j.jid.slice(0, 20) > floor && !cursor.done.has(j.jid))
-    .sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0));
+  return all.filter((j) => j.jid.slice(0, 20) > floor && !cursor.done.has(j.jid)).sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0));
 }
 
 /** Walks the job cache past the cursor, recording what is missing, and moves the cursor. */

@@ -29,7 +29,9 @@ class SyncLoop {
   constructor(private readonly o: LoopOptions) {
     this.sync = createFleetSync(o);
     this.ttlMs = o.intervalMs * 2 + 30_000;
-    this.timer = setTimeout(() => { this.ticking = this.tick(); }, 0);
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick();
+    }, 0);
   }
 
   async runNow(): Promise<SyncReport> {
@@ -56,33 +58,47 @@ class SyncLoop {
       this.o.log.error({ err: errText(err) }, 'fleet sync failed');
     }
     if (this.stopped) return;
-    this.timer = setTimeout(() => { this.ticking = this.tick(); }, Math.max(0, this.o.intervalMs - (Date.now() - started)));
+    this.timer = setTimeout(
+      () => {
+        this.ticking = this.tick();
+      },
+      Math.max(0, this.o.intervalMs - (Date.now() - started)),
+    );
   }
 
   /** Runs now, or once right after the run in progress (later callers share that one). */
   private schedule(): Promise<SyncReport> {
     if (this.queued !== undefined) return this.queued;
     if (this.running === undefined) return this.start();
-    this.queued = this.running.catch(() => undefined).then(() => {
-      this.queued = undefined;
-      return this.start();
-    });
+    this.queued = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start();
+      });
     return this.queued;
   }
 
   private start(): Promise<SyncReport> {
-    this.running = this.guarded().finally(() => { this.running = undefined; });
+    this.running = this.guarded().finally(() => {
+      this.running = undefined;
+    });
     return this.running;
   }
 
   /** A run that keeps renewing the lease while it lasts. */
   private async guarded(): Promise<SyncReport> {
-    const renew = setInterval(() => {
-      this.o.runtime.leases.renew(SYNC_LEASE, this.o.holder, this.ttlMs).then(
-        (lease) => { if (lease === null) this.o.log.warn({ holder: this.o.holder }, 'fleet sync: lease lost during a run'); },
-        (err: unknown) => this.o.log.warn({ err: errText(err) }, 'fleet sync: lease renewal failed'),
-      );
-    }, Math.max(1000, Math.floor(this.ttlMs / 3)));
+    const renew = setInterval(
+      () => {
+        this.o.runtime.leases.renew(SYNC_LEASE, this.o.holder, this.ttlMs).then(
+          (lease) => {
+            if (lease === null) this.o.log.warn({ holder: this.o.holder }, 'fleet sync: lease lost during a run');
+          },
+          (err: unknown) => this.o.log.warn({ err: errText(err) }, 'fleet sync: lease renewal failed'),
+        );
+      },
+      Math.max(1000, Math.floor(this.ttlMs / 3)),
+    );
     try {
       return await this.sync.runOnce();
     } finally {

@@ -13,7 +13,17 @@ const TYPES = ['master.unreachable', 'master.reachable'];
 async function lastState(runtime: Runtime, now: Date): Promise<string | undefined> {
   // `_created` has whole seconds; the id's millisecond stamp orders two alerts of one second.
   const where = { type: { $in: TYPES } };
-  const [last] = await runtime.resources.of(alerts).find({ where, sort: [['_created', -1], ['_id', -1]], limit: 1 }, systemContext(runtime, now));
+  const [last] = await runtime.resources.of(alerts).find(
+    {
+      where,
+      sort: [
+        ['_created', -1],
+        ['_id', -1],
+      ],
+      limit: 1,
+    },
+    systemContext(runtime, now),
+  );
   return last?.type;
 }
 

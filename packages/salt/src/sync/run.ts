@@ -81,13 +81,21 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
   const hosts = await syncHosts(snap, { client: o.client, runtime: o.runtime, ctx });
   const forgotten = await markForgotten(snap, { runtime: o.runtime, ctx });
   if (forgotten.ids.length > 0) {
-    o.log.warn({ count: forgotten.ids.length, hosts: forgotten.ids.slice(0, 20) }, 'fleet sync: hosts the master no longer knows (kept, key denied, status down)');
+    o.log.warn(
+      { count: forgotten.ids.length, hosts: forgotten.ids.slice(0, 20) },
+      'fleet sync: hosts the master no longer knows (kept, key denied, status down)',
+    );
   }
   const hostsMs = lap();
   const jobs = await repairJobs({ client: o.client, runtime: o.runtime, now, masterTz: o.masterTz ?? 'UTC' }, cursor);
   Object.assign(report, {
-    hostsSeen: hosts.seen, hostsChanged: hosts.changed + forgotten.changed, hostsNew: hosts.created, nodegroups: Object.keys(snap.nodegroups).length,
-    actionsRecorded: jobs.actions, failedPatches: jobs.failedPatches, alertsRaised: hosts.alerts + forgotten.alerts,
+    hostsSeen: hosts.seen,
+    hostsChanged: hosts.changed + forgotten.changed,
+    hostsNew: hosts.created,
+    nodegroups: Object.keys(snap.nodegroups).length,
+    actionsRecorded: jobs.actions,
+    failedPatches: jobs.failedPatches,
+    alertsRaised: hosts.alerts + forgotten.alerts,
   });
   return { snapshot, hosts: hostsMs, nodegroups, jobs: lap() };
 }
@@ -117,7 +125,9 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
   let inFlight: Promise<SyncReport> | undefined;
   return {
     runOnce: () => {
-      inFlight ??= run().finally(() => { inFlight = undefined; });
+      inFlight ??= run().finally(() => {
+        inFlight = undefined;
+      });
       return inFlight;
     },
   };

@@ -64,7 +64,13 @@ export function registerIn(index: string, name: string): string {
       .join('\n')}${close}`;
   });
   return out.replace(EXPORTS, (_all, names: string) => {
-    const list = insertSorted(names.split(',').map((n) => n.trim()).filter(Boolean), name);
+    const list = insertSorted(
+      names
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+      name,
+    );
     return names.includes('\n') ? `export {\n${list.map((n) => `  ${n},`).join('\n')}\n};` : `export { ${list.join(', ')} };`;
   });
 }
@@ -88,7 +94,12 @@ export async function newResourceCommand(argv: readonly string[], cwd = process.
   let values: { dir?: string | undefined; description?: string | undefined };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: [...argv], options: { dir: { type: 'string' }, description: { type: 'string' } }, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: { dir: { type: 'string' }, description: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    }));
   } catch (err) {
     throw new ConfigError(`new-resource: ${err instanceof Error ? err.message : String(err)}\n${NEW_RESOURCE_USAGE}`);
   }

@@ -33,7 +33,8 @@ function newToken(): string {
 
 /** The names of the tokens that are not stored: API_TOKENS, or the generated admin token if there is one. */
 function configuredNames(opened: CommandEngine): { name: string; role: Role; source: string }[] {
-  if (opened.config.API_TOKENS) return tokenGrants(opened.config.API_TOKENS, opened.dataDir).grants.map((g) => ({ name: g.name, role: g.role, source: 'API_TOKENS' }));
+  if (opened.config.API_TOKENS)
+    return tokenGrants(opened.config.API_TOKENS, opened.dataDir).grants.map((g) => ({ name: g.name, role: g.role, source: 'API_TOKENS' }));
   return existsSync(join(opened.dataDir, 'admin-token')) ? [{ name: 'admin', role: 'admin', source: 'admin-token file' }] : [];
 }
 
@@ -78,7 +79,17 @@ async function list(opened: CommandEngine): Promise<CommandOutput> {
     ...stored.map((t) => [t.name, t.role, 'store', formatHttpDate(t._created), t.revoked ? formatHttpDate(t.revoked) : '-']),
   ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return { stdout: rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n' };
+  return {
+    stdout:
+      rows
+        .map((r) =>
+          r
+            .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+            .join('  ')
+            .trimEnd(),
+        )
+        .join('\n') + '\n',
+  };
 }
 
 async function revoke(opened: CommandEngine, name: string): Promise<CommandOutput> {

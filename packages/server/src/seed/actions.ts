@@ -25,11 +25,29 @@ const kw = (fields: Record<string, unknown>): Record<string, unknown> => ({ ...f
 
 const TEMPLATES: readonly Template[] = [
   { action: 'test.ping', args: [], output: () => 'true' },
-  { action: 'cmd.run', args: [kw({ cmd: 'uptime' })], output: (_h, r) => ` ${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)} up ${r.int(1, 300)} days,  ${r.int(0, 23)}:${r.int(10, 59)},  0 users,  load average: 0.${r.int(0, 99)}, 0.${r.int(0, 99)}, 0.${r.int(0, 99)}` },
-  { action: 'cmd.run', args: [kw({ cmd: 'df -h /' })], output: (_h, r) => `Filesystem      Size  Used Avail Use% Mounted on\n/dev/sda2        98G  ${r.int(5, 90)}G  ${r.int(5, 90)}G  ${r.int(5, 95)}% /` },
+  {
+    action: 'cmd.run',
+    args: [kw({ cmd: 'uptime' })],
+    output: (_h, r) =>
+      ` ${r.int(10, 23)}:${r.int(10, 59)}:${r.int(10, 59)} up ${r.int(1, 300)} days,  ${r.int(0, 23)}:${r.int(10, 59)},  0 users,  load average: 0.${r.int(0, 99)}, 0.${r.int(0, 99)}, 0.${r.int(0, 99)}`,
+  },
+  {
+    action: 'cmd.run',
+    args: [kw({ cmd: 'df -h /' })],
+    output: (_h, r) => `Filesystem      Size  Used Avail Use% Mounted on\n/dev/sda2        98G  ${r.int(5, 90)}G  ${r.int(5, 90)}G  ${r.int(5, 95)}% /`,
+  },
   { action: 'cmd.run', args: [kw({ cmd: 'systemctl is-active salt-minion' })], output: () => 'active' },
-  { action: 'state.apply', args: [kw({ mods: 'baseline' })], output: (h, r) => `Summary for ${h}\n-------------\nSucceeded: ${r.int(20, 60)} (changed=${r.int(0, 5)})\nFailed:      0\n-------------\nTotal states run:     ${r.int(20, 60)}\nTotal run time:  ${r.int(2, 90)}.${r.int(100, 999)} s` },
-  { action: 'pkg.upgrade', args: [kw({ refresh: true })], output: (_h, r) => `openssl:\n    ----------\n    new:\n        3.0.2-0ubuntu1.${r.int(15, 18)}\n    old:\n        3.0.2-0ubuntu1.14` },
+  {
+    action: 'state.apply',
+    args: [kw({ mods: 'baseline' })],
+    output: (h, r) =>
+      `Summary for ${h}\n-------------\nSucceeded: ${r.int(20, 60)} (changed=${r.int(0, 5)})\nFailed:      0\n-------------\nTotal states run:     ${r.int(20, 60)}\nTotal run time:  ${r.int(2, 90)}.${r.int(100, 999)} s`,
+  },
+  {
+    action: 'pkg.upgrade',
+    args: [kw({ refresh: true })],
+    output: (_h, r) => `openssl:\n    ----------\n    new:\n        3.0.2-0ubuntu1.${r.int(15, 18)}\n    old:\n        3.0.2-0ubuntu1.14`,
+  },
   { action: 'service.restart', args: [kw({ name: 'nginx' })], output: () => 'true' },
   { action: 'grains.item', args: [kw({ key: 'osrelease' })], output: () => '{"osrelease": "22.04"}' },
   { action: 'saltutil.sync_all', args: [], output: () => '{"grains": [], "modules": [], "states": []}' },

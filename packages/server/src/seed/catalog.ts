@@ -22,7 +22,11 @@ export function nodegroupDocs(plans: readonly NodegroupPlan[], now: number): Doc
 /** Group documents: containers carry `subgroups`, rule groups their `info`. */
 export function groupDocs(plans: readonly GroupPlan[], now: number): Doc[] {
   return plans.map((g, i) =>
-    stamped({ _id: g.id, name: g.name, type: g.type, subgroups: [...g.subgroups], info: { ...g.info } }, new Date(now - 180 * DAY + i * 60_000), new Date(now - (i + 1) * DAY)),
+    stamped(
+      { _id: g.id, name: g.name, type: g.type, subgroups: [...g.subgroups], info: { ...g.info } },
+      new Date(now - 180 * DAY + i * 60_000),
+      new Date(now - (i + 1) * DAY),
+    ),
   );
 }
 

@@ -75,7 +75,11 @@ function* tapSummaries(docs: Iterable<Doc>, into: HostSummary[]): Generator<Doc>
 }
 
 /** Streams the actions in; returns each host's latest action id. */
-async function writeActions(runtime: Runtime, targets: readonly HostRef[], options: ActionBatchOptions): Promise<{ count: number; ms: number; lastAction: Map<string, string> }> {
+async function writeActions(
+  runtime: Runtime,
+  targets: readonly HostRef[],
+  options: ActionBatchOptions,
+): Promise<{ count: number; ms: number; lastAction: Map<string, string> }> {
   const started = Date.now();
   const lastAction = new Map<string, string>();
   let count = 0;
@@ -109,7 +113,10 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
   const accepted = specs.filter((s) => s.key === 'accepted');
   const nodegroups = planNodegroups(specs);
   const groups = planGroups(seed);
-  const counts = { nodegroups: 0, groups: 0, updates: 0, actions: 0, hosts: 0, failed_patches: 0, alerts: 0, tasks: 0, hosts_statistic: 0 } satisfies Record<SeededCollection, number>;
+  const counts = { nodegroups: 0, groups: 0, updates: 0, actions: 0, hosts: 0, failed_patches: 0, alerts: 0, tasks: 0, hosts_statistic: 0 } satisfies Record<
+    SeededCollection,
+    number
+  >;
 
   const timings = { ...counts };
   const write = async (name: SeededCollection, docs: Iterable<Doc>, batching: BatchOptions = {}) => {
@@ -122,7 +129,13 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
   await write('groups', groupDocs(groups, now));
   await write('updates', updateDocs(seed, now));
 
-  const actions = await writeActions(runtime, accepted, { seed, now, total: options.actions ?? hosts * 20, spanDays: 90, batch: options.batchSize ?? ACTION_BATCH });
+  const actions = await writeActions(runtime, accepted, {
+    seed,
+    now,
+    total: options.actions ?? hosts * 20,
+    spanDays: 90,
+    batch: options.batchSize ?? ACTION_BATCH,
+  });
   counts.actions = actions.count;
   timings.actions = actions.ms;
 

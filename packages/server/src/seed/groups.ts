@@ -35,7 +35,10 @@ function grainRule(name: string, key: string, value: string, of: (s: HostSpec) =
 
 /** The master's nodegroups; a host's `nodegroups` are the ones that match it. */
 export function planNodegroups(specs: readonly HostSpec[]): NodegroupPlan[] {
-  const canary = specs.filter((s) => s.role === 'web' && s.key === 'accepted').slice(0, 5).map((s) => s.id);
+  const canary = specs
+    .filter((s) => s.role === 'web' && s.key === 'accepted')
+    .slice(0, 5)
+    .map((s) => s.id);
   return [
     regexRule('webservers', 'web-.*'),
     regexRule('databases', '(db|cache)-.*'),
@@ -53,10 +56,20 @@ export function planNodegroups(specs: readonly HostSpec[]): NodegroupPlan[] {
 export function planGroups(seed: number): GroupPlan[] {
   const id = (n: number) => seededObjectId(seed, ID_KIND.group, n);
   const container = (n: number, name: string, subs: number[], member?: GroupPlan['member']): GroupPlan => ({
-    id: id(n), name, type: 0, subgroups: subs.map(id), info: {}, ...(member ? { member } : {}),
+    id: id(n),
+    name,
+    type: 0,
+    subgroups: subs.map(id),
+    info: {},
+    ...(member ? { member } : {}),
   });
   const rule = (n: number, name: string, info: GroupPlan['info'], member?: GroupPlan['member']): GroupPlan => ({
-    id: id(n), name, type: 1, subgroups: [], info, ...(member ? { member } : {}),
+    id: id(n),
+    name,
+    type: 1,
+    subgroups: [],
+    info,
+    ...(member ? { member } : {}),
   });
   return [
     container(1, 'Fleet', [2, 6, 10, 14]),

@@ -9,7 +9,6 @@ import { forkRng, type Rng } from './prng';
 import type { HostSpec } from './topology';
 import { stamped } from './write';
 
-
 /** Everything a host document is derived from besides its own spec. */
 export interface HostContext {
   readonly seed: number;

@@ -52,7 +52,9 @@ function steps(rng: Rng, patch: string, startMs: number): Record<string, unknown
       duration,
       __run_num__: i,
       __sls__: `patches.${patch}`,
-      changes: ran ? { pid: rng.int(1000, 400_000), retcode: failed ? rng.pick([1, 2, 100]) : 0, stderr: failed ? rng.pick(FAILURES) : '', stdout: failed ? '' : 'done' } : {},
+      changes: ran
+        ? { pid: rng.int(1000, 400_000), retcode: failed ? rng.pick([1, 2, 100]) : 0, stderr: failed ? rng.pick(FAILURES) : '', stdout: failed ? '' : 'done' }
+        : {},
       __id__: step.id,
       cmd: 'cmd.run',
     };
@@ -85,9 +87,23 @@ const ALERTS: ReadonlyArray<readonly [AlertMaker, number]> = [
   [(r, s) => ({ type: 'vnc.connect', level: 'info', payload: { hostname: s.id, status: r.chance(0.7) ? 'connected' : 'disconnected' } }), 40],
   [(_r, s) => ({ type: 'host.down', level: 'warning', payload: { hostname: s.id, status: 'down' } }), 25],
   [(_r, s) => ({ type: 'host.up', level: 'info', payload: { hostname: s.id, status: 'up' } }), 20],
-  [(r, s) => ({ type: 'key.changed', level: 'warning', payload: { hostname: s.id, status: 'changed', fingerprint: Array.from({ length: 32 }, () => r.hex(2)).join(':') } }), 3],
+  [
+    (r, s) => ({
+      type: 'key.changed',
+      level: 'warning',
+      payload: { hostname: s.id, status: 'changed', fingerprint: Array.from({ length: 32 }, () => r.hex(2)).join(':') },
+    }),
+    3,
+  ],
   [(r, s) => ({ type: 'patch.failed', level: 'error', payload: { hostname: s.id, status: 'failed', patch: r.pick(PATCH_NAMES) } }), 8],
-  [(r, s) => ({ type: 'task.failed', level: 'error', payload: { hostname: s.id, status: 'failed', error: r.pick(['Minion did not return', 'master unreachable']) } }), 4],
+  [
+    (r, s) => ({
+      type: 'task.failed',
+      level: 'error',
+      payload: { hostname: s.id, status: 'failed', error: r.pick(['Minion did not return', 'master unreachable']) },
+    }),
+    4,
+  ],
 ];
 
 /** `count` alerts over the last 30 days; older ones are mostly read. */

@@ -133,7 +133,7 @@ function hostHistory(rng: Rng, host: HostSummary, index: number, w: Window): { i
     events.push([between(rng, w.first, w.last), index, 'v', host.version]);
   }
   if (host._id.startsWith('ws-') && host.ip !== null && rng.chance(0.05)) {
-    initial.i = host.ip.replace(/\.(\d+)$/, (_m, last: string) => `.${(Number(last) + 100) % 254 + 1}`);
+    initial.i = host.ip.replace(/\.(\d+)$/, (_m, last: string) => `.${((Number(last) + 100) % 254) + 1}`);
     events.push([between(rng, w.first, w.last), index, 'i', host.ip]);
   }
   initial.u = Math.min(host._updated.getTime(), w.first - between(rng, MINUTE, 2 * DAY));
@@ -144,7 +144,11 @@ function hostHistory(rng: Rng, host: HostSummary, index: number, w: Window): { i
  * Writes the snapshots through `write` (hosts_statistic items and hosts_history rows, in
  * batches); resolves the number of snapshots.
  */
-export async function writeSnapshots(write: (collection: string, docs: Iterable<Doc>) => Promise<number>, hosts: readonly HostSummary[], o: SnapshotSeedOptions): Promise<number> {
+export async function writeSnapshots(
+  write: (collection: string, docs: Iterable<Doc>) => Promise<number>,
+  hosts: readonly HostSummary[],
+  o: SnapshotSeedOptions,
+): Promise<number> {
   if (o.count === 0) return 0;
   const rng = forkRng(o.seed, 'snapshots');
   const step = o.intervalMs ?? HOUR;

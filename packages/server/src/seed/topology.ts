@@ -29,20 +29,44 @@ export interface HostSpec {
 /** The OS images of the fleet. */
 export const OS_PROFILES = {
   jammy: {
-    os: 'Ubuntu', os_family: 'Debian', osfullname: 'Ubuntu', osrelease: '22.04', oscodename: 'jammy',
-    lsb_distrib_id: 'Ubuntu', lsb_distrib_description: 'Ubuntu 22.04.4 LTS', kernel: (r) => `5.15.0-${r.int(88, 125)}-generic`,
+    os: 'Ubuntu',
+    os_family: 'Debian',
+    osfullname: 'Ubuntu',
+    osrelease: '22.04',
+    oscodename: 'jammy',
+    lsb_distrib_id: 'Ubuntu',
+    lsb_distrib_description: 'Ubuntu 22.04.4 LTS',
+    kernel: (r) => `5.15.0-${r.int(88, 125)}-generic`,
   },
   noble: {
-    os: 'Ubuntu', os_family: 'Debian', osfullname: 'Ubuntu', osrelease: '24.04', oscodename: 'noble',
-    lsb_distrib_id: 'Ubuntu', lsb_distrib_description: 'Ubuntu 24.04.1 LTS', kernel: (r) => `6.8.0-${r.int(31, 51)}-generic`,
+    os: 'Ubuntu',
+    os_family: 'Debian',
+    osfullname: 'Ubuntu',
+    osrelease: '24.04',
+    oscodename: 'noble',
+    lsb_distrib_id: 'Ubuntu',
+    lsb_distrib_description: 'Ubuntu 24.04.1 LTS',
+    kernel: (r) => `6.8.0-${r.int(31, 51)}-generic`,
   },
   bookworm: {
-    os: 'Debian', os_family: 'Debian', osfullname: 'Debian GNU/Linux', osrelease: '12', oscodename: 'bookworm',
-    lsb_distrib_id: 'Debian', lsb_distrib_description: 'Debian GNU/Linux 12 (bookworm)', kernel: (r) => `6.1.0-${r.int(18, 28)}-amd64`,
+    os: 'Debian',
+    os_family: 'Debian',
+    osfullname: 'Debian GNU/Linux',
+    osrelease: '12',
+    oscodename: 'bookworm',
+    lsb_distrib_id: 'Debian',
+    lsb_distrib_description: 'Debian GNU/Linux 12 (bookworm)',
+    kernel: (r) => `6.1.0-${r.int(18, 28)}-amd64`,
   },
   rocky: {
-    os: 'Rocky', os_family: 'RedHat', osfullname: 'Rocky Linux', osrelease: '9.4', oscodename: 'Blue Onyx',
-    lsb_distrib_id: 'Rocky Linux', lsb_distrib_description: 'Rocky Linux 9.4 (Blue Onyx)', kernel: (r) => `5.14.0-427.${r.int(13, 42)}.1.el9_4.x86_64`,
+    os: 'Rocky',
+    os_family: 'RedHat',
+    osfullname: 'Rocky Linux',
+    osrelease: '9.4',
+    oscodename: 'Blue Onyx',
+    lsb_distrib_id: 'Rocky Linux',
+    lsb_distrib_description: 'Rocky Linux 9.4 (Blue Onyx)',
+    kernel: (r) => `5.14.0-427.${r.int(13, 42)}.1.el9_4.x86_64`,
   },
 } as const satisfies Record<string, OsProfile>;
 
@@ -60,8 +84,18 @@ export const SITES: readonly Site[] = [
 ];
 
 /** Roles and their weights: datacenter servers, then office machines. */
-const SERVER_ROLES = [['web', 30], ['db', 10], ['cache', 8], ['build', 6], ['mon', 3], ['edge', 8]] as const;
-const OFFICE_ROLES = [['ws', 55], ['kiosk', 20]] as const;
+const SERVER_ROLES = [
+  ['web', 30],
+  ['db', 10],
+  ['cache', 8],
+  ['build', 6],
+  ['mon', 3],
+  ['edge', 8],
+] as const;
+const OFFICE_ROLES = [
+  ['ws', 55],
+  ['kiosk', 20],
+] as const;
 /** DNS domain under which every host is named. */
 export const DOMAIN = 'example.net';
 
@@ -79,7 +113,14 @@ function weighted<T extends string>(rng: Rng, table: ReadonlyArray<readonly [T, 
 
 function osFor(rng: Rng, office: boolean): OsProfile {
   if (office) return rng.chance(0.5) ? OS_PROFILES.jammy : OS_PROFILES.noble;
-  return OS_PROFILES[weighted(rng, [['jammy', 35], ['noble', 25], ['bookworm', 20], ['rocky', 20]] as const)];
+  return OS_PROFILES[
+    weighted(rng, [
+      ['jammy', 35],
+      ['noble', 25],
+      ['bookworm', 20],
+      ['rocky', 20],
+    ] as const)
+  ];
 }
 
 function virtualFor(rng: Rng, role: string, office: boolean): Virtual {
@@ -119,7 +160,11 @@ export function planHosts(rng: Rng, count: number): HostSpec[] {
       up: key === 'accepted' && rng.chance(office ? 0.7 : 0.93),
       virtual: virtualFor(rng, role, office),
       os: osFor(rng, office),
-      saltVersion: weighted(rng, [['3006.9', 60], ['3007.1', 30], ['3006.4', 10]] as const),
+      saltVersion: weighted(rng, [
+        ['3006.9', 60],
+        ['3007.1', 30],
+        ['3006.4', 10],
+      ] as const),
     });
   }
   return specs;

@@ -47,7 +47,6 @@ export async function createAll(runtime: Runtime, collection: string, source: It
   return written;
 }
 
-
 /** Id families of {@link seededObjectId}: each kind of document counts on its own. */
 export const ID_KIND = { group: 1, alert: 2, task: 3, snapshot: 4, vpnManager: 5, vpnOrganization: 6, update: 7 } as const;
 

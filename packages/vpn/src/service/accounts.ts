@@ -61,7 +61,11 @@ export async function undoAccount(d: Deps, place: Place, host?: string): Promise
     await removeAccount(d, place);
   } catch (err) {
     const id = idIn(place.account, 'id');
-    await alert(d, { type: 'vpn.leftover', level: 'error', payload: { kind: 'account', organization: place.organization, id, ...(host ? { hostname: host } : {}), error: reason(err) } });
+    await alert(d, {
+      type: 'vpn.leftover',
+      level: 'error',
+      payload: { kind: 'account', organization: place.organization, id, ...(host ? { hostname: host } : {}), error: reason(err) },
+    });
     throw err;
   }
 }
@@ -91,7 +95,8 @@ export async function profile(d: Deps, hostId: string, ctx: CallContext): Promis
   const user = idIn(host.vpnsrv_representation, 'id');
   const serverOrg = idIn(host.vpnsrv_representation, 'organization');
   const org = host.vpn_organization ? await storedOrganization(d, host.vpn_organization) : null;
-  if (org === null || user === undefined || serverOrg === undefined) throw new NotFound(`Host "${host._id}" has no VPN account: PATCH its vpn_organization first`);
+  if (org === null || user === undefined || serverOrg === undefined)
+    throw new NotFound(`Host "${host._id}" has no VPN account: PATCH its vpn_organization first`);
   const client = await clientOf(d, org);
   const found = await client.getProfile(serverOrg, user);
   if (found === null) throw new VpnMissing(client.manager, 'user', user);

@@ -43,14 +43,18 @@ export async function clientOf(d: Deps, org: StoredOrganization): Promise<VpnCli
 export function serverIdOf(org: StoredOrganization): string {
   const id = idIn(org.vpnsrv_representation, 'id');
   if (id === undefined) {
-    throw new Conflict(`VPN organization "${org.name}" has no organization on its VPN server yet: POST /api/vpn_managers/${org.vpn_manager}/reconcile creates it`);
+    throw new Conflict(
+      `VPN organization "${org.name}" has no organization on its VPN server yet: POST /api/vpn_managers/${org.vpn_manager}/reconcile creates it`,
+    );
   }
   return id;
 }
 
 /** Server ids of the organizations the store holds for a manager (hidden ones included). */
 export async function storedOrganizationIds(d: Deps, manager: string): Promise<Set<string>> {
-  const orgs = await d.runtime.resources.of(vpn_organizations).find({ where: { vpn_manager: manager }, projection: { vpnsrv_representation: 1 } }, systemContext(d.runtime));
+  const orgs = await d.runtime.resources
+    .of(vpn_organizations)
+    .find({ where: { vpn_manager: manager }, projection: { vpnsrv_representation: 1 } }, systemContext(d.runtime));
   return new Set(orgs.flatMap((o) => idIn(o.vpnsrv_representation, 'id') ?? []));
 }
 
@@ -58,7 +62,10 @@ export async function storedOrganizationIds(d: Deps, manager: string): Promise<S
 export async function storedAccountIds(d: Deps, serverOrg: string): Promise<Set<string>> {
   const found = await d.runtime.resources
     .of(hosts)
-    .find({ where: { 'vpnsrv_representation.organization': serverOrg }, projection: { vpnsrv_representation: 1 }, showDeleted: true }, systemContext(d.runtime));
+    .find(
+      { where: { 'vpnsrv_representation.organization': serverOrg }, projection: { vpnsrv_representation: 1 }, showDeleted: true },
+      systemContext(d.runtime),
+    );
   return new Set(found.flatMap((h) => idIn(h.vpnsrv_representation, 'id') ?? []));
 }
 

@@ -60,7 +60,13 @@ export function startVpnService(o: VpnServiceOptions): RunningVpn {
   const pool = new ClientPool({ runtime: o.runtime, log: o.log, settings: o.client ?? {} });
   const leftovers = new Leftovers({ runtime: o.runtime, log: o.log, laterMs: laterLooks(o.client) });
   const d: Deps = { runtime: o.runtime, log: o.log, pool, leftovers };
-  const loop = new ReconcileLoop({ runtime: o.runtime, log: o.log, intervalMs: o.reconcileIntervalMs, holder: o.holder, run: (manager) => reconcileAll(d, manager) });
+  const loop = new ReconcileLoop({
+    runtime: o.runtime,
+    log: o.log,
+    intervalMs: o.reconcileIntervalMs,
+    holder: o.holder,
+    run: (manager) => reconcileAll(d, manager),
+  });
   const service: VpnAccounts = {
     createOrganization: (args) => createOrganization(d, args),
     deleteOrganization: (args) => deleteOrganization(d, args),

@@ -29,9 +29,7 @@ export class Leftovers {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sweeps = new Set<Promise<void>>();
 
-  constructor(
-    private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly laterMs: readonly number[] },
-  ) {}
+  constructor(private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly laterMs: readonly number[] }) {}
 
   /** Creates; on a server failure, removes what the create may have made, then rethrows. */
   async create<T extends { id: string; name: string }>(spec: CreateSpec<T>): Promise<T> {
@@ -58,7 +56,11 @@ export class Leftovers {
           removed += 1;
           this.o.log.warn({ what: spec.what, id: item.id }, 'VPN create failed but happened: removed what it made');
         } catch (err) {
-          await this.alert({ type: 'vpn.leftover', level: 'error', payload: { ...spec.payload, kind: spec.what, id: item.id, name: item.name, error: reason(err) } });
+          await this.alert({
+            type: 'vpn.leftover',
+            level: 'error',
+            payload: { ...spec.payload, kind: spec.what, id: item.id, name: item.name, error: reason(err) },
+          });
         }
       }
     } catch (err) {

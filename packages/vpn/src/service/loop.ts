@@ -77,21 +77,25 @@ export class ReconcileLoop<R> {
     this.chain = next;
     // Without periodic runs, nothing here needs the lease once idle: another instance may run one.
     if (this.o.intervalMs === 0) {
-      const release = (): Promise<unknown> => (this.chain === next ? this.o.runtime.leases.release(RECONCILE_LEASE, this.o.holder).catch(() => false) : Promise.resolve());
+      const release = (): Promise<unknown> =>
+        this.chain === next ? this.o.runtime.leases.release(RECONCILE_LEASE, this.o.holder).catch(() => false) : Promise.resolve();
       void next.then(release, release);
     }
     return next;
   }
 
   private async leased(manager?: string): Promise<R> {
-    const renew = setInterval(() => {
-      this.o.runtime.leases.renew(RECONCILE_LEASE, this.o.holder, this.ttlMs).then(
-        (lease) => {
-          if (lease === null) this.o.log.warn({ holder: this.o.holder }, 'VPN reconcile: lease lost during a run');
-        },
-        (err: unknown) => this.o.log.warn({ err: reason(err) }, 'VPN reconcile: lease renewal failed'),
-      );
-    }, Math.max(1000, Math.floor(this.ttlMs / 3)));
+    const renew = setInterval(
+      () => {
+        this.o.runtime.leases.renew(RECONCILE_LEASE, this.o.holder, this.ttlMs).then(
+          (lease) => {
+            if (lease === null) this.o.log.warn({ holder: this.o.holder }, 'VPN reconcile: lease lost during a run');
+          },
+          (err: unknown) => this.o.log.warn({ err: reason(err) }, 'VPN reconcile: lease renewal failed'),
+        );
+      },
+      Math.max(1000, Math.floor(this.ttlMs / 3)),
+    );
     try {
       return await this.o.run(manager);
     } finally {

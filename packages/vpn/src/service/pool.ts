@@ -24,9 +24,7 @@ export class ClientPool {
   private readonly closing = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(
-    private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly settings: ClientSettings },
-  ) {}
+  constructor(private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly settings: ClientSettings }) {}
 
   /** The client of manager `id`, or null when there is no such manager. */
   async client(id: string): Promise<VpnClient | null> {

@@ -58,7 +58,10 @@ export async function reconcileManager(d: Deps, manager: { _id: string; name: st
   const sys = systemContext(d.runtime);
   const stored = await d.runtime.resources.of(vpn_organizations).find({ where: { vpn_manager: manager._id } }, sys);
   const where = { vpn_organization: { $in: stored.map((o) => o._id) } };
-  const linked: LinkedHost[] = stored.length === 0 ? [] : await d.runtime.resources.of(hosts).find({ where, projection: { vpn_organization: 1, vpnsrv_representation: 1 }, showDeleted: true }, sys);
+  const linked: LinkedHost[] =
+    stored.length === 0
+      ? []
+      : await d.runtime.resources.of(hosts).find({ where, projection: { vpn_organization: 1, vpnsrv_representation: 1 }, showDeleted: true }, sys);
   let client: VpnClient | null;
   let serverOrgs: VpnOrganization[];
   try {
@@ -75,7 +78,12 @@ export async function reconcileManager(d: Deps, manager: { _id: string; name: st
   const byId = new Map(serverOrgs.map((o) => [o.id, o]));
   for (const org of stored) {
     try {
-      await reconcileOrganization(run, org, byId, linked.filter((h) => h.vpn_organization === org._id));
+      await reconcileOrganization(
+        run,
+        org,
+        byId,
+        linked.filter((h) => h.vpn_organization === org._id),
+      );
     } catch (err) {
       report.failures.push(`organization "${org.name}": ${reason(err)}`);
       const id = idIn(org.vpnsrv_representation, 'id');
@@ -85,7 +93,12 @@ export async function reconcileManager(d: Deps, manager: { _id: string; name: st
   for (const o of serverOrgs) {
     if (run.known.has(o.id)) continue;
     report.organizations.extra += 1;
-    await alert(d, { id: `vpn-extra-org-${o.id}`, type: 'vpn.organization.extra', level: 'info', payload: { manager: manager.name, manager_id: manager._id, id: o.id, name: o.name } });
+    await alert(d, {
+      id: `vpn-extra-org-${o.id}`,
+      type: 'vpn.organization.extra',
+      level: 'info',
+      payload: { manager: manager.name, manager_id: manager._id, id: o.id, name: o.name },
+    });
   }
   return report;
 }
@@ -103,7 +116,12 @@ async function markReachable(d: Deps, manager: { _id: string; name: string }, er
 }
 
 /** One stored organization: made again when missing, refreshed, then its accounts. */
-async function reconcileOrganization(run: Run, org: StoredOrganization, server: ReadonlyMap<string, VpnOrganization>, linked: readonly LinkedHost[]): Promise<void> {
+async function reconcileOrganization(
+  run: Run,
+  org: StoredOrganization,
+  server: ReadonlyMap<string, VpnOrganization>,
+  linked: readonly LinkedHost[],
+): Promise<void> {
   const { d, client, report } = run;
   const sid = idIn(org.vpnsrv_representation, 'id');
   const found = sid === undefined ? undefined : server.get(sid);
@@ -126,7 +144,12 @@ async function reconcileOrganization(run: Run, org: StoredOrganization, server: 
   for (const u of users) {
     if (ours.has(u.id)) continue;
     report.accounts.extra += 1;
-    await alert(d, { id: `vpn-extra-user-${u.id}`, type: 'vpn.account.extra', level: 'info', payload: { manager: client.manager, organization: org._id, id: u.id, name: u.name } });
+    await alert(d, {
+      id: `vpn-extra-user-${u.id}`,
+      type: 'vpn.account.extra',
+      level: 'info',
+      payload: { manager: client.manager, organization: org._id, id: u.id, name: u.name },
+    });
   }
 }
 
@@ -145,7 +168,11 @@ async function recreateOrganization(run: Run, org: StoredOrganization, previous:
   });
   const api = d.runtime.resources.of(vpn_organizations);
   try {
-    await casPatch(d.runtime, { api, item: org, data: { vpnsrv_representation: organizationRecord(made) } }, (fresh) => idIn(fresh.vpnsrv_representation, 'id') === previous);
+    await casPatch(
+      d.runtime,
+      { api, item: org, data: { vpnsrv_representation: organizationRecord(made) } },
+      (fresh) => idIn(fresh.vpnsrv_representation, 'id') === previous,
+    );
   } catch (err) {
     await client.deleteOrganization(made.id).catch(async (e: unknown) => {
       await alert(d, { type: 'vpn.leftover', level: 'error', payload: { manager: client.manager, kind: 'organization', id: made.id, name, error: reason(e) } });
@@ -153,7 +180,11 @@ async function recreateOrganization(run: Run, org: StoredOrganization, previous:
     throw err;
   }
   run.report.organizations.recreated += 1;
-  await alert(d, { type: 'vpn.organization.recreated', level: 'warning', payload: { manager: client.manager, organization: org._id, name, previous: previous ?? null, id: made.id } });
+  await alert(d, {
+    type: 'vpn.organization.recreated',
+    level: 'warning',
+    payload: { manager: client.manager, organization: org._id, name, previous: previous ?? null, id: made.id },
+  });
   return made.id;
 }
 
@@ -191,6 +222,10 @@ async function reconcileAccount(run: Run, a: { org: StoredOrganization; serverOr
     throw err;
   }
   report.accounts.recreated += 1;
-  await alert(d, { type: 'vpn.account.recreated', level: 'warning', payload: { hostname: a.host._id, organization: a.org._id, previous: previous ?? null, id: made.id } });
+  await alert(d, {
+    type: 'vpn.account.recreated',
+    level: 'warning',
+    payload: { hostname: a.host._id, organization: a.org._id, previous: previous ?? null, id: made.id },
+  });
   return made.id;
 }
