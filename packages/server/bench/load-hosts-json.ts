@@ -35,20 +35,32 @@ function names(raw: readonly RawHost[], field: 'nodegroups' | 'groups'): string[
 /** Creates the nodegroups and groups the hosts name, then the hosts; resolves how many hosts. */
 async function load(runtime: Runtime, raw: readonly RawHost[]): Promise<number> {
   const ctx = systemContext(runtime);
-  await runtime.resources.get('nodegroups').createMany(names(raw, 'nodegroups').map((name) => ({ name })), ctx);
+  await runtime.resources.get('nodegroups').createMany(
+    names(raw, 'nodegroups').map((name) => ({ name })),
+    ctx,
+  );
   const groupNames = names(raw, 'groups');
-  const created = await runtime.resources.get('groups').createMany(groupNames.map((name) => ({ name })), ctx);
+  const created = await runtime.resources.get('groups').createMany(
+    groupNames.map((name) => ({ name })),
+    ctx,
+  );
   const groupIds = new Map(groupNames.map((name, i) => [name, created[i]?._id ?? name]));
   return createAll(runtime, 'hosts', asStored(raw, groupIds, new Date()), { size: 5000 });
+}
+
+/** Loads the hosts of the JSON file `file` (gen.js's) into a new store in a new temp dir; resolves the dir and the file. */
+export async function loadHostsJson(file: string): Promise<{ dir: string; path: string; loaded: number }> {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as RawHost[];
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-anchors-'));
+  const path = join(dir, 'fleet.db');
+  const loaded = await withEngine(path, secretKey(undefined, dir), (runtime) => load(runtime, raw));
+  return { dir, path, loaded };
 }
 
 async function main(): Promise<void> {
   const file = process.env.HOSTS_JSON;
   if (file === undefined || file === '') throw new Error('HOSTS_JSON is not set');
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as RawHost[];
-  const dir = mkdtempSync(join(tmpdir(), 'fleet-anchors-'));
-  const path = join(dir, 'fleet.db');
-  const loaded = await withEngine(path, secretKey(undefined, dir), (runtime) => load(runtime, raw));
+  const { dir, path, loaded } = await loadHostsJson(file);
   process.stderr.write(`loaded ${loaded} hosts from ${file} into ${path}\n`);
 
   const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, DATABASE_URL: `sqlite:${path}` });
@@ -63,7 +75,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`load-hosts-json failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`load-hosts-json failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -4,11 +4,12 @@
  * (pinned to core 0 when taskset is there: run it under `taskset -c 0`), autocannon on core 1
  * warms it up, then the V8 profiler (node:inspector, what `--cpu-prof` records) runs while
  * autocannon measures. Writes `<PROFILE_OUT or /tmp/fleet-profile>.cpuprofile` and prints the
- * flame summary (flame.ts) per request. Env: BENCH_HOSTS / BENCH_ACTIONS (the dataset), CONN (10),
- * METHOD and BODY (a write), LOG_LEVEL (warn).
+ * flame summary (flame.ts) per request. Env: BENCH_HOSTS / BENCH_ACTIONS (the dataset), or
+ * HOSTS_JSON (the anchors' hosts, loaded as anchors.sh does), CONN (10), METHOD and BODY (a
+ * write), LOG_LEVEL (warn).
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +17,7 @@ import { startServer } from '../src/boot';
 import { loadConfig } from '../src/config';
 import { pinTo, REPO } from './child';
 import { ensureDataset } from './dataset';
+import { loadHostsJson } from './load-hosts-json';
 
 const run = promisify(execFile);
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -34,19 +36,16 @@ async function main(): Promise<void> {
   const path = process.argv[2];
   if (path === undefined) throw new Error('usage: profile.ts <path-and-query> [seconds]');
   const seconds = Number(process.argv[3] ?? 10);
-  const dataset = await ensureDataset(
-    { hosts: Number(process.env.BENCH_HOSTS ?? 10_000), actions: Number(process.env.BENCH_ACTIONS ?? 1_000_000), seed: 1 },
-    () => undefined,
-  );
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${dataset.path}`,
-    API_TOKENS: `bench=${TOKEN}:admin`,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    SNAPSHOT_INTERVAL_S: '86400',
-  });
-  const server = await startServer(config, { cwd: dataset.dir });
+  const json = process.env.HOSTS_JSON;
+  const dataset =
+    json === undefined
+      ? await ensureDataset(
+          { hosts: Number(process.env.BENCH_HOSTS ?? 10_000), actions: Number(process.env.BENCH_ACTIONS ?? 1_000_000), seed: 1 },
+          () => undefined,
+        )
+      : await loadHostsJson(json);
+  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dataset.path}`, API_TOKENS: `bench=${TOKEN}:admin`, SNAPSHOT_INTERVAL_S: '86400' };
+  const server = await startServer(loadConfig({ ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }), { cwd: dataset.dir });
   const session = new Session();
   try {
     const url = `${server.url}${path}`;
@@ -67,6 +66,7 @@ async function main(): Promise<void> {
   } finally {
     session.disconnect();
     await server.close();
+    if (json !== undefined) rmSync(dataset.dir, { recursive: true, force: true });
   }
 }
 
