@@ -30,10 +30,17 @@ export interface SnapshotMeta {
   readonly index: number;
 }
 
-/** A hosts_history row as written (the engine adds the meta fields); columns.ts lays out the rest. */
-export interface HistoryData extends Record<string, unknown> {
+/** A hosts_history row as written (the engine adds the meta fields); columns.ts lays out `data`. */
+export type HistoryData = {
   readonly _id: string;
-}
+  readonly snapshot: string;
+  readonly timestamp: Date;
+  readonly column: string;
+  readonly part: number;
+  readonly last: Date | null;
+  readonly base: string | null;
+  readonly data: { list: unknown[] };
+};
 
 /** The rows a snapshot writes: its block's grown columns (every column and the keyframe when it starts one). */
 export interface BlockWrite {
@@ -109,8 +116,10 @@ export class HistoryBuilder {
     const starts = this.startsBlock(meta.timestamp, changes.length);
     const base = this.state.last?.id ?? null;
     const closed = starts && o.defer === true ? this.pending() : [];
-    if (starts) this.block = { id: meta.id, timestamp: meta.timestamp, index: meta.index, base, columns: new BlockColumns() };
-    const block = this.block as OpenBlock;
+    // startsBlock() is true without an open block: this.block is set either way.
+    const block =
+      starts || this.block === undefined ? { id: meta.id, timestamp: meta.timestamp, index: meta.index, base, columns: new BlockColumns() } : this.block;
+    this.block = block;
     // The first snapshot of a history is its keyframe alone: nothing came before to change.
     const recorded = base === null ? [] : changes;
     block.columns.add({ id: meta.id, at: meta.timestamp.getTime(), index: meta.index, up, down, changed: recorded.length }, recorded, (h) => fresh.has(h));

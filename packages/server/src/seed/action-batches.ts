@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Doc } from '@fleet/engine';
+import { at } from './at';
 import { actionDoc, actionRows, type ActionOptions, type ActionRow, type HostRef } from './actions';
 
 /** A batch of actions as parallel arrays. */
@@ -59,14 +60,14 @@ export function fromColumns(c: ActionColumns): Doc[] {
   const docs: Doc[] = new Array<Doc>(c.id.length);
   for (let i = 0; i < c.id.length; i += 1) {
     const row: ActionRow = {
-      id: c.id[i] as string,
-      jid: c.jid[i] as string,
-      template: c.template[i] as number,
-      host: c.host[i] as string,
-      output: c.output[i] as string,
+      id: at(c.id, i),
+      jid: at(c.jid, i),
+      template: at(c.template, i),
+      host: at(c.host, i),
+      output: at(c.output, i),
       success: c.success[i] === 1,
-      user: c.user[i] as number,
-      created: c.created[i] as number,
+      user: at(c.user, i),
+      created: at(c.created, i),
     };
     docs[i] = actionDoc(row);
   }

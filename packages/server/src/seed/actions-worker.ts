@@ -3,11 +3,17 @@
  * and posts the batch as columns, never more than two batches ahead.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { HostRef } from './actions';
+import { z } from 'zod';
 import { actionRows, type ActionRow } from './actions';
-import { sortByHost, toColumns, type ActionBatchOptions, type WorkerMessage } from './action-batches';
+import { sortByHost, toColumns, type WorkerMessage } from './action-batches';
 
-const input = workerData as { targets: HostRef[]; options: ActionBatchOptions };
+/** What startWorker (action-batches.ts) hands over: `workerData` is untyped, so it is parsed. */
+const WorkerInput = z.object({
+  targets: z.array(z.object({ index: z.number(), id: z.string() })),
+  options: z.object({ seed: z.number(), now: z.number(), total: z.number(), spanDays: z.number(), batch: z.number() }),
+});
+
+const input = WorkerInput.parse(workerData);
 const port = parentPort;
 let credit = 2;
 let wake: (() => void) | undefined;

@@ -4,6 +4,7 @@
  * million of them stream to the store in batches.
  */
 import type { Doc } from '@fleet/engine';
+import { at } from './at';
 import { forkRng, type Rng } from './prng';
 
 /** What the action stream needs. */
@@ -106,9 +107,9 @@ export function* actionRows(targets: readonly HostRef[], options: ActionOptions)
     const size = jobSize(rng, Math.min(targets.length, options.total - produced));
     const first = rng.int(0, targets.length - 1);
     for (let i = 0; i < size; i += 1) {
-      const host = (targets[(first + i) % targets.length] as HostRef).id;
+      const host = at(targets, (first + i) % targets.length).id;
       const success = !rng.chance(0.03);
-      const output = success ? (TEMPLATES[template] as Template).output(host, rng) : 'ERROR: Minion did not return. [Not connected]';
+      const output = success ? at(TEMPLATES, template).output(host, rng) : 'ERROR: Minion did not return. [Not connected]';
       yield { id: `${jid}${host}`, jid, template, host, output, success, user, created: Math.floor(atUs / 1000) + rng.int(40, 8000) };
     }
     produced += size;
@@ -117,7 +118,7 @@ export function* actionRows(targets: readonly HostRef[], options: ActionOptions)
 
 /** The action item of a row. */
 export function actionDoc(row: ActionRow): Doc {
-  const template = TEMPLATES[row.template] as Template;
+  const template = at(TEMPLATES, row.template);
   const created = new Date(row.created);
   const fields: Doc = {
     _id: row.id,

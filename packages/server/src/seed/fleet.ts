@@ -9,7 +9,7 @@ import { actionBatches, type ActionBatchOptions } from './action-batches';
 import type { HostRef } from './actions';
 import { groupDocs, nodegroupDocs, taskDocs, updateDocs } from './catalog';
 import { planGroups, planNodegroups } from './groups';
-import { hostDocs } from './hosts';
+import { hostDocs, type SeededHost } from './hosts';
 import { alertDocs, failedPatchDocs } from './incidents';
 import { createRng } from './prng';
 import { summaryOf, writeSnapshots, type HostSummary } from './snapshots';
@@ -67,7 +67,7 @@ export interface SeedResult {
 const ACTION_BATCH = 50_000;
 
 /** Passes the documents through, keeping each host's summary for the snapshots. */
-function* tapSummaries(docs: Iterable<Doc>, into: HostSummary[]): Generator<Doc> {
+function* tapSummaries(docs: Iterable<SeededHost>, into: HostSummary[]): Generator<SeededHost> {
   for (const doc of docs) {
     into.push(summaryOf(doc));
     yield doc;

@@ -8,6 +8,7 @@
  */
 import type { Doc } from '@fleet/engine';
 import { snapshotHistory } from '@fleet/resources';
+import type { SeededHost } from './hosts';
 import { forkRng, type Rng } from './prng';
 import { ID_KIND, seededObjectId, stamped } from './write';
 
@@ -28,18 +29,18 @@ export interface HostSummary {
 }
 
 /** The summary of a seeded host document. */
-export function summaryOf(host: Doc): HostSummary {
+export function summaryOf(host: SeededHost): HostSummary {
   return {
     _id: host._id,
-    version: (host.version as string | undefined) ?? null,
-    ip: (host.ip as string | undefined) ?? null,
-    nodegroups: (host.nodegroups as string[] | undefined) ?? [],
-    status: (host.status as string | undefined) ?? 'down',
-    last_stateapply: (host.last_stateapply as Date | null | undefined) ?? null,
-    last_distupgrade: (host.last_distupgrade as Date | null | undefined) ?? null,
-    _created: host._created as Date,
-    _updated: host._updated as Date,
-    _soft_deleted: host._soft_deleted === true,
+    version: host.version,
+    ip: host.ip,
+    nodegroups: host.nodegroups,
+    status: host.status,
+    last_stateapply: host.last_stateapply,
+    last_distupgrade: host.last_distupgrade,
+    _created: host._created,
+    _updated: host._updated,
+    _soft_deleted: false,
   };
 }
 
@@ -56,8 +57,8 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-/** One change of one host: at `at`, entry key `key` takes `value`. */
-type Event = readonly [at: number, host: number, key: string, value: unknown];
+/** One change of one host: at `at`, entry key `key` takes `value`; or the host appears with its entry. */
+type Event = readonly [at: number, host: number, key: string, value: unknown] | readonly [at: number, host: number, born: Entry];
 
 /** The window the snapshots cover. */
 interface Window {
@@ -161,14 +162,14 @@ export async function writeSnapshots(
     // A host created inside the window appears at the first snapshot after its creation.
     const born = host._created.getTime();
     if (born <= w.first) initial.push(h.initial);
-    else if (born <= w.last) slots[Math.ceil((born - w.first) / step)]?.push([born, i, '*', h.initial]);
+    else if (born <= w.last) slots[Math.ceil((born - w.first) / step)]?.push([born, i, h.initial]);
     for (const e of h.events) if (e[0] > Math.max(born, w.first)) slots[Math.ceil((e[0] - w.first) / step)]?.push(e);
   });
   const history = new snapshotHistory.HistoryBuilder();
-  const batch = { items: [] as Doc[], rows: [] as Doc[] };
+  const batch: { items: Doc[]; rows: Doc[] } = { items: [], rows: [] };
   // A block is written once, complete (as the server leaves it), stamped from its first to its last snapshot.
   const complete = (rows: readonly snapshotHistory.HistoryData[], last: Date) => {
-    for (const row of rows) batch.rows.push(stamped(row, row.timestamp as Date, row.part === 0 ? last : (row.timestamp as Date)));
+    for (const row of rows) batch.rows.push(stamped(row, row.timestamp, row.part === 0 ? last : row.timestamp));
   };
   const flush = async () => {
     await write('hosts_history', batch.rows);
@@ -196,10 +197,11 @@ export async function writeSnapshots(
 /** The changes of one snapshot: its events applied in time order, `_updated` moved with them. */
 function slotChanges(state: snapshotHistory.ChainState, events: Event[], hosts: readonly HostSummary[]): snapshotHistory.Change[] {
   const next = new Map<number, Entry>();
-  for (const [at, host, key, value] of events.sort((a, b) => a[0] - b[0])) {
+  for (const event of events.sort((a, b) => a[0] - b[0])) {
+    const [at, host] = event;
     const id = hosts[host]?._id ?? '';
-    const entry = key === '*' ? { ...(value as Entry) } : (next.get(host) ?? { ...(state.hosts.get(id) ?? { h: id }) });
-    if (key !== '*') entry[key] = value;
+    const entry = event.length === 3 ? { ...event[2] } : (next.get(host) ?? { ...(state.hosts.get(id) ?? { h: id }) });
+    if (event.length === 4) entry[event[2]] = event[3];
     entry.u = at;
     next.set(host, entry);
   }

@@ -10,7 +10,7 @@ import { systemContext, type Doc, type Runtime } from '@fleet/engine';
 export const DEFAULT_BATCH = 5000;
 
 /** The item with when it came to be and when it last changed (kept by the system import). */
-export function stamped(fields: { _id: string } & Record<string, unknown>, created: Date, updated: Date = created): Doc {
+export function stamped<F extends { _id: string }>(fields: F, created: Date, updated: Date = created): F & { _created: Date; _updated: Date } {
   return { ...fields, _created: created, _updated: updated };
 }
 
