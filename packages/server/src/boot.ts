@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app';
 import { clientErrorHandler } from './client-errors';
 import { ConfigError, type Config } from './config';
-import { startIntegrations } from './integrations';
+import { startIntegrations, type SyncTrigger } from './integrations';
 import { startSnapshotLoop } from './snapshots';
 import { createLogger } from './logger';
 import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
@@ -40,6 +40,8 @@ export interface RunningServer {
   readonly log: Logger;
   /** Set when the server generated (or reused) its admin token. */
   readonly adminToken?: { token: string; created: boolean; path: string };
+  /** The fleet sync loop, when this process runs it (a cluster's worker 1 answers relayed syncs with it). */
+  readonly sync?: SyncTrigger;
   /** Graceful: in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -47,20 +49,29 @@ export interface RunningServer {
 export interface StartOptions {
   readonly log?: Logger;
   readonly cwd?: string;
+  /**
+   * The number of this process as a cluster worker (cluster.ts): its log lines carry it, and the
+   * store file, checked by the primary before it forked, opens without a second check.
+   */
+  readonly worker?: number;
+  /** A cluster worker other than the first: how `POST /api/sync` reaches the sync loop of worker 1. */
+  readonly syncRelay?: SyncTrigger;
   /** The resources to serve (default: allResources); a test adds a throwaway definition here. */
   readonly definitions?: readonly AnyResourceDefinition[];
 }
 
 /** Work that runs beside the API and stops before the store closes. */
 interface Background {
+  /** The fleet sync loop, when this process runs it. */
+  readonly sync?: SyncTrigger;
   stop(): Promise<void>;
 }
 
 /** Starts the API with `config`; resolves once it listens. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  const log = options.log ?? createLogger(config.LOG_LEVEL, undefined, options.worker === undefined ? {} : { worker: options.worker });
   const choice = chooseStore(config.DATABASE_URL, options.cwd);
-  const store = await choice.open(log);
+  const store = await choice.open(log, { checked: options.worker !== undefined });
   try {
     return await serve({ config, options, log, choice, store });
   } catch (err) {
@@ -77,21 +88,52 @@ interface Serving {
   readonly store: Store;
 }
 
-async function serve(s: Serving): Promise<RunningServer> {
-  const { config, log, choice, store } = s;
-  // Filled by the integrations after the collections exist; the resources look services up per call.
-  const services = new Map<string, unknown>();
-  const { secrets, engine, key } = await secretBox(config, choice.dataDir, (box) =>
+/** The engine over `store`, with the secret box (its key made and saved when there is none yet). */
+function engineOver(s: { config: Config; options: StartOptions; log: Logger; choice: StoreChoice; store: Store }, services: Map<string, unknown>) {
+  const { config } = s;
+  return secretBox(config, s.choice.dataDir, (box) =>
     createEngine({
       definitions: s.options.definitions ?? allResources,
       routeGroups: allRouteGroups,
-      store,
+      store: s.store,
       secrets: box,
-      log,
+      log: s.log,
       services,
       config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
     }),
   );
+}
+
+/** What the bootstrap of a cluster made: the generated admin token, when there is one. */
+export interface Bootstrapped {
+  readonly adminToken?: { token: string; created: boolean; path: string };
+}
+
+/**
+ * The start's one-time work, for a cluster primary before it forks (cluster.ts): the store opened
+ * and checked, the secret key and the admin token made and saved when missing, the collections and
+ * initial items created; then the store is closed. The workers then find all of it in place, and
+ * never race to make a key, a token or an initial item.
+ */
+export async function bootstrapStore(config: Config, options: StartOptions = {}): Promise<Bootstrapped> {
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  const choice = chooseStore(config.DATABASE_URL, options.cwd);
+  const store = await choice.open(log);
+  try {
+    const { engine } = await engineOver({ config, options, log, choice, store }, new Map());
+    await engine.ensureCollections();
+    const { generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
+    return generated ? { adminToken: generated } : {};
+  } finally {
+    await store.close();
+  }
+}
+
+async function serve(s: Serving): Promise<RunningServer> {
+  const { config, log, choice, store } = s;
+  // Filled by the integrations after the collections exist; the resources look services up per call.
+  const services = new Map<string, unknown>();
+  const { secrets, engine, key } = await engineOver(s, services);
   await engine.ensureCollections();
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
   const authenticator = createAuthenticator(grants);
@@ -113,6 +155,7 @@ async function serve(s: Serving): Promise<RunningServer> {
     secrets,
     log,
     ...(generated ? { adminToken: generated } : {}),
+    ...(background.sync ? { sync: background.sync } : {}),
     close: closer(server, background, s),
   };
 }
@@ -121,7 +164,11 @@ async function serve(s: Serving): Promise<RunningServer> {
  * The secret box: SECRET_KEY or the key file; a missing file is only replaced by a new key when
  * the store holds no sealed secret (else every one of them would become unreadable).
  */
-async function secretBox(config: Config, dataDir: string, engineWith: (box: SecretBox) => Engine): Promise<{ secrets: SecretBox; engine: Engine; key: string }> {
+async function secretBox(
+  config: Config,
+  dataDir: string,
+  engineWith: (box: SecretBox) => Engine,
+): Promise<{ secrets: SecretBox; engine: Engine; key: string }> {
   const key = loadSecretKey(config.SECRET_KEY, dataDir);
   const secrets = createSecretBox(key.key);
   const engine = engineWith(secrets);
@@ -134,21 +181,35 @@ async function secretBox(config: Config, dataDir: string, engineWith: (box: Secr
 
 /** The stored tokens' refresh (first read before the server listens), the integrations (salt-api, VPN) and the snapshot loop. */
 async function startBackground(s: Serving, engine: Engine, services: Map<string, unknown>, authenticator: ReloadableAuthenticator): Promise<Background> {
-  const tokens = await startStoredTokens({ runtime: engine.runtime, authenticator, intervalMs: s.config.TOKEN_REFRESH_S * 1000, log: s.log.child({ component: 'tokens' }) });
-  const integrations = await startIntegrations({ config: s.config, log: s.log, services, runtime: engine.runtime }).catch(async (err: unknown) => {
-    await tokens.stop();
-    throw err;
-  });
-  const snapshots = startSnapshotLoop({
+  const log = s.log;
+  const tokens = await startStoredTokens({
     runtime: engine.runtime,
-    log: s.log.child({ component: 'snapshots' }),
-    intervalMs: s.config.SNAPSHOT_INTERVAL_S * 1000,
-    retentionDays: s.config.SNAPSHOT_RETENTION_DAYS,
-    holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    authenticator,
+    intervalMs: s.config.TOKEN_REFRESH_S * 1000,
+    log: log.child({ component: 'tokens' }),
   });
+  // Worker 1 of a cluster, or a lone process, runs the loops; the other workers serve requests.
+  const background = s.options.worker === undefined || s.options.worker === 1;
+  const relay = s.options.syncRelay ? { syncRelay: s.options.syncRelay } : {};
+  const integrations = await startIntegrations({ config: s.config, log, services, runtime: engine.runtime, background, ...relay }).catch(
+    async (err: unknown) => {
+      await tokens.stop();
+      throw err;
+    },
+  );
+  const snapshots = background
+    ? startSnapshotLoop({
+        runtime: engine.runtime,
+        log: log.child({ component: 'snapshots' }),
+        intervalMs: s.config.SNAPSHOT_INTERVAL_S * 1000,
+        retentionDays: s.config.SNAPSHOT_RETENTION_DAYS,
+        holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      })
+    : undefined;
   return {
+    ...(integrations.sync ? { sync: integrations.sync } : {}),
     async stop() {
-      await Promise.all([integrations.stop(), snapshots.stop(), tokens.stop()]);
+      await Promise.all([integrations.stop(), snapshots?.stop(), tokens.stop()]);
     },
   };
 }

@@ -127,6 +127,11 @@ const schema = z.object({
   MEDIA_LINK_TTL_S: intIn(10, 7 * 86400, 900),
   /** Between two reads of the stored tokens (`fleet token`): how soon a created or revoked token counts. */
   TOKEN_REFRESH_S: secondsIn(0.05, 3600, 5),
+  /**
+   * Processes serving the one port (cluster.ts): each is an API instance on the same store, the
+   * scheduler, sync, snapshots and VPN reconcile kept to one of them by their store leases.
+   */
+  WORKERS: intIn(1, 64, 1),
 });
 
 export type Config = z.infer<typeof schema>;

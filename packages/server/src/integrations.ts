@@ -25,14 +25,19 @@ import {
   startSyncLoop,
   type RunningMaster,
   type SaltClient,
+  type SyncTrigger,
 } from '@fleet/salt';
 import { startVpnService, type RunningVpn } from '@fleet/vpn';
 import { ConfigError, type Config } from './config';
+
+export type { SyncTrigger };
 
 /** What the server stops on close. */
 export interface Integrations {
   /** The master service, when SALT_API_URL is set. */
   readonly master?: RunningMaster;
+  /** The fleet sync loop, when this process runs it (SALT_API_URL set, `background` not false). */
+  readonly sync?: SyncTrigger;
   stop(): Promise<void>;
 }
 
@@ -43,6 +48,14 @@ export interface IntegrationOptions {
   readonly services: Map<string, unknown>;
   /** The engine's runtime: every integration reads and writes through its local API. */
   readonly runtime: Runtime;
+  /**
+   * False in a cluster worker other than the first (cluster.ts): the master service serves its
+   * requests, but the sync loop, the event consumer and the scheduler run in worker 1 only (the
+   * event stream has no lease: one reader per fleet), and `syncRelay` runs a sync there.
+   */
+  readonly background?: boolean;
+  /** How `POST /api/sync` runs the sync where this process has no sync loop (a relay to worker 1). */
+  readonly syncRelay?: SyncTrigger;
 }
 
 function saltClient(config: Config, log: Logger): SaltClient {
@@ -108,6 +121,7 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
     await stopVpn();
     throw err;
   }
+  if (o.background === false) return startServing(o, client, stopVpn);
   const monitorIntervalMs = Math.round(config.ALL_STATUS_INTERVAL_S * 1000);
   const toolKey = config.GRAIN_TOOL_KEY;
   const syncLog = log.child({ component: 'sync' });
@@ -130,10 +144,34 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   );
   return {
     master,
+    sync,
     async stop() {
       await scheduler.stop();
       o.services.delete('master');
       await Promise.all([events.stop(), sync.stop(), master.stop()]);
+      client.close();
+      await stopVpn();
+    },
+  };
+}
+
+/** The master service alone (a cluster worker other than the first): its syncs run through `syncRelay`. */
+function startServing(o: IntegrationOptions, client: SaltClient, stopVpn: () => Promise<void>): Integrations {
+  const monitorIntervalMs = Math.round(o.config.ALL_STATUS_INTERVAL_S * 1000);
+  const master = createMasterService({
+    client,
+    runtime: o.runtime,
+    log: o.log.child({ component: 'master' }),
+    monitorIntervalMs,
+    masterTz: o.config.SALT_MASTER_TZ,
+    ...(o.syncRelay ? { sync: o.syncRelay } : {}),
+  });
+  o.services.set('master', master);
+  return {
+    master,
+    async stop() {
+      o.services.delete('master');
+      await master.stop();
       client.close();
       await stopVpn();
     },

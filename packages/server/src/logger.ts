@@ -19,7 +19,10 @@ export const REDACT_PATHS = [
   'API_TOKENS',
 ];
 
-/** A pino logger writing JSON lines to `destination` (stdout by default). */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, base: { service: 'fleet-api' }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
+/**
+ * A pino logger writing JSON lines to `destination` (stdout by default); `base` adds fields to
+ * every line (a cluster worker's number).
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream, base: Readonly<Record<string, unknown>> = {}): Logger {
+  return pino({ level, base: { service: 'fleet-api', ...base }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }

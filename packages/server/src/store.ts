@@ -12,7 +12,11 @@ export interface StoreChoice {
   readonly kind: 'sqlite' | 'memory' | 'mongo';
   /** Where the server keeps its generated files (admin token, secret key). */
   readonly dataDir: string;
-  readonly open: (log: Log) => Promise<Store>;
+  /**
+   * Opens the store; `checked`: its file was checked by another process that opened it first (a
+   * cluster's primary before it forked, cluster.ts), so the SQLite open check is skipped.
+   */
+  readonly open: (log: Log, o?: { checked?: boolean }) => Promise<Store>;
   /** For logs: the location without credentials. */
   readonly describe: string;
 }
@@ -29,9 +33,9 @@ export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()
       kind: 'sqlite',
       dataDir: dirname(path),
       describe: `sqlite:${path}`,
-      open: async () => {
+      open: async (_log, o) => {
         mkdirSync(dirname(path), { recursive: true });
-        return openSqliteStore({ path });
+        return openSqliteStore(o?.checked === true ? { path, check: 'none' } : { path });
       },
     };
   }

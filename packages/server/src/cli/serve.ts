@@ -1,35 +1,44 @@
-/** `fleet serve`: starts the API, says how to authenticate and where the docs are, and stops cleanly on SIGTERM/SIGINT. */
+/**
+ * `fleet serve`: starts the API (WORKERS=N > 1: a cluster of N processes on the one port,
+ * cluster/primary.ts), says how to authenticate and where the docs are, and stops cleanly on
+ * SIGTERM/SIGINT.
+ */
+import cluster from 'node:cluster';
 import { startServer } from '../boot';
-import { loadConfig } from '../config';
+import { startCluster } from '../cluster/primary';
+import { runWorker } from '../cluster/worker';
+import { loadConfig, type Config } from '../config';
+import { stopOnSignals } from '../graceful-stop';
 
-export async function serveCommand(): Promise<undefined> {
-  const config = loadConfig();
-  const running = await startServer(config);
-  if (running.adminToken?.created) {
+/** What the operator reads once the API listens. */
+function announce(url: string, adminToken: { token: string; created: boolean; path: string } | undefined): void {
+  if (adminToken?.created) {
     // Printed once, at the start that creates it (DESIGN §4); later starts only say where it is.
     process.stdout.write(
-      `\nGenerated an admin token (kept in ${running.adminToken.path}, mode 0600):\n  Authorization: Bearer ${running.adminToken.token}\n` +
-        `Try: curl -H 'Authorization: Bearer ${running.adminToken.token}' ${running.url}/api/hosts\n\n`,
+      `\nGenerated an admin token (kept in ${adminToken.path}, mode 0600):\n  Authorization: Bearer ${adminToken.token}\n` +
+        `Try: curl -H 'Authorization: Bearer ${adminToken.token}' ${url}/api/hosts\n\n`,
     );
-  } else if (running.adminToken) {
-    process.stdout.write(`\nAuthenticate with the admin token kept in ${running.adminToken.path}: Authorization: Bearer <token>\n\n`);
+  } else if (adminToken) {
+    process.stdout.write(`\nAuthenticate with the admin token kept in ${adminToken.path}: Authorization: Bearer <token>\n\n`);
   } else {
     process.stdout.write(`\nAuthenticate with a token of API_TOKENS (or fleet token create): Authorization: Bearer <token>\n\n`);
   }
-  process.stdout.write(`API docs: ${running.url}/api/docs\n\n`);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    running.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    running.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.stdout.write(`API docs: ${url}/api/docs\n\n`);
+}
+
+/** One process: the API. */
+async function serveAlone(config: Config): Promise<void> {
+  const running = await startServer(config);
+  announce(running.url, running.adminToken);
+  stopOnSignals(running);
+}
+
+export async function serveCommand(): Promise<undefined> {
+  const config = loadConfig();
+  if (cluster.isWorker) await runWorker(config);
+  else if (config.WORKERS > 1) {
+    const started = await startCluster(config, (code) => process.exit(code));
+    announce(started.url, started.adminToken);
+  } else await serveAlone(config);
   return undefined;
 }

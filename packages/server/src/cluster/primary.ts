@@ -1,0 +1,165 @@
+/**
+ * WORKERS=N (N > 1): the primary process of a cluster (node:cluster). It does the start's one-time
+ * work first (store checked, secret key, admin token, collections and initial items: boot.ts
+ * `bootstrapStore`), so no two workers race for them, then forks N workers that share the port
+ * (the primary accepts the connections and hands them round-robin to the workers) and the store
+ * (SQLite in WAL mode: readers in parallel, one writer at a time, busy_timeout; MongoDB as is).
+ * It relays the syncs asked of a worker without the loop to worker 1, restarts a worker that dies
+ * (after 1 s, doubling up to 30 s while they keep dying young), and on SIGTERM/SIGINT stops
+ * every worker and exits once they have.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import { bootstrapStore, type Bootstrapped } from '../boot';
+import { ConfigError, type Config } from '../config';
+import { createLogger } from '../logger';
+import { readMessage, type ClusterMessage, type SyncAnswer } from './messages';
+import { WORKER_ENV } from './worker';
+
+/** A worker that ran longer than this before dying is restarted after the shortest delay. */
+const YOUNG_MS = 10_000;
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 30_000;
+
+/** What the primary tells the operator once every worker listens. */
+export interface ClusterStarted extends Bootstrapped {
+  readonly url: string;
+  readonly log: Logger;
+}
+
+interface Slot {
+  worker: Worker;
+  listening: boolean;
+  started: number;
+  delay: number;
+}
+
+/** The N workers: forked, watched, restarted, relayed between, stopped. */
+class WorkerPool {
+  private readonly slots = new Map<number, Slot>();
+  private readonly relays = new Map<number, { from: number; id: number }>();
+  private nextRelay = 1;
+  private stopping = false;
+  private startup: { resolve: (url: string) => void; reject: (err: Error) => void } | undefined;
+
+  constructor(
+    private readonly count: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** Forks every worker; resolves with the URL once all of them listen, rejects with the first start failure. */
+  start(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.startup = { resolve, reject };
+      for (let n = 1; n <= this.count; n++) this.fork(n, FIRST_DELAY_MS);
+    });
+  }
+
+  /** Stops every worker (SIGTERM: each finishes its requests and closes the store); resolves when all exited. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const exits = [...this.slots.values()].map(
+      ({ worker }) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))),
+    );
+    for (const { worker } of this.slots.values()) if (!worker.isDead()) worker.process.kill('SIGTERM');
+    await Promise.all(exits);
+  }
+
+  private fork(n: number, delay: number): void {
+    const worker = cluster.fork({ [WORKER_ENV]: String(n) });
+    this.slots.set(n, { worker, listening: false, started: Date.now(), delay });
+    worker.on('message', (value: unknown) => this.onMessage(n, readMessage(value)));
+    worker.on('exit', (code, signal) => this.onExit(n, worker, code, signal));
+  }
+
+  private onMessage(n: number, message: ClusterMessage | undefined): void {
+    const slot = this.slots.get(n);
+    if (message === undefined || slot === undefined) return;
+    if (message.type === 'listening') {
+      slot.listening = true;
+      this.log.info({ worker: n, pid: slot.worker.process.pid }, 'worker listening');
+      if ([...this.slots.values()].every((s) => s.listening)) this.startup?.resolve(message.url);
+    } else if (message.type === 'failed') {
+      this.startup?.reject(new ConfigError(message.message));
+    } else if (message.type === 'sync') {
+      this.relaySync(n, message.id);
+    } else {
+      this.returnSync(message);
+    }
+  }
+
+  /** A sync asked by worker `from`: run by worker 1, or 503 while it is not there. */
+  private relaySync(from: number, id: number): void {
+    const first = this.slots.get(1);
+    if (first === undefined || !first.listening || first.worker.isDead()) {
+      this.tell(from, { type: 'sync-result', id, ok: false, status: 503, message: 'The fleet sync worker is restarting; try again in a few seconds' });
+      return;
+    }
+    const relay = this.nextRelay++;
+    this.relays.set(relay, { from, id });
+    first.worker.send({ type: 'sync', id: relay });
+  }
+
+  private returnSync(answer: SyncAnswer): void {
+    const asked = this.relays.get(answer.id);
+    if (asked === undefined) return;
+    this.relays.delete(answer.id);
+    this.tell(asked.from, { ...answer, id: asked.id });
+  }
+
+  private tell(n: number, message: ClusterMessage): void {
+    const worker = this.slots.get(n)?.worker;
+    if (worker !== undefined && !worker.isDead()) worker.send(message);
+  }
+
+  private onExit(n: number, worker: Worker, code: number | null, signal: string | null): void {
+    const slot = this.slots.get(n);
+    if (slot?.worker !== worker) return;
+    if (n === 1) this.failRelays();
+    if (this.stopping) return;
+    if (!slot.listening && this.startup !== undefined) {
+      // A worker that never listened failed to start; its `failed` message said why.
+      this.startup.reject(new ConfigError(`worker ${n} exited before it listened (code ${String(code)}, signal ${String(signal)})`));
+      return;
+    }
+    // Dying young again doubles the wait (a crash loop costs little); a long run resets it.
+    const wait = Date.now() - slot.started < YOUNG_MS ? slot.delay : FIRST_DELAY_MS;
+    this.log.error({ worker: n, code, signal, restartInMs: wait }, 'worker exited; starting another');
+    setTimeout(() => {
+      if (!this.stopping) this.fork(n, Math.min(wait * 2, MAX_DELAY_MS));
+    }, wait);
+  }
+
+  /** Worker 1 died: the syncs it was running for others end in 503. */
+  private failRelays(): void {
+    for (const [relay, asked] of this.relays) {
+      this.relays.delete(relay);
+      this.tell(asked.from, { type: 'sync-result', id: asked.id, ok: false, status: 503, message: 'The fleet sync worker stopped during the sync; try again' });
+    }
+  }
+}
+
+/** Starts the cluster; `onStopped` runs once every worker has exited after a signal. */
+export async function startCluster(config: Config, onStopped: (code: number) => void): Promise<ClusterStarted> {
+  if (config.DATABASE_URL === 'memory:')
+    throw new ConfigError('Invalid configuration: WORKERS > 1 needs a shared store (DATABASE_URL=memory: is one per process)');
+  const log = createLogger(config.LOG_LEVEL, undefined, { cluster: 'primary' });
+  const booted = await bootstrapStore(config, { log });
+  const pool = new WorkerPool(config.WORKERS, log);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down every worker');
+    setTimeout(() => onStopped(1), 15_000).unref();
+    void pool.stop().then(() => onStopped(0));
+  };
+  const url = await pool.start().catch(async (err: unknown) => {
+    await pool.stop();
+    throw err;
+  });
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  log.info({ workers: config.WORKERS, url }, 'fleet-api cluster listening');
+  return { ...booted, url, log };
+}
