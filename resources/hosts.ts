@@ -126,7 +126,7 @@ export const hosts = defineResource({
       const from = original?.vpn_organization ?? null;
       const to = fields.vpn_organization ?? null;
       if (from === to) return fields;
-      const host = original?._id ?? (fields as { _id?: string })._id ?? '';
+      const host = original?._id ?? ('_id' in fields && typeof fields._id === 'string' ? fields._id : '');
       const place = from === null ? null : { organization: from, account: original?.vpnsrv_representation ?? null };
       const record = await vpn(ctx).moveAccount({ host, from: place, to }, ctx);
       // An unknown organization: nothing was done; the reference check answers 422.

@@ -65,6 +65,7 @@ export {
 export {
   executionResponse,
   master,
+  masterIfRunning,
   type ExecutionRequest,
   type ExecutionResponse,
   type MasterService,

@@ -20,7 +20,8 @@ function withFlatKeys<A extends Addresses>(addresses: A | undefined, extras: Par
   const given = ADDRESS_KEYS.filter((k) => extras[k] !== undefined);
   if (given.length === 0) return addresses;
   const issues: Record<string, string> = {};
-  // A PATCH's sub-document holds only the keys given: the merge keeps the others.
+  // A PATCH's sub-document holds only the keys given: the merge keeps the others. The hook's type
+  // (FieldValuesOf) declares the sub-document whole, so the partial copy is asserted to be `A`.
   const out = { ...addresses } as A;
   for (const key of given) {
     const value = extras[key];

@@ -48,9 +48,12 @@ export const NODE_STYLES = {
   4: { type: 0, value: 0, symbolSize: 0, color: '#73c0de' }, // direct-attached
 } as const satisfies Record<0 | 1 | 2 | 3 | 4, NodeStyle>;
 
+/** NODE_STYLES looked up by any group type: an unknown one has no style (and gets the container's). */
+const STYLE_OF: Readonly<Partial<Record<number, NodeStyle>>> = NODE_STYLES;
+
 /** The node of one visit of a group. */
 export function nodeOf(group: GraphGroup): GraphNode {
-  const style: NodeStyle = NODE_STYLES[group.type as keyof typeof NODE_STYLES] ?? NODE_STYLES[0];
+  const style = STYLE_OF[group.type] ?? NODE_STYLES[0];
   return {
     category: 'group',
     type: style.type,
@@ -86,8 +89,7 @@ export function renderGraph(
   const linked = new Set<string>();
   const stack: Frame[] = [{ group: root, next: 0 }];
   const onPath = new Set<string>([root._id]);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
+  for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
     const childId = frame.group.subgroups[frame.next++];
     if (childId === undefined) {
       stack.pop();

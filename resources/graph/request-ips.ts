@@ -45,7 +45,7 @@ export async function probePlan(ctx: CallContext): Promise<ProbePlan> {
   const targets = all.filter((h) => h.key === 'accepted' && h.status === 'up');
   const own = new Map(
     targets.map((h) => {
-      const g = (h.grain ?? {}) as Record<string, unknown>;
+      const g: Readonly<Record<string, unknown>> = h.grain ?? {};
       return [h._id, new Set(addressesOf([g['ip_interfaces'], g['ipv4'], g['ipv6']]).map((a) => a.toLowerCase()))] as const;
     }),
   );

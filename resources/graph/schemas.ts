@@ -3,7 +3,10 @@
  * schemas: the engine validates the bodies and queries with them and they describe the routes in
  * the OpenAPI document. Field order is the spec's.
  */
+import { isPlainObject } from '@fleet/engine';
 import { z } from 'zod';
+
+const isIntegerList = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.every((t) => Number.isInteger(t));
 
 /** A graph node (spec table "Node"). */
 export const graphNode = z.object({
@@ -38,13 +41,9 @@ const nodeTypes = z.string().transform((raw, ctx): number[] | null => {
   } catch {
     where = undefined;
   }
-  const type =
-    where !== null && typeof where === 'object' && !Array.isArray(where) && Object.keys(where).join() === 'type'
-      ? (where as { type: unknown }).type
-      : undefined;
-  const list: unknown =
-    type !== null && typeof type === 'object' && !Array.isArray(type) && Object.keys(type).join() === '$in' ? (type as { $in: unknown }).$in : [type];
-  if (Array.isArray(list) && list.length > 0 && list.every((t) => Number.isInteger(t))) return list as number[];
+  const type = isPlainObject(where) && Object.keys(where).join() === 'type' ? where.type : undefined;
+  const list = isPlainObject(type) && Object.keys(type).join() === '$in' ? type.$in : [type];
+  if (isIntegerList(list)) return list;
   ctx.addIssue({ code: 'custom', message: NODES_WHERE });
   return z.NEVER;
 });

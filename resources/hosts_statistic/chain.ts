@@ -175,8 +175,8 @@ export async function* replay(ctx: CallContext, range: { from: Date; to: Date },
       const reader = new BlockReader(changes.get(block.snapshot) ?? new Map<string, unknown>());
       const continues = state.last !== undefined && block.base === state.last.id;
       const snapshots = blockSnapshots(block.data);
-      for (let j = 0; j < snapshots.length; j += 1) {
-        const head = headOf(snapshots[j] as BlockSnapshot);
+      for (const [j, snapshot] of snapshots.entries()) {
+        const head = headOf(snapshot);
         if (head.timestamp > range.to) return;
         if (j === 0 && !continues) {
           reader.apply(0, state.hosts, { skip: true });

@@ -4,6 +4,7 @@
  * the *changes* of its entries since the snapshot before it (columns.ts lays them out). Pure
  * functions: the snapshot loop, the migration, the seed and the readers all encode with these.
  */
+import { isPlainObject } from '@fleet/engine';
 
 /** A host summary as a snapshot holds it (DESIGN §5 hosts_statistic). */
 export type Summary = { _id: string } & Record<string, unknown>;
@@ -49,7 +50,7 @@ export function encodeSummary(summary: { readonly _id?: unknown }): Entry {
     if (field === '_id' || value === undefined) continue;
     const key = KEY_OF.get(field);
     if (key === undefined) {
-      const extra = (entry.e ?? {}) as Record<string, unknown>;
+      const extra = isPlainObject(entry.e) ? entry.e : {};
       extra[field] = value;
       entry.e = extra;
     } else entry[key] = DATE_KEYS.has(key) && value instanceof Date ? value.getTime() : value;

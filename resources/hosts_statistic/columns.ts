@@ -69,7 +69,7 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 
 /** A row's list (empty when absent). */
 export function unpack(data: unknown): unknown[] {
-  const list = typeof data === 'object' && data !== null ? (data as { list?: unknown }).list : undefined;
+  const list = typeof data === 'object' && data !== null && 'list' in data ? data.list : undefined;
   return Array.isArray(list) ? list : [];
 }
 
@@ -219,7 +219,7 @@ export function readFrame(columns: Columns, hosts: Map<string, Entry>, keys?: Re
   for (const key of VALUE_KEYS) {
     if (keys !== undefined && !keys.has(key)) continue;
     const column = unpack(columns.get(keyColumn(fieldOf(key))));
-    for (let at = 0; at < entries.length && at < column.length; at += 1) (entries[at] as Entry)[key] = column[at];
+    for (const [at, entry] of entries.entries()) if (at < column.length) entry[key] = column[at];
   }
   const unset = unpack(columns.get(keyColumn('unset')));
   for (let j = 0; j + 1 < unset.length; j += 2) {

@@ -42,13 +42,16 @@ export function summaryFilter(match: Filter): SummaryFilter | undefined {
   return { test: (summary) => test({ _id: summary._id, hosts: summary }), keys: keysRead(match) };
 }
 
+/** Array.isArray narrows to any[]: the filter's lists hold unknown values. */
+const isList = (v: unknown): v is readonly unknown[] => Array.isArray(v);
+
 /** The entry keys a filter reads: `hosts.<field>` at the filter level and inside $and/$or/$nor. */
 function keysRead(filter: Filter): ReadonlySet<string> | 'all' {
   const keys = new Set<string>();
   const stack: unknown[] = [filter];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (Array.isArray(node)) stack.push(...(node as unknown[]));
+    if (isList(node)) stack.push(...node);
     else if (typeof node === 'object' && node !== null) {
       for (const [key, value] of Object.entries(node)) {
         if (key === '$and' || key === '$or' || key === '$nor') stack.push(value);

@@ -10,6 +10,7 @@ import {
   assertJsonBounds,
   BadRequest,
   compileResource,
+  isPlainObject,
   NotFound,
   parseDate,
   parseWhere,
@@ -75,16 +76,16 @@ export function summaryMatch(res: CompiledResource, raw: unknown): Row {
   } catch {
     throw new BadRequest('where: not valid JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BadRequest('where: must be a JSON object');
+  if (!isPlainObject(parsed)) throw new BadRequest('where: must be a JSON object');
   // Bounded before `prefix` walks it (recursively).
   assertJsonBounds(parsed, 'where', WHERE_BOUNDS);
-  return parseWhere(JSON.stringify(prefix(parsed as Row)), { paths: res.paths });
+  return parseWhere(JSON.stringify(prefix(parsed)), { paths: res.paths });
 }
 
 function prefix(filter: Row): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(filter)) {
-    if (k.startsWith('$')) out[k] = Array.isArray(v) ? (v as unknown[]).map((sub) => (typeof sub === 'object' && sub !== null ? prefix(sub as Row) : sub)) : v;
+    if (k.startsWith('$')) out[k] = Array.isArray(v) ? v.map((sub: unknown) => (isPlainObject(sub) ? prefix(sub) : sub)) : v;
     else out[`hosts.${k}`] = v;
   }
   return out;

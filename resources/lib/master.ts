@@ -5,6 +5,7 @@
  */
 import { BadRequest, isPlainObject, ServiceUnavailable, Unprocessable, type CallContext } from '@fleet/engine';
 import { z } from 'zod';
+import { lookupService, type MethodNames } from './service';
 
 /** The execution request as the API receives it (spec: execution proxying). */
 export interface ExecutionRequest {
@@ -122,9 +123,16 @@ export interface MasterService {
   outwardAddresses(request: OutwardRequest, ctx: CallContext): Promise<readonly OutwardAnswer[]>;
 }
 
+const MASTER_METHODS: MethodNames<MasterService> = { execute: true, downloadPatches: true, monitoring: true, syncNow: true, outwardAddresses: true };
+
+/** The master service when the server runs with a master. */
+export function masterIfRunning(ctx: Pick<CallContext, 'runtime'>): MasterService | undefined {
+  return lookupService(ctx, 'master', MASTER_METHODS);
+}
+
 /** The master service, or 503 when the server runs without a master. */
 export function master(ctx: CallContext): MasterService {
-  const service = ctx.runtime.services.get('master') as MasterService | undefined;
+  const service = masterIfRunning(ctx);
   if (!service) throw new ServiceUnavailable('No master is configured: set SALT_API_URL, SALT_API_USER and SALT_API_PASSWORD');
   return service;
 }
@@ -142,8 +150,7 @@ const MONITORING_ACTIONS: readonly MonitoringAction[] = ['start', 'stop', 'stop_
 export function monitoringAction(body: unknown): MonitoringAction {
   const action = jsonBody(body).action;
   if (action === undefined || action === null) return 'once';
-  if (typeof action !== 'string' || !(MONITORING_ACTIONS as readonly string[]).includes(action)) {
-    throw new Unprocessable('all_status: unknown action', { action: 'must be start, stop or stop_all' });
-  }
-  return action as MonitoringAction;
+  const known = MONITORING_ACTIONS.find((a) => a === action);
+  if (known === undefined) throw new Unprocessable('all_status: unknown action', { action: 'must be start, stop or stop_all' });
+  return known;
 }

@@ -10,6 +10,7 @@
  */
 import { ServiceUnavailable, type CallContext, type Download } from '@fleet/engine';
 import { z } from 'zod';
+import { lookupService, type MethodNames } from './service';
 
 /** The server's organization as stored in `vpnsrv_representation` (spec; notes §2). */
 export type OrganizationRecord = {
@@ -120,16 +121,27 @@ export interface VpnService {
   managerChanged(id: string): Promise<void>;
 }
 
+const VPN_METHODS: MethodNames<VpnService> = {
+  createOrganization: true,
+  deleteOrganization: true,
+  undoOrganization: true,
+  moveAccount: true,
+  deleteAccount: true,
+  profile: true,
+  reconcile: true,
+  managerChanged: true,
+};
+
 /** The VPN service, or 503 when the server runs without it. */
 export function vpn(ctx: CallContext): VpnService {
-  const service = ctx.runtime.services.get('vpn') as VpnService | undefined;
+  const service = vpnIfRunning(ctx);
   if (!service) throw new ServiceUnavailable('The VPN integration is not running in this process');
   return service;
 }
 
 /** The VPN service when it runs (hooks that only tidy up do nothing without it). */
 export function vpnIfRunning(ctx: CallContext): VpnService | undefined {
-  return ctx.runtime.services.get('vpn') as VpnService | undefined;
+  return lookupService(ctx, 'vpn', VPN_METHODS);
 }
 
 /** A stored record's string field (ids of a stored representation), or undefined. */

@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { stampNow, SYSTEM, systemContext, type Runtime } from '@fleet/engine';
-import { vpn_managers, type MasterService } from '@fleet/resources';
+import { masterIfRunning, vpn_managers } from '@fleet/resources';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { ConfigError, loadConfig, startServer, type RunningServer } from '@fleet/server';
@@ -159,7 +159,7 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     await Promise.all([vpn.close(), sim.close()]);
     throw err;
   }
-  const service = running.engine.runtime.services.get('master') as MasterService | undefined;
+  const service = masterIfRunning({ runtime: running.engine.runtime });
   const report = service ? await service.syncNow({ principal: SYSTEM, now: stampNow(), runtime: running.engine.runtime }) : {};
   process.stdout.write(banner(running, sim, vpn, report));
   const activity = startActivity(sim);
