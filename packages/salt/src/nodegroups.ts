@@ -7,7 +7,7 @@
  * nested dicts, `E@` is Python's `re.match` (anchored at the start only), plain words are id
  * globs, `N@` nests another nodegroup, with `not` > `and` > `or` and parentheses.
  */
-import { compilePattern } from '@fleet/engine';
+import { compilePattern, isPlainObject } from '@fleet/engine';
 
 /** The `info` object of a stored nodegroup. */
 export interface NodegroupInfo {
@@ -102,7 +102,7 @@ export function grainMatches(grains: Readonly<Record<string, unknown>>, expr: st
   for (let i = 1; i < parts.length; i += 1) {
     let node: unknown = grains;
     for (const key of parts.slice(0, i)) {
-      node = node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+      node = isPlainObject(node) ? node[key] : undefined;
     }
     if (node !== undefined && valueMatches(node, parts.slice(i).join(':'), regex)) return true;
   }

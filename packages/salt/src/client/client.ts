@@ -4,8 +4,9 @@
  * /minions and the read-only runner/wheel functions below) are retried with back-off.
  */
 import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine';
+import { malformed } from './errors';
 import { openEventStream } from './events';
-import { asObject, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
+import { asObject, isList, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
 import { SESSION_PROBE, Transport } from './transport';
 import type {
   AsyncJob,
@@ -279,7 +280,9 @@ class SaltApiClient implements SaltClient {
    */
   async fileRead(path: string, o: { tgt?: string } = {}): Promise<string> {
     const rel = path.replace(/^salt:\/\//, '').replace(/^\/+/, '');
-    const candidates = o.tgt !== undefined ? [o.tgt] : ((await this.runner('manage.present')) as unknown[]).map(String).slice(0, 3);
+    const present = o.tgt === undefined ? await this.runner('manage.present') : [];
+    if (!isList(present)) throw malformed('manage.present', 'not a list');
+    const candidates = o.tgt !== undefined ? [o.tgt] : present.map(String).slice(0, 3);
     for (const tgt of candidates) {
       const outcome = (await this.local(tgt, 'cp.get_file_str', { arg: [`salt://${rel}`] })).minions[tgt];
       if (outcome?.status !== 'returned') continue;

@@ -14,6 +14,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { AxiosResponse } from 'axios';
 import { BadGateway } from '@fleet/engine';
 import { errorMessage, malformed, statusError, transportError } from './errors';
+import { asObject } from './normalize';
 import { contentType, type Transport } from './transport';
 import type { SaltEvent, SaltEventStream, SaltLogger, StreamEnd } from './types';
 
@@ -87,11 +88,11 @@ class SseStream implements SaltEventStream {
     if (raw === '') return;
     try {
       const parsed: unknown = JSON.parse(raw);
-      const obj = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+      const obj = asObject(parsed) ?? {};
       const data = obj['data'];
       const event: SaltEvent = {
         tag: typeof obj['tag'] === 'string' ? obj['tag'] : (tag ?? ''),
-        data: data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data },
+        data: asObject(data) ?? { value: data },
       };
       this.lastEventAt = Date.now();
       const waiter = this.waiters.shift();

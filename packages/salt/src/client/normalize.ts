@@ -2,6 +2,7 @@
  * Reshaping of salt-api answers into the client's types, narrowing `unknown` at the
  * trust boundary. Each function cites the shape it reads (salt-api notes sections).
  */
+import { isPlainObject } from '@fleet/engine';
 import { malformed } from './errors';
 import type { JobDetail, JobMinionResult, JobSummary, KeyFingerprints, KeyLists, KeyState, MinionOutcome, SaltEvent } from './types';
 
@@ -9,7 +10,12 @@ type Obj = Record<string, unknown>;
 
 /** A plain object or undefined. */
 export function asObject(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+  return isPlainObject(v) ? v : undefined;
+}
+
+/** A JSON list (Array.isArray alone narrows to any[]). */
+export function isList(v: unknown): v is unknown[] {
+  return Array.isArray(v);
 }
 
 /** A scalar as text; `fallback` for anything else (an object is never printed as "[object Object]"). */
@@ -62,7 +68,7 @@ export function jobSummary(jid: string, v: unknown): JobSummary {
   return {
     jid,
     function: str(o['Function']),
-    arguments: Array.isArray(o['Arguments']) ? (o['Arguments'] as unknown[]) : [],
+    arguments: isList(o['Arguments']) ? o['Arguments'] : [],
     target: Array.isArray(target) ? strings(target) : str(target),
     targetType: str(o['Target-type']),
     user: str(o['User']),

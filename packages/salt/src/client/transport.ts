@@ -16,7 +16,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import { BadGateway } from '@fleet/engine';
+import { BadGateway, isPlainObject } from '@fleet/engine';
 import { errorMessage, isRetriable, malformed, redact, statusError, transportError } from './errors';
 import type { SaltClientOptions, SaltLogger, SaltRetry, SaltTimeouts } from './types';
 
@@ -121,7 +121,8 @@ export class Transport {
       throw new BadGateway(`salt-api refused the login of user '${username}' (eauth ${eauth}): ${msg}`);
     }
     const body = this.parse(res, what);
-    const first = body !== null && typeof body === 'object' && 'return' in body && Array.isArray(body.return) ? (body.return[0] as unknown) : undefined;
+    const list: unknown = isPlainObject(body) ? body.return : undefined;
+    const first: unknown = Array.isArray(list) ? list[0] : undefined;
     const token = first !== null && typeof first === 'object' && 'token' in first ? first.token : undefined;
     const expire = first !== null && typeof first === 'object' && 'expire' in first ? Number(first.expire) : NaN;
     if (typeof token !== 'string' || token === '') throw malformed(what, 'no token in the login answer');
@@ -141,7 +142,7 @@ export class Transport {
     }
     if (!type.includes('json')) throw malformed(what, `content type ${type || 'none'}`);
     try {
-      return JSON.parse(res.data) as unknown;
+      return JSON.parse(res.data);
     } catch {
       throw malformed(what, 'invalid JSON');
     }

@@ -12,7 +12,7 @@
  * not answer is shown with Salt's "Minion did not return" text and recorded with success false.
  * Master errors (502/503/504) propagate from the client before anything is stored.
  */
-import type { CallContext, Runtime } from '@fleet/engine';
+import { isPlainObject, type CallContext, type Runtime } from '@fleet/engine';
 import type { ExecutionRequest, ExecutionResponse } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import type { LocalOptions, MinionOutcome } from '../client/types';
@@ -142,11 +142,12 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
     lines.map((l) => l.ret),
     call.ctx.now,
   );
-  const output = [...elements, ...silent.map((host) => ({ [host]: NO_RESPONSE }))];
+  // The elements that are not {minion: return} objects were ignored above, and are left out here.
+  const output = [...elements.filter(isPlainObject), ...silent.map((host) => ({ [host]: NO_RESPONSE }))];
   return {
     task_id: jid,
     status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length),
-    return: { return: output as Record<string, unknown>[] },
+    return: { return: output },
   };
 }
 

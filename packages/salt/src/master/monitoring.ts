@@ -4,7 +4,7 @@
  * `all_status` field (with a new `_updated` / `_etag`). A sample from a silent minion keeps the
  * previous one. Timers are per API instance, unref'd, and all cleared by `stopAll()`.
  */
-import { NotFound, stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
+import { isPlainObject, NotFound, stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
 import { hosts } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import { SYNC_METADATA } from '../sync/noise';
@@ -44,8 +44,8 @@ export class Monitor {
     // Bookkeeping, not an action: the sync and the event consumer skip jobs with this metadata.
     const result = await this.o.client.local(hostId, 'status.all_status', { extra: { metadata: MONITORING_METADATA } });
     const outcome = result.minions[hostId];
-    if (outcome?.status !== 'returned' || outcome.ret === null || typeof outcome.ret !== 'object' || Array.isArray(outcome.ret)) return null;
-    const sample = outcome.ret as Record<string, unknown>;
+    const sample = outcome?.status === 'returned' ? outcome.ret : null;
+    if (!isPlainObject(sample)) return null;
     try {
       await this.o.runtime.resources.of(hosts).patch(hostId, { all_status: sample }, systemContext(this.o.runtime, stampNow()));
     } catch (err) {

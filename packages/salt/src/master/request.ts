@@ -34,6 +34,8 @@ export interface ParsedExecution {
   readonly extra: Readonly<Record<string, unknown>>;
 }
 
+const isExecClient = (v: unknown): v is ExecClient => EXEC_CLIENTS.some((c) => c === v);
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -53,8 +55,7 @@ export function funAllowed(fun: string, allowed: readonly string[]): boolean {
 /** The issues of a body, by field (empty when it is valid). */
 function issuesOf(body: Readonly<Record<string, unknown>>): Record<string, string> {
   const issues: Record<string, string> = {};
-  const client = body.exec_client;
-  if (typeof client !== 'string' || !(EXEC_CLIENTS as readonly string[]).includes(client)) {
+  if (!isExecClient(body.exec_client)) {
     issues.exec_client = `must be one of ${EXEC_CLIENTS.join(', ')}`;
   }
   if (typeof body.fun !== 'string' || !FUN.test(body.fun) || body.fun.length > 200) issues.fun = 'must be a Salt function name: module.function';
@@ -72,8 +73,9 @@ function issuesOf(body: Readonly<Record<string, unknown>>): Record<string, strin
  */
 export function parseExecution(body: Readonly<Record<string, unknown>>, allowedFuns: readonly string[] | undefined, user: string): ParsedExecution {
   const issues = issuesOf(body);
-  if (Object.keys(issues).length > 0) throw new Unprocessable('execution: invalid request', issues);
-  const fun = body.fun as string;
+  const { exec_client: client, fun } = body;
+  // issuesOf checked both; the guards again tell the compiler.
+  if (Object.keys(issues).length > 0 || !isExecClient(client) || typeof fun !== 'string') throw new Unprocessable('execution: invalid request', issues);
   if (allowedFuns !== undefined && allowedFuns.length > 0 && !funAllowed(fun, allowedFuns)) {
     throw new Forbidden(`fun: '${fun}' is not allowed on this server (EXEC_ALLOWED_FUNS: ${allowedFuns.join(', ')})`);
   }
@@ -83,7 +85,7 @@ export function parseExecution(body: Readonly<Record<string, unknown>>, allowedF
   }
   extra.metadata = { ...(isRecord(body.metadata) ? body.metadata : {}), fleet_user: user };
   return {
-    client: body.exec_client as ExecClient,
+    client,
     fun,
     arg: Array.isArray(body.arg) ? body.arg : [],
     kwarg: isRecord(body.kwarg) ? body.kwarg : {},

@@ -87,7 +87,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * false -> kept while it still is one of the host's own addresses.
  */
 function grainFields(grains: Obj, stored: Doc | undefined, o: DeriveContext): Obj {
-  const tool = isObj(grains[o.toolKey]) ? (grains[o.toolKey] as Obj) : {};
+  const toolGrain = grains[o.toolKey];
+  const tool = isObj(toolGrain) ? toolGrain : {};
   const out: Obj = {
     grain: grains,
     version: typeof grains['saltversion'] === 'string' ? grains['saltversion'] : null,
@@ -111,8 +112,14 @@ function wantedFields(view: MasterView, stored: Doc | undefined, o: DeriveContex
   return out;
 }
 
-function history(stored: Doc | undefined): Array<{ added: Date; fingerprint: string }> {
-  return Array.isArray(stored?.fingerprint_history) ? (stored.fingerprint_history as Array<{ added: Date; fingerprint: string }>) : [];
+type HistoryEntry = { added: Date; fingerprint: string };
+
+/** A stored `fingerprint_history` entry (the engine validated it on write). */
+const isHistoryEntry = (v: unknown): v is HistoryEntry => isObj(v) && v.added instanceof Date && typeof v.fingerprint === 'string';
+
+function history(stored: Doc | undefined): HistoryEntry[] {
+  const list = stored?.fingerprint_history;
+  return Array.isArray(list) ? list.filter(isHistoryEntry) : [];
 }
 
 /** Compares the master's view with the stored host and returns what to write. */

@@ -6,7 +6,7 @@
  * `grains.items` call targeted as a list, the stored hosts of the batch, compare, write —
  * with at most `PARALLEL` batches in flight, so memory stays bounded on a big fleet.
  */
-import { systemContext, type Doc, type Runtime } from '@fleet/engine';
+import { isPlainObject, systemContext, type Doc, type Runtime } from '@fleet/engine';
 import { hosts } from '@fleet/resources';
 import type { KeyFingerprints, KeyState, SaltClient } from '../client';
 import { deriveHost, type DeriveContext, type HostChange, type MasterView } from './derive';
@@ -54,7 +54,7 @@ async function fetchGrains(client: SaltClient, ids: readonly string[]): Promise<
   const result = await client.local([...ids], 'grains.items', { tgt_type: 'list', extra: { metadata: SYNC_METADATA } });
   for (const [id, outcome] of Object.entries(result.minions)) {
     const ret = outcome.status === 'returned' ? outcome.ret : null;
-    if (ret !== null && typeof ret === 'object' && !Array.isArray(ret)) out.set(id, ret as Record<string, unknown>);
+    if (isPlainObject(ret)) out.set(id, ret);
   }
   return out;
 }
