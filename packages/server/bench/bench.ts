@@ -1,136 +1,174 @@
 /**
- * `pnpm bench`: the seeded store (10,000 hosts, 1,000,000 actions by default; BENCH_HOSTS /
- * BENCH_ACTIONS override), the real API as a child process pinned to core 0, autocannon pinned to
- * core 1, and four scenarios: a filtered sorted hosts page, a host with its grains, one host's
- * actions newest first, and a task POST. Prints req/s, p50/p99, non-2xx and the server's RSS per
- * scenario, the targets with PASS/FAIL, and the cold start. Exits non-zero only when something
- * crashed, never for a missed target.
+ * `pnpm bench`: the scenarios of issue 13 in one table. S1 runs through the shared anchors
+ * (anchors.sh: raw, sqlite-ref, Feathers and ours); the other scenarios run against `fleet serve`
+ * children pinned to core 0 (S10: WORKERS=2 on every core) with autocannon on core 1, on cached
+ * files (dataset.ts, stores.ts). Every round runs every selected scenario once; the table gives
+ * medians, the server's RSS and the targets with PASS/FAIL. Exits non-zero only when something
+ * crashed, never for a missed target. BENCH_ONLY, BENCH_QUICK and the rest: options.ts.
  */
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { systemContext } from '@fleet/engine';
-import { withEngine } from './engine';
+import { anchorsRound, ANCHOR_SERVERS } from './anchors';
+import { pinTo, rssMb, treeRssMb, type ApiChild } from './child';
 import { ensureDataset } from './dataset';
-import { pinTo, rssMb, startApi, type ApiChild } from './child';
-import { graphBench } from './graph';
-import { statisticsBench } from './statistics';
-import { measure, type LoadOptions, type LoadResult, type Scenario } from './load';
+import { withEngine } from './engine';
+import { findFixtures } from './fixtures';
+import { measure, type Scenario } from './load';
+import { benchOptions, selected, type BenchOptions } from './options';
+import { Results } from './results';
+import { s9Round, s9Rows, startStatistics } from './s9';
+import { BENCH_TASK, SCENARIOS, type Fixtures, type ScenarioDef } from './scenarios';
+import { startServers, TOKEN, type ServerFiles, type Servers } from './servers';
+import { ensureAnchorStore, ensureGraphStore } from './stores';
+import { judge, table } from './table';
 
-const TOKEN = 'bench-token-0123456789abcdef';
 /** The key of the engine that clears the bench's tasks: it reads no secret, any key does. */
-const BENCH_KEY = 'bench-cleanup-key-0123456789';
-const BENCH_TASK = 'bench task';
-const TARGETS = { hostsP99: 25, actionsP99: 25, rssMb: 300 };
-
-function envInt(name: string, dflt: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number (got "${raw}")`);
-  return n;
-}
-
+const CLEANUP_KEY = 'bench-cleanup-key-0123456789';
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
-/** A real host with actions: the host of the newest action. */
-async function pickHost(api: ApiChild): Promise<string> {
-  const res = await fetch(`${api.url}/api/actions?max_results=1`, { headers: { authorization: `Bearer ${TOKEN}` } });
-  const body = (await res.json()) as { _items?: Array<{ host?: string }> };
-  const host = body._items?.[0]?.host;
-  if (res.status !== 200 || typeof host !== 'string') throw new Error(`GET /api/actions answered ${res.status}: cannot pick a host`);
-  return host;
+/** The scenarios this run measures: the selected ones, and S1s when a ratio needs it. */
+function plan(o: BenchOptions): { defs: ScenarioDef[]; anchors: boolean; rss: boolean; s9: boolean } {
+  const needsBase = ['S1', 'S2', 'S8', 'S10'].some((id) => selected(o, id));
+  const defs = SCENARIOS.filter((d) => selected(o, d.id) || (d.id === 'S1s' && needsBase));
+  const store = defs.some((d) => d.server === 'store');
+  return { defs, anchors: selected(o, 'S1') || selected(o, 'S3'), rss: store || selected(o, 'RSS'), s9: selected(o, 'S9') };
 }
 
-function scenarios(host: string): Scenario[] {
-  const task = { name: BENCH_TASK, fun: 'test.ping', tgt: [host], start: '2030-01-01 00:00', interval: 3600 };
-  return [
-    {
-      name: 'hosts page (status=up, -_updated, page 3)',
-      method: 'GET',
-      path: `/api/hosts?where=${q({ status: 'up' })}&sort=-_updated&page=3`,
-      p99Target: TARGETS.hostsP99,
-    },
-    { name: 'host item with grains', method: 'GET', path: `/api/hosts/${encodeURIComponent(host)}` },
-    { name: "one host's actions (-_created)", method: 'GET', path: `/api/actions?where=${q({ host })}&sort=-_created`, p99Target: TARGETS.actionsP99 },
-    { name: 'POST a task', method: 'POST', path: '/api/tasks', body: JSON.stringify(task) },
-  ];
+/** Seeds or reuses the file of every server the plan needs. */
+async function files(o: BenchOptions, defs: readonly ScenarioDef[], rss: boolean): Promise<ServerFiles> {
+  const need = new Set(defs.map((d) => d.server));
+  const out: ServerFiles = {};
+  if (need.has('store') || rss) {
+    const dataset = await ensureDataset({ hosts: o.hosts, actions: o.actions, seed: 1 }, say);
+    out.store = dataset.path;
+  }
+  if (need.has('anchor') || need.has('workers')) {
+    const anchor = (await ensureAnchorStore(10_000, say)).path;
+    if (need.has('anchor')) out.anchor = anchor;
+    if (need.has('workers')) out.workers = anchor;
+  }
+  if (need.has('big')) out.big = (await ensureAnchorStore(o.bigHosts, say)).path;
+  if (need.has('graph')) out.graph = (await ensureGraphStore(say)).path;
+  return out;
 }
 
-/** One request first: a scenario answering 4xx/5xx would measure the error path. */
-async function check(api: ApiChild, s: Scenario): Promise<string> {
-  const init: RequestInit = { method: s.method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } };
-  if (s.body !== undefined) init.body = s.body;
-  const res = await fetch(`${api.url}${s.path}`, init);
-  const text = await res.text();
-  return res.status < 300 ? `${res.status}, ${text.length} bytes` : `${res.status} (!): ${text.slice(0, 300)}`;
+/** One request of each scenario before any load: one answering 4xx/5xx would measure its error path. */
+async function firstRequests(servers: Servers, defs: readonly ScenarioDef[], fixtures: Fixtures): Promise<void> {
+  for (const def of defs) {
+    const api = servers.api[def.server];
+    if (api === undefined) continue;
+    const s = def.request(fixtures);
+    const body = typeof s.body === 'string' ? s.body : s.body?.[0];
+    const res = await fetch(`${api.url}${s.path}`, {
+      method: s.method,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await res.text();
+    const answer = res.status < 300 ? `${res.status}, ${text.length} bytes` : `${res.status} (!): ${text.slice(0, 300)}`;
+    say(`  ${def.id.padEnd(4)} ${s.method} ${decodeURIComponent(s.path)} -> ${answer}`);
+  }
 }
 
-function row(s: Scenario, r: LoadResult, rss: number): string {
-  return `${s.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}   RSS ${rss.toFixed(0)} MB`;
+function serverRss(api: ApiChild, tree: boolean): number {
+  return tree ? treeRssMb(api.serverPid) : rssMb(api.serverPid);
+}
+
+/** One round of the load scenarios; throws when a server died under load. */
+async function loadRound(o: BenchOptions, servers: Servers, defs: readonly ScenarioDef[], fixtures: Fixtures, round: number, r: Results): Promise<void> {
+  let storeRss = Number.NaN;
+  for (const def of defs) {
+    const api = servers.api[def.server];
+    if (api === undefined) continue;
+    const s: Scenario = def.request(fixtures);
+    const m = await measure(s, { baseUrl: api.url, token: TOKEN, connections: 10, seconds: o.seconds, warmupSeconds: o.warmupSeconds });
+    if (api.exited() !== undefined) throw new Error(`the ${def.server} server exited (${api.exited() ?? ''}) during ${def.id}:\n${api.output()}`);
+    const rss = serverRss(api, def.server === 'workers');
+    if (def.server === 'store') storeRss = Number.isNaN(storeRss) ? rss : Math.max(storeRss, rss);
+    // No answer in the whole run: its latency is beyond the run, not 0 ms.
+    const none = m.requests === 0 ? Number.POSITIVE_INFINITY : undefined;
+    r.add(def.id, s.name, round, { rps: m.rps, p50: none ?? m.p50, p99: none ?? m.p99, non2xx: m.non2xx, errors: m.errors, timeouts: m.timeouts, rss });
+    say(
+      `  round ${round} ${def.id.padEnd(4)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  non-2xx ${m.non2xx}  errors ${m.errors}  RSS ${rss.toFixed(0)} MB`,
+    );
+  }
+  const nothing = { p50: Number.NaN, p99: Number.NaN, non2xx: 0, errors: 0, timeouts: 0 };
+  if (!Number.isNaN(storeRss)) r.add('RSS', 'server RSS with the whole seeded store (max)', round, { ...nothing, rss: storeRss });
+}
+
+/** One round of the anchors (S1 and its references). */
+async function anchorRound(o: BenchOptions, round: number, r: Results): Promise<void> {
+  const figures = await anchorsRound(o.seconds);
+  for (const name of ANCHOR_SERVERS) {
+    const f = figures.get(name);
+    if (f === undefined) continue;
+    const id = name === 'ours' ? 'S1' : `S1:${name}`;
+    const label = name === 'ours' ? 'S1 anchor query, 10,000 hosts (anchors.sh: ours)' : `S1 query on ${name} (anchors.sh)`;
+    r.add(id, label, round, { rps: f.rps, p50: f.p50, p99: f.p99, non2xx: f.bad, errors: 0, timeouts: 0, rss: f.rss });
+    say(`  round ${round} ${id.padEnd(13)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  RSS ${f.rss} MB`);
+  }
 }
 
 async function removeBenchTasks(path: string): Promise<number> {
-  return withEngine(path, BENCH_KEY, (runtime) => runtime.resources.get('tasks').deleteMany({ name: BENCH_TASK }, systemContext(runtime)));
+  return withEngine(path, CLEANUP_KEY, (runtime) => runtime.resources.get('tasks').deleteMany({ name: BENCH_TASK }, systemContext(runtime)));
+}
+
+/** Runs the rounds on started servers; resolves the results. */
+async function rounds(o: BenchOptions, p: ReturnType<typeof plan>, servers: Servers): Promise<Results> {
+  const r = new Results();
+  servers.storeStartsMs.forEach((ms, i) =>
+    r.add('START', 'start-up with the whole seeded store (median)', i + 1, { p50: ms, p99: Number.NaN, non2xx: 0, errors: 0, timeouts: 0, rss: Number.NaN }),
+  );
+  const fixtures = await findFixtures(TOKEN, servers.api.store?.url, servers.api.graph?.url);
+  await firstRequests(servers, p.defs, fixtures);
+  const stats = p.s9 ? await startStatistics(10_000, o.statDays, say) : undefined;
+  try {
+    for (let round = 1; round <= o.rounds; round += 1) {
+      say(`round ${round} of ${o.rounds} (load average ${load()})`);
+      if (p.anchors) await anchorRound(o, round, r);
+      await loadRound(o, servers, p.defs, fixtures, round, r);
+      if (stats === undefined) continue;
+      const labels = new Map(s9Rows(o.statDays).map((row) => [row.id, row.label]));
+      for (const s of await s9Round(stats.api, o.statDays, o.statRequests)) {
+        r.add(s.id, labels.get(s.id) ?? s.id, round, { p50: s.p50, p99: s.max, non2xx: 0, errors: 0, timeouts: 0, rss: s.rss });
+      }
+    }
+  } finally {
+    await stats?.close();
+  }
+  return r;
 }
 
 async function main(): Promise<number> {
-  const params = { hosts: envInt('BENCH_HOSTS', 10_000), actions: envInt('BENCH_ACTIONS', 1_000_000), seed: 1 };
-  const load: Omit<LoadOptions, 'baseUrl'> = { token: TOKEN, connections: 10, seconds: envInt('BENCH_SECONDS', 10), warmupSeconds: 3 };
+  const o = benchOptions();
+  const p = plan(o);
+  const started = new Date();
+  const pinned = pinTo(0).length > 0 ? 'servers pinned to core 0, autocannon to core 1' : 'not pinned (no taskset or one core)';
+  say(`fleet-api bench ${started.toISOString()}: ${cpus().length} cores (${pinned}); load average ${load()}`);
   say(
-    `fleet-api bench: ${params.hosts} hosts, ${params.actions} actions; server ${pinTo(0).length > 0 ? 'pinned to core 0, load on core 1' : 'not pinned (no taskset or one core)'}; load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `${o.rounds} round(s) of ${o.seconds} s per scenario after ${o.warmupSeconds} s of warm-up${o.quick ? ' (quick)' : ''}; scenarios ${p.defs.map((d) => d.id).join(' ')}${p.anchors ? ' + anchors' : ''}${p.s9 ? ' + S9' : ''}`,
   );
-  const dataset = await ensureDataset(params, say);
-  say(
-    `seed: ${(dataset.seedMs / 1000).toFixed(1)} s for ${dataset.counts.hosts} hosts and ${dataset.counts.actions} actions${dataset.reused ? ' (cached file, seeded earlier)' : ''}`,
-  );
-
-  const api = await startApi({ DATABASE_URL: `sqlite:${dataset.path}`, API_TOKENS: `bench=${TOKEN}:admin`, LOG_LEVEL: 'warn' }, 0);
-  say(
-    `cold start: ${api.coldStartMs.toFixed(0)} ms (spawn -> first 200 of /api/health); server pid ${api.serverPid}, RSS ${rssMb(api.serverPid).toFixed(0)} MB`,
-  );
-  const results: Array<{ s: Scenario; r: LoadResult; rss: number }> = [];
-  let crashed: string | undefined;
+  const servers = await startServers(await files(o, p.defs, p.rss), p.rss ? o.rounds : 0, say);
+  let r: Results;
   try {
-    const host = await pickHost(api);
-    say(`host under test: ${host}\n`);
-    for (const s of scenarios(host)) {
-      say(`  ${s.method} ${decodeURIComponent(s.path)} -> ${await check(api, s)}`);
-      const r = await measure(s, { ...load, baseUrl: api.url });
-      const rss = rssMb(api.serverPid);
-      if (api.exited() !== undefined) {
-        crashed = `the API exited (${api.exited() ?? ''}) during "${s.name}":\n${api.output()}`;
-        break;
-      }
-      results.push({ s, r, rss });
-      say(row(s, r, rss));
-    }
-  } catch (err) {
-    crashed = err instanceof Error ? err.message : String(err);
+    r = await rounds(o, p, servers);
   } finally {
-    await api.stop();
+    await servers.stopAll();
   }
-  if (crashed === undefined) say(`\nremoved ${await removeBenchTasks(dataset.path)} task(s) the bench created`);
-  if (crashed === undefined) await graphBench(say);
-  if (crashed === undefined) await statisticsBench(say);
-
-  say('\ntargets (10 connections, this machine):');
-  for (const { s, r } of results.filter((x) => x.s.p99Target !== undefined)) {
-    const target = s.p99Target ?? 0;
-    say(`  ${(r.p99 <= target ? 'PASS' : 'FAIL').padEnd(5)} ${s.name}: p99 ${r.p99} ms <= ${target} ms`);
+  if (p.defs.some((d) => d.id === 'S7a')) {
+    const dataset = await ensureDataset({ hosts: o.hosts, actions: o.actions, seed: 1 }, () => undefined);
+    say(`removed ${await removeBenchTasks(dataset.path)} task(s) the bench created`);
   }
-  const maxRss = Math.max(...results.map((x) => x.rss));
-  if (results.length > 0) say(`  ${(maxRss <= TARGETS.rssMb ? 'PASS' : 'FAIL').padEnd(5)} server RSS: max ${maxRss.toFixed(0)} MB <= ${TARGETS.rssMb} MB`);
+  const s9Targets = new Map(s9Rows(o.statDays).map((row) => [row.id, row.target]));
+  say('');
+  for (const text of table(r, judge(r, s9Targets))) say(text);
   say(
-    `cold start ${api.coldStartMs.toFixed(0)} ms; load average now ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `\nmedians of ${o.rounds} round(s); ratios are medians of per-round ratios; load average at the end ${load()}; took ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min`,
   );
-  if (crashed !== undefined) {
-    process.stderr.write(`\nCRASH: ${crashed}\n`);
-    return 1;
-  }
   return 0;
 }
 

@@ -115,11 +115,28 @@ export interface ApiChild {
   output(): string;
 }
 
-/** Spawns the API on `env` and waits for the first 200 of /api/health. */
-export async function startApi(env: Record<string, string>, core: number): Promise<ApiChild> {
+/**
+ * RSS of the server and of the node processes below it, in MB: a cluster's primary and its
+ * workers (WORKERS=N), not esbuild's service process that tsx starts.
+ */
+export function treeRssMb(pid: number): number {
+  const nodes = [pid, ...descendants(pid).filter((kid) => comm(kid) === 'node')];
+  return nodes.reduce((sum, p) => sum + (Number.isNaN(rssMb(p)) ? 0 : rssMb(p)), 0);
+}
+
+function comm(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Spawns the API on `env` (pinned to `core`, or free on every core) and waits for the first 200 of /api/health. */
+export async function startApi(env: Record<string, string>, core: number | undefined): Promise<ApiChild> {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const pin = pinTo(core);
+  const pin = core === undefined ? [] : pinTo(core);
   const command = [...pin, resolve(REPO, 'node_modules/.bin/tsx'), 'packages/server/src/cli.ts', 'serve'];
   const child: ChildProcess = spawn(command[0] as string, command.slice(1), {
     cwd: REPO,

@@ -20,7 +20,15 @@ import { startApi } from './child';
 const TOKEN = 'bench-graph-token-0123456789';
 const TARGET_MS = 100;
 const HOSTS = 10_000;
-const SHAPE = { containers: 20, perContainer: 20, shared: 20, rules: 1_579 } as const;
+/** The tree's shape: containers under the root, sub-containers in each, shared and plain rule groups. */
+export interface GraphShape {
+  readonly containers: number;
+  readonly perContainer: number;
+  readonly shared: number;
+  readonly rules: number;
+}
+/** The 2,000 groups of the issue. */
+export const SHAPE: GraphShape = { containers: 20, perContainer: 20, shared: 20, rules: 1_579 };
 
 type Say = (line: string) => void;
 
@@ -32,39 +40,42 @@ async function createAll(runtime: Runtime, resource: string, docs: readonly Reco
   return ids;
 }
 
-/** The 2,000 groups, leaves first so every subgroup exists when its parent is written; resolves the root. */
-async function seedGroups(runtime: Runtime): Promise<{ root: string; all: string[] }> {
+/**
+ * The groups, leaves first so every subgroup exists when its parent is written; resolves the root,
+ * the containers (three levels each: container, sub-containers, rule groups) and every id.
+ */
+export async function seedGroups(runtime: Runtime, shape: GraphShape = SHAPE): Promise<{ root: string; containers: string[]; all: string[] }> {
   const rule = (i: number) => ({ name: `rule-${i}`, type: 1, info: i % 2 === 0 ? { regex: `host-${i % 97}` } : { grain: { roles: `role-${i % 13}` } } });
   const shared = await createAll(
     runtime,
     'groups',
-    Array.from({ length: SHAPE.shared }, (_, i) => rule(10_000 + i)),
+    Array.from({ length: shape.shared }, (_, i) => rule(10_000 + i)),
   );
   const rules = await createAll(
     runtime,
     'groups',
-    Array.from({ length: SHAPE.rules }, (_, i) => rule(i)),
+    Array.from({ length: shape.rules }, (_, i) => rule(i)),
   );
-  const subs = SHAPE.containers * SHAPE.perContainer;
+  const subs = shape.containers * shape.perContainer;
   const per = Math.ceil(rules.length / subs);
   const subIds = await createAll(
     runtime,
     'groups',
     Array.from({ length: subs }, (_, i) => ({
       name: `site-${i}`,
-      subgroups: [...rules.slice(i * per, (i + 1) * per), shared[i % SHAPE.shared] ?? ''].filter(Boolean),
+      subgroups: [...rules.slice(i * per, (i + 1) * per), shared[i % shape.shared] ?? ''].filter(Boolean),
     })),
   );
   const containers = await createAll(
     runtime,
     'groups',
-    Array.from({ length: SHAPE.containers }, (_, i) => ({
+    Array.from({ length: shape.containers }, (_, i) => ({
       name: `region-${i}`,
-      subgroups: subIds.slice(i * SHAPE.perContainer, (i + 1) * SHAPE.perContainer),
+      subgroups: subIds.slice(i * shape.perContainer, (i + 1) * shape.perContainer),
     })),
   );
   const [root = ''] = await createAll(runtime, 'groups', [{ name: 'salt-master.bench', type: 2, subgroups: containers }]);
-  return { root, all: [...shared, ...rules, ...subIds, ...containers, root] };
+  return { root, containers, all: [...shared, ...rules, ...subIds, ...containers, root] };
 }
 
 /** 10,000 hosts, each a static member of two groups. */
@@ -80,8 +91,8 @@ async function seedHosts(runtime: Runtime, groups: readonly string[]): Promise<v
   await createAll(runtime, 'hosts', docs);
 }
 
-/** Fills a fresh file; resolves the root group's id. */
-async function seed(path: string): Promise<string> {
+/** Fills a fresh file; resolves the root group's id and the containers' (the hostnames scenario's groups). */
+export async function seedGraph(path: string): Promise<{ root: string; containers: string[] }> {
   const store = openSqliteStore({ path });
   const log = createLogger('warn');
   const engine = createEngine({
@@ -95,7 +106,7 @@ async function seed(path: string): Promise<string> {
     await engine.ensureCollections();
     const groups = await seedGroups(engine.runtime);
     await seedHosts(engine.runtime, groups.all);
-    return groups.root;
+    return { root: groups.root, containers: groups.containers };
   } finally {
     await store.close();
   }
@@ -133,7 +144,7 @@ export async function graphBench(say: Say): Promise<boolean> {
   try {
     const path = join(dir, 'graph.db');
     const seeding = Date.now();
-    const root = await seed(path);
+    const { root } = await seedGraph(path);
     say(`\ngraph: seeded ${HOSTS} hosts and 2000 groups in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
     const api = await startApi({ DATABASE_URL: `sqlite:${path}`, API_TOKENS: `bench=${TOKEN}:admin`, LOG_LEVEL: 'warn' }, 0);
     try {

@@ -48,10 +48,13 @@ async function load(runtime: Runtime, raw: readonly RawHost[]): Promise<number> 
   return createAll(runtime, 'hosts', asStored(raw, groupIds, new Date()), { size: 5000 });
 }
 
-/** Loads the hosts of the JSON file `file` (gen.js's) into a new store in a new temp dir; resolves the dir and the file. */
-export async function loadHostsJson(file: string): Promise<{ dir: string; path: string; loaded: number }> {
+/**
+ * Loads the hosts of the JSON file `file` (gen.js's) into a new store `fleet.db` in `into` (a new
+ * temp dir when not given); resolves the dir and the file.
+ */
+export async function loadHostsJson(file: string, into?: string): Promise<{ dir: string; path: string; loaded: number }> {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as RawHost[];
-  const dir = mkdtempSync(join(tmpdir(), 'fleet-anchors-'));
+  const dir = into ?? mkdtempSync(join(tmpdir(), 'fleet-anchors-'));
   const path = join(dir, 'fleet.db');
   const loaded = await withEngine(path, secretKey(undefined, dir), (runtime) => load(runtime, raw));
   return { dir, path, loaded };

@@ -1,23 +1,24 @@
 /**
- * One measurement: autocannon's CLI (pinned to the other core) for a warm-up, then for the
- * measured run with --json, reduced to the figures the report prints.
+ * One measurement: autocannon (ac-run.ts, pinned to the other core) for a warm-up, then for the
+ * measured run, reduced to the figures the report prints.
  */
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pinTo, REPO } from './child';
 
-const run = promisify(execFile);
+const exec = promisify(execFile);
 
 /** A request to load the server with. */
 export interface Scenario {
   readonly name: string;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH';
   /** Path and query, already encoded. */
   readonly path: string;
-  readonly body?: string;
-  /** A p99 target in ms, when the issue sets one. */
-  readonly p99Target?: number;
+  /** The body; a list is sent in turn by every connection (a PATCH that changes the item each time). */
+  readonly body?: string | readonly string[];
+  /** Connections (10 when not given). */
+  readonly connections?: number;
 }
 
 /** The figures of one measured run. */
@@ -26,11 +27,13 @@ export interface LoadResult {
   readonly p50: number;
   readonly p99: number;
   readonly non2xx: number;
+  /** Socket errors and timeouts (autocannon counts a timeout as an error too). */
   readonly errors: number;
+  readonly timeouts: number;
   readonly requests: number;
 }
 
-/** The part of autocannon's --json output read here. */
+/** The part of autocannon's result read here (ac-run.ts prints it). */
 interface AutocannonJson {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
@@ -49,13 +52,18 @@ export interface LoadOptions {
 }
 
 async function autocannon(s: Scenario, options: LoadOptions, seconds: number): Promise<AutocannonJson> {
-  const bin = resolve(REPO, 'node_modules/.bin/autocannon');
-  const pin = pinTo(1);
-  const args = [bin, '-j', '-c', String(options.connections), '-d', String(seconds), '-m', s.method, '-H', `Authorization=Bearer ${options.token}`];
-  if (s.body !== undefined) args.push('-H', 'Content-Type=application/json', '-b', s.body);
-  args.push(`${options.baseUrl}${s.path}`);
-  const [command, ...rest] = [...pin, ...args];
-  const { stdout } = await run(command as string, rest, { maxBuffer: 64 * 1024 * 1024 });
+  const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+  if (s.body !== undefined) headers['content-type'] = 'application/json';
+  const bodies = s.body === undefined ? [undefined] : typeof s.body === 'string' ? [s.body] : s.body;
+  const run = {
+    url: options.baseUrl,
+    connections: s.connections ?? options.connections,
+    duration: seconds,
+    headers,
+    requests: bodies.map((body) => ({ method: s.method, path: s.path, ...(body === undefined ? {} : { body }) })),
+  };
+  const [command, ...rest] = [...pinTo(1), process.execPath, '--import', 'tsx', resolve(__dirname, 'ac-run.ts'), JSON.stringify(run)];
+  const { stdout } = await exec(command ?? process.execPath, rest, { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
   const last = stdout.trim().split('\n').pop() ?? '{}';
   return JSON.parse(last) as AutocannonJson;
 }
@@ -64,5 +72,13 @@ async function autocannon(s: Scenario, options: LoadOptions, seconds: number): P
 export async function measure(s: Scenario, options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSeconds > 0) await autocannon(s, options, options.warmupSeconds);
   const j = await autocannon(s, options, options.seconds);
-  return { rps: j.requests.average, p50: j.latency.p50, p99: j.latency.p99, non2xx: j.non2xx, errors: j.errors + j.timeouts, requests: j.requests.total };
+  return {
+    rps: j.requests.average,
+    p50: j.latency.p50,
+    p99: j.latency.p99,
+    non2xx: j.non2xx,
+    errors: j.errors,
+    timeouts: j.timeouts,
+    requests: j.requests.total,
+  };
 }

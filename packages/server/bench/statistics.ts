@@ -16,11 +16,14 @@ import { withEngine } from './engine';
 import { seedFleet } from '../src/seed';
 import { rssMb, startApi, type ApiChild } from './child';
 
-const TOKEN = 'bench-statistics-token-0123456789';
+/** The token the statistics server accepts. */
+export const STAT_TOKEN = 'bench-statistics-token-0123456789';
 /** The seed seals secrets (VPN passwords) with it; the server must open them. */
-const SECRET_KEY = 'bench-statistics-secret-0123456789';
-const KINDS = ['online', 'unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'] as const;
-const TARGETS = { day: 50, onlineMonth: 200, otherMonth: 300, rssMb: 300, projectedBytes: 1e9 };
+export const SECRET_KEY = 'bench-statistics-secret-0123456789';
+/** The five statistics. */
+export const KINDS = ['online', 'unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'] as const;
+/** The issue's targets (p50 ms, MB, bytes). */
+export const TARGETS = { day: 50, onlineMonth: 200, otherMonth: 300, rssMb: 300, projectedBytes: 1e9 };
 
 type Say = (line: string) => void;
 
@@ -36,14 +39,15 @@ function bytesOf(path: string): number {
 }
 
 /** Seeds `hosts` hosts and `snapshots` snapshots `intervalS` apart into a new file; resolves the seed time. */
-async function seed(path: string, o: { hosts: number; snapshots: number; intervalS: number }): Promise<{ ms: number; snapshotsMs: number }> {
+export async function seed(path: string, o: { hosts: number; snapshots: number; intervalS: number }): Promise<{ ms: number; snapshotsMs: number }> {
   const result = await withEngine(path, SECRET_KEY, (runtime) =>
     seedFleet(runtime, { hosts: o.hosts, actions: 0, snapshots: o.snapshots, snapshotIntervalMs: o.intervalS * 1000 }),
   );
   return { ms: result.ms, snapshotsMs: result.timings.hosts_statistic };
 }
 
-interface Timed {
+/** One request's figures over a run of requests. */
+export interface Timed {
   readonly p50: number;
   readonly max: number;
   readonly bytes: number;
@@ -51,13 +55,13 @@ interface Timed {
 }
 
 /** Times `path` one request at a time (after 3 warm-up requests), sampling the server's RSS. */
-async function time(api: ApiChild, path: string, count: number): Promise<Timed> {
+export async function time(api: ApiChild, path: string, count: number): Promise<Timed> {
   let rss = rssMb(api.serverPid);
   const sampler = setInterval(() => (rss = Math.max(rss, rssMb(api.serverPid))), 10);
   try {
     const get = async () => {
       const started = process.hrtime.bigint();
-      const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${STAT_TOKEN}` } });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${text.slice(0, 300)}`);
       return { ms: Number(process.hrtime.bigint() - started) / 1e6, bytes: text.length };
@@ -81,7 +85,7 @@ const mark = (ok: boolean) => (ok ? 'PASS' : 'FAIL').padEnd(5);
 const MB = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 /** The requests: each statistic over 24 h (the default range) and over the whole history, and a few more. */
-function requests(days: number): Array<{ name: string; path: string; target?: number }> {
+export function requests(days: number): Array<{ name: string; path: string; target?: number }> {
   const end = new Date();
   const range = `range[]=${encodeURIComponent(new Date(end.getTime() - days * 86_400_000).toISOString())}&range[]=${encodeURIComponent(end.toISOString())}`;
   // The workstations are up on working days only: the busiest nodegroup of the seeded history.
@@ -115,7 +119,7 @@ export async function statisticsBench(say: Say): Promise<boolean> {
     const base = join(dir, 'base.db');
     await seed(base, { ...o, snapshots: 1 });
     const api = await startApi(
-      { DATABASE_URL: `sqlite:${path}`, API_TOKENS: `bench=${TOKEN}:admin`, SECRET_KEY, LOG_LEVEL: 'warn', SNAPSHOT_INTERVAL_S: String(o.intervalS) },
+      { DATABASE_URL: `sqlite:${path}`, API_TOKENS: `bench=${STAT_TOKEN}:admin`, SECRET_KEY, LOG_LEVEL: 'warn', SNAPSHOT_INTERVAL_S: String(o.intervalS) },
       0,
     );
     let ok = true;
