@@ -7,6 +7,11 @@
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** One of {@link ROLES}. */
+export function isRole(value: unknown): value is Role {
+  return ROLES.some((role) => role === value);
+}
+
 /** Options every field kind shares. */
 export interface FieldOptions {
   /** Must be present on create/replace. */

@@ -49,8 +49,8 @@ export function parserErrorResponse(code: string | undefined): string {
 
 /** The socket's response in flight, if any: Node's own handler checks it the same way (a private field). */
 function headSent(socket: Duplex): boolean {
-  const current: unknown = (socket as unknown as { _httpMessage?: unknown })._httpMessage;
-  return typeof current === 'object' && current !== null && (current as { headersSent?: unknown }).headersSent === true;
+  const current: unknown = Reflect.get(socket, '_httpMessage');
+  return typeof current === 'object' && current !== null && 'headersSent' in current && current.headersSent === true;
 }
 
 /** The `clientError` listener of the HTTP server. */

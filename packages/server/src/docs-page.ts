@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Router } from 'express';
+import { z } from 'zod';
 
 /** The page's policy: our own scripts, styles, images (and the inline SVG icons the CSS holds as data: URLs). */
 export const DOCS_CSP = [
@@ -36,7 +37,7 @@ const ASSETS: Readonly<Record<string, string>> = {
 /** Where swagger-ui-dist is installed, and its version (it names the asset URLs, so they never go stale). */
 function viewerPackage(): { dir: string; version: string } {
   const manifest = require.resolve('swagger-ui-dist/package.json');
-  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(manifest, 'utf8')));
   return { dir: dirname(manifest), version };
 }
 

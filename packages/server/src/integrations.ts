@@ -82,7 +82,8 @@ function vpnClientSettings(config: Config): Parameters<typeof startVpnService>[0
   try {
     return { timeouts, tls: { ca: readFileSync(config.VPN_CA_FILE) } };
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
+    // Not instanceof Error: under Jest, node:fs errors come from another realm.
+    const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
     throw new ConfigError(`Invalid configuration: VPN_CA_FILE ${config.VPN_CA_FILE} cannot be read (${typeof code === 'string' ? code : 'unreadable'})`);
   }
 }

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultTokenName, type TokenGrant } from '@fleet/engine';
+import { defaultTokenName, isRole, type TokenGrant } from '@fleet/engine';
 import { ConfigError } from './config';
 
 /** Shortest key accepted, as SECRET_KEY (config.ts). */
@@ -38,7 +38,9 @@ export function tokenGrants(
       const rest = named ? (named[2] ?? '') : trimmed;
       const cut = rest.lastIndexOf(':');
       const token = rest.slice(0, cut);
-      const role = rest.slice(cut + 1) as TokenGrant['role'];
+      const role = rest.slice(cut + 1);
+      // loadConfig checked the roles of API_TOKENS; the guard tells the compiler.
+      if (!isRole(role)) throw new ConfigError(`Invalid configuration: API_TOKENS: unknown role "${role}"`);
       return { name: named?.[1] ?? defaultTokenName(token), token, role };
     });
     return { grants };

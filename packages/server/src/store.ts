@@ -45,6 +45,8 @@ export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()
     describe: url.replace(/\/\/[^@/]*@/, '//***@'),
     open: async (log) => {
       // Loaded only in mongo mode: the embedded mode never pays for the driver at start.
+      // require() is untyped (a dynamic import() would be, but ts-jest runs these files as CommonJS
+      // without ESM support): the assertion names the module's own type.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { openMongoStore } = require('@fleet/engine/mongo') as typeof MongoAdapter;
       return openMongoStore({ url, log });

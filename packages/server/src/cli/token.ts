@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatHttpDate, ROLES, systemContext, tokenDigest, type Role } from '@fleet/engine';
+import { formatHttpDate, isRole, systemContext, tokenDigest, type Role } from '@fleet/engine';
 import { api_tokens } from '@fleet/resources';
 import { ConfigError } from '../config';
 import { tokenGrants } from '../secrets';
@@ -52,8 +52,6 @@ function parse(argv: readonly string[]): { action: string; name: string | undefi
   if (values.role !== undefined && action !== 'create') throw new ConfigError(`token ${action}: --role is for create\n${TOKEN_USAGE}`);
   return { action, name, role: values.role ?? 'viewer' };
 }
-
-const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 async function create(opened: CommandEngine, name: string, role: string): Promise<CommandOutput> {
   if (!isRole(role)) throw new ConfigError(`token create: --role must be viewer, operator or admin (got "${role}")`);
