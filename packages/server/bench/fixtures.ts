@@ -16,15 +16,22 @@ function items(page: unknown): Array<Record<string, unknown>> {
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+async function groupNamed(url: string, token: string, name: string): Promise<string> {
+  const id = str(items(await getJson(`${url}/api/groups?where=${encodeURIComponent(JSON.stringify({ name }))}`, token))[0]?._id);
+  if (id === undefined) throw new Error(`the store at ${url} has no group ${name}`);
+  return id;
+}
+
 /**
- * The host of the newest action and another host on the seeded fleet at `storeUrl`, and the group
- * `region-0` (a container: three levels) on the graph store at `graphUrl`; a server not running
+ * The host of the newest action and another host on the seeded fleet at `storeUrl`, and the groups
+ * `region-0` (a container: three levels) and `salt-master.bench` (the root) on the graph store at `graphUrl`; a server not running
  * leaves its ids empty (its scenarios are not selected).
  */
 export async function findFixtures(token: string, storeUrl?: string, graphUrl?: string): Promise<Fixtures> {
   let host = '';
   let patchHost = '';
   let group = '';
+  let root = '';
   if (storeUrl !== undefined) {
     host = str(items(await getJson(`${storeUrl}/api/actions?max_results=1`, token))[0]?.host) ?? '';
     const hosts = items(await getJson(`${storeUrl}/api/hosts?max_results=2&sort=-_id`, token)).map((h) => str(h._id) ?? '');
@@ -32,9 +39,8 @@ export async function findFixtures(token: string, storeUrl?: string, graphUrl?: 
     if (host === '' || patchHost === '') throw new Error(`the store at ${storeUrl} has no host with actions, or a single host`);
   }
   if (graphUrl !== undefined) {
-    const where = encodeURIComponent(JSON.stringify({ name: 'region-0' }));
-    group = str(items(await getJson(`${graphUrl}/api/groups?where=${where}`, token))[0]?._id) ?? '';
-    if (group === '') throw new Error(`the store at ${graphUrl} has no group region-0`);
+    group = await groupNamed(graphUrl, token, 'region-0');
+    root = await groupNamed(graphUrl, token, 'salt-master.bench');
   }
-  return { host, patchHost, group };
+  return { host, patchHost, group, root };
 }

@@ -6,7 +6,8 @@
  * 20 shared rule groups, so the graph has more nodes (visits) than groups. The real API then runs
  * as a child process pinned to core 0 and GET /api/graph/{root} is timed one request at a time
  * (after a warm-up). Standalone: `tsx packages/server/bench/graph.ts` (BENCH_GRAPH_REQUESTS
- * overrides the 200 timed requests); `pnpm bench` runs it after its own scenarios.
+ * overrides the 200 timed requests); `pnpm bench` measures the same request on the same groups as
+ * S6b (bench/scenarios.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@
  * projected from the measured growth (the same fleet seeded with one snapshot is the base).
  * Standalone: `tsx packages/server/bench/statistics.ts`; BENCH_STAT_DAYS (30),
  * BENCH_STAT_INTERVAL_S (300), BENCH_STAT_HOSTS (10000), BENCH_STAT_REQUESTS (20) override;
- * `pnpm bench` runs it after its own scenarios.
+ * `pnpm bench` times its statistics as S9 (bench/s9.ts).
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -25,7 +25,8 @@ export const ROW_ORDER = [
   'S4',
   'S5a',
   'S5b',
-  'S6',
+  'S6a',
+  'S6b',
   'S7a',
   'S7b',
   'S8a',
@@ -60,7 +61,8 @@ export function judge(r: Results, s9Targets: ReadonlyMap<string, number>): Map<s
   v.set('S2', [ratio('S1s', 'S2', 'S1s/S2 < 1.5 x', (x) => x < 1.5)]);
   v.set('S3', [ratio('S3', 'S1:raw', '>= 0.1 x raw', (x) => x >= 0.1)]);
   for (const id of ['S4', 'S5a', 'S5b']) v.set(id, [p99(id, 15)]);
-  v.set('S6', [p99('S6', 20)]);
+  v.set('S6a', [p99('S6a', 20)]);
+  v.set('S6b', [p99('S6b', 100)]);
   for (const id of ['S7a', 'S7b']) v.set(id, [check('>= 1500 writes/s', r.median(id, 'rps'), (x) => x >= 1500, `${fixed(r.median(id, 'rps'))}/s`)]);
   const clean = (id: string) => {
     const bad = r.sum(id, 'non2xx') + r.sum(id, 'errors');
