@@ -48,15 +48,31 @@ export class FleetApiError extends Error {
   }
 }
 
-function isApiError(value: unknown): value is ApiError {
-  return typeof value === 'object' && value !== null && (value as { _status?: unknown })._status === 'ERR';
+/** The API's error body (any other failed answer, a proxy's page, has none). */
+export function isApiError(value: unknown): value is ApiError {
+  return typeof value === 'object' && value !== null && '_status' in value && value._status === 'ERR';
+}
+
+/** What an openapi-fetch call resolves: its data, or the error body it parsed (openapi-fetch's FetchResponse). */
+export type CallResult = { data?: unknown; error?: unknown; response: Response };
+/** The successful shape of a call's result (openapi-fetch's success member has no `error`). */
+export type Succeeded<R> = Extract<R, { error?: never }>;
+
+/** A 2xx answer: openapi-fetch sets `error` on every other (text when not JSON, never undefined). */
+export function succeeded<R extends CallResult>(result: R): result is Succeeded<R> {
+  return result.error === undefined && result.response.ok;
+}
+
+/** The error of a failed call. */
+export function failure(result: CallResult): FleetApiError {
+  return new FleetApiError(result.response.status, isApiError(result.error) ? result.error : undefined);
 }
 
 /** The data of a call, or a {@link FleetApiError}: `const host = await ok(client.GET(...))`. */
-export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
-  const { data, error, response } = await call;
-  if (error !== undefined || !response.ok) throw new FleetApiError(response.status, isApiError(error) ? error : undefined);
-  return data as D;
+export async function ok<R extends CallResult>(call: Promise<R>): Promise<Succeeded<R>['data']> {
+  const result = await call;
+  if (!succeeded(result)) throw failure(result);
+  return result.data;
 }
 
 /** The `If-Match` header of a write that must apply to this version of the item only (412 otherwise). */

@@ -2,53 +2,25 @@
  * Collections: every page of a query (`pages`), every item (`items`, `all`), creating one item or
  * several with the answer each gets, and `where` filters typed by the items they filter.
  */
-import { FleetApiError, type FleetClient, type Schemas } from './client';
-import type { paths, Readable, Writable } from './schema';
+import { failure, FleetApiError, succeeded, type FleetClient } from './client';
+import { byPathKind, type CreateBody, type CreatePath, type ItemOf, type ListPath, type ListQuery, type PageOf, type Written } from './kinds';
 
-/** The paths whose GET answers a page (`{_items, _links, _meta}`). */
-export type ListPath = {
-  [P in keyof paths]: paths[P] extends { get: { responses: { 200: { content: { 'application/json': { _items: unknown[]; _meta: unknown } } } } } } ? P : never;
-}[keyof paths];
-
-/** A page of `P`. */
-export type PageOf<P extends ListPath> = Readable<paths[P]['get']['responses'][200]['content']['application/json']>;
-/** An item of `P`'s pages. */
-export type ItemOf<P extends ListPath> = PageOf<P>['_items'][number];
-/** The query parameters of `P` (besides `page`, which the helpers turn). */
-export type ListQuery<P extends ListPath> = Omit<NonNullable<paths[P]['get']['parameters']['query']>, 'page'>;
-
-/** The paths that create items from a JSON body. */
-export type CreatePath = {
-  [P in keyof paths]: paths[P] extends { post: { requestBody: { content: { 'application/json': unknown } }; responses: { 201: unknown } } } ? P : never;
-}[keyof paths];
-type CreateBody<P extends CreatePath> = Writable<Exclude<paths[P]['post']['requestBody']['content']['application/json'], readonly unknown[]>>;
-type Written<P extends CreatePath> = Readable<Extract<paths[P]['post']['responses'][201]['content']['application/json'], { _id: unknown }>>;
-
-/** The one request shape the helpers make (openapi-fetch's own types are per literal path). */
-type Call = (
-  path: string,
-  init: { params?: { query?: Record<string, unknown> }; body?: unknown },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-async function call(fn: Call, path: string, init: Parameters<Call>[1]): Promise<unknown> {
-  const { data, error, response } = await fn(path, init);
-  if (error !== undefined || !response.ok) throw new FleetApiError(response.status, error as Schemas['Error'] | undefined);
-  return data;
-}
+export type { CreatePath, ItemOf, ListPath, ListQuery, PageOf } from './kinds';
 
 /** Every page of a query, in order, until the last (the one without `_links.next`). */
 export async function* pages<P extends ListPath>(client: FleetClient, path: P, query?: ListQuery<P>): AsyncGenerator<PageOf<P>> {
-  const get = client.GET as unknown as Call;
+  const api = byPathKind(client);
   for (let page = 1; ; page += 1) {
-    const data = (await call(get, path, { params: { query: { ...query, page } } })) as PageOf<P>;
-    yield data;
-    if (data._links.next === undefined) return;
+    const result = await api.GET(path, { params: { query: { ...query, page } } });
+    if (!succeeded(result)) throw failure(result);
+    yield result.data;
+    if (result.data._links.next === undefined) return;
   }
 }
 
 /** Every item of a query, page after page. */
 export async function* items<P extends ListPath>(client: FleetClient, path: P, query?: ListQuery<P>): AsyncGenerator<ItemOf<P>> {
-  for await (const page of pages(client, path, query)) yield* page._items as ItemOf<P>[];
+  for await (const page of pages(client, path, query)) yield* page._items;
 }
 
 /** Every item of a query, as one array. */
@@ -58,16 +30,25 @@ export async function all<P extends ListPath>(client: FleetClient, path: P, quer
   return out;
 }
 
+/** POSTs a document or a list; the write answers, in order (one document is answered as a single write, Eve's, several as `_items`). */
+async function post<P extends CreatePath>(client: FleetClient, path: P, body: CreateBody<P> | readonly CreateBody<P>[]): Promise<Written<P>[]> {
+  const result = await byPathKind(client).POST(path, { body });
+  if (!succeeded(result)) throw failure(result);
+  const data = result.data;
+  return '_items' in data ? data._items : [data];
+}
+
 /** Creates one item; resolves its write answer (`_id`, `_etag`, `_links`, ...). */
 export async function createOne<P extends CreatePath>(client: FleetClient, path: P, body: CreateBody<P>): Promise<Written<P>> {
-  return (await call(client.POST as unknown as Call, path, { body })) as Written<P>;
+  const [written] = await post(client, path, body);
+  // A 2xx create without its write answer is not the API's.
+  if (written === undefined) throw new FleetApiError(502, undefined);
+  return written;
 }
 
 /** Creates several items at once (all or none: a 422 names each refused document); resolves their answers, in order. */
 export async function createMany<P extends CreatePath>(client: FleetClient, path: P, bodies: readonly CreateBody<P>[]): Promise<Written<P>[]> {
-  const data = (await call(client.POST as unknown as Call, path, { body: bodies })) as Written<P> | { _items: Written<P>[] };
-  // One document is answered as a single write (Eve), several as `_items`.
-  return '_items' in data ? data._items : [data];
+  return post(client, path, bodies);
 }
 
 type Element<V> = V extends readonly (infer E)[] ? E : V;
