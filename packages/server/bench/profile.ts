@@ -5,13 +5,13 @@
  * warms it up, then the V8 profiler (node:inspector, what `--cpu-prof` records) runs while
  * autocannon measures. Writes `<PROFILE_OUT or /tmp/fleet-profile>.cpuprofile` and prints the
  * flame summary (flame.ts) per request. Env: BENCH_HOSTS / BENCH_ACTIONS (the dataset), or
- * HOSTS_JSON (the anchors' hosts, loaded as anchors.sh does), CONN (10), METHOD and BODY (a
- * write), LOG_LEVEL (warn).
+ * HOSTS_JSON (the anchors' hosts, loaded as anchors.sh does), or PROFILE_DB (any SQLite file of
+ * ours, e.g. a cached file of `pnpm bench`), CONN (10), METHOD and BODY (a write), LOG_LEVEL (warn).
  */
 import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startServer } from '../src/boot';
 import { loadConfig } from '../src/config';
@@ -37,13 +37,16 @@ async function main(): Promise<void> {
   if (path === undefined) throw new Error('usage: profile.ts <path-and-query> [seconds]');
   const seconds = Number(process.argv[3] ?? 10);
   const json = process.env.HOSTS_JSON;
+  const file = process.env.PROFILE_DB;
   const dataset =
-    json === undefined
-      ? await ensureDataset(
-          { hosts: Number(process.env.BENCH_HOSTS ?? 10_000), actions: Number(process.env.BENCH_ACTIONS ?? 1_000_000), seed: 1 },
-          () => undefined,
-        )
-      : await loadHostsJson(json);
+    file !== undefined
+      ? { path: resolve(file), dir: dirname(resolve(file)) }
+      : json === undefined
+        ? await ensureDataset(
+            { hosts: Number(process.env.BENCH_HOSTS ?? 10_000), actions: Number(process.env.BENCH_ACTIONS ?? 1_000_000), seed: 1 },
+            () => undefined,
+          )
+        : await loadHostsJson(json);
   const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dataset.path}`, API_TOKENS: `bench=${TOKEN}:admin`, SNAPSHOT_INTERVAL_S: '86400' };
   const server = await startServer(loadConfig({ ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }), { cwd: dataset.dir });
   const session = new Session();
