@@ -219,7 +219,10 @@ export function readFrame(columns: Columns, hosts: Map<string, Entry>, keys?: Re
   for (const key of VALUE_KEYS) {
     if (keys !== undefined && !keys.has(key)) continue;
     const column = unpack(columns.get(keyColumn(fieldOf(key))));
-    for (const [at, entry] of entries.entries()) if (at < column.length) entry[key] = column[at];
+    for (let at = 0; at < entries.length && at < column.length; at += 1) {
+      const entry = entries[at];
+      if (entry !== undefined) entry[key] = column[at];
+    }
   }
   const unset = unpack(columns.get(keyColumn('unset')));
   for (let j = 0; j + 1 < unset.length; j += 2) {
