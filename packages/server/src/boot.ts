@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
-import type { AddressInfo } from 'node:net';
 import {
   createAuthenticator,
   createEngine,
@@ -50,8 +49,10 @@ export interface StartOptions {
   readonly log?: Logger;
   readonly cwd?: string;
   /**
-   * The number of this process as a cluster worker (cluster.ts): its log lines carry it, and the
-   * store file, checked by the primary before it forked, opens without a second check.
+   * The number of this process as a cluster worker (cluster/, 1..WORKERS): its log lines carry
+   * it; the store file, checked by the primary before it forked, opens without a second check; and
+   * only worker 1 runs the background loops (sync, event stream, scheduler, snapshots), since the
+   * salt event stream has no lease (one reader per fleet).
    */
   readonly worker?: number;
   /** A cluster worker other than the first: how `POST /api/sync` reaches the sync loop of worker 1. */
@@ -144,7 +145,9 @@ async function serve(s: Serving): Promise<RunningServer> {
     throw err;
   });
   server.keepAliveTimeout = 5000;
-  const port = (server.address() as AddressInfo).port;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server does not listen on a TCP port');
+  const port = address.port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   log.info({ port, store: choice.describe, resources: engine.registry.resources.size }, 'fleet-api listening');
   return {
@@ -226,7 +229,7 @@ async function listen(app: Express, config: Config, log: Logger): Promise<Server
       resolve();
     });
   }).catch((err: unknown) => {
-    const code = (err as { code?: unknown }).code;
+    const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
     if (code === 'EADDRINUSE')
       throw new ConfigError(`Port ${config.PORT} on ${config.HOST} is already in use: stop the process holding it, or set PORT to a free port`);
     if (code === 'EACCES') throw new ConfigError(`Port ${config.PORT} on ${config.HOST} needs privileges this process lacks: set PORT to 1024 or above`);
