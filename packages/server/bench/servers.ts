@@ -1,7 +1,7 @@
 /**
  * The API servers of a `pnpm bench` run, each `fleet serve` as a child process (child.ts) on its
  * own file, started once and measured in every round: the anchors' hosts at 10,000 and at 100,000,
- * the seeded fleet (started `restarts` times first: its start-up row is the median), the graph
+ * the seeded fleet (started `restarts` times before the others: its start-up row is the median), the graph
  * store, and a copy of the 10,000-host file served with WORKERS=2 on every core.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -43,10 +43,7 @@ export async function startServers(files: ServerFiles, restarts: number, log: (l
     // measure each other.
     const workersFile = join(scratch, 'fleet.db');
     if (files.workers !== undefined) copyFileSync(files.workers, workersFile);
-    for (const key of ['anchor', 'big', 'graph'] as const) {
-      const file = files[key];
-      if (file !== undefined) api[key] = await startApi(env(file), 0);
-    }
+    // First, alone: the other servers' own start-up work would be timed with it otherwise.
     if (files.store !== undefined) {
       for (let i = 0; i < restarts; i += 1) {
         if (api.store !== undefined) await api.store.stop();
@@ -54,6 +51,10 @@ export async function startServers(files: ServerFiles, restarts: number, log: (l
         storeStartsMs.push(api.store.coldStartMs);
       }
       log(`seeded fleet: cold starts ${storeStartsMs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);
+    }
+    for (const key of ['anchor', 'big', 'graph'] as const) {
+      const file = files[key];
+      if (file !== undefined) api[key] = await startApi(env(file), 0);
     }
     if (files.workers !== undefined) api.workers = await startApi(env(workersFile, { WORKERS: '2' }), undefined);
   } catch (err) {
