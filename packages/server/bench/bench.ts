@@ -34,7 +34,7 @@ const load = () =>
 function plan(o: BenchOptions): { defs: ScenarioDef[]; anchors: boolean; rss: boolean; s9: boolean } {
   const needsBase = ['S1', 'S2', 'S8', 'S10'].some((id) => selected(o, id));
   const defs = SCENARIOS.filter((d) => selected(o, d.id) || (d.id === 'S1s' && needsBase));
-  const store = defs.some((d) => d.server === 'store');
+  const store = defs.some((d) => d.server === 'seeded');
   return { defs, anchors: selected(o, 'S1') || selected(o, 'S3'), rss: store || selected(o, 'RSS'), s9: selected(o, 'S9') };
 }
 
@@ -42,9 +42,9 @@ function plan(o: BenchOptions): { defs: ScenarioDef[]; anchors: boolean; rss: bo
 async function files(o: BenchOptions, defs: readonly ScenarioDef[], rss: boolean): Promise<ServerFiles> {
   const need = new Set(defs.map((d) => d.server));
   const out: ServerFiles = {};
-  if (need.has('store') || rss) {
+  if (need.has('seeded') || rss) {
     const dataset = await ensureDataset({ hosts: o.hosts, actions: o.actions, seed: 1 }, say);
-    out.store = dataset.path;
+    out.seeded = dataset.path;
   }
   if (need.has('anchor') || need.has('workers')) {
     const anchor = (await ensureAnchorStore(10_000, say)).path;
@@ -88,7 +88,7 @@ async function loadRound(o: BenchOptions, servers: Servers, defs: readonly Scena
     const m = await measure(s, { baseUrl: api.url, token: TOKEN, connections: 10, seconds: o.seconds, warmupSeconds: o.warmupSeconds });
     if (api.exited() !== undefined) throw new Error(`the ${def.server} server exited (${api.exited() ?? ''}) during ${def.id}:\n${api.output()}`);
     const rss = serverRss(api, def.server === 'workers');
-    if (def.server === 'store') storeRss = Number.isNaN(storeRss) ? rss : Math.max(storeRss, rss);
+    if (def.server === 'seeded') storeRss = Number.isNaN(storeRss) ? rss : Math.max(storeRss, rss);
     // No answer in the whole run: its latency is beyond the run, not 0 ms.
     const none = m.requests === 0 ? Number.POSITIVE_INFINITY : undefined;
     r.add(def.id, s.name, round, { rps: m.rps, p50: none ?? m.p50, p99: none ?? m.p99, non2xx: m.non2xx, errors: m.errors, timeouts: m.timeouts, rss });
@@ -123,7 +123,7 @@ async function rounds(o: BenchOptions, p: ReturnType<typeof plan>, servers: Serv
   servers.storeStartsMs.forEach((ms, i) =>
     r.add('START', 'start-up with the whole seeded store (median)', i + 1, { p50: ms, p99: Number.NaN, non2xx: 0, errors: 0, timeouts: 0, rss: Number.NaN }),
   );
-  const fixtures = await findFixtures(TOKEN, servers.api.store?.url, servers.api.graph?.url);
+  const fixtures = await findFixtures(TOKEN, servers.api.seeded?.url, servers.api.graph?.url);
   await firstRequests(servers, p.defs, fixtures);
   const stats = p.s9 ? await startStatistics(10_000, o.statDays, say) : undefined;
   try {

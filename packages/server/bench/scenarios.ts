@@ -13,7 +13,7 @@ export type ServerKey =
   /** The anchors' generator at 100,000 hosts. */
   | 'big'
   /** The seeded fleet: 10,000 hosts with grains, 1,000,000 actions. */
-  | 'store'
+  | 'seeded'
   /** The graph bench's 2,000 groups over 10,000 hosts. */
   | 'graph'
   /** The anchor file again, WORKERS=2, on every core. */
@@ -61,20 +61,20 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   // Right after S1s: their ratio is the target, and the machine drifts over a round.
   { id: 'S10', server: 'workers', request: () => anchorQuery('S1 with WORKERS=2 (all cores)') },
   { id: 'S2', server: 'big', request: () => anchorQuery('S1 query at 100,000 hosts') },
-  { id: 'S3', server: 'store', request: (f) => ({ name: 'host item with grains', method: 'GET', path: `/api/hosts/${encodeURIComponent(f.host)}` }) },
+  { id: 'S3', server: 'seeded', request: (f) => ({ name: 'host item with grains', method: 'GET', path: `/api/hosts/${encodeURIComponent(f.host)}` }) },
   {
     id: 'S4',
-    server: 'store',
+    server: 'seeded',
     request: (f) => ({ name: "one host's actions, -_created, of 1M", method: 'GET', path: `/api/actions?where=${q({ host: f.host })}&sort=-_created` }),
   },
   {
     id: 'S5a',
-    server: 'store',
+    server: 'seeded',
     request: () => ({ name: 'hosts where grain.os=Debian', method: 'GET', path: `/api/hosts?where=${q({ 'grain.os': 'Debian' })}` }),
   },
   {
     id: 'S5b',
-    server: 'store',
+    server: 'seeded',
     request: () => ({ name: 'hosts where _id $regex ^db-', method: 'GET', path: `/api/hosts?where=${q({ _id: { $regex: '^db-' } })}` }),
   },
   // One connection: a request costs ~0.3 s alone (10,000 names from 80 rule branches); 10 at once
@@ -92,7 +92,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'S7a',
-    server: 'store',
+    server: 'seeded',
     request: (f) => ({
       name: 'POST tasks (durable writes/s)',
       method: 'POST',
@@ -102,7 +102,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'S7b',
-    server: 'store',
+    server: 'seeded',
     request: (f) => ({
       name: 'PATCH a host (writes/s)',
       method: 'PATCH',

@@ -44,11 +44,11 @@ export async function startServers(files: ServerFiles, restarts: number, log: (l
     const workersFile = join(scratch, 'fleet.db');
     if (files.workers !== undefined) copyFileSync(files.workers, workersFile);
     // First, alone: the other servers' own start-up work would be timed with it otherwise.
-    if (files.store !== undefined) {
+    if (files.seeded !== undefined) {
       for (let i = 0; i < restarts; i += 1) {
-        if (api.store !== undefined) await api.store.stop();
-        api.store = await startApi(env(files.store), 0);
-        storeStartsMs.push(api.store.coldStartMs);
+        if (api.seeded !== undefined) await api.seeded.stop();
+        api.seeded = await startApi(env(files.seeded), 0);
+        storeStartsMs.push(api.seeded.coldStartMs);
       }
       log(`seeded fleet: cold starts ${storeStartsMs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);
     }
