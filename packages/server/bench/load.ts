@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type autocannon from 'autocannon';
 import { pinTo, REPO } from './child';
 
 const exec = promisify(execFile);
@@ -34,13 +35,7 @@ export interface LoadResult {
 }
 
 /** The part of autocannon's result read here (ac-run.ts prints it). */
-interface AutocannonJson {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
+type AutocannonJson = autocannon.Result;
 
 /** Settings shared by every run. */
 export interface LoadOptions {
