@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type autocannon from 'autocannon';
+import type Autocannon from 'autocannon';
 import { pinTo, REPO } from './child';
 
 const exec = promisify(execFile);
@@ -35,7 +35,7 @@ export interface LoadResult {
 }
 
 /** The part of autocannon's result read here (ac-run.ts prints it). */
-type AutocannonJson = autocannon.Result;
+type AutocannonJson = Autocannon.Result;
 
 /** Settings shared by every run. */
 export interface LoadOptions {
