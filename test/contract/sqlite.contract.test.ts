@@ -30,6 +30,14 @@ afterAll(() => {
 });
 
 runStoreContract('sqlite file', async () => openSqliteStore({ path: join(tempDir(), 'fleet.db') }), { atomicBatches: true });
+// Every read no index serves on a read worker (read-pool.ts), whatever the collection's size.
+runStoreContract(
+  'sqlite file, heavy reads on worker threads',
+  async () => openSqliteStore({ path: join(tempDir(), 'fleet.db'), readOffload: { minRows: 0 } }),
+  {
+    atomicBatches: true,
+  },
+);
 runStoreContract('sqlite :memory:', async () => openSqliteStore({ path: ':memory:' }), { atomicBatches: true });
 
 const REPO = resolve(__dirname, '../..');

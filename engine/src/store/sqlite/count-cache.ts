@@ -28,11 +28,29 @@ export class CountCache {
 
   /** The cached count of `filter` in `collection`, or `count()` (remembered). */
   get(collection: string, filter: Filter, count: () => number): number {
+    const { key, version, hit } = this.lookup(collection, filter);
+    if (hit !== undefined) return hit;
+    return this.remember(key, version, count());
+  }
+
+  /**
+   * The same with a count that runs elsewhere (a read worker): remembered at the version read
+   * before it ran, so a write committed meanwhile makes the next call count again.
+   */
+  async getAsync(collection: string, filter: Filter, count: () => Promise<number>): Promise<number> {
+    const { key, version, hit } = this.lookup(collection, filter);
+    if (hit !== undefined) return hit;
+    return this.remember(key, version, await count());
+  }
+
+  private lookup(collection: string, filter: Filter): { key: string; version: string; hit: number | undefined } {
     const version = this.db.version();
     const key = `${collection}\u0000${JSON.stringify(filter, typedValues)}`;
-    const hit = this.entries.get(key);
-    if (hit?.version === version) return hit.n;
-    const n = count();
+    const entry = this.entries.get(key);
+    return { key, version, hit: entry?.version === version ? entry.n : undefined };
+  }
+
+  private remember(key: string, version: string, n: number): number {
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, { version, n });
     return n;

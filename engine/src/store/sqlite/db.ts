@@ -26,14 +26,26 @@ export class SqliteDb {
   /** Transactions this connection ran: its own writes, which `data_version` does not count. */
   private writes = 0;
 
-  constructor(path: string, limits: RowBudgetLimits = DEFAULT_ROW_BUDGET) {
+  /**
+   * `readOnly`: a reader beside the store's own connection (read-pool.ts: a worker thread's), on a
+   * file that connection already opened in WAL mode; it never writes, nor checkpoints on close.
+   */
+  constructor(
+    path: string,
+    limits: RowBudgetLimits = DEFAULT_ROW_BUDGET,
+    private readonly o: { readOnly?: boolean } = {},
+  ) {
     this.budget = new RowBudget(limits);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.raw = new Database(path);
-    // WAL lets readers run beside the one writer; FULL fsyncs the WAL on every commit so a write
-    // that resolved survives kill -9 and power loss (https://sqlite.org/pragma.html#pragma_synchronous).
-    this.raw.pragma('journal_mode = WAL');
-    this.raw.pragma('synchronous = FULL');
+    if (o.readOnly === true) {
+      this.raw = new Database(path, { readonly: true, fileMustExist: true });
+    } else {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      this.raw = new Database(path);
+      // WAL lets readers run beside the one writer; FULL fsyncs the WAL on every commit so a write
+      // that resolved survives kill -9 and power loss (https://sqlite.org/pragma.html#pragma_synchronous).
+      this.raw.pragma('journal_mode = WAL');
+      this.raw.pragma('synchronous = FULL');
+    }
     this.raw.pragma('foreign_keys = OFF');
     // Other processes on the same file (a second instance, the CLI) may hold the write lock briefly.
     this.raw.pragma('busy_timeout = 5000');
@@ -101,7 +113,7 @@ export class SqliteDb {
     this.closed = true;
     this.statements.clear();
     try {
-      if (this.raw.memory === false) this.raw.pragma('wal_checkpoint(TRUNCATE)');
+      if (this.raw.memory === false && this.o.readOnly !== true) this.raw.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // Every committed write is in the WAL already (synchronous = FULL); the next open replays it.
     }

@@ -75,6 +75,36 @@ function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, pag
   return findInMemory(candidates, filter, page);
 }
 
+/** A skip from which a find is heavy even where an index gives the order (~2 ms of skipping). */
+const HEAVY_SKIP = 20_000;
+
+/**
+ * Whether a find may take a while: it visits rows no index narrows (a filter or sort in memory or
+ * streamed through mingo, or a statement that needs the row budget), so it is worth running off
+ * the event loop (read-pool.ts). A find an index serves costs less than the trip to a worker.
+ */
+export function findIsHeavy(db: SqliteDb, info: CollectionInfo, filter: Filter, options: FindOptions = {}): boolean {
+  const page = toPage(options);
+  const plan = planFind(info, filter, page, options.projection);
+  const plain = plan.unbudgeted;
+  // Skipping index entries costs ~0.1 us each: a page 40,000 deep in 1,000,000 actions is ~90 ms.
+  if (plan.mode !== 'sql' || plain === undefined || page.skip >= HEAVY_SKIP) return true;
+  return findNeedsBudget(db, { sql: plain.sql, params: plan.params }, { sql: plain.where, params: plain.whereParams, table: info.table });
+}
+
+/** Whether a count may take a while: it is not answered by an index alone. */
+export function countIsHeavy(db: SqliteDb, info: CollectionInfo, filter: Filter): boolean {
+  const where = translateFilter(filter, info.fields);
+  if (!where.complete) return true;
+  return where.sql !== undefined && !indexOnly(db, `SELECT count(*) AS n FROM ${info.table} WHERE ${where.sql}`, where.params);
+}
+
+/** About how many rows the collection holds (its largest rowid: no scan), for deciding where a read runs. */
+export function roughRowCount(db: SqliteDb, info: CollectionInfo): number {
+  const n = db.prepare(`SELECT max(rowid) FROM ${info.table}`).pluck().get();
+  return typeof n === 'number' ? n : 0;
+}
+
 /** The number of matches: `count(*)` when the filter is wholly pushed down. */
 export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): number {
   const where = translateFilter(filter, info.fields);
