@@ -71,7 +71,7 @@ interface Background {
 /** Starts the API with `config`; resolves once it listens. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.LOG_LEVEL, undefined, options.worker === undefined ? {} : { worker: options.worker });
-  const choice = chooseStore(config.DATABASE_URL, options.cwd);
+  const choice = chooseStore(config.DATABASE_URL, options.cwd, { readWorkers: config.READ_WORKERS });
   const store = await choice.open(log, { checked: options.worker !== undefined });
   try {
     return await serve({ config, options, log, choice, store });

@@ -132,6 +132,11 @@ const schema = z.object({
    * scheduler, sync, snapshots and VPN reconcile kept to one of them by their store leases.
    */
   WORKERS: intIn(1, 64, 1),
+  /**
+   * Threads per process for the embedded store's heavy reads (engine/src/store/sqlite/read-pool.ts):
+   * a find or count no index serves runs there, off the event loop; 0 keeps every read on it.
+   */
+  READ_WORKERS: intIn(0, 16, 2),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -22,7 +22,8 @@ export interface StoreChoice {
 }
 
 /** Interprets DATABASE_URL. */
-export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()): StoreChoice {
+export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd(), o: { readWorkers?: number } = {}): StoreChoice {
+  const readOffload = o.readWorkers === undefined ? {} : { readOffload: { workers: o.readWorkers } };
   const url = databaseUrl ?? `sqlite:${resolve(cwd, 'data', 'fleet.db')}`;
   if (url === 'memory:') {
     return { kind: 'memory', dataDir: resolve(cwd, 'data'), describe: 'memory:', open: async () => openSqliteStore({ path: ':memory:' }) };
@@ -33,9 +34,9 @@ export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()
       kind: 'sqlite',
       dataDir: dirname(path),
       describe: `sqlite:${path}`,
-      open: async (_log, o) => {
+      open: async (_log, opened) => {
         mkdirSync(dirname(path), { recursive: true });
-        return openSqliteStore(o?.checked === true ? { path, check: 'none' } : { path });
+        return openSqliteStore({ path, ...readOffload, ...(opened?.checked === true ? { check: 'none' as const } : {}) });
       },
     };
   }
