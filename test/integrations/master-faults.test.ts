@@ -80,7 +80,9 @@ describe('master faults', () => {
   });
 
   it('salt-api 500: 502 with the master message, never retried for an execution', async () => {
-    env.sim.controls.failNext(1, 500);
+    // Only the execution's call fails: the service's background calls (a repair sync after the
+    // master came back, the event stream) may reach the simulator first.
+    env.sim.controls.failNextCall(1, 'test.ping', 500);
     const before = env.sim.controls.stats.byFun['local:test.ping'] ?? 0;
     const res = await ping(id());
     expect(expectEveError(res, 502)._error.message).toMatch(/salt-api answered 500 \(POST \/\): An unexpected error occurred/);

@@ -475,6 +475,16 @@ describe('fault controls', () => {
     expect((await call('GET', '/jobs', undefined, { 'X-Auth-Token': token })).status).toBe(200);
   });
 
+  it('failNextCall fails only the lowstates calling its function, n times', async () => {
+    const headers = { 'X-Auth-Token': token };
+    sim.controls.failNextCall(1, 'manage.present', 500);
+    expect((await call('GET', '/jobs', undefined, headers)).status).toBe(200);
+    expect((await call('POST', '/', { client: 'runner', fun: 'manage.status' }, headers)).status).toBe(200);
+    const failed = await call('POST', '/', [{ client: 'runner', fun: 'manage.present' }], headers);
+    expect([failed.status, failed.type]).toEqual([500, 'application/json']);
+    expect((await call('POST', '/', { client: 'runner', fun: 'manage.present' }, headers)).status).toBe(200);
+  });
+
   it('masterUnavailable answers 503 "Salt Master is not available."', async () => {
     sim.controls.masterUnavailable(true);
     try {

@@ -5,7 +5,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { SimContext } from './context';
-import { faultMiddleware, type Faults } from './controls';
+import { callFaultMiddleware, faultMiddleware, type Faults } from './controls';
 import { CHERRYPY_VERSION, SimError, sendSimError, unexpectedError } from './http-errors';
 import { saltApiRouter } from './routes';
 
@@ -48,6 +48,7 @@ export function buildApp(ctx: SimContext, faults: Faults): express.Express {
   app.use(faultMiddleware(ctx, faults));
   app.use(cherrypyHeaders);
   app.use(express.raw({ type: () => true, limit: 1_048_576 }));
+  app.use(callFaultMiddleware(ctx, faults));
   app.use(saltApiRouter(ctx));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     // MethodDispatcher: a known URL with a method it does not expose.

@@ -21,6 +21,11 @@ export interface SimControls {
   slow(ms: number): void;
   /** The next `n` requests answer `status` (500: the JSON catch-all; others: CherryPy HTML page). */
   failNext(n: number, status?: number, message?: string): void;
+  /**
+   * The next `n` lowstate requests (`POST /`, `/run`) with a chunk calling `fun` answer `status`
+   * as `failNext` does; other requests (a service's background sync, events) pass untouched.
+   */
+  failNextCall(n: number, fun: string, status?: number, message?: string): void;
   /** Forgets every session (a salt-api restart): the next call with an old token gets 401. */
   expireSessions(): void;
   /** Cuts every open `/events` stream. */
@@ -60,6 +65,8 @@ export interface Faults {
   failCount: number;
   failStatus: number;
   failMessage: string | undefined;
+  /** `failNextCall`: the function whose calls fail, how many more, and how. */
+  failCall?: { fun: string; count: number; status: number; message: string | undefined };
 }
 
 /** `"<METHOD> <route pattern>"` of a request, e.g. `GET /jobs/:jid`. */
@@ -82,11 +89,41 @@ export function faultMiddleware(ctx: SimContext, faults: Faults) {
     if (faults.failCount > 0) {
       faults.failCount -= 1;
       ctx.stats.injectedFailures += 1;
-      const err = faults.failStatus === 500 && faults.failMessage === undefined ? unexpectedError() : new SimError(faults.failStatus, faults.failMessage);
-      sendSimError(res, err);
+      sendSimError(res, injected(faults.failStatus, faults.failMessage));
       return;
     }
     next();
+  };
+}
+
+function injected(status: number, message: string | undefined): SimError {
+  return status === 500 && message === undefined ? unexpectedError() : new SimError(status, message);
+}
+
+/** Whether the raw lowstate body has a chunk calling `fun` (a chunk or a list of them; anything else: no). */
+function callsFun(body: unknown, fun: string): boolean {
+  if (!Buffer.isBuffer(body)) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return false;
+  }
+  const chunks: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  return chunks.some((c) => typeof c === 'object' && c !== null && 'fun' in c && c.fun === fun);
+}
+
+/** `failNextCall`'s check, once the body is read: fails the matching lowstate requests. */
+export function callFaultMiddleware(ctx: SimContext, faults: Faults) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const call = faults.failCall;
+    if (call === undefined || call.count <= 0 || req.method !== 'POST' || (req.path !== '/' && req.path !== '/run') || !callsFun(req.body, call.fun)) {
+      next();
+      return;
+    }
+    call.count -= 1;
+    ctx.stats.injectedFailures += 1;
+    sendSimError(res, injected(call.status, call.message));
   };
 }
 
@@ -136,6 +173,9 @@ export function createControls(ctx: SimContext, faults: Faults, setDown: (down: 
       faults.failCount = n;
       faults.failStatus = status;
       faults.failMessage = message;
+    },
+    failNextCall: (n, fun, status = 500, message) => {
+      faults.failCall = { fun, count: n, status, message };
     },
     expireSessions: () => ctx.sessions.clear(),
     dropEventStream: () => ctx.bus.dropStreams(),
