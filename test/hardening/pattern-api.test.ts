@@ -4,7 +4,8 @@
  */
 import { compilePattern, MAX_PATTERN_LENGTH, patternError } from '../../engine/src';
 import { BadRequest } from '../../engine/src/errors';
-import { literalPrefix } from '../../engine/src/query/pattern';
+import { isPrefixOnly, literalPrefix } from '../../engine/src/query/pattern';
+import { openSqliteStore } from '../../engine/src/store/sqlite';
 import { unsafeRegexReason } from '../../engine/src/query/regex-guard';
 
 describe('compilePattern', () => {
@@ -95,4 +96,38 @@ describe('literalPrefix (the index range of an anchored pattern)', () => {
   ])('%s (%s) -> "%s"', (source, flags, prefix) => {
     expect(literalPrefix(source, flags)).toBe(prefix);
   });
+});
+
+describe('isPrefixOnly (a pattern the index range answers alone, without RE2)', () => {
+  test.each([
+    ['^db-', '', true],
+    ['^web\\.0', '', true],
+    ['^a b', 's', true],
+    ['^abc+', '', false],
+    ['^ab?', '', false],
+    ['^a$', '', false],
+    ['^web-0[13]', '', false],
+    ['^web', 'i', false],
+    ['^', '', false],
+    ['db-', '', false],
+  ])('%s (%s) -> %s', (source, flags, expected) => {
+    expect(isPrefixOnly(source, flags)).toBe(expected);
+  });
+});
+
+test('a prefix-only pattern in SQL matches exactly the ids that start with it', async () => {
+  const store = openSqliteStore({ path: ':memory:' });
+  try {
+    const ids = ['db', 'db-', 'db-1', 'db-~', 'db.', 'dc-1', 'DB-1', 'xdb-1', 'web.0', 'web.01', 'webx0', 'web-0'];
+    await store.insert(
+      'hosts',
+      ids.map((_id) => ({ _id })),
+    );
+    const found = async (regex: string) => (await store.find('hosts', { _id: { $regex: regex } }, { sort: [['_id', 1]] })).map((d) => d._id);
+    expect(await found('^db-')).toEqual(['db-', 'db-1', 'db-~']);
+    expect(await found('^web\\.0')).toEqual(['web.0', 'web.01']);
+    expect(await store.count('hosts', { _id: { $regex: '^db-' } })).toBe(3);
+  } finally {
+    await store.close();
+  }
 });

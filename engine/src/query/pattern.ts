@@ -160,8 +160,21 @@ export function compilePattern(source: string, flags = ''): Pattern {
  * index range (`id >= 'web-0' AND id < 'web-1'`) and runs the pattern only on that range.
  */
 export function literalPrefix(source: string, flags = ''): string {
+  return literalStart(source, flags).prefix;
+}
+
+/**
+ * Whether the pattern is its literal prefix and nothing more (`^db-`, `^web\.0`): every string
+ * starting with the prefix matches, so a range on the field says it all, without RE2.
+ */
+export function isPrefixOnly(source: string, flags = ''): boolean {
+  const start = literalStart(source, flags);
+  return start.prefix !== '' && start.whole;
+}
+
+function literalStart(source: string, flags: string): { prefix: string; whole: boolean } {
   // Any `|` could be a top-level alternation (`^a|b`), whose other branch starts anywhere.
-  if (!source.startsWith('^') || /[im]/.test(flags) || source.includes('|')) return '';
+  if (!source.startsWith('^') || /[im]/.test(flags) || source.includes('|')) return { prefix: '', whole: false };
   let out = '';
   let i = 1;
   while (i < source.length) {
@@ -174,5 +187,6 @@ export function literalPrefix(source: string, flags = ''): string {
   }
   // A `*`, `?` or `{` right after makes the last character optional: it is not in every match.
   const next = source[i];
-  return next !== undefined && '*?{'.includes(next) ? out.slice(0, -1) : out;
+  if (next !== undefined && '*?{'.includes(next)) return { prefix: out.slice(0, -1), whole: false };
+  return { prefix: out, whole: i === source.length };
 }

@@ -4,7 +4,7 @@
  * translation is complete. An incomplete one is still a superset of the matches: the caller runs
  * the whole filter through mingo on what SQL returns.
  */
-import { literalPrefix } from '../../query/pattern';
+import { isPrefixOnly, literalPrefix } from '../../query/pattern';
 import type { Filter, ScalarType, SortSpec } from '../port';
 
 /** The SQL function that runs a pattern (registered in db.ts). */
@@ -113,6 +113,8 @@ function pattern(expr: string, type: ScalarType, regex: unknown, options: unknow
   const prefix = literalPrefix(source, flags);
   if (prefix === '') return cond(call, [source, flags]);
   const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  // `^db-` alone: the range is the whole condition (an index answers it, counts included).
+  if (isPrefixOnly(source, flags)) return cond(`(${expr} >= ? AND ${expr} < ?)`, [prefix, upper]);
   return cond(`(${expr} >= ? AND ${expr} < ? AND ${call})`, [prefix, upper, source, flags]);
 }
 
