@@ -2,7 +2,6 @@
  * Types of the Fleet API, generated from its OpenAPI document by openapi-typescript.
  * Do not edit: run `pnpm gen:client` (packages/client/src/generate.ts).
  */
-/* eslint-disable */
 export type $Read<T> = {
   readonly $read: T;
 };
@@ -10,7 +9,7 @@ export type $Write<T> = {
   readonly $write: T;
 };
 export type Readable<T> =
-  T extends $Write<any>
+  T extends $Write<unknown>
     ? never
     : T extends $Read<infer U>
       ? Readable<U>
@@ -18,11 +17,11 @@ export type Readable<T> =
         ? Readable<E>[]
         : T extends object
           ? {
-              [K in keyof T as NonNullable<T[K]> extends $Write<any> ? never : K]: Readable<T[K]>;
+              [K in keyof T as NonNullable<T[K]> extends $Write<unknown> ? never : K]: Readable<T[K]>;
             }
           : T;
 export type Writable<T> =
-  T extends $Read<any>
+  T extends $Read<unknown>
     ? never
     : T extends $Write<infer U>
       ? Writable<U>
@@ -30,9 +29,9 @@ export type Writable<T> =
         ? Writable<E>[]
         : T extends object
           ? {
-              [K in keyof T as NonNullable<T[K]> extends $Read<any> ? never : K]: Writable<T[K]>;
+              [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? never : K]: Writable<T[K]>;
             } & {
-              [K in keyof T as NonNullable<T[K]> extends $Read<any> ? K : never]?: never;
+              [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? K : never]?: never;
             }
           : T;
 export interface paths {
