@@ -45,8 +45,6 @@ export type Concern =
 export interface StoreContractOptions {
   /** Whether a failing `write` batch rolls back the writes before it (SQLite) or keeps them (MongoDB). */
   readonly atomicBatches: boolean;
-  /** Concerns this adapter skips, each with the reason (printed in the test name). */
-  readonly skip?: Partial<Readonly<Record<Concern, string>>>;
 }
 
 /** The suite, one entry per concern (a table, so a new concern cannot be forgotten in the runner). */
@@ -95,9 +93,7 @@ export function runStoreContract(adapterName: string, open: () => Promise<Store>
       await ctx.store.close().catch(() => undefined);
     });
     for (const [name, declare] of Object.entries(CONCERNS) as [Concern, (c: Context, o: StoreContractOptions) => void][]) {
-      const reason = options.skip?.[name];
-      if (reason === undefined) describe(name, () => declare(ctx, options));
-      else describe.skip(`${name} (skipped: ${reason})`, () => declare(ctx, options));
+      describe(name, () => declare(ctx, options));
     }
   });
 }
