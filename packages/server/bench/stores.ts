@@ -8,15 +8,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { REPO } from './child';
 import { seedGraph } from './graph';
 import { loadHostsJson } from './load-hosts-json';
 
 /** Bumped when what these files hold changes, so stale ones are made again. */
 const FORMAT = 1;
 
-/** Where the anchors live (anchors.sh's default). */
-export const ANCHORS_DIR = process.env.ANCHORS_DIR ?? '/work/shared/bench-anchors';
+/** Where the anchors live (anchors.sh's default: ../shared/bench-anchors beside the repository). */
+export const ANCHORS_DIR = process.env.ANCHORS_DIR ?? resolve(REPO, '../shared/bench-anchors');
 
 function benchDir(): string {
   return process.env.BENCH_DIR ?? join(tmpdir(), 'fleet-api-bench');

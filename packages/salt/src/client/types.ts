@@ -1,6 +1,6 @@
 /**
  * Public types of the salt-api client. Shapes follow the rest_cherrypy contract
- * (/work/shared/research/salt-api.md); names are camelCase where the client reshapes.
+ * (../shared/research/salt-api.md); names are camelCase where the client reshapes.
  */
 
 /** Per-kind request timeouts in milliseconds. */
