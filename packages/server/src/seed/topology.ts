@@ -3,7 +3,7 @@
  * site, role, OS, key state), decided in one deterministic pass so every later part (grains,
  * nodegroups, group members, actions) agrees on it.
  */
-import type { OsProfile, Virtual } from '@fleet/fixtures';
+import { OS_PROFILES, type OsProfile, type Virtual } from '@fleet/fixtures';
 import type { Rng } from './prng';
 
 /** Key acceptance states of the master's pki dir. */
@@ -25,50 +25,6 @@ export interface HostSpec {
   readonly os: OsProfile;
   readonly saltVersion: string;
 }
-
-/** The OS images of the fleet. */
-export const OS_PROFILES = {
-  jammy: {
-    os: 'Ubuntu',
-    os_family: 'Debian',
-    osfullname: 'Ubuntu',
-    osrelease: '22.04',
-    oscodename: 'jammy',
-    lsb_distrib_id: 'Ubuntu',
-    lsb_distrib_description: 'Ubuntu 22.04.4 LTS',
-    kernel: (r) => `5.15.0-${r.int(88, 125)}-generic`,
-  },
-  noble: {
-    os: 'Ubuntu',
-    os_family: 'Debian',
-    osfullname: 'Ubuntu',
-    osrelease: '24.04',
-    oscodename: 'noble',
-    lsb_distrib_id: 'Ubuntu',
-    lsb_distrib_description: 'Ubuntu 24.04.1 LTS',
-    kernel: (r) => `6.8.0-${r.int(31, 51)}-generic`,
-  },
-  bookworm: {
-    os: 'Debian',
-    os_family: 'Debian',
-    osfullname: 'Debian GNU/Linux',
-    osrelease: '12',
-    oscodename: 'bookworm',
-    lsb_distrib_id: 'Debian',
-    lsb_distrib_description: 'Debian GNU/Linux 12 (bookworm)',
-    kernel: (r) => `6.1.0-${r.int(18, 28)}-amd64`,
-  },
-  rocky: {
-    os: 'Rocky',
-    os_family: 'RedHat',
-    osfullname: 'Rocky Linux',
-    osrelease: '9.4',
-    oscodename: 'Blue Onyx',
-    lsb_distrib_id: 'Rocky Linux',
-    lsb_distrib_description: 'Rocky Linux 9.4 (Blue Onyx)',
-    kernel: (r) => `5.14.0-427.${r.int(13, 42)}.1.el9_4.x86_64`,
-  },
-} as const satisfies Record<string, OsProfile>;
 
 interface Site {
   readonly name: string;
