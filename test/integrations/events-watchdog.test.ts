@@ -15,6 +15,7 @@ import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { loadConfig } from '../../packages/server/src/config';
 import { capturingLog } from '../helpers/log';
 import { runtimeOver } from '../helpers';
+import { minionIds } from '../helpers/minions';
 
 let sim: SaltSim;
 let store: Store;
@@ -27,11 +28,7 @@ let repair: Promise<SyncReport> | undefined;
 const { log, lines } = capturingLog();
 
 const echoes = (): number => sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0;
-const upIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && m.up)
-    .map((m) => m.id)
-    .sort();
+const upIds = (): string[] => minionIds(sim, 'up');
 
 /** Polls until `probe` is true or fails after 10 s. */
 async function until(probe: () => boolean | Promise<boolean>, what: string): Promise<void> {

@@ -7,17 +7,14 @@
 import { DEFAULT_MASTER_VERSION, startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { createSaltClient, runnerChunk, wheelChunk, type SaltClient } from '@fleet/salt';
 import { BadGateway } from '../../engine/src/errors';
+import { minionIds } from '../helpers/minions';
 
 let sim: SaltSim;
 let c: SaltClient;
 
 const received = (client: string, fun: string): Array<Record<string, unknown>> =>
   sim.controls.stats.lowstates.filter((l) => l['client'] === client && l['fun'] === fun);
-const accepted = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted')
-    .map((m) => m.id)
-    .sort();
+const accepted = (): string[] => minionIds(sim, 'accepted');
 
 beforeAll(async () => {
   sim = await startSaltSim({ hosts: 8, seed: 9, returnDelayMs: 2, noReturnWaitMs: 10 });

@@ -7,6 +7,7 @@
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { createSaltClient, eventPayload, type SaltClient, type SaltClientOptions, type SaltEvent, type SaltEventStream } from '@fleet/salt';
 import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '../../engine/src/errors';
+import { minionIds } from '../helpers/minions';
 
 const PASSWORD = 'correct-horse-battery-staple';
 let sim: SaltSim;
@@ -19,21 +20,9 @@ function client(overrides: Partial<SaltClientOptions> = {}): SaltClient {
 }
 
 const route = (r: string): number => sim.controls.stats.byRoute[r] ?? 0;
-const accepted = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted')
-    .map((m) => m.id)
-    .sort();
-const upIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && m.up)
-    .map((m) => m.id)
-    .sort();
-const downIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && !m.up)
-    .map((m) => m.id)
-    .sort();
+const accepted = (): string[] => minionIds(sim, 'accepted');
+const upIds = (): string[] => minionIds(sim, 'up');
+const downIds = (): string[] => minionIds(sim, 'down');
 
 /** The rejection of a promise (fails the test if it resolves). */
 async function rejection(p: Promise<unknown>): Promise<HttpError> {

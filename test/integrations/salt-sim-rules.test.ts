@@ -4,6 +4,7 @@
  * `masterVersion`, and switched on the version where 3000/3006 differ).
  */
 import { DEFAULT_MASTER_VERSION, startSaltSim, type SaltSim } from '@fleet/salt-sim';
+import { minionIds } from '../helpers/minions';
 
 let sim: SaltSim;
 let token: string;
@@ -39,11 +40,7 @@ async function login(): Promise<string> {
   return ((await res.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
 }
 
-const accepted = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted')
-    .map((m) => m.id)
-    .sort();
+const accepted = (): string[] => minionIds(sim, 'accepted');
 
 /** Runs `fn` with the simulator behaving as `version`. */
 async function asVersion<T>(version: string, fn: () => Promise<T>): Promise<T> {

@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import { DEFAULT_MASTER_VERSION, generateFleet, pemFinger, startSaltSim, type SaltSim } from '@fleet/salt-sim';
+import { minionIds } from '../helpers/minions';
 
 let sim: SaltSim;
 let token: string;
@@ -40,21 +41,9 @@ function obj(v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-const accepted = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted')
-    .map((m) => m.id)
-    .sort();
-const upIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && m.up)
-    .map((m) => m.id)
-    .sort();
-const downIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && !m.up)
-    .map((m) => m.id)
-    .sort();
+const accepted = (): string[] => minionIds(sim, 'accepted');
+const upIds = (): string[] => minionIds(sim, 'up');
+const downIds = (): string[] => minionIds(sim, 'down');
 
 /** Reads SSE blocks from /events until `done` says stop (or the stream ends). */
 function readEvents(path: string, headers: Record<string, string>, done: (raw: string) => boolean): Promise<{ status: number; raw: string; type: string }> {

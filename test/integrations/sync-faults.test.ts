@@ -15,6 +15,7 @@ import { createFleetSync, type SyncReport } from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { capturingLog } from '../helpers/log';
 import { runtimeOver } from '../helpers';
+import { minionIds } from '../helpers/minions';
 
 let sim: SaltSim;
 let store: Store;
@@ -36,11 +37,7 @@ const masterAlerts = (): Promise<Doc[]> =>
       ],
     },
   );
-const upIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && m.up)
-    .map((m) => m.id)
-    .sort();
+const upIds = (): string[] => minionIds(sim, 'up');
 
 async function until(check: () => boolean, deadlineMs = 5000): Promise<void> {
   const end = Date.now() + deadlineMs;

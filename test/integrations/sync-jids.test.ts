@@ -14,6 +14,7 @@ import { createFleetSync, createSaltClient, jidAt, jidInstant, shiftJid, type Sa
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { loadConfig } from '../../packages/server/src/config';
 import { runtimeOver } from '../helpers';
+import { minionIds } from '../helpers/minions';
 
 const TZ = 'America/New_York';
 let sim: SaltSim;
@@ -23,16 +24,8 @@ let dir: string;
 let client: SaltClient;
 const log: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
-const upIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && m.up)
-    .map((m) => m.id)
-    .sort();
-const downIds = (): string[] =>
-  [...sim.fleet.minions.values()]
-    .filter((m) => m.key === 'accepted' && !m.up)
-    .map((m) => m.id)
-    .sort();
+const upIds = (): string[] => minionIds(sim, 'up');
+const downIds = (): string[] => minionIds(sim, 'down');
 const listJobReads = (): number => sim.controls.stats.byRoute['GET /jobs/:jid'] ?? 0;
 
 /** Sets the master's clock to an instant. */
