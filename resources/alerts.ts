@@ -9,7 +9,11 @@ export const alerts = defineResource({
   name: 'alerts',
   description: 'Notifications. GET with mark_as_read=1 marks the returned alerts as read.',
   fields: {
-    type: f.string({ required: true, description: 'e.g. vnc.connect, host.down, host.up, key.changed, patch.failed, task.failed, master.unreachable' }),
+    type: f.string({
+      required: true,
+      description:
+        'e.g. vnc.connect, host.down, host.up, key.changed, patch.failed, task.failed, master.unreachable',
+    }),
     level: f.string({ enum: ['info', 'warning', 'error', 'critical'], default: 'info' }),
     payload: f.object({ hostname: f.string(), status: f.string() }, { open: true, default: () => ({}) }),
     read: f.boolean({ default: false }),
@@ -18,7 +22,8 @@ export const alerts = defineResource({
   // Read by afterRead below; described in the OpenAPI document (engine/src/openapi/query-params.ts).
   queryParams: {
     mark_as_read: {
-      description: 'Present and not 0: the returned alerts are marked read (stored read: true) and answered so',
+      description:
+        'Present and not 0: the returned alerts are marked read (stored read: true) and answered so',
       role: 'operator',
       schema: { type: 'string', examples: ['1'] },
     },

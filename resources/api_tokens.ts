@@ -12,10 +12,16 @@ const DIGEST = /^[0-9a-f]{64}$/;
 
 export const api_tokens = defineResource({
   name: 'api_tokens',
-  description: 'Bearer tokens made with `fleet token create`, kept as SHA-256 digests. Internal: read and written through the local API only.',
+  description:
+    'Bearer tokens made with `fleet token create`, kept as SHA-256 digests. Internal: read and written through the local API only.',
   itemTitle: 'Api_token',
   fields: {
-    name: f.string({ required: true, unique: true, maxLength: 64, description: 'Recorded with executions, as the names of API_TOKENS are' }),
+    name: f.string({
+      required: true,
+      unique: true,
+      maxLength: 64,
+      description: 'Recorded with executions, as the names of API_TOKENS are',
+    }),
     role: f.string({ required: true, enum: ROLES }),
     digest: f.string({ required: true, unique: true, description: 'SHA-256 of the token, hex' }),
     revoked: f.datetime({ nullable: true, default: null }),
@@ -26,10 +32,14 @@ export const api_tokens = defineResource({
     async prepare({ op, fields }) {
       if (op !== 'create') return fields;
       if (fields.name !== undefined && !TOKEN_NAME.test(fields.name)) {
-        throw new Unprocessable('api_tokens: a token name is letters, digits, "_", "." and "-"', { name: 'must match [A-Za-z0-9_.-]{1,64}' });
+        throw new Unprocessable('api_tokens: a token name is letters, digits, "_", "." and "-"', {
+          name: 'must match [A-Za-z0-9_.-]{1,64}',
+        });
       }
       if (fields.digest !== undefined && !DIGEST.test(fields.digest))
-        throw new Unprocessable('api_tokens: digest is a SHA-256 in hex', { digest: 'must be 64 hex digits' });
+        throw new Unprocessable('api_tokens: digest is a SHA-256 in hex', {
+          digest: 'must be 64 hex digits',
+        });
       return fields;
     },
   },

@@ -13,7 +13,10 @@ const step = f.object(
     duration: f.number(),
     __run_num__: f.integer(),
     __sls__: f.string({ nullable: true }),
-    changes: f.object({ pid: f.integer(), retcode: f.integer(), stderr: f.string(), stdout: f.string() }, { open: true }),
+    changes: f.object(
+      { pid: f.integer(), retcode: f.integer(), stderr: f.string(), stdout: f.string() },
+      { open: true },
+    ),
     __id__: f.string(),
     cmd: f.string(),
   },

@@ -8,13 +8,22 @@ import { defineGroupRoute, defineRoutes } from '@fleet/engine';
 import type { z } from 'zod';
 import { startBuild, readJob, startRequestIps } from './graph/jobs';
 import { graphOf, nodesOf, notLinked } from './graph/read';
-import { actionBody, actionResponse, edgesResponse, graphResponse, jobResponse, nodesQuery, nodesResponse } from './graph/schemas';
+import {
+  actionBody,
+  actionResponse,
+  edgesResponse,
+  graphResponse,
+  jobResponse,
+  nodesQuery,
+  nodesResponse,
+} from './graph/schemas';
 
 const NOT_LINKED = '/not-linked';
 
 export const graphRoutes = defineRoutes({
   base: 'graph',
-  description: 'The group graph: nodes and edges from a root group, unlinked gateways, and the actions that build the graph groups.',
+  description:
+    'The group graph: nodes and edges from a root group, unlinked gateways, and the actions that build the graph groups.',
   routes: [
     // Before `/:id`, which would read "not-linked" as a group id.
     defineGroupRoute({
@@ -37,7 +46,8 @@ export const graphRoutes = defineRoutes({
       method: 'get',
       path: '/:id',
       role: 'viewer',
-      summary: 'The graph from a root group: one node per visit, depth first, and one groupLink edge per parent -> child',
+      summary:
+        'The graph from a root group: one node per visit, depth first, and one groupLink edge per parent -> child',
       response: graphResponse,
       handler: async ({ params, ctx }) => ({ body: await graphOf(ctx, params.id ?? '') }),
     }),
@@ -48,7 +58,9 @@ export const graphRoutes = defineRoutes({
       summary: 'The nodes of the graph from a root group; where={"type": n} keeps the nodes of one node type',
       query: nodesQuery,
       response: nodesResponse,
-      handler: async ({ params, query, ctx }) => ({ body: { nodes: await nodesOf(ctx, params.id ?? '', query.where) } }),
+      handler: async ({ params, query, ctx }) => ({
+        body: { nodes: await nodesOf(ctx, params.id ?? '', query.where) },
+      }),
     }),
     defineGroupRoute({
       method: 'get',
@@ -64,13 +76,18 @@ export const graphRoutes = defineRoutes({
       role: 'admin',
       summary:
         'request_ips: starts the outward-address probe (202, a job to poll); build_graph: replaces the groups of types 2-4 with a root over the gateways and the direct group',
-      description: 'Body {"action": "request_ips", "ip_resolver"?: URL} or {"action": "build_graph", "master": NAME}.',
+      description:
+        'Body {"action": "request_ips", "ip_resolver"?: URL} or {"action": "build_graph", "master": NAME}.',
       body: actionBody,
       response: actionResponse,
       async handler({ body, ctx }) {
         if (body.action === 'request_ips') {
           const job = await startRequestIps(ctx, body.ip_resolver);
-          return { status: 202, headers: { Location: `/api/${job._links.self.href}` }, body: { _status: 'OK', ...job } };
+          return {
+            status: 202,
+            headers: { Location: `/api/${job._links.self.href}` },
+            body: { _status: 'OK', ...job },
+          };
         }
         const built = await startBuild(ctx, body.master ?? '');
         return {

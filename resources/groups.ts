@@ -4,7 +4,15 @@
  * static members: `hosts` in a write sets those hosts' `groups`. Subgroups and members must exist
  * (declared references); deleting a group pulls it from its parents and its hosts.
  */
-import { BadRequest, defineResource, isPlainObject, systemContext, Unprocessable, unsafeRegexReason, type CallContext } from '@fleet/engine';
+import {
+  BadRequest,
+  defineResource,
+  isPlainObject,
+  systemContext,
+  Unprocessable,
+  unsafeRegexReason,
+  type CallContext,
+} from '@fleet/engine';
 import { z } from 'zod';
 import { GROUPS, groupFields } from './groups/fields';
 import { hostnamesOf, wouldCycle } from './groups/membership';
@@ -14,9 +22,18 @@ import { executionRequest, executionResponse, jsonBody, master } from './lib/mas
 
 /** Refuses hosts that do not exist (or are hidden): members are named, not referenced, so checked here. */
 async function checkHosts(ctx: CallContext, names: readonly string[]): Promise<void> {
-  const found = new Set((await ctx.runtime.resources.of(hosts).find({ where: { _id: { $in: [...names] } }, projection: { _id: 1 } }, ctx)).map((h) => h._id));
+  const found = new Set(
+    (
+      await ctx.runtime.resources
+        .of(hosts)
+        .find({ where: { _id: { $in: [...names] } }, projection: { _id: 1 } }, ctx)
+    ).map((h) => h._id),
+  );
   const missing = names.filter((h) => !found.has(h));
-  if (missing.length > 0) throw new Unprocessable('groups: unknown host', { hosts: `unknown host(s): ${missing.slice(0, 20).join(', ')}` });
+  if (missing.length > 0)
+    throw new Unprocessable('groups: unknown host', {
+      hosts: `unknown host(s): ${missing.slice(0, 20).join(', ')}`,
+    });
 }
 
 /**
@@ -26,7 +43,10 @@ async function checkHosts(ctx: CallContext, names: readonly string[]): Promise<v
 async function setMembers(ctx: CallContext, id: string, members: readonly string[]): Promise<void> {
   const api = ctx.runtime.resources.of(hosts);
   const wanted = new Set(members);
-  const affected = await api.find({ where: { $or: [{ groups: id }, { _id: { $in: [...members] } }] }, projection: { groups: 1 } }, ctx);
+  const affected = await api.find(
+    { where: { $or: [{ groups: id }, { _id: { $in: [...members] } }] }, projection: { groups: 1 } },
+    ctx,
+  );
   const changes = affected.flatMap((h) => {
     const has = h.groups.includes(id);
     if (wanted.has(h._id) === has) return [];
@@ -35,7 +55,8 @@ async function setMembers(ctx: CallContext, id: string, members: readonly string
   if (changes.length > 0) await api.upsertMany(changes, systemContext(ctx.runtime, ctx.now));
 }
 
-const DELETE_USAGE = 'where: DELETE /groups takes {"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}';
+const DELETE_USAGE =
+  'where: DELETE /groups takes {"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}';
 
 /** The group types named by the `where` of DELETE /groups (the spec: an integer or an array of them). */
 function typesToDelete(raw: unknown): number[] {
@@ -47,8 +68,14 @@ function typesToDelete(raw: unknown): number[] {
   }
   if (!isPlainObject(where) || Object.keys(where).join() !== 'type') throw new BadRequest(DELETE_USAGE);
   const type = where.type;
-  const list: unknown = isPlainObject(type) && Object.keys(type).join() === '$in' ? type.$in : Array.isArray(type) ? type : [type];
-  if (!Array.isArray(list) || list.length === 0 || !list.every((t): t is number => Number.isInteger(t))) throw new BadRequest(DELETE_USAGE);
+  const list: unknown =
+    isPlainObject(type) && Object.keys(type).join() === '$in'
+      ? type.$in
+      : Array.isArray(type)
+        ? type
+        : [type];
+  if (!Array.isArray(list) || list.length === 0 || !list.every((t): t is number => Number.isInteger(t)))
+    throw new BadRequest(DELETE_USAGE);
   return list;
 }
 
@@ -56,7 +83,14 @@ export const groups = defineResource({
   name: GROUPS,
   description: 'Groups of hosts: containers, rule groups, and the graph groups built by POST /api/graph.',
   fields: groupFields,
-  methods: { list: 'viewer', get: 'viewer', create: 'admin', patch: 'admin', delete: 'admin', deleteMany: 'admin' },
+  methods: {
+    list: 'viewer',
+    get: 'viewer',
+    create: 'admin',
+    patch: 'admin',
+    delete: 'admin',
+    deleteMany: 'admin',
+  },
   indexes: [{ fields: [['type', 1]] }],
   hooks: {
     async prepare({ fields, extras, original, ctx }) {
@@ -66,7 +100,9 @@ export const groups = defineResource({
       const why = regex === undefined ? null : unsafeRegexReason(regex);
       if (why) throw new Unprocessable('groups: bad rule', { 'info.regex': why });
       if (fields.subgroups && original && (await wouldCycle(ctx, original._id, fields.subgroups))) {
-        throw new Unprocessable('groups: the subgroups would make a cycle', { subgroups: 'a group cannot contain itself, directly or through its subgroups' });
+        throw new Unprocessable('groups: the subgroups would make a cycle', {
+          subgroups: 'a group cannot contain itself, directly or through its subgroups',
+        });
       }
       if (extras.hosts) await checkHosts(ctx, [...new Set(extras.hosts)]);
       return fields;
@@ -103,7 +139,9 @@ export const groups = defineResource({
       role: 'viewer',
       summary: 'The ids of the direct subgroups of the group',
       response: z.array(z.string()),
-      handler: async ({ params, ctx, resource }) => ({ body: (await resource.get(params.id ?? '', ctx)).subgroups }),
+      handler: async ({ params, ctx, resource }) => ({
+        body: (await resource.get(params.id ?? '', ctx)).subgroups,
+      }),
     },
     {
       method: 'get',
@@ -111,7 +149,9 @@ export const groups = defineResource({
       role: 'viewer',
       summary: 'Host names of the group and all its nested subgroups (static members and rule matches)',
       response: z.array(z.string()),
-      handler: async ({ params, ctx, resource }) => ({ body: await hostnamesOf(ctx, await resource.get(params.id ?? '', ctx)) }),
+      handler: async ({ params, ctx, resource }) => ({
+        body: await hostnamesOf(ctx, await resource.get(params.id ?? '', ctx)),
+      }),
     },
     {
       method: 'post',

@@ -9,7 +9,15 @@ import { defineResource, f } from '@fleet/engine';
 import { z } from 'zod';
 import { statisticsHandler, statisticsResponse } from './hosts_statistic/statistics';
 import { checkedByHandler } from './lib/documented';
-import { executionRequest, executionResponse, jsonBody, master, monitoringAction, monitoringRequest, monitoringResponse } from './lib/master';
+import {
+  executionRequest,
+  executionResponse,
+  jsonBody,
+  master,
+  monitoringAction,
+  monitoringRequest,
+  monitoringResponse,
+} from './lib/master';
 import { vpn } from './lib/vpn';
 
 const grain = f.object(
@@ -34,7 +42,12 @@ const grain = f.object(
     lsb_distrib_description: f.string({ nullable: true }),
     ip_interfaces: f.object({}, { open: true }),
   },
-  { open: true, hiddenInList: true, readonly: true, description: 'Host attributes reported by the minion (grains.items)' },
+  {
+    open: true,
+    hiddenInList: true,
+    readonly: true,
+    description: 'Host attributes reported by the minion (grains.items)',
+  },
 );
 
 /** The parameters the statistics read (hosts_statistic/statistics.ts parses them, 400 naming the one that is wrong). */
@@ -47,11 +60,17 @@ const statisticsQuery = z.object({
       'The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours',
     )
     .meta({ examples: [['2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z']] }),
-  interval: z.string().regex(/^\d+$/).optional().describe('online only: seconds between two points kept (whole number)'),
+  interval: z
+    .string()
+    .regex(/^\d+$/)
+    .optional()
+    .describe('online only: seconds between two points kept (whole number)'),
   where: z
     .string()
     .optional()
-    .describe('JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)')
+    .describe(
+      'JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)',
+    )
     .meta({ examples: ['{"nodegroups": "web"}'] }),
 });
 
@@ -76,18 +95,28 @@ const vpnUser = f.object(
     type: f.string(),
     id: f.string(),
   },
-  { open: true, readonly: true, nullable: true, default: null, description: "The host's user record on its VPN server" },
+  {
+    open: true,
+    readonly: true,
+    nullable: true,
+    default: null,
+    description: "The host's user record on its VPN server",
+  },
 );
 
 export const hosts = defineResource({
   name: 'hosts',
-  description: 'Hosts (minions) of the master. Filled by the fleet sync; DELETE hides a host until show_soft_deleted is given.',
+  description:
+    'Hosts (minions) of the master. Filled by the fleet sync; DELETE hides a host until show_soft_deleted is given.',
   id: 'natural',
   fields: {
     version: f.string({ readonly: true, description: 'Salt version of the minion' }),
     ip: f.string({ readonly: true }),
     nodegroups: f.array(f.ref('nodegroups', { onDelete: 'pull' }), { readonly: true, default: () => [] }),
-    groups: f.array(f.ref('groups', { onDelete: 'pull' }), { default: () => [], description: 'Ids of the groups the host is a static member of' }),
+    groups: f.array(f.ref('groups', { onDelete: 'pull' }), {
+      default: () => [],
+      description: 'Ids of the groups the host is a static member of',
+    }),
     grain,
     last_distupgrade: f.datetime({ readonly: true, nullable: true }),
     last_stateapply: f.datetime({ readonly: true, nullable: true }),
@@ -95,15 +124,28 @@ export const hosts = defineResource({
     heartbeat: f.datetime({ readonly: true, nullable: true }),
     key: f.string({ enum: ['accepted', 'pending', 'rejected', 'denied'], readonly: true }),
     last_action: f.ref('actions', { readonly: true, nullable: true, default: null, onDelete: 'nullify' }),
-    nat: f.boolean({ readonly: true, default: false, description: 'The outward address (POST /api/graph request_ips) is not one of its own' }),
+    nat: f.boolean({
+      readonly: true,
+      default: false,
+      description: 'The outward address (POST /api/graph request_ips) is not one of its own',
+    }),
     fingerprint: f.string({ readonly: true, nullable: true }),
-    fingerprint_history: f.array(f.object({ added: f.datetime(), fingerprint: f.string() }), { readonly: true, default: () => [] }),
+    fingerprint_history: f.array(f.object({ added: f.datetime(), fingerprint: f.string() }), {
+      readonly: true,
+      default: () => [],
+    }),
     vpnsrv_representation: vpnUser,
     vpn_organization: f.ref('vpn_organizations', { nullable: true, default: null, onDelete: 'restrict' }),
     identification_number: f.string({ nullable: true, default: null, maxLength: 256 }),
     all_status: f.object(
       {},
-      { open: true, readonly: true, nullable: true, hiddenInList: true, description: 'Latest status.all_status sample while monitoring runs' },
+      {
+        open: true,
+        readonly: true,
+        nullable: true,
+        hiddenInList: true,
+        description: 'Latest status.all_status sample while monitoring runs',
+      },
     ),
   },
   methods: { list: 'viewer', get: 'viewer', patch: 'admin', delete: 'admin' },
@@ -127,7 +169,8 @@ export const hosts = defineResource({
       const to = fields.vpn_organization ?? null;
       if (from === to) return fields;
       const host = original?._id ?? ('_id' in fields && typeof fields._id === 'string' ? fields._id : '');
-      const place = from === null ? null : { organization: from, account: original?.vpnsrv_representation ?? null };
+      const place =
+        from === null ? null : { organization: from, account: original?.vpnsrv_representation ?? null };
       const record = await vpn(ctx).moveAccount({ host, from: place, to }, ctx);
       // An unknown organization: nothing was done; the reference check answers 422.
       return record === undefined ? fields : { ...fields, vpnsrv_representation: record };
@@ -136,7 +179,13 @@ export const hosts = defineResource({
       // Undo only what `prepare` did: an account made in the new organization.
       const to = fields.vpn_organization ?? null;
       const made = fields.vpnsrv_representation;
-      if (!('vpn_organization' in fields) || to === null || to === (original?.vpn_organization ?? null) || !made) return;
+      if (
+        !('vpn_organization' in fields) ||
+        to === null ||
+        to === (original?.vpn_organization ?? null) ||
+        !made
+      )
+        return;
       await vpn(ctx).deleteAccount({ organization: to, account: made }, ctx);
     },
   },
@@ -145,7 +194,8 @@ export const hosts = defineResource({
       method: 'get',
       path: '/statistics/:kind',
       role: 'viewer',
-      summary: 'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
+      summary:
+        'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
       description:
         'kind: online (points {timestamp, _id: null, hostnames: {up, down}}), unique_online ({hostnames: {up, all}}), unique_updated ({hostnames: {updated, all}}), unique_dist_upgraded ({hostnames: {distUpgraded, all}}) or new_hosts ({hostnames: {new}}).',
       query: checkedByHandler(statisticsQuery),
@@ -156,29 +206,36 @@ export const hosts = defineResource({
       method: 'post',
       path: '/:id',
       role: 'operator',
-      summary: 'Runs a Salt function on the host through the master (execution proxying): {exec_client, fun, arg, kwarg, ...}',
+      summary:
+        'Runs a Salt function on the host through the master (execution proxying): {exec_client, fun, arg, kwarg, ...}',
       body: checkedByHandler(executionRequest),
       response: executionResponse,
       async handler({ params, body, ctx, resource }) {
         const service = master(ctx);
         const host = await resource.get(params.id ?? '', ctx);
-        return { body: await service.execute({ targets: [host._id], kind: 'host', body: jsonBody(body) }, ctx) };
+        return {
+          body: await service.execute({ targets: [host._id], kind: 'host', body: jsonBody(body) }, ctx),
+        };
       },
     },
     {
       method: 'post',
       path: '/:id/all_status',
       role: 'operator',
-      summary: 'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',
+      summary:
+        'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',
       body: checkedByHandler(monitoringRequest),
       response: monitoringResponse,
-      handler: async ({ params, body, ctx }) => ({ body: await master(ctx).monitoring(params.id ?? '', monitoringAction(body), ctx) }),
+      handler: async ({ params, body, ctx }) => ({
+        body: await master(ctx).monitoring(params.id ?? '', monitoringAction(body), ctx),
+      }),
     },
     {
       method: 'get',
       path: '/:id/vpn_profile',
       role: 'operator',
-      summary: "The host's VPN client profile from its VPN server: one .ovpn (one server attached) or the server's .tar (several)",
+      summary:
+        "The host's VPN client profile from its VPN server: one .ovpn (one server attached) or the server's .tar (several)",
       download: true,
       handler: async ({ params, ctx }) => ({ download: await vpn(ctx).profile(params.id ?? '', ctx) }),
     },

@@ -18,7 +18,10 @@ const summary = f.object({
   _created: f.datetime(),
   _updated: f.datetime(),
   _soft_deleted: f.boolean({ description: 'Hidden by soft delete (as lists show it)' }),
-  _deleted: f.boolean({ description: 'Hidden by soft delete, as a single snapshot shows it (the spec names the flag so in the item output)' }),
+  _deleted: f.boolean({
+    description:
+      'Hidden by soft delete, as a single snapshot shows it (the spec names the flag so in the item output)',
+  }),
 });
 
 export const hosts_statistic = defineResource({
@@ -37,7 +40,9 @@ export const hosts_statistic = defineResource({
     async afterRead({ docs, view, ctx }) {
       await fillSnapshots(docs, ctx);
       // The spec's single-item shape names the deletion flag `_deleted`; lists keep `_soft_deleted`.
-      if (view === 'item') for (const doc of docs) doc.hosts = doc.hosts.map(({ _soft_deleted, ...rest }) => ({ ...rest, _deleted: _soft_deleted }));
+      if (view === 'item')
+        for (const doc of docs)
+          doc.hosts = doc.hosts.map(({ _soft_deleted, ...rest }) => ({ ...rest, _deleted: _soft_deleted }));
     },
   },
 });

@@ -77,4 +77,11 @@ export { cronError, nextRun, type Schedule } from './tasks/schedule';
 
 /** The compact host-list history (snapshot loop, migration, seed): docs/statistics.md. */
 export * as snapshotHistory from './hosts_statistic/history';
-export { vpn, reconcileResponse, type VpnService, type AccountRecord, type OrganizationRecord, type ReconcileReport } from './lib/vpn';
+export {
+  vpn,
+  reconcileResponse,
+  type VpnService,
+  type AccountRecord,
+  type OrganizationRecord,
+  type ReconcileReport,
+} from './lib/vpn';

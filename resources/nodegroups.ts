@@ -13,7 +13,12 @@ export const nodegroups = defineResource({
     name: f.string({ required: true, readonly: true }),
     type: f.integer({ default: 1, readonly: true }),
     info: f.object(
-      { regex: f.string(), grain: f.object({}, { open: true }), hosts: f.array(f.string()), expression: f.string() },
+      {
+        regex: f.string(),
+        grain: f.object({}, { open: true }),
+        hosts: f.array(f.string()),
+        expression: f.string(),
+      },
       { readonly: true, default: () => ({}), description: 'The parsed compound expression' },
     ),
   },

@@ -13,10 +13,14 @@ const ADDRESS_KEYS = ['resolver_address', 'master_address', 'file'] as const;
 type AddressKey = (typeof ADDRESS_KEYS)[number];
 type Addresses = { resolver_address?: string; master_address?: string; file?: string | null };
 
-const flat = (what: string) => ({ writeOnly: true, description: `Flat form of addresses.${what} (the spec's PATCH body)` }) as const;
+const flat = (what: string) =>
+  ({ writeOnly: true, description: `Flat form of addresses.${what} (the spec's PATCH body)` }) as const;
 
 /** `addresses` with the flat keys of the body moved in; the same key given both ways must agree. */
-function withFlatKeys<A extends Addresses>(addresses: A | undefined, extras: Partial<Record<AddressKey, string | null>>): A | undefined {
+function withFlatKeys<A extends Addresses>(
+  addresses: A | undefined,
+  extras: Partial<Record<AddressKey, string | null>>,
+): A | undefined {
   const given = ADDRESS_KEYS.filter((k) => extras[k] !== undefined);
   if (given.length === 0) return addresses;
   const issues: Record<string, string> = {};
@@ -25,7 +29,8 @@ function withFlatKeys<A extends Addresses>(addresses: A | undefined, extras: Par
   const out = { ...addresses } as A;
   for (const key of given) {
     const value = extras[key];
-    if (addresses?.[key] !== undefined && addresses[key] !== value) issues[key] = `given twice with different values (here and as addresses.${key})`;
+    if (addresses?.[key] !== undefined && addresses[key] !== value)
+      issues[key] = `given twice with different values (here and as addresses.${key})`;
     if (key === 'file') out.file = value ?? null;
     else if (typeof value === 'string') out[key] = value;
   }
@@ -42,7 +47,8 @@ export const settings = defineResource({
       {
         resolver_address: f.string({
           default: '',
-          description: 'URL of the IP resolver (http or https; empty: none) that POST /api/graph request_ips uses by default',
+          description:
+            'URL of the IP resolver (http or https; empty: none) that POST /api/graph request_ips uses by default',
         }),
         master_address: f.string({ default: '' }),
         file: f.ref('files', { nullable: true, onDelete: 'nullify' }),
@@ -69,7 +75,11 @@ export const settings = defineResource({
   initialItems: (config) => [
     {
       _id: '0',
-      addresses: { resolver_address: '', master_address: typeof config.saltMasterName === 'string' ? config.saltMasterName : '', file: null },
+      addresses: {
+        resolver_address: '',
+        master_address: typeof config.saltMasterName === 'string' ? config.saltMasterName : '',
+        file: null,
+      },
     },
   ],
 });

@@ -19,8 +19,14 @@ interface TaskState {
 
 function scheduleOf(task: TaskState): Schedule {
   // `start` is required on create, and kept by every later write.
-  if (task.start === undefined) throw new Unprocessable('tasks: invalid schedule', { start: 'required field' });
-  return { start: task.start, end: task.end ?? null, interval: task.interval ?? null, cron: task.cron ?? null };
+  if (task.start === undefined)
+    throw new Unprocessable('tasks: invalid schedule', { start: 'required field' });
+  return {
+    start: task.start,
+    end: task.end ?? null,
+    interval: task.interval ?? null,
+    cron: task.cron ?? null,
+  };
 }
 
 function checkSchedule(task: TaskState): void {
@@ -30,7 +36,8 @@ function checkSchedule(task: TaskState): void {
     const why = cronError(task.cron);
     if (why) issues.cron = why;
   }
-  if (task.end instanceof Date && task.start instanceof Date && task.end <= task.start) issues.end = 'must be after start';
+  if (task.end instanceof Date && task.start instanceof Date && task.end <= task.start)
+    issues.end = 'must be after start';
   if (Object.keys(issues).length > 0) throw new Unprocessable('tasks: invalid schedule', issues);
 }
 
@@ -43,7 +50,8 @@ function nextState(task: TaskState, now: Date): { next: Date | null; status?: 'f
   if (task.status === 'finished') return { next: null };
   const next = nextRun(scheduleOf(task), now);
   if (next !== null) return { next };
-  if (task.end instanceof Date && task.end <= now) throw new Unprocessable('tasks: invalid schedule', { end: 'is in the past: the task would never run' });
+  if (task.end instanceof Date && task.end <= now)
+    throw new Unprocessable('tasks: invalid schedule', { end: 'is in the past: the task would never run' });
   return (task.count_of_execution ?? 0) === 0 ? { next: now } : { next: null, status: 'finished' };
 }
 
@@ -61,14 +69,25 @@ export const tasks = defineResource({
     status: f.string({ enum: ['scheduled', 'paused', 'finished'], default: 'scheduled' }),
     tgt: f.array(f.string({ minLength: 1 }), { required: true }),
     interval: f.integer({ nullable: true, min: 1, description: 'Seconds between runs' }),
-    cron: f.string({ nullable: true, maxLength: 200, description: 'Cron expression (UTC), instead of interval' }),
+    cron: f.string({
+      nullable: true,
+      maxLength: 200,
+      description: 'Cron expression (UTC), instead of interval',
+    }),
     next: f.datetime({ readonly: true, nullable: true }),
     count_of_execution: f.integer({ readonly: true, default: 0 }),
     last_run: f.datetime({ readonly: true, nullable: true }),
     last_jid: f.string({ readonly: true, nullable: true }),
     last_error: f.string({ readonly: true, nullable: true }),
   },
-  methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', updateByBody: 'operator', delete: 'operator' },
+  methods: {
+    list: 'viewer',
+    get: 'viewer',
+    create: 'operator',
+    patch: 'operator',
+    updateByBody: 'operator',
+    delete: 'operator',
+  },
   indexes: [
     {
       fields: [
@@ -81,8 +100,10 @@ export const tasks = defineResource({
     async prepare({ op, fields, original, ctx }) {
       const merged: TaskState = { ...original, ...fields };
       checkSchedule(merged);
-      if (op === 'create' && fields.status === 'finished') throw new Unprocessable('tasks: bad status', { status: 'a new task is scheduled or paused' });
-      const scheduleChanged = op !== 'patch' || ['start', 'end', 'interval', 'cron', 'status'].some((k) => k in fields);
+      if (op === 'create' && fields.status === 'finished')
+        throw new Unprocessable('tasks: bad status', { status: 'a new task is scheduled or paused' });
+      const scheduleChanged =
+        op !== 'patch' || ['start', 'end', 'interval', 'cron', 'status'].some((k) => k in fields);
       if (scheduleChanged) Object.assign(fields, nextState(merged, ctx.now));
       return fields;
     },
@@ -96,11 +117,19 @@ export const tasks = defineResource({
       renders: { as: 'write' },
       async handler({ params, ctx, resource, ifMatch }) {
         const status = z.enum(['paused', 'scheduled']).safeParse(params.status);
-        if (!status.success) throw new Unprocessable('tasks: unknown status', { status: 'must be paused or scheduled' });
+        if (!status.success)
+          throw new Unprocessable('tasks: unknown status', { status: 'must be paused or scheduled' });
         const task = await resource.get(params.id ?? '', ctx);
         if (task.status === 'finished') throw new Conflict('tasks: a finished task cannot change status');
         // `prepare` recomputes `next` for a status change (and finishes a task with no run left).
-        return { write: await resource.patch(task._id, { status: status.data }, ctx, ifMatch === undefined ? {} : { ifMatch }) };
+        return {
+          write: await resource.patch(
+            task._id,
+            { status: status.data },
+            ctx,
+            ifMatch === undefined ? {} : { ifMatch },
+          ),
+        };
       },
     },
   ],

@@ -14,7 +14,11 @@ export const vpn_managers = defineResource({
   fields: {
     name: f.string({ required: true, unique: true, minLength: 1 }),
     server_address: f.string({ required: true, minLength: 1 }),
-    dashboard_address: f.string({ required: true, minLength: 1, description: 'URL of the web console, where the server also answers its API' }),
+    dashboard_address: f.string({
+      required: true,
+      minLength: 1,
+      description: 'URL of the web console, where the server also answers its API',
+    }),
     username: f.string({ required: true, minLength: 1 }),
     password: f.string({ required: true, secret: true, minLength: 1 }),
   },
@@ -32,7 +36,8 @@ export const vpn_managers = defineResource({
       method: 'post',
       path: '/reconcile',
       role: 'admin',
-      summary: 'Compares every VPN manager with the store now: repairs what the store says should exist, reports the rest as alerts',
+      summary:
+        'Compares every VPN manager with the store now: repairs what the store says should exist, reports the rest as alerts',
       response: reconcileResponse,
       handler: async ({ ctx }) => ({ body: await vpn(ctx).reconcile({}, ctx) }),
     },

@@ -28,7 +28,8 @@ export const vpn_organizations = defineResource({
       {
         open: true,
         default: () => ({}),
-        description: 'The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server',
+        description:
+          'The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server',
       },
     ),
     cipher_type: f.string({ default: 'rsa' }),
@@ -36,7 +37,8 @@ export const vpn_organizations = defineResource({
     unreachable: f.boolean({
       readonly: true,
       default: false,
-      description: 'The last reconcile could not use the manager (down, too slow, or refusing the credentials)',
+      description:
+        'The last reconcile could not use the manager (down, too slow, or refusing the credentials)',
     }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', delete: 'admin' },
@@ -45,15 +47,22 @@ export const vpn_organizations = defineResource({
       if (op !== 'create' || fields.vpn_manager === undefined) return fields;
       const given = fields.vpnsrv_representation ?? {};
       const name = typeof given.name === 'string' && given.name !== '' ? given.name : (fields.name ?? '');
-      const record = await vpn(ctx).createOrganization({ manager: fields.vpn_manager, name, authApi: given.auth_api === true }, ctx);
+      const record = await vpn(ctx).createOrganization(
+        { manager: fields.vpn_manager, name, authApi: given.auth_api === true },
+        ctx,
+      );
       // No such manager: nothing was created; the reference check answers 422 naming vpn_manager.
       if (record === null) return fields;
       const cipher = typeof given.cipher_type === 'string' ? given.cipher_type : fields.cipher_type;
-      return { ...fields, vpnsrv_representation: { ...record, ...(cipher === undefined ? {} : { cipher_type: cipher }) } };
+      return {
+        ...fields,
+        vpnsrv_representation: { ...record, ...(cipher === undefined ? {} : { cipher_type: cipher }) },
+      };
     },
     async onWriteError({ op, fields, ctx }) {
       const id = idOf(fields.vpnsrv_representation, 'id');
-      if (op === 'create' && fields.vpn_manager !== undefined && id !== undefined) await vpn(ctx).undoOrganization({ manager: fields.vpn_manager, id }, ctx);
+      if (op === 'create' && fields.vpn_manager !== undefined && id !== undefined)
+        await vpn(ctx).undoOrganization({ manager: fields.vpn_manager, id }, ctx);
     },
     async beforeDelete({ doc, ctx }) {
       const id = idOf(doc.vpnsrv_representation, 'id');
@@ -67,7 +76,12 @@ export const vpn_organizations = defineResource({
       const system = systemContext(ctx.runtime, ctx.now);
       await ctx.runtime.resources
         .get('hosts')
-        .patchMany({ vpn_organization: null, 'vpnsrv_representation.organization': id }, { vpnsrv_representation: null }, system, { showDeleted: true });
+        .patchMany(
+          { vpn_organization: null, 'vpnsrv_representation.organization': id },
+          { vpnsrv_representation: null },
+          system,
+          { showDeleted: true },
+        );
     },
   },
 });

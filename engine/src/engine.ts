@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Registry } from './compile/registry';
 import { createRegistry } from './compile/registry';
-import type { CallContext, Log, Principal, AnyResourceDefinition, Runtime, SecretBox } from './definition/define';
+import type {
+  CallContext,
+  Log,
+  Principal,
+  AnyResourceDefinition,
+  Runtime,
+  SecretBox,
+} from './definition/define';
 import type { RouteGroup } from './definition/routes';
 import { HttpError } from './errors';
 import { stampNow } from './ops/clock';
@@ -28,7 +35,9 @@ function sealedAt(node: unknown, segments: readonly string[]): boolean {
   if (segments.length === 0) return typeof node === 'string' && node.startsWith(SEALED_PREFIX);
   if (node === null || typeof node !== 'object') return false;
   const [head, ...rest] = segments;
-  return head !== undefined && Object.hasOwn(node, head) && sealedAt((node as Record<string, unknown>)[head], rest);
+  return (
+    head !== undefined && Object.hasOwn(node, head) && sealedAt((node as Record<string, unknown>)[head], rest)
+  );
 }
 
 /** Replaces each sealed value at a dotted path (arrays traversed) by `reseal(value)`; whether one changed. */
@@ -47,11 +56,19 @@ function resealAt(node: unknown, segments: readonly string[], reseal: (sealed: s
 }
 
 /** Every stored item of a resource with secrets, in `_id` pages (index order: no page meets the row budget). */
-async function* storedPages(store: Store, res: CompiledResource, projection?: Projection): AsyncGenerator<Doc[]> {
+async function* storedPages(
+  store: Store,
+  res: CompiledResource,
+  projection?: Projection,
+): AsyncGenerator<Doc[]> {
   if (res.secretPaths.length === 0) return;
   await store.ensureCollection(res.collection);
   for (let after = ''; ;) {
-    const page = await store.find(res.name, { _id: { $gt: after } }, { sort: [['_id', 1]], limit: SCAN_PAGE, ...(projection ? { projection } : {}) });
+    const page = await store.find(
+      res.name,
+      { _id: { $gt: after } },
+      { sort: [['_id', 1]], limit: SCAN_PAGE, ...(projection ? { projection } : {}) },
+    );
     if (page.length > 0) yield page;
     const last = page[page.length - 1];
     if (last === undefined || page.length < SCAN_PAGE) return;
@@ -135,14 +152,18 @@ export function createEngine(options: EngineOptions): Engine {
         // Items written without the soft-delete flag (by hand, by an older version) get `false`,
         // so the `{flag: false}` scope of every read still shows them. `null` matches missing.
         const flag = res.softDelete?.field;
-        if (flag) await store.update(res.name, { [flag]: null }, { $set: { [flag]: false } }, { multi: true });
+        if (flag)
+          await store.update(res.name, { [flag]: null }, { $set: { [flag]: false } }, { multi: true });
       }
       const ctx = systemContext(runtime);
       for (const res of registry.resources.values()) {
         const items = res.def.initialItems?.(runtime.config) ?? [];
         const ids = items.map((item) => item._id);
-        if (ids.some((id) => typeof id !== 'string')) throw new Error(`${res.name}: initial items need a string _id`);
-        const present = new Set((await store.find(res.name, { _id: { $in: ids } }, { projection: { _id: 1 } })).map((d) => d._id));
+        if (ids.some((id) => typeof id !== 'string'))
+          throw new Error(`${res.name}: initial items need a string _id`);
+        const present = new Set(
+          (await store.find(res.name, { _id: { $in: ids } }, { projection: { _id: 1 } })).map((d) => d._id),
+        );
         const missing = items.filter((item) => !present.has(String(item._id)));
         if (missing.length > 0) await runtime.resources.get(res.name).createMany(missing, ctx);
       }
@@ -173,7 +194,8 @@ export function createEngine(options: EngineOptions): Engine {
       for (const res of registry.resources.values()) {
         const paths = res.secretPaths.map((p) => p.split('.'));
         const projection = Object.fromEntries(paths.map((p) => [p[0] ?? '_id', 1 as const]));
-        for await (const page of storedPages(store, res, projection)) if (page.some((doc) => paths.some((p) => sealedAt(doc, p)))) return true;
+        for await (const page of storedPages(store, res, projection))
+          if (page.some((doc) => paths.some((p) => sealedAt(doc, p)))) return true;
       }
       return false;
     },

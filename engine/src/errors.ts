@@ -20,7 +20,8 @@ export interface IssuesInput {
  */
 export function nestIssues(input: IssuesInput): Issues {
   const out = tree();
-  for (const [key, value] of Object.entries(input)) place(out, key.split('.'), typeof value === 'string' ? value : nestIssues(value));
+  for (const [key, value] of Object.entries(input))
+    place(out, key.split('.'), typeof value === 'string' ? value : nestIssues(value));
   return out;
 }
 

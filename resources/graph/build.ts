@@ -31,21 +31,27 @@ export const gatewayId = (ip: string): string => builtGroupId(`gateway:${ip}`);
 
 /** Hosts behind a NAT, by outward address (sorted ids; hosts hidden by soft delete left out). */
 async function natHosts(ctx: CallContext): Promise<Map<string, string[]>> {
-  const found = await ctx.runtime.resources.of(hosts).find({ where: { nat: true }, projection: { ip: 1 }, sort: [['_id', 1]] }, ctx);
+  const found = await ctx.runtime.resources
+    .of(hosts)
+    .find({ where: { nat: true }, projection: { ip: 1 }, sort: [['_id', 1]] }, ctx);
   const byIp = new Map<string, string[]>();
-  for (const h of found) if (typeof h.ip === 'string' && h.ip !== '') byIp.set(h.ip, [...(byIp.get(h.ip) ?? []), h._id]);
+  for (const h of found)
+    if (typeof h.ip === 'string' && h.ip !== '') byIp.set(h.ip, [...(byIp.get(h.ip) ?? []), h._id]);
   return byIp;
 }
 
 /** The static members of each group, sorted. */
 async function membersOf(ctx: CallContext, ids: readonly string[]): Promise<Map<string, string[]>> {
-  const found = await ctx.runtime.resources.of(hosts).find({ where: { groups: { $in: [...ids] } }, projection: { groups: 1 }, sort: [['_id', 1]] }, ctx);
+  const found = await ctx.runtime.resources
+    .of(hosts)
+    .find({ where: { groups: { $in: [...ids] } }, projection: { groups: 1 }, sort: [['_id', 1]] }, ctx);
   const out = new Map<string, string[]>(ids.map((id) => [id, []]));
   for (const h of found) for (const g of h.groups) out.get(g)?.push(h._id);
   return out;
 }
 
-const same = (a: readonly string[] | undefined, b: readonly string[]): boolean => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+const same = (a: readonly string[] | undefined, b: readonly string[]): boolean =>
+  a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** What the gateways are after a reconciliation. */
 export interface Gateways {
@@ -81,7 +87,10 @@ export async function reconcileGateways(ctx: CallContext, o: { prune: boolean })
     const hostIds = wanted.get(ip) ?? [];
     const id = byIp.get(ip);
     if (id === undefined) {
-      const made = await api.create({ _id: gatewayId(ip), name: ip, type: GATEWAY, info: { ip }, hosts: hostIds }, sys);
+      const made = await api.create(
+        { _id: gatewayId(ip), name: ip, type: GATEWAY, info: { ip }, hosts: hostIds },
+        sys,
+      );
       byIp.set(ip, made._id);
       created.push(made._id);
     } else if (!same(members.get(id), hostIds)) await api.patch(id, { hosts: hostIds }, sys);
@@ -121,10 +130,20 @@ export interface BuiltGraph {
 export async function buildGraph(ctx: CallContext, master: string): Promise<BuiltGraph> {
   const sys = systemContext(ctx.runtime, ctx.now);
   const gateways = await reconcileGateways(sys, { prune: true });
-  const direct = await ctx.runtime.resources.of(hosts).find({ where: { nat: { $ne: true } }, projection: { _id: 1 }, sort: [['_id', 1]] }, sys);
-  await putGroup(sys, DIRECT_ID, { name: 'direct', type: DIRECT, subgroups: [], info: {}, hosts: direct.map((h) => h._id) });
+  const direct = await ctx.runtime.resources
+    .of(hosts)
+    .find({ where: { nat: { $ne: true } }, projection: { _id: 1 }, sort: [['_id', 1]] }, sys);
+  await putGroup(sys, DIRECT_ID, {
+    name: 'direct',
+    type: DIRECT,
+    subgroups: [],
+    info: {},
+    hosts: direct.map((h) => h._id),
+  });
   const subgroups = [...gateways.byIp.values(), DIRECT_ID];
   const root = await putGroup(sys, ROOT_ID, { name: master, type: ROOT, subgroups, info: {} });
-  await ctx.runtime.resources.of(groupsRef).deleteMany({ type: { $in: [ROOT, DIRECT] }, _id: { $nin: [ROOT_ID, DIRECT_ID] } }, sys);
+  await ctx.runtime.resources
+    .of(groupsRef)
+    .deleteMany({ type: { $in: [ROOT, DIRECT] }, _id: { $nin: [ROOT_ID, DIRECT_ID] } }, sys);
   return { root, gateways: [...gateways.byIp.values()], direct: DIRECT_ID };
 }

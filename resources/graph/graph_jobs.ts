@@ -9,7 +9,8 @@ const count = () => f.integer({ default: 0, min: 0 });
 
 export const graph_jobs = defineResource({
   name: 'graph_jobs',
-  description: 'request_ips runs of POST /api/graph and their progress (internal; read through GET /api/graph/jobs/{id}).',
+  description:
+    'request_ips runs of POST /api/graph and their progress (internal; read through GET /api/graph/jobs/{id}).',
   fields: {
     action: f.string({ enum: ['request_ips'], required: true }),
     state: f.string({ enum: ['running', 'done', 'failed'], required: true }),

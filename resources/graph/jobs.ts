@@ -5,7 +5,14 @@
  * one graph action writes groups at a time across every instance (409 otherwise).
  */
 import { randomBytes } from 'node:crypto';
-import { Conflict, formatHttpDate, systemContext, Unprocessable, type CallContext, type ItemOfFields } from '@fleet/engine';
+import {
+  Conflict,
+  formatHttpDate,
+  systemContext,
+  Unprocessable,
+  type CallContext,
+  type ItemOfFields,
+} from '@fleet/engine';
 import type { z } from 'zod';
 import { master } from '../lib/master';
 import { settings } from '../settings';
@@ -28,17 +35,27 @@ async function resolverFor(ctx: CallContext, given: string | undefined): Promise
     if (why) throw new Unprocessable('graph: bad ip_resolver', { ip_resolver: why });
     return normalizedResolver(given);
   }
-  const stored = (await ctx.runtime.resources.of(settings).get('0', systemContext(ctx.runtime, ctx.now))).addresses.resolver_address ?? '';
-  if (stored === '') throw new Unprocessable('graph: no resolver', { ip_resolver: 'required field (settings.addresses.resolver_address is empty)' });
+  const stored =
+    (await ctx.runtime.resources.of(settings).get('0', systemContext(ctx.runtime, ctx.now))).addresses
+      .resolver_address ?? '';
+  if (stored === '')
+    throw new Unprocessable('graph: no resolver', {
+      ip_resolver: 'required field (settings.addresses.resolver_address is empty)',
+    });
   const why = resolverIssue(stored);
-  if (why) throw new Unprocessable('graph: bad resolver in the settings', { ip_resolver: `settings.addresses.resolver_address ${why}` });
+  if (why)
+    throw new Unprocessable('graph: bad resolver in the settings', {
+      ip_resolver: `settings.addresses.resolver_address ${why}`,
+    });
   return normalizedResolver(stored);
 }
 
 /** Takes the graph lease for `holder`, or 409 naming the running job. */
 async function takeLease(ctx: CallContext, holder: string): Promise<void> {
   if (await ctx.runtime.leases.acquire(GRAPH_LEASE, holder, GRAPH_LEASE_MS)) return;
-  const [running] = await ctx.runtime.resources.of(graph_jobs).find({ where: { state: 'running' }, limit: 1 }, systemContext(ctx.runtime, ctx.now));
+  const [running] = await ctx.runtime.resources
+    .of(graph_jobs)
+    .find({ where: { state: 'running' }, limit: 1 }, systemContext(ctx.runtime, ctx.now));
   const which = running ? `: request_ips job ${running._id} (GET /api/graph/jobs/${running._id})` : '';
   throw new Conflict(`graph: another graph action is running${which}; try again when it is done`);
 }
@@ -61,12 +78,18 @@ export async function startRequestIps(ctx: CallContext, given: string | undefine
     await pruneJobs(sys);
     const plan = await probePlan(sys);
     const skipped = plan.total - plan.targets.length;
-    const job = await ctx.runtime.resources
-      .of(graph_jobs)
-      .create(
-        { _id: jobId, action: 'request_ips', state: 'running', resolver: shownResolver(resolver), total: plan.total, targeted: plan.targets.length, skipped },
-        sys,
-      );
+    const job = await ctx.runtime.resources.of(graph_jobs).create(
+      {
+        _id: jobId,
+        action: 'request_ips',
+        state: 'running',
+        resolver: shownResolver(resolver),
+        total: plan.total,
+        targeted: plan.targets.length,
+        skipped,
+      },
+      sys,
+    );
     void runJob({ runtime: ctx.runtime, log: ctx.runtime.log, service, jobId, resolver, plan });
     return jobBody(job, ctx.now);
   } catch (err) {
@@ -104,7 +127,9 @@ export function jobBody(job: Job, now: Date): JobBody {
     direct: job.direct,
     gateways_created: [...job.gateways_created],
     failures: job.failures.map((f) => ({ host: f.host ?? '', reason: f.reason ?? '' })),
-    error: abandoned ? `abandoned: no progress for ${GRAPH_LEASE_MS / 60_000} minutes (the instance running it stopped)` : job.error,
+    error: abandoned
+      ? `abandoned: no progress for ${GRAPH_LEASE_MS / 60_000} minutes (the instance running it stopped)`
+      : job.error,
     started: formatHttpDate(job._created),
     updated: formatHttpDate(job._updated),
     finished: job.finished ? formatHttpDate(job.finished) : null,
@@ -114,5 +139,8 @@ export function jobBody(job: Job, now: Date): JobBody {
 
 /** GET /graph/jobs/{id}: 404 for an unknown (or pruned) job. */
 export async function readJob(ctx: CallContext, id: string): Promise<JobBody> {
-  return jobBody(await ctx.runtime.resources.of(graph_jobs).get(id, systemContext(ctx.runtime, ctx.now)), ctx.now);
+  return jobBody(
+    await ctx.runtime.resources.of(graph_jobs).get(id, systemContext(ctx.runtime, ctx.now)),
+    ctx.now,
+  );
 }

@@ -11,7 +11,11 @@ import { nodeOf, renderGraph, type GraphBounds, type GraphEdge, type GraphNode }
 export const GATEWAY = 3;
 
 /** The graph from group `rootId` (404 when there is no such group). */
-export async function graphOf(ctx: CallContext, rootId: string, bounds?: GraphBounds): Promise<{ nodes: GraphNode[]; edges: GraphEdge[] }> {
+export async function graphOf(
+  ctx: CallContext,
+  rootId: string,
+  bounds?: GraphBounds,
+): Promise<{ nodes: GraphNode[]; edges: GraphEdge[] }> {
   const root = await ctx.runtime.resources.of(groupsRef).get(rootId, ctx);
   // Every group below the root, each read once, one query per level.
   const tree = await groupTree(ctx, root);
@@ -19,7 +23,11 @@ export async function graphOf(ctx: CallContext, rootId: string, bounds?: GraphBo
 }
 
 /** The nodes of the graph from `rootId`, only those of the given node types when `types` is set. */
-export async function nodesOf(ctx: CallContext, rootId: string, types: readonly number[] | null | undefined): Promise<GraphNode[]> {
+export async function nodesOf(
+  ctx: CallContext,
+  rootId: string,
+  types: readonly number[] | null | undefined,
+): Promise<GraphNode[]> {
   const { nodes } = await graphOf(ctx, rootId);
   return types ? nodes.filter((n) => types.includes(n.type)) : nodes;
 }
@@ -38,7 +46,10 @@ export async function notLinked(ctx: CallContext): Promise<GraphNode[]> {
     ctx,
   );
   if (gateways.length === 0) return [];
-  const parents = await api.find({ where: { subgroups: { $in: gateways.map((g) => g._id) } }, projection: { subgroups: 1 } }, ctx);
+  const parents = await api.find(
+    { where: { subgroups: { $in: gateways.map((g) => g._id) } }, projection: { subgroups: 1 } },
+    ctx,
+  );
   const linked = new Set(parents.flatMap((p) => p.subgroups));
   return gateways.filter((g) => !linked.has(g._id)).map(nodeOf);
 }

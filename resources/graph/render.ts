@@ -105,7 +105,9 @@ export function renderGraph(
       edges.push({ type: 'groupLink', source: frame.group._id, target: childId });
     }
     if (stack.length + 1 > bounds.depth)
-      throw new Unprocessable(`graph: the groups below ${root._id} nest deeper than ${bounds.depth} levels; the graph is not drawn`);
+      throw new Unprocessable(
+        `graph: the groups below ${root._id} nest deeper than ${bounds.depth} levels; the graph is not drawn`,
+      );
     if (nodes.length + 1 > bounds.nodes) {
       throw new Unprocessable(
         `graph: the graph of ${root._id} has more than ${bounds.nodes} nodes (one per visit: a subgroup shared by several parents is drawn under each); draw a smaller part of it`,

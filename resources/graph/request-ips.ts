@@ -40,13 +40,22 @@ function addressesOf(value: unknown): string[] {
 
 /** The hosts to probe (accepted key, up; hidden hosts left out) and their own addresses. */
 export async function probePlan(ctx: CallContext): Promise<ProbePlan> {
-  const projection = { key: 1, status: 1, 'grain.ip_interfaces': 1, 'grain.ipv4': 1, 'grain.ipv6': 1 } as const;
+  const projection = {
+    key: 1,
+    status: 1,
+    'grain.ip_interfaces': 1,
+    'grain.ipv4': 1,
+    'grain.ipv6': 1,
+  } as const;
   const all = await ctx.runtime.resources.of(hosts).find({ projection, sort: [['_id', 1]] }, ctx);
   const targets = all.filter((h) => h.key === 'accepted' && h.status === 'up');
   const own = new Map(
     targets.map((h) => {
       const g: Readonly<Record<string, unknown>> = h.grain ?? {};
-      return [h._id, new Set(addressesOf([g['ip_interfaces'], g['ipv4'], g['ipv6']]).map((a) => a.toLowerCase()))] as const;
+      return [
+        h._id,
+        new Set(addressesOf([g['ip_interfaces'], g['ipv4'], g['ipv6']]).map((a) => a.toLowerCase())),
+      ] as const;
     }),
   );
   return { total: all.length, targets: targets.map((h) => h._id), own };
@@ -63,7 +72,12 @@ interface Tally {
 }
 
 /** Writes one batch's addresses and counts it. */
-async function recordBatch(runtime: Runtime, plan: ProbePlan, tally: Tally, answers: readonly OutwardAnswer[]): Promise<void> {
+async function recordBatch(
+  runtime: Runtime,
+  plan: ProbePlan,
+  tally: Tally,
+  answers: readonly OutwardAnswer[],
+): Promise<void> {
   const writes: Array<{ _id: string; ip: string; nat: boolean }> = [];
   for (const a of answers) {
     tally.probed += 1;
@@ -99,7 +113,11 @@ export async function runJob(a: RunArgs): Promise<void> {
   const jobs = a.runtime.resources.of(graph_jobs);
   const tally: Tally = { probed: 0, resolved: 0, failed: 0, nat: 0, direct: 0, failures: [] };
   const progress = async (extra: Record<string, unknown> = {}): Promise<void> => {
-    await jobs.patch(a.jobId, { ...tally, failures: [...tally.failures], ...extra }, systemContext(a.runtime, stampNow()));
+    await jobs.patch(
+      a.jobId,
+      { ...tally, failures: [...tally.failures], ...extra },
+      systemContext(a.runtime, stampNow()),
+    );
   };
   try {
     await a.service.outwardAddresses(
@@ -118,9 +136,19 @@ export async function runJob(a: RunArgs): Promise<void> {
     await progress({ state: 'done', gateways_created: [...gateways.created], finished: stampNow() });
   } catch (err) {
     const known = err instanceof Error && 'status' in err;
-    a.log.warn({ job: a.jobId, err: err instanceof Error ? err.message : String(err) }, 'request_ips job failed');
-    await progress({ state: 'failed', error: known ? err.message : 'internal error (see the server log)', finished: stampNow() }).catch((e: unknown) => {
-      a.log.error({ job: a.jobId, err: e instanceof Error ? e.message : String(e) }, 'request_ips job state not written');
+    a.log.warn(
+      { job: a.jobId, err: err instanceof Error ? err.message : String(err) },
+      'request_ips job failed',
+    );
+    await progress({
+      state: 'failed',
+      error: known ? err.message : 'internal error (see the server log)',
+      finished: stampNow(),
+    }).catch((e: unknown) => {
+      a.log.error(
+        { job: a.jobId, err: e instanceof Error ? e.message : String(e) },
+        'request_ips job state not written',
+      );
     });
   } finally {
     await a.runtime.leases.release(GRAPH_LEASE, a.jobId).catch(() => false);

@@ -6,7 +6,8 @@
 import { isPlainObject } from '@fleet/engine';
 import { z } from 'zod';
 
-const isIntegerList = (v: unknown): v is number[] => Array.isArray(v) && v.length > 0 && v.every((t) => Number.isInteger(t));
+const isIntegerList = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.length > 0 && v.every((t) => Number.isInteger(t));
 
 /** A graph node (spec table "Node"). */
 export const graphNode = z.object({
@@ -14,7 +15,9 @@ export const graphNode = z.object({
   type: z.union([z.literal(0), z.literal(1)]).describe('1 for a rule group (type 1), else 0'),
   id: z.string().describe('The group id'),
   name: z.string(),
-  info: z.record(z.string(), z.unknown()).describe('{} or the rule (regex / grain); a gateway carries its ip'),
+  info: z
+    .record(z.string(), z.unknown())
+    .describe('{} or the rule (regex / grain); a gateway carries its ip'),
   value: z.union([z.literal(0), z.literal(1)]),
   itemStyle: z.object({ color: z.string().describe('CSS hex colour, fixed per group type') }),
   symbolSize: z.union([z.literal(0), z.literal(10)]),
@@ -31,7 +34,8 @@ export const graphResponse = z.object({ nodes: z.array(graphNode), edges: z.arra
 export const nodesResponse = z.object({ nodes: z.array(graphNode) });
 export const edgesResponse = z.object({ edges: z.array(graphEdge) });
 
-const NODES_WHERE = 'GET /graph/{id}/nodes takes {"type": n} or {"type": {"$in": [n, ...]}} (n: 0 or 1, the node type)';
+const NODES_WHERE =
+  'GET /graph/{id}/nodes takes {"type": n} or {"type": {"$in": [n, ...]}} (n: 0 or 1, the node type)';
 
 /** The node types a `where` names (spec: "accepts type, integer"); null when absent. */
 const nodeTypes = z.string().transform((raw, ctx): number[] | null => {
@@ -49,7 +53,9 @@ const nodeTypes = z.string().transform((raw, ctx): number[] | null => {
 });
 
 /** The query of GET /graph/{id}/nodes. */
-export const nodesQuery = z.object({ where: nodeTypes.optional().describe('{"type": n}: only the nodes of this node type') });
+export const nodesQuery = z.object({
+  where: nodeTypes.optional().describe('{"type": n}: only the nodes of this node type'),
+});
 
 /** What POST /graph accepts; the rules between fields are checked by {@link checkAction}. */
 export const actionBody = z
@@ -59,14 +65,23 @@ export const actionBody = z
       .string()
       .max(2048)
       .optional()
-      .describe('request_ips only: URL of the IP resolver (http or https); default settings.addresses.resolver_address'),
-    master: z.string().min(1).max(200).optional().describe("build_graph only: the master name, the root group's name"),
+      .describe(
+        'request_ips only: URL of the IP resolver (http or https); default settings.addresses.resolver_address',
+      ),
+    master: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("build_graph only: the master name, the root group's name"),
   })
   .superRefine((body, ctx) => {
-    if (body.action === 'build_graph' && body.master === undefined) ctx.addIssue({ code: 'custom', path: ['master'], message: 'required field' });
+    if (body.action === 'build_graph' && body.master === undefined)
+      ctx.addIssue({ code: 'custom', path: ['master'], message: 'required field' });
     if (body.action === 'build_graph' && body.ip_resolver !== undefined)
       ctx.addIssue({ code: 'custom', path: ['ip_resolver'], message: 'only with action request_ips' });
-    if (body.action === 'request_ips' && body.master !== undefined) ctx.addIssue({ code: 'custom', path: ['master'], message: 'only with action build_graph' });
+    if (body.action === 'request_ips' && body.master !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['master'], message: 'only with action build_graph' });
   });
 
 /** A request_ips job as GET /graph/jobs/{id} (and the POST that starts it) answers it. */
@@ -84,7 +99,9 @@ export const jobResponse = z.object({
   nat: z.number().int().describe('Resolved hosts behind a NAT'),
   direct: z.number().int().describe('Resolved hosts whose outward address is their own'),
   gateways_created: z.array(z.string()).describe('Ids of the gateway groups this run created (not linked)'),
-  failures: z.array(z.object({ host: z.string(), reason: z.string() })).describe('The first 100 failed hosts and why'),
+  failures: z
+    .array(z.object({ host: z.string(), reason: z.string() }))
+    .describe('The first 100 failed hosts and why'),
   error: z.string().nullable().describe('Why the job stopped, when it failed'),
   started: z.string(),
   updated: z.string(),
@@ -103,4 +120,7 @@ export const buildResponse = z.object({
 });
 
 /** What POST /graph answers: the started job (202, `x-status` for the OpenAPI document) or the built graph's root (200). */
-export const actionResponse = z.union([jobResponse.extend({ _status: z.literal('OK') }).meta({ 'x-status': 202 }), buildResponse]);
+export const actionResponse = z.union([
+  jobResponse.extend({ _status: z.literal('OK') }).meta({ 'x-status': 202 }),
+  buildResponse,
+]);

@@ -8,13 +8,23 @@ export const GROUPS = 'groups';
 
 export const groupFields = {
   name: f.string({ required: true, minLength: 1, maxLength: 200 }),
-  type: f.integer({ enum: [0, 1, 2, 3, 4], default: 0, description: '0 container, 1 rule, 2 master root, 3 gateway, 4 direct-attached' }),
+  type: f.integer({
+    enum: [0, 1, 2, 3, 4],
+    default: 0,
+    description: '0 container, 1 rule, 2 master root, 3 gateway, 4 direct-attached',
+  }),
   subgroups: f.array(f.ref(GROUPS, { onDelete: 'pull' }), { default: () => [] }),
   info: f.object(
     { regex: f.string({ maxLength: 256 }), grain: f.object({}, { open: true }), ip: f.string() },
-    { default: () => ({}), description: 'Rule of a type 1 group: regex on the host name and/or grain equalities' },
+    {
+      default: () => ({}),
+      description: 'Rule of a type 1 group: regex on the host name and/or grain equalities',
+    },
   ),
-  hosts: f.array(f.string(), { writeOnly: true, description: 'Host names to make the static members (write only)' }),
+  hosts: f.array(f.string(), {
+    writeOnly: true,
+    description: 'Host names to make the static members (write only)',
+  }),
 } as const;
 
 /** The groups resource as the local API's `of` takes it. */

@@ -14,7 +14,8 @@ type Group = ItemOfFields<typeof groupFields>;
 export function ruleFilter(group: Pick<Group, 'info'>): Filter | null {
   const info = group.info;
   const parts: Filter[] = [];
-  if (typeof info.regex === 'string' && info.regex !== '') parts.push({ _id: { $regex: `^(?:${info.regex})` } });
+  if (typeof info.regex === 'string' && info.regex !== '')
+    parts.push({ _id: { $regex: `^(?:${info.regex})` } });
   for (const [key, value] of Object.entries(info.grain ?? {})) parts.push({ [`grain.${key}`]: value });
   if (parts.length === 0) return null;
   return parts.length === 1 ? (parts[0] ?? null) : { $and: parts };
@@ -47,12 +48,18 @@ export async function hostnamesOf(ctx: CallContext, root: Group): Promise<string
     const rule = ruleFilter(g);
     if (rule) branches.push(rule);
   }
-  const found = await ctx.runtime.resources.of(hosts).find({ where: { $or: branches }, projection: { _id: 1 }, sort: [['_id', 1]] }, ctx);
+  const found = await ctx.runtime.resources
+    .of(hosts)
+    .find({ where: { $or: branches }, projection: { _id: 1 }, sort: [['_id', 1]] }, ctx);
   return found.map((h) => h._id);
 }
 
 /** Whether adding `subgroups` under `groupId` would close a cycle. */
-export async function wouldCycle(ctx: CallContext, groupId: string, subgroups: readonly string[]): Promise<boolean> {
+export async function wouldCycle(
+  ctx: CallContext,
+  groupId: string,
+  subgroups: readonly string[],
+): Promise<boolean> {
   if (subgroups.includes(groupId)) return true;
   const seen = new Set<string>();
   let frontier = [...subgroups];

@@ -8,7 +8,16 @@
 import { systemContext, type CallContext, type Filter, type ItemOf, type SortSpec } from '@fleet/engine';
 import { hosts_history } from '../hosts_history';
 import type { Entry } from './codec';
-import { blockSnapshots, BlockReader, changeColumnsFor, keyColumnsFor, readFrame, SNAPSHOTS, type BlockSnapshot, type OnChange } from './columns';
+import {
+  blockSnapshots,
+  BlockReader,
+  changeColumnsFor,
+  keyColumnsFor,
+  readFrame,
+  SNAPSHOTS,
+  type BlockSnapshot,
+  type OnChange,
+} from './columns';
 
 /** A stored history row. */
 export type HistoryRow = ItemOf<typeof hosts_history>;
@@ -73,7 +82,11 @@ export async function* timePages<R extends { readonly timestamp: Date }>(
 }
 
 /** The history rows of [from, to] matching `where`, in (timestamp, _id) order, a page at a time. */
-export function historyPages(ctx: CallContext, range: { from: Date; to: Date }, q: { where?: Filter; size?: number } = {}): AsyncGenerator<HistoryRow[]> {
+export function historyPages(
+  ctx: CallContext,
+  range: { from: Date; to: Date },
+  q: { where?: Filter; size?: number } = {},
+): AsyncGenerator<HistoryRow[]> {
   const history = ctx.runtime.resources.of(hosts_history);
   const sys = systemOf(ctx);
   const read: TimeRead<HistoryRow> = (timestamp, limit) =>
@@ -85,14 +98,25 @@ export function historyPages(ctx: CallContext, range: { from: Date; to: Date }, 
 export async function blockAtOrBefore(ctx: CallContext, at: Date): Promise<HistoryRow | undefined> {
   const [row] = await ctx.runtime.resources
     .of(hosts_history)
-    .find({ where: { column: SNAPSHOTS, timestamp: { $lte: at } }, sort: [['timestamp', -1]], limit: 1 }, systemOf(ctx));
+    .find(
+      { where: { column: SNAPSHOTS, timestamp: { $lte: at } }, sort: [['timestamp', -1]], limit: 1 },
+      systemOf(ctx),
+    );
   return row;
 }
 
 /** The `snapshots` rows of the blocks holding snapshots of [from, to], in time order. */
-export async function* blockPages(ctx: CallContext, range: { from: Date; to: Date }, size?: number): AsyncGenerator<HistoryRow[]> {
+export async function* blockPages(
+  ctx: CallContext,
+  range: { from: Date; to: Date },
+  size?: number,
+): AsyncGenerator<HistoryRow[]> {
   const first = await blockAtOrBefore(ctx, range.from);
-  yield* historyPages(ctx, { from: first?.timestamp ?? range.from, to: range.to }, { where: { column: SNAPSHOTS }, ...(size ? { size } : {}) });
+  yield* historyPages(
+    ctx,
+    { from: first?.timestamp ?? range.from, to: range.to },
+    { where: { column: SNAPSHOTS }, ...(size ? { size } : {}) },
+  );
 }
 
 /** Columns of the rows matching `where` in [from, to], by block, then part, then column. */
@@ -128,19 +152,32 @@ export async function keyframeHosts(
   keys?: ReadonlySet<string>,
 ): Promise<Map<string, Entry>> {
   const hosts = new Map<string, Entry>();
-  const parts = (await columnsOf(ctx, { from: block.timestamp, to: block.timestamp }, { names: keyColumnsFor(keys), where: { snapshot: block.snapshot } })).get(
-    block.snapshot,
-  );
-  for (const part of [...(parts?.keys() ?? [])].sort((a, b) => a - b)) readFrame(parts?.get(part) ?? new Map(), hosts, keys);
+  const parts = (
+    await columnsOf(
+      ctx,
+      { from: block.timestamp, to: block.timestamp },
+      { names: keyColumnsFor(keys), where: { snapshot: block.snapshot } },
+    )
+  ).get(block.snapshot);
+  for (const part of [...(parts?.keys() ?? [])].sort((a, b) => a - b))
+    readFrame(parts?.get(part) ?? new Map(), hosts, keys);
   return hosts;
 }
 
 /** The change columns a replay needs of the blocks in `heads` (a window of consecutive blocks). */
-export async function changesOfBlocks(ctx: CallContext, heads: readonly HistoryRow[], keys?: ReadonlySet<string>): Promise<Map<string, Map<string, unknown>>> {
+export async function changesOfBlocks(
+  ctx: CallContext,
+  heads: readonly HistoryRow[],
+  keys?: ReadonlySet<string>,
+): Promise<Map<string, Map<string, unknown>>> {
   const first = heads[0];
   const last = heads[heads.length - 1];
   if (first === undefined || last === undefined) return new Map();
-  const found = await columnsOf(ctx, { from: first.timestamp, to: last.timestamp }, { names: changeColumnsFor(keys) });
+  const found = await columnsOf(
+    ctx,
+    { from: first.timestamp, to: last.timestamp },
+    { names: changeColumnsFor(keys) },
+  );
   return new Map([...found].map(([block, parts]) => [block, parts.get(0) ?? new Map<string, unknown>()]));
 }
 
@@ -167,7 +204,12 @@ export interface ReplayOptions {
  * snapshot's changes, yielding a step per snapshot (those before `from` too: callers skip them).
  * A block that does not continue the state (the start of a history) is taken from its keyframe.
  */
-export async function* replay(ctx: CallContext, range: { from: Date; to: Date }, state = new ChainState(), o: ReplayOptions = {}): AsyncGenerator<Step> {
+export async function* replay(
+  ctx: CallContext,
+  range: { from: Date; to: Date },
+  state = new ChainState(),
+  o: ReplayOptions = {},
+): AsyncGenerator<Step> {
   const apply = o.onChange ? { onChange: o.onChange } : {};
   for await (const heads of blockPages(ctx, range, REPLAY_BLOCKS)) {
     const changes = await changesOfBlocks(ctx, heads, o.keys);

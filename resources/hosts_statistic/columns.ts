@@ -50,7 +50,9 @@ export function changeColumnsFor(keys?: ReadonlySet<string>): string[] {
 
 /** The keyframe columns a read of the entry keys `keys` needs (all when undefined). */
 export function keyColumnsFor(keys?: ReadonlySet<string>): string[] {
-  return ['hosts', 'unset', ...VALUE_KEYS.filter((k) => keys === undefined || keys.has(k)).map(fieldOf)].map(keyColumn);
+  return ['hosts', 'unset', ...VALUE_KEYS.filter((k) => keys === undefined || keys.has(k)).map(fieldOf)].map(
+    keyColumn,
+  );
 }
 
 /** One snapshot of a block. */
@@ -65,7 +67,8 @@ export interface BlockSnapshot {
 }
 const SNAPSHOT_WIDTH = 6;
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 
 /** A row's list (empty when absent). */
 export function unpack(data: unknown): unknown[] {
@@ -82,7 +85,14 @@ export function blockSnapshots(data: unknown): BlockSnapshot[] {
   const out: BlockSnapshot[] = [];
   for (let i = 0; i + SNAPSHOT_WIDTH <= flat.length; i += SNAPSHOT_WIDTH) {
     const [id, at, index, up, down, changed] = flat.slice(i, i + SNAPSHOT_WIDTH);
-    out.push({ id: String(id), at: Number(at), index: Number(index), up: Number(up), down: Number(down), changed: Number(changed) });
+    out.push({
+      id: String(id),
+      at: Number(at),
+      index: Number(index),
+      up: Number(up),
+      down: Number(down),
+      changed: Number(changed),
+    });
   }
   return out;
 }
@@ -110,7 +120,8 @@ export class BlockColumns {
   static of(columns: Columns): BlockColumns {
     const block = new BlockColumns();
     for (const value of unpack(columns.get(SNAPSHOTS))) block.snapshots.push(value);
-    for (const [column, data] of columns) if (column !== SNAPSHOTS) block.lists.set(column, [...unpack(data)]);
+    for (const [column, data] of columns)
+      if (column !== SNAPSHOTS) block.lists.set(column, [...unpack(data)]);
     block.changed = blockSnapshots(columns.get(SNAPSHOTS)).reduce((sum, s) => sum + s.changed, 0);
     return block;
   }
@@ -147,7 +158,8 @@ export class BlockColumns {
   /** The columns changed since the last call, as rows' `data` (copies: the lists go on growing). */
   take(): Map<string, { list: unknown[] }> {
     const out = new Map<string, { list: unknown[] }>();
-    for (const column of this.dirty) out.set(column, packed([...(column === SNAPSHOTS ? this.snapshots : (this.lists.get(column) ?? []))]));
+    for (const column of this.dirty)
+      out.set(column, packed([...(column === SNAPSHOTS ? this.snapshots : (this.lists.get(column) ?? []))]));
     this.dirty.clear();
     return out;
   }
@@ -204,7 +216,8 @@ export function frameColumns(entries: readonly Entry[]): Map<string, { list: unk
   const out = new Map([[keyColumn('hosts'), packed(entries.map((e) => e.h))]]);
   const unset: unknown[] = [];
   const present = VALUE_KEYS.filter((key) => entries.some((e) => key in e));
-  for (const key of present) out.set(keyColumn(fieldOf(key)), packed(entries.map((e) => (key in e ? e[key] : null))));
+  for (const key of present)
+    out.set(keyColumn(fieldOf(key)), packed(entries.map((e) => (key in e ? e[key] : null))));
   entries.forEach((e, at) => {
     const absent = present.filter((key) => !(key in e));
     if (absent.length > 0) unset.push(at, absent);

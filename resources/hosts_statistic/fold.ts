@@ -56,7 +56,9 @@ function keysRead(filter: Filter): ReadonlySet<string> | 'all' {
       for (const [key, value] of Object.entries(node)) {
         if (key === '$and' || key === '$or' || key === '$nor') stack.push(value);
         else {
-          const entryKey = key.startsWith('hosts.') ? entryKeyOf(key.slice('hosts.'.length).split('.')[0] ?? '') : undefined;
+          const entryKey = key.startsWith('hosts.')
+            ? entryKeyOf(key.slice('hosts.'.length).split('.')[0] ?? '')
+            : undefined;
           if (entryKey === undefined) return 'all';
           keys.add(entryKey);
         }
@@ -117,13 +119,20 @@ interface Observer {
  * Replays [start, end] and feeds the observer from the first snapshot in range on, reading only
  * the entry keys in `keys` (plus those `where` reads).
  */
-async function fold(ctx: CallContext, span: Span, o: { matcher: HostMatcher; keys: readonly string[]; observer: Observer }): Promise<void> {
+async function fold(
+  ctx: CallContext,
+  span: Span,
+  o: { matcher: HostMatcher; keys: readonly string[]; observer: Observer },
+): Promise<void> {
   const { matcher, observer } = o;
   let observing = false;
   const state = new ChainState();
   const keys = matcher.keys([...o.keys, 'x']);
   const onChange = matcher.filtering ? (host: string, key: string) => matcher.touched(host, key) : undefined;
-  for await (const step of replay(ctx, { from: span.start, to: span.end }, state, { ...(keys ? { keys } : {}), ...(onChange ? { onChange } : {}) })) {
+  for await (const step of replay(ctx, { from: span.start, to: span.end }, state, {
+    ...(keys ? { keys } : {}),
+    ...(onChange ? { onChange } : {}),
+  })) {
     if (step.touched === 'all') {
       matcher.clear();
       if (observing) observer.all(state);
@@ -144,7 +153,8 @@ export async function countedPoints(ctx: CallContext, span: Span): Promise<Point
   for await (const page of blockPages(ctx, { from: span.start, to: span.end })) {
     for (const block of page) {
       for (const s of blockSnapshots(block.data))
-        if (s.at >= from && s.at <= to && s.up + s.down > 0) points.push({ timestamp: new Date(s.at), up: s.up, down: s.down });
+        if (s.at >= from && s.at <= to && s.up + s.down > 0)
+          points.push({ timestamp: new Date(s.at), up: s.up, down: s.down });
     }
   }
   return points;

@@ -34,10 +34,15 @@ export interface Conversion {
 async function historySpan(ctx: CallContext): Promise<{ first: number; last: number } | undefined> {
   const [oldest] = await ctx.runtime.resources
     .of(hosts_history)
-    .find({ where: { column: SNAPSHOTS }, sort: [['timestamp', 1]], limit: 1, projection: { data: 0 } }, systemOf(ctx));
+    .find(
+      { where: { column: SNAPSHOTS }, sort: [['timestamp', 1]], limit: 1, projection: { data: 0 } },
+      systemOf(ctx),
+    );
   const newest = await blockAtOrBefore(ctx, END_OF_TIME);
   const last = newest === undefined ? undefined : blockSnapshots(newest.data).pop();
-  return oldest === undefined || last === undefined ? undefined : { first: oldest.timestamp.getTime(), last: last.at };
+  return oldest === undefined || last === undefined
+    ? undefined
+    : { first: oldest.timestamp.getTime(), last: last.at };
 }
 
 /** Converts `refs` (in time order) through `builder`, a block written at a time. */
@@ -84,7 +89,10 @@ async function convertRun(
  * block (the caller renews its lease there); false stops, and the next run goes on. `exact`:
  * compare every id (reconcile), not only the numbers of snapshots.
  */
-export async function convertFullSnapshots(ctx: CallContext, o: { since: Date; exact?: boolean; keepGoing?: () => Promise<boolean> }): Promise<Conversion> {
+export async function convertFullSnapshots(
+  ctx: CallContext,
+  o: { since: Date; exact?: boolean; keepGoing?: () => Promise<boolean> },
+): Promise<Conversion> {
   const done: Conversion = { converted: 0, blocks: 0, changes: 0, summaries: 0, skipped: 0 };
   const refs = await legacyRefs(ctx, { from: o.since, to: END_OF_TIME }, { exact: o.exact === true });
   if (refs.length === 0) return done;
@@ -94,7 +102,12 @@ export async function convertFullSnapshots(ctx: CallContext, o: { since: Date; e
   const before = span === undefined ? [] : refs.filter((r) => at(r) < span.first);
   const after = span === undefined ? refs : refs.filter((r) => at(r) > span.last);
   done.skipped = refs.length - before.length - after.length;
-  if (before.length > 0 && !(await convertRun(ctx, before, { builder: new HistoryBuilder(), done, keepGoing }))) return done;
-  if (after.length > 0) await convertRun(ctx, after, { builder: await continueHistory(ctx), done, keepGoing });
+  if (
+    before.length > 0 &&
+    !(await convertRun(ctx, before, { builder: new HistoryBuilder(), done, keepGoing }))
+  )
+    return done;
+  if (after.length > 0)
+    await convertRun(ctx, after, { builder: await continueHistory(ctx), done, keepGoing });
   return done;
 }

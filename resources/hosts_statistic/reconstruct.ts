@@ -18,7 +18,9 @@ export interface SnapshotItem {
 
 /** The summaries of a state, by host id (the order the snapshot loop always wrote). */
 export function summariesOf(state: ChainState): Summary[] {
-  return [...state.hosts.values()].map(decodeEntry).sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+  return [...state.hosts.values()]
+    .map(decodeEntry)
+    .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
 }
 
 /** Each item's time: from the item, or read when a projection left it out. */
@@ -27,7 +29,9 @@ async function timesOf(ctx: CallContext, items: readonly SnapshotItem[]): Promis
   for (const item of items) if (item.timestamp instanceof Date) times.set(item._id, item.timestamp);
   const missing = items.filter((i) => !times.has(i._id)).map((i) => i._id);
   if (missing.length > 0) {
-    const found = await ctx.runtime.resources.of(hosts_statistic).find({ where: { _id: { $in: missing } }, projection: { hosts: 0 } }, ctx);
+    const found = await ctx.runtime.resources
+      .of(hosts_statistic)
+      .find({ where: { _id: { $in: missing } }, projection: { hosts: 0 } }, ctx);
     for (const item of found) times.set(item._id, item.timestamp);
   }
   return times;
@@ -46,7 +50,9 @@ export async function fillSnapshots(docs: readonly SnapshotItem[], ctx: CallCont
   for (const item of wanted) {
     const at = times.get(item._id);
     if (at === undefined) continue;
-    const known = [...groups.values()].find((g) => g.block.timestamp <= at && (g.block.last ?? g.block.timestamp) >= at);
+    const known = [...groups.values()].find(
+      (g) => g.block.timestamp <= at && (g.block.last ?? g.block.timestamp) >= at,
+    );
     const block = known?.block ?? (await blockAtOrBefore(sys, at));
     if (block === undefined || !blockSnapshots(block.data).some((s) => s.id === item._id)) continue;
     const group = groups.get(block._id) ?? { block, items: new Map<string, SnapshotItem>(), to: at };

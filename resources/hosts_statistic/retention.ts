@@ -20,9 +20,17 @@ async function deleteOlder(ctx: CallContext, name: keyof typeof DELETE_BATCH, be
   const projection: Projection = name === 'hosts_statistic' ? { hosts: 0 } : { data: 0 };
   let deleted = 0;
   for (;;) {
-    const ids = (await collection.find({ where: { timestamp: { $lt: before } }, sort: [['timestamp', 1]], limit: DELETE_BATCH[name], projection }, sys)).map(
-      (d) => d._id,
-    );
+    const ids = (
+      await collection.find(
+        {
+          where: { timestamp: { $lt: before } },
+          sort: [['timestamp', 1]],
+          limit: DELETE_BATCH[name],
+          projection,
+        },
+        sys,
+      )
+    ).map((d) => d._id);
     if (ids.length === 0) return deleted;
     deleted += await collection.deleteMany({ _id: { $in: ids } }, sys);
     await breath();
@@ -41,10 +49,15 @@ export async function pruneSnapshots(ctx: CallContext, before: Date): Promise<nu
 }
 
 /** Gives the snapshots from `since` on whose item is missing their item; resolves how many. */
-export async function repairItems(ctx: CallContext, range: { from: Date; to: Date }, o: { exact?: boolean } = {}): Promise<number> {
+export async function repairItems(
+  ctx: CallContext,
+  range: { from: Date; to: Date },
+  o: { exact?: boolean } = {},
+): Promise<number> {
   const { orphans } = await reconcile(ctx, range, o);
   const items = ctx.runtime.resources.of(hosts_statistic);
   const sys = systemOf(ctx);
-  for (const head of orphans) await items.create({ _id: head.id, timestamp: head.timestamp, index: head.index, hosts: [] }, sys);
+  for (const head of orphans)
+    await items.create({ _id: head.id, timestamp: head.timestamp, index: head.index, hosts: [] }, sys);
   return orphans.length;
 }

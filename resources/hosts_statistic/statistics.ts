@@ -38,8 +38,15 @@ import { legacyRefs, legacySnapshots, type LegacyRef } from './legacy';
 
 type Row = Record<string, unknown>;
 type Query = RouteRequest['query'];
-export type StatisticKind = 'online' | 'unique_online' | 'unique_updated' | 'unique_dist_upgraded' | 'new_hosts';
-export const STATISTICS: readonly StatisticKind[] = ['online', 'unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'];
+export type StatisticKind =
+  'online' | 'unique_online' | 'unique_updated' | 'unique_dist_upgraded' | 'new_hosts';
+export const STATISTICS: readonly StatisticKind[] = [
+  'online',
+  'unique_online',
+  'unique_updated',
+  'unique_dist_upgraded',
+  'new_hosts',
+];
 
 /**
  * The two bounds of `range`, as the query parser (Express 'simple', node:querystring) hands them
@@ -85,17 +92,24 @@ export function summaryMatch(res: CompiledResource, raw: unknown): Row {
 function prefix(filter: Row): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(filter)) {
-    if (k.startsWith('$')) out[k] = Array.isArray(v) ? v.map((sub: unknown) => (isPlainObject(sub) ? prefix(sub) : sub)) : v;
+    if (k.startsWith('$'))
+      out[k] = Array.isArray(v) ? v.map((sub: unknown) => (isPlainObject(sub) ? prefix(sub) : sub)) : v;
     else out[`hosts.${k}`] = v;
   }
   return out;
 }
 
 /** The entry key each host-list statistic reads (codec.ts). */
-const FLAG_KEY = { unique_online: 's', unique_updated: 'a', unique_dist_upgraded: 'd', new_hosts: 'c' } as const;
+const FLAG_KEY = {
+  unique_online: 's',
+  unique_updated: 'a',
+  unique_dist_upgraded: 'd',
+  new_hosts: 'c',
+} as const;
 
 /** The hosts with `flag`, in the order of `sorted` (every host, sorted once). */
-const names = (sorted: readonly string[], flags: ReadonlyMap<string, number>, flag: number) => sorted.filter((host) => ((flags.get(host) ?? 0) & flag) !== 0);
+const names = (sorted: readonly string[], flags: ReadonlyMap<string, number>, flag: number) =>
+  sorted.filter((host) => ((flags.get(host) ?? 0) & flag) !== 0);
 
 /** Points and flags of the full snapshots in range, looked at one by one. */
 async function legacyPart(
@@ -112,17 +126,26 @@ async function legacyPart(
 }
 
 /** Runs one statistic. */
-export async function statistic(kind: StatisticKind, req: RouteRequest, res: CompiledResource): Promise<unknown[]> {
+export async function statistic(
+  kind: StatisticKind,
+  req: RouteRequest,
+  res: CompiledResource,
+): Promise<unknown[]> {
   const ctx = req.ctx;
   const span = parseRange(req.query, ctx.now);
   const filter = summaryFilter(summaryMatch(res, req.query.where));
   const gap = kind === 'online' ? intervalOf(req.query.interval) : 0;
   const refs = await legacyRefs(ctx, { from: span.start, to: span.end });
   if (kind === 'online') {
-    const points = filter === undefined ? await countedPoints(ctx, span) : await matchedPoints(ctx, span, filter);
+    const points =
+      filter === undefined ? await countedPoints(ctx, span) : await matchedPoints(ctx, span, filter);
     if (refs.length > 0) points.push(...(await legacyPart(req, refs, { span, filter })));
     points.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
-    return spaced(points, gap).map((p) => ({ timestamp: p.timestamp.toUTCString(), _id: null, hostnames: { up: p.up, down: p.down } }));
+    return spaced(points, gap).map((p) => ({
+      timestamp: p.timestamp.toUTCString(),
+      _id: null,
+      hostnames: { up: p.up, down: p.down },
+    }));
   }
   const flags = new Map<string, number>();
   await foldFlags(ctx, span, { filter, flags, keys: [FLAG_KEY[kind]] });
@@ -130,13 +153,15 @@ export async function statistic(kind: StatisticKind, req: RouteRequest, res: Com
   const all = [...flags.keys()].sort();
   if (kind === 'unique_online') return [{ hostnames: { up: names(all, flags, UP), all } }];
   if (kind === 'unique_updated') return [{ hostnames: { updated: names(all, flags, UPDATED), all } }];
-  if (kind === 'unique_dist_upgraded') return [{ hostnames: { distUpgraded: names(all, flags, DIST_UPGRADED), all } }];
+  if (kind === 'unique_dist_upgraded')
+    return [{ hostnames: { distUpgraded: names(all, flags, DIST_UPGRADED), all } }];
   return [{ hostnames: { new: names(all, flags, NEW) } }];
 }
 
 function intervalOf(raw: unknown): number {
   if (raw === undefined || raw === '') return 0;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new BadRequest('interval: a whole number of seconds');
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw))
+    throw new BadRequest('interval: a whole number of seconds');
   return Number(raw) * 1000;
 }
 
@@ -159,7 +184,13 @@ const compiledSnapshots = compileResource(hosts_statistic);
 
 /** What the statistics answer: points of `online`, or one object of host-name lists. */
 export const statisticsResponse = z.union([
-  z.array(z.object({ timestamp: z.string(), _id: z.null(), hostnames: z.object({ up: z.number().int(), down: z.number().int() }) })),
+  z.array(
+    z.object({
+      timestamp: z.string(),
+      _id: z.null(),
+      hostnames: z.object({ up: z.number().int(), down: z.number().int() }),
+    }),
+  ),
   z.array(z.object({ hostnames: z.record(z.string(), z.array(z.string())) })),
 ]);
 

@@ -63,7 +63,11 @@ interface OpenBlock {
 }
 
 /** The changes from the hosts of `state` to `entries` (every host of the next snapshot). */
-export function changesOf(state: ReadonlyMap<string, Entry>, entries: readonly Entry[], o: DiffOptions): Change[] {
+export function changesOf(
+  state: ReadonlyMap<string, Entry>,
+  entries: readonly Entry[],
+  o: DiffOptions,
+): Change[] {
   const changes: Change[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
@@ -118,17 +122,29 @@ export class HistoryBuilder {
     const closed = starts && o.defer === true ? this.pending() : [];
     // startsBlock() is true without an open block: this.block is set either way.
     const block =
-      starts || this.block === undefined ? { id: meta.id, timestamp: meta.timestamp, index: meta.index, base, columns: new BlockColumns() } : this.block;
+      starts || this.block === undefined
+        ? { id: meta.id, timestamp: meta.timestamp, index: meta.index, base, columns: new BlockColumns() }
+        : this.block;
     this.block = block;
     // The first snapshot of a history is its keyframe alone: nothing came before to change.
     const recorded = base === null ? [] : changes;
-    block.columns.add({ id: meta.id, at: meta.timestamp.getTime(), index: meta.index, up, down, changed: recorded.length }, recorded, (h) => fresh.has(h));
+    block.columns.add(
+      { id: meta.id, at: meta.timestamp.getTime(), index: meta.index, up, down, changed: recorded.length },
+      recorded,
+      (h) => fresh.has(h),
+    );
     const head: SnapshotHead = { id: meta.id, timestamp: meta.timestamp, index: meta.index, up, down };
     this.state.last = head;
     // The keyframe first and the `snapshots` column last: where a batch is not one transaction
     // (MongoDB), a reader that sees the snapshot finds everything it needs.
     const rows = o.defer === true ? [] : this.pending();
-    return { rows: [...(starts ? keyframeRows(block, hosts) : []), ...rows], closed, starts, head, changes: recorded.length };
+    return {
+      rows: [...(starts ? keyframeRows(block, hosts) : []), ...rows],
+      closed,
+      starts,
+      head,
+      changes: recorded.length,
+    };
   }
 
   /** The columns of the open block changed since they were last written. */
@@ -136,13 +152,19 @@ export class HistoryBuilder {
     const block = this.block;
     const last = this.state.last?.timestamp;
     if (block === undefined) return [];
-    const rows = [...block.columns.take()].map(([column, data]) => columnRow(block, { column, part: 0, data }, last));
+    const rows = [...block.columns.take()].map(([column, data]) =>
+      columnRow(block, { column, part: 0, data }, last),
+    );
     return [...rows.filter((r) => r.column !== SNAPSHOTS), ...rows.filter((r) => r.column === SNAPSHOTS)];
   }
 }
 
 /** One row of a block: the `snapshots` column carries the block's last time and base. */
-function columnRow(block: OpenBlock, c: { column: string; part: number; data: { list: unknown[] } }, last?: Date): HistoryData {
+function columnRow(
+  block: OpenBlock,
+  c: { column: string; part: number; data: { list: unknown[] } },
+  last?: Date,
+): HistoryData {
   const id = c.column === SNAPSHOTS ? block.id : `${block.id}~${c.column}${c.part > 0 ? `~${c.part}` : ''}`;
   const head = c.column === SNAPSHOTS;
   return {
@@ -162,7 +184,8 @@ function keyframeRows(block: OpenBlock, hosts: ReadonlyMap<string, Entry>): Hist
   const all = [...hosts.values()];
   const rows: HistoryData[] = [];
   for (let i = 0, part = 1; i === 0 || i < all.length; i += PART_ENTRIES, part += 1) {
-    for (const [column, data] of frameColumns(all.slice(i, i + PART_ENTRIES))) rows.push(columnRow(block, { column, part, data }));
+    for (const [column, data] of frameColumns(all.slice(i, i + PART_ENTRIES)))
+      rows.push(columnRow(block, { column, part, data }));
   }
   return rows;
 }
@@ -176,7 +199,13 @@ export async function continueHistory(ctx: CallContext): Promise<HistoryBuilder>
   const changes = (await changesOfBlocks(ctx, [latest])).get(latest.snapshot) ?? new Map<string, unknown>();
   const columns = BlockColumns.of(new Map([...changes, [SNAPSHOTS, latest.data]]));
   const index = blockSnapshots(latest.data)[0]?.index ?? 0;
-  return new HistoryBuilder(state, { id: latest.snapshot, timestamp: latest.timestamp, index, base: latest.base, columns });
+  return new HistoryBuilder(state, {
+    id: latest.snapshot,
+    timestamp: latest.timestamp,
+    index,
+    base: latest.base,
+    columns,
+  });
 }
 
 /** The builder after the newest snapshot, kept per runtime so the loop does not replay every tick. */
@@ -209,15 +238,26 @@ export async function writeBlock(ctx: CallContext, w: BlockWrite): Promise<void>
  * leaves a snapshot the next start gives an item, retention.ts). Refuses a time not after the
  * newest snapshot: the history only grows at its end.
  */
-export async function recordSnapshot(ctx: CallContext, summaries: readonly { readonly _id?: unknown }[]): Promise<BlockWrite> {
+export async function recordSnapshot(
+  ctx: CallContext,
+  summaries: readonly { readonly _id?: unknown }[],
+): Promise<BlockWrite> {
   const builder = await currentBuilder(ctx);
   const last = builder.state.last;
   if (last !== undefined && ctx.now.getTime() <= last.timestamp.getTime()) {
-    throw new Error(`the clock (${ctx.now.toISOString()}) is not after the newest snapshot (${last.timestamp.toISOString()})`);
+    throw new Error(
+      `the clock (${ctx.now.toISOString()}) is not after the newest snapshot (${last.timestamp.toISOString()})`,
+    );
   }
   const sys = systemContext(ctx.runtime, ctx.now);
-  const [latest] = await ctx.runtime.resources.of(hosts_statistic).find({ sort: [['timestamp', -1]], limit: 1, projection: { hosts: 0 } }, sys);
-  const meta = { id: snapshotId(ctx.now), timestamp: ctx.now, index: latest === undefined ? 0 : latest.index + 1 };
+  const [latest] = await ctx.runtime.resources
+    .of(hosts_statistic)
+    .find({ sort: [['timestamp', -1]], limit: 1, projection: { hosts: 0 } }, sys);
+  const meta = {
+    id: snapshotId(ctx.now),
+    timestamp: ctx.now,
+    index: latest === undefined ? 0 : latest.index + 1,
+  };
   builders.delete(ctx.runtime);
   const w = builder.add(
     meta,
@@ -228,7 +268,9 @@ export async function recordSnapshot(ctx: CallContext, summaries: readonly { rea
     ),
   );
   await writeBlock(sys, w);
-  await ctx.runtime.resources.of(hosts_statistic).create({ _id: meta.id, timestamp: meta.timestamp, index: meta.index, hosts: [] }, sys);
+  await ctx.runtime.resources
+    .of(hosts_statistic)
+    .create({ _id: meta.id, timestamp: meta.timestamp, index: meta.index, hosts: [] }, sys);
   builders.set(ctx.runtime, builder);
   return w;
 }

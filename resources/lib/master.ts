@@ -3,7 +3,13 @@
  * `master`. The server registers it when SALT_API_URL is set; without it, every route that needs
  * the master answers 503 saying how to configure it.
  */
-import { BadRequest, isPlainObject, ServiceUnavailable, Unprocessable, type CallContext } from '@fleet/engine';
+import {
+  BadRequest,
+  isPlainObject,
+  ServiceUnavailable,
+  Unprocessable,
+  type CallContext,
+} from '@fleet/engine';
 import { z } from 'zod';
 import { lookupService, type MethodNames } from './service';
 
@@ -25,7 +31,9 @@ export interface ExecutionRequest {
  */
 export const executionRequest = z
   .looseObject({
-    exec_client: z.enum(['local', 'local_async', 'local_batch']).describe('The Salt client, sent to salt-api as `client`'),
+    exec_client: z
+      .enum(['local', 'local_async', 'local_batch'])
+      .describe('The Salt client, sent to salt-api as `client`'),
     fun: z
       .string()
       .max(200)
@@ -33,9 +41,14 @@ export const executionRequest = z
       .describe('The Salt function: module.function'),
     arg: z.array(z.unknown()).optional().describe('Positional arguments'),
     kwarg: z.record(z.string(), z.unknown()).optional().describe('Keyword arguments'),
-    metadata: z.record(z.string(), z.unknown()).optional().describe('Job metadata (the token name is added as fleet_user)'),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Job metadata (the token name is added as fleet_user)'),
   })
-  .describe('tgt, tgt_type, client and full_return are set by the service; credentials (token, username, password, eauth) are refused')
+  .describe(
+    'tgt, tgt_type, client and full_return are set by the service; credentials (token, username, password, eauth) are refused',
+  )
   .meta({
     examples: [
       { exec_client: 'local', fun: 'cmd.run', kwarg: { cmd: 'uptime' } },
@@ -55,8 +68,14 @@ export const monitoringRequest = z.object({
 /** The execution response of the spec, as a schema (it feeds the OpenAPI document). */
 export const executionResponse = z.object({
   task_id: z.string().describe('The job id (jid)'),
-  status: z.enum(['success', 'partial', 'failed']).describe('success: every target answered; partial: some did not; failed: none did'),
-  return: z.object({ return: z.array(z.record(z.string(), z.unknown())).describe('One object per answer: host name -> its output') }),
+  status: z
+    .enum(['success', 'partial', 'failed'])
+    .describe('success: every target answered; partial: some did not; failed: none did'),
+  return: z.object({
+    return: z
+      .array(z.record(z.string(), z.unknown()))
+      .describe('One object per answer: host name -> its output'),
+  }),
 });
 
 /** The execution response of the spec. */
@@ -95,7 +114,8 @@ export interface PatchDownload {
 }
 
 /** One host's outward address as the resolver saw it, or why it could not be learnt. */
-export type OutwardAnswer = { readonly host: string; readonly address: string } | { readonly host: string; readonly error: string };
+export type OutwardAnswer =
+  { readonly host: string; readonly address: string } | { readonly host: string; readonly error: string };
 
 /** What `outwardAddresses` asks (POST /api/graph `request_ips`). */
 export interface OutwardRequest {
@@ -123,7 +143,13 @@ export interface MasterService {
   outwardAddresses(request: OutwardRequest, ctx: CallContext): Promise<readonly OutwardAnswer[]>;
 }
 
-const MASTER_METHODS: MethodNames<MasterService> = { execute: true, downloadPatches: true, monitoring: true, syncNow: true, outwardAddresses: true };
+const MASTER_METHODS: MethodNames<MasterService> = {
+  execute: true,
+  downloadPatches: true,
+  monitoring: true,
+  syncNow: true,
+  outwardAddresses: true,
+};
 
 /** The master service when the server runs with a master. */
 export function masterIfRunning(ctx: Pick<CallContext, 'runtime'>): MasterService | undefined {
@@ -133,7 +159,10 @@ export function masterIfRunning(ctx: Pick<CallContext, 'runtime'>): MasterServic
 /** The master service, or 503 when the server runs without a master. */
 export function master(ctx: CallContext): MasterService {
   const service = masterIfRunning(ctx);
-  if (!service) throw new ServiceUnavailable('No master is configured: set SALT_API_URL, SALT_API_USER and SALT_API_PASSWORD');
+  if (!service)
+    throw new ServiceUnavailable(
+      'No master is configured: set SALT_API_URL, SALT_API_USER and SALT_API_PASSWORD',
+    );
   return service;
 }
 
@@ -151,6 +180,7 @@ export function monitoringAction(body: unknown): MonitoringAction {
   const action = jsonBody(body).action;
   if (action === undefined || action === null) return 'once';
   const known = MONITORING_ACTIONS.find((a) => a === action);
-  if (known === undefined) throw new Unprocessable('all_status: unknown action', { action: 'must be start, stop or stop_all' });
+  if (known === undefined)
+    throw new Unprocessable('all_status: unknown action', { action: 'must be start, stop or stop_all' });
   return known;
 }

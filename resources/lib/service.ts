@@ -15,9 +15,14 @@ export function hasMethods<T>(value: unknown, methods: MethodNames<T>): value is
 }
 
 /** The service registered under `name`, undefined when none is; throws when it lacks a method of `T`. */
-export function lookupService<T>(ctx: Pick<CallContext, 'runtime'>, name: string, methods: MethodNames<T>): T | undefined {
+export function lookupService<T>(
+  ctx: Pick<CallContext, 'runtime'>,
+  name: string,
+  methods: MethodNames<T>,
+): T | undefined {
   const service = ctx.runtime.services.get(name);
   if (service === undefined) return undefined;
-  if (!hasMethods<T>(service, methods)) throw new Error(`the service registered as "${name}" does not implement it`);
+  if (!hasMethods<T>(service, methods))
+    throw new Error(`the service registered as "${name}" does not implement it`);
   return service;
 }

@@ -69,11 +69,18 @@ export interface AccountMove {
 export const managerReport = z.object({
   _id: z.string(),
   name: z.string(),
-  reachable: z.boolean().describe('false: the manager could not be used (down, too slow, refusing the credentials); its organizations are marked unreachable'),
+  reachable: z
+    .boolean()
+    .describe(
+      'false: the manager could not be used (down, too slow, refusing the credentials); its organizations are marked unreachable',
+    ),
   error: z.string().optional().describe('Why it could not be used'),
   organizations: z.object({
     checked: z.number().int(),
-    recreated: z.number().int().describe('In the store, missing on the server: created again (their accounts too)'),
+    recreated: z
+      .number()
+      .int()
+      .describe('In the store, missing on the server: created again (their accounts too)'),
     refreshed: z.number().int().describe('Stored representation updated from the server'),
     extra: z.number().int().describe('On the server, not in the store: reported (alert), left alone'),
   }),
@@ -100,7 +107,10 @@ export interface VpnService {
    * Creates the organization on the manager's server; resolves its record, or null when no such
    * manager exists (the reference check then answers 422). Nothing is left on the server when it fails.
    */
-  createOrganization(o: { manager: string; name: string; authApi: boolean }, ctx: CallContext): Promise<OrganizationRecord | null>;
+  createOrganization(
+    o: { manager: string; name: string; authApi: boolean },
+    ctx: CallContext,
+  ): Promise<OrganizationRecord | null>;
   /** Deletes the organization (and its users) on the manager's server; already gone is fine. */
   deleteOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
   /** Deletes an organization created for a write that was then not stored; a failure raises a `vpn.leftover` alert. */
@@ -145,7 +155,10 @@ export function vpnIfRunning(ctx: CallContext): VpnService | undefined {
 }
 
 /** A stored record's string field (ids of a stored representation), or undefined. */
-export function idOf(record: Readonly<Record<string, unknown>> | null | undefined, key: 'id' | 'organization'): string | undefined {
+export function idOf(
+  record: Readonly<Record<string, unknown>> | null | undefined,
+  key: 'id' | 'organization',
+): string | undefined {
   const value = record?.[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }

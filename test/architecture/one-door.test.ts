@@ -36,7 +36,10 @@ function sources(): string[] {
 
 /** What going around the door looks like in the source. */
 const AROUND_THE_DOOR: readonly [RegExp, string][] = [
-  [/\bstore\.(find|insert|update|delete|count|aggregate|findOneAndUpdate|write|ensureCollection|media|leases)\b/, 'a direct store call'],
+  [
+    /\bstore\.(find|insert|update|delete|count|aggregate|findOneAndUpdate|write|ensureCollection|media|leases)\b/,
+    'a direct store call',
+  ],
   [/\.store\b(?!\s*:)/, 'the store reached through an object'],
   [/import[^;]*\bStore\b[^;]*from '@fleet\/engine/, 'the Store port imported'],
   [/from '@fleet\/engine\/src\/store/, 'a store adapter imported'],
@@ -49,7 +52,8 @@ it('no code outside engine/ and the bootstrap touches the store', () => {
       .split('\n')
       .forEach((line, i) => {
         if (/^\s*(\*|\/\/)/.test(line)) return;
-        for (const [pattern, what] of AROUND_THE_DOOR) if (pattern.test(line)) found.push(`${file}:${i + 1}: ${what}: ${line.trim()}`);
+        for (const [pattern, what] of AROUND_THE_DOOR)
+          if (pattern.test(line)) found.push(`${file}:${i + 1}: ${what}: ${line.trim()}`);
       });
   }
   expect(found).toEqual([]);

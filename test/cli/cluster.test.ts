@@ -24,7 +24,10 @@ interface Cluster {
 
 /** Starts `fleet serve` with `env`; stdout and stderr gathered into one text. */
 function serve(env: NodeJS.ProcessEnv): Cluster {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -52,14 +55,29 @@ function logLines(c: Cluster): Array<Record<string, unknown>> {
 }
 
 /** One request on a connection of its own (so the primary hands each to the next worker). */
-function call(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(`${url}${path}`, { method, agent: false, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } }, (res) => {
-      let data = '';
-      res.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: data === '' ? null : JSON.parse(data) }));
-    });
+    const req = request(
+      `${url}${path}`,
+      {
+        method,
+        agent: false,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let data = '';
+        res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, json: data === '' ? null : JSON.parse(data) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
@@ -120,7 +138,11 @@ describe('WORKERS=2', () => {
     const names = Array.from({ length: 12 }, (_, i) => `cluster-group-${i}`);
     const created = await Promise.all(names.map((name) => call(url, 'POST', '/api/groups', { name })));
     expect(created.map((r) => r.status)).toEqual(names.map(() => 201));
-    const list = await call(url, 'GET', `/api/groups?where=${encodeURIComponent(JSON.stringify({ name: { $in: names } }))}`);
+    const list = await call(
+      url,
+      'GET',
+      `/api/groups?where=${encodeURIComponent(JSON.stringify({ name: { $in: names } }))}`,
+    );
     expect((list.json as { _items: unknown[] })._items).toHaveLength(names.length);
     const servedBy = new Set(
       logLines(c)
@@ -159,8 +181,12 @@ describe('WORKERS=2', () => {
     const [pid] = workerPids(c, 2);
     process.kill(pid ?? 0, 'SIGKILL');
     await until(() => workerPids(c, 2).length === 2, 'a new worker 2', c);
-    expect(logLines(c).some((l) => l['msg'] === 'worker exited; starting another' && l['worker'] === 2)).toBe(true);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => call(url, 'GET', '/api/hosts?max_results=1')));
+    expect(logLines(c).some((l) => l['msg'] === 'worker exited; starting another' && l['worker'] === 2)).toBe(
+      true,
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call(url, 'GET', '/api/hosts?max_results=1')),
+    );
     expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
   }, 40_000);
 

@@ -19,9 +19,15 @@ const BIN = join(__dirname, '..', '..', 'packages', 'server', 'bin', 'fleet.cjs'
 const run = promisify(execFile);
 
 /** Runs the bin; resolves its exit code and output (a failure is an answer here, not a throw). */
-async function fleet(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function fleet(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -80,7 +86,9 @@ describe('fleet openapi --out', () => {
     try {
       const out = await openapiCommand(['--out', 'doc.json'], dir);
       expect(out).toEqual({ stdout: '', stderr: `Wrote the OpenAPI document to ${join(dir, 'doc.json')}\n` });
-      expect(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'))).toEqual((await t.request.get('/api/openapi.json')).body);
+      expect(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'))).toEqual(
+        (await t.request.get('/api/openapi.json')).body,
+      );
       await expect(openapiCommand(['--format', 'yaml'])).rejects.toBeInstanceOf(ConfigError);
     } finally {
       rmSync(dir, { recursive: true, force: true });

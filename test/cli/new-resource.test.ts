@@ -64,9 +64,13 @@ describe('fleet new-resource', () => {
     const index = readFileSync(join(dir, 'index.ts'), 'utf8');
     expect(index).toContain(`import { ${NAME} } from './${NAME}';`);
     expect(index).toMatch(
-      new RegExp(`export const allResources: readonly AnyResourceDefinition\\[\\] = \\[\\n(?: {2}\\w+,\\n)*\\s{2}${NAME},\\n(?: {2}\\w+,\\n)*\\];`),
+      new RegExp(
+        `export const allResources: readonly AnyResourceDefinition\\[\\] = \\[\\n(?: {2}\\w+,\\n)*\\s{2}${NAME},\\n(?: {2}\\w+,\\n)*\\];`,
+      ),
     );
-    expect(index).toMatch(new RegExp(`^export \\{\\n(?: {2}\\w+,\\n)* {2}${NAME},\\n(?: {2}\\w+,\\n)*\\};$`, 'm'));
+    expect(index).toMatch(
+      new RegExp(`^export \\{\\n(?: {2}\\w+,\\n)* {2}${NAME},\\n(?: {2}\\w+,\\n)*\\};$`, 'm'),
+    );
     const original = readFileSync(join(ROOT, 'resources', 'index.ts'), 'utf8');
     expect(index.split('\n').length).toBe(original.split('\n').length + 3);
   });
@@ -80,7 +84,9 @@ describe('fleet new-resource', () => {
   });
 
   it("is the worked example of the author's guide, as written there", () => {
-    expect(readFileSync(join(dir, `${NAME}.ts`), 'utf8')).toBe(resourceSource(NAME, defaultDescription(NAME)));
+    expect(readFileSync(join(dir, `${NAME}.ts`), 'utf8')).toBe(
+      resourceSource(NAME, defaultDescription(NAME)),
+    );
     expect(readFileSync(join(ROOT, 'docs', 'authoring.md'), 'utf8')).toContain(
       `\`\`\`ts\n// resources/widgets.ts\n${resourceSource('widgets', defaultDescription('widgets'))}\`\`\``,
     );
@@ -106,7 +112,8 @@ describe('fleet new-resource', () => {
       await expect(attempt).rejects.toThrow(message);
     }
     expect(readFileSync(join(dir, 'index.ts'), 'utf8')).toBe(index);
-    for (const name of ['media', 'delete', 'Widgets']) expect(existsSync(join(dir, `${name}.ts`))).toBe(false);
+    for (const name of ['media', 'delete', 'Widgets'])
+      expect(existsSync(join(dir, `${name}.ts`))).toBe(false);
   });
 });
 
@@ -144,7 +151,11 @@ describe('the generated resource, served', () => {
     });
     const page = await t.request.get(`/api/${NAME}?where={"state":"planned"}`).set(auth('viewer'));
     expect(page.body._meta.total).toBeGreaterThanOrEqual(1);
-    const patched = await t.request.patch(`/api/${NAME}/${id}`).set(auth('operator')).set('If-Match', String(item.body._etag)).send({ state: 'active' });
+    const patched = await t.request
+      .patch(`/api/${NAME}/${id}`)
+      .set(auth('operator'))
+      .set('If-Match', String(item.body._etag))
+      .send({ state: 'active' });
     expect(patched.status).toBe(200);
     expectEveError(await t.request.post(`/api/${NAME}`).set(auth('viewer')).send({ title: 'x' }), 403);
     expectEveError(await t.request.delete(`/api/${NAME}/${id}`).set(auth('operator')), 403);
@@ -154,23 +165,34 @@ describe('the generated resource, served', () => {
   });
 
   it('answers 422 naming the field: rules, its hook, its relation, a server-set field', async () => {
-    const post = (body: Record<string, unknown>) => t.request.post(`/api/${NAME}`).set(auth('operator')).send(body);
+    const post = (body: Record<string, unknown>) =>
+      t.request.post(`/api/${NAME}`).set(auth('operator')).send(body);
     expectEveError(await post({ state: 'active' }), 422, { issues: ['title'] });
     expectEveError(await post({ title: 'x', state: 'lost' }), 422, { issues: ['state'] });
     expectEveError(await post({ title: 'x', priority: 11 }), 422, { issues: ['priority'] });
-    expectEveError(await post({ title: 'x', starts: '2030-01-02', ends: '2030-01-01' }), 422, { issues: ['ends'] });
+    expectEveError(await post({ title: 'x', starts: '2030-01-02', ends: '2030-01-01' }), 422, {
+      issues: ['ends'],
+    });
     expectEveError(await post({ title: 'x', group: 'ffffffffffffffffffffffff' }), 422, { issues: ['group'] });
     expectEveError(await post({ title: 'x', closed_by: 'me' }), 422, { issues: ['closed_by'] });
   });
 
   it('closes an item through its custom route, the system principal writing the server-set field', async () => {
-    const id = String((await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'to close' })).body._id);
+    const id = String(
+      (await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'to close' })).body._id,
+    );
     expectEveError(await t.request.post(`/api/${NAME}/${id}/close`).set(auth('viewer')), 403);
     const closed = await t.request.post(`/api/${NAME}/${id}/close`).set(auth('operator'));
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ _id: id, _status: 'OK' });
-    expect((await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'))).body).toMatchObject({ state: 'done', closed_by: 'operator' });
-    expectEveError(await t.request.post(`/api/${NAME}/ffffffffffffffffffffffff/close`).set(auth('operator')), 404);
+    expect((await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'))).body).toMatchObject({
+      state: 'done',
+      closed_by: 'operator',
+    });
+    expectEveError(
+      await t.request.post(`/api/${NAME}/ffffffffffffffffffffffff/close`).set(auth('operator')),
+      404,
+    );
   });
 
   it('lets its group be deleted, setting the reference to null', async () => {
@@ -182,18 +204,32 @@ describe('the generated resource, served', () => {
           .send({ name: uniqueName('gone') })
       ).body._id,
     );
-    const id = String((await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'w', group: g })).body._id);
+    const id = String(
+      (await t.request.post(`/api/${NAME}`).set(auth('operator')).send({ title: 'w', group: g })).body._id,
+    );
     expect((await t.request.delete(`/api/groups/${g}`).set(auth('admin'))).status).toBe(204);
     expect((await t.request.get(`/api/${NAME}/${id}`).set(auth('viewer'))).body.group).toBeNull();
   });
 
   it('is in the OpenAPI document, and the generic tests can sample it from its definition', async () => {
-    const doc = (await t.request.get('/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.request.get('/api/openapi.json')).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     // Whatever else the document says of them, the operations are there.
-    expect(doc.paths[`/api/${NAME}`]).toEqual(expect.objectContaining({ get: expect.anything(), post: expect.anything() }));
-    expect(doc.paths[`/api/${NAME}/{id}`]).toEqual(expect.objectContaining({ get: expect.anything(), patch: expect.anything(), delete: expect.anything() }));
+    expect(doc.paths[`/api/${NAME}`]).toEqual(
+      expect.objectContaining({ get: expect.anything(), post: expect.anything() }),
+    );
+    expect(doc.paths[`/api/${NAME}/{id}`]).toEqual(
+      expect.objectContaining({
+        get: expect.anything(),
+        patch: expect.anything(),
+        delete: expect.anything(),
+      }),
+    );
     expect(doc.paths[`/api/${NAME}/{id}`]).not.toHaveProperty('put');
-    expect(doc.paths[`/api/${NAME}/{id}/close`]).toEqual(expect.objectContaining({ post: expect.anything() }));
+    expect(doc.paths[`/api/${NAME}/{id}/close`]).toEqual(
+      expect.objectContaining({ post: expect.anything() }),
+    );
     const sample = await createSample(t.engine, NAME);
     expect((await t.request.get(`/api/${NAME}/${sample.id}`).set(auth('viewer'))).status).toBe(200);
   });

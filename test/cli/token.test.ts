@@ -44,7 +44,12 @@ async function bothAnswer(token: string, status: number): Promise<number[]> {
   const deadline = Date.now() + 5000;
   let seen: number[] = [];
   do {
-    seen = await Promise.all(servers.map(async (url) => (await supertest(url).get('/api/hosts').set('Authorization', `Bearer ${token}`)).status));
+    seen = await Promise.all(
+      servers.map(
+        async (url) =>
+          (await supertest(url).get('/api/hosts').set('Authorization', `Bearer ${token}`)).status,
+      ),
+    );
     if (seen.every((s) => s === status)) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   } while (Date.now() < deadline);
@@ -59,8 +64,15 @@ describe('a stored token', () => {
     expect(out.stdout).toMatch(/^flt_[A-Za-z0-9_-]{43}\n$/);
     expect(out.stderr).toContain('Created the operator token "ci-bot"');
     token = out.stdout.trim();
-    const [doc] = await a.engine.runtime.resources.of(api_tokens).find({ where: { name: 'ci-bot' } }, systemContext(a.engine.runtime));
-    expect(doc).toMatchObject({ name: 'ci-bot', role: 'operator', revoked: null, digest: createHash('sha256').update(token).digest('hex') });
+    const [doc] = await a.engine.runtime.resources
+      .of(api_tokens)
+      .find({ where: { name: 'ci-bot' } }, systemContext(a.engine.runtime));
+    expect(doc).toMatchObject({
+      name: 'ci-bot',
+      role: 'operator',
+      revoked: null,
+      digest: createHash('sha256').update(token).digest('hex'),
+    });
     expect(JSON.stringify(doc)).not.toContain(token);
     for (const file of [a.dbPath, `${a.dbPath}-wal`]) expect(readFileSync(file).includes(token)).toBe(false);
   });
@@ -68,7 +80,10 @@ describe('a stored token', () => {
   it('is accepted by every instance within a refresh, with its role', async () => {
     expect(await bothAnswer(token, 200)).toEqual([200, 200]);
     const bearer = { Authorization: `Bearer ${token}` };
-    const forbidden = expectEveError(await supertest(b.url).post('/api/groups').set(bearer).send({ name: 'racks' }), 403);
+    const forbidden = expectEveError(
+      await supertest(b.url).post('/api/groups').set(bearer).send({ name: 'racks' }),
+      403,
+    );
     expect(forbidden._error.message).toBe('POST /groups needs the admin role; this token has operator');
   });
 
@@ -91,7 +106,9 @@ describe('a stored token', () => {
     expect(await bothAnswer(token, 401)).toEqual([401, 401]);
     const refused = await supertest(a.url).get('/api/hosts').set('Authorization', `Bearer ${token}`);
     expect(expectEveError(refused, 401)._error.message).toBe('Unknown or revoked token');
-    expect((await tokenCommand(['list'], env)).stdout).toMatch(/ci-bot\s+operator\s+store\s+\w{3}, .+ GMT\s+\w{3}, .+ GMT/);
+    expect((await tokenCommand(['list'], env)).stdout).toMatch(
+      /ci-bot\s+operator\s+store\s+\w{3}, .+ GMT\s+\w{3}, .+ GMT/,
+    );
     expect((await tokenCommand(['revoke', 'ci-bot'], env)).stdout).toContain('already revoked');
   });
 });

@@ -49,7 +49,10 @@ const allHosts = (): string[] => [...env.sim.fleet.minions.keys()].sort();
 describe('reading', () => {
   it('lists hosts (every _id), counts with a typed where, and builds filters', async () => {
     expect((await use.hostIds(viewer)).sort()).toEqual(allHosts());
-    const up = await env.api.request.get('/api/hosts').query({ where: '{"status": "up"}' }).set(auth('viewer'));
+    const up = await env.api.request
+      .get('/api/hosts')
+      .query({ where: '{"status": "up"}' })
+      .set(auth('viewer'));
     expect(await use.countUp(viewer)).toBe(up.body._meta.total);
     expect(JSON.parse(use.hostFilter())).toEqual({
       $or: [{ status: 'down' }, { key: { $in: ['pending', 'rejected'] } }],
@@ -67,16 +70,24 @@ describe('reading', () => {
   it('reads an item, a projection, statistics, and a 404 as a FleetApiError', async () => {
     const id = env.up[0] ?? '';
     const item = await env.api.request.get(`/api/hosts/${id}`).set(auth('viewer'));
-    expect(await use.hostStatus(viewer, id)).toEqual({ status: 'up', cpu: item.body.grain.cpu_model, etag: item.body._etag });
+    expect(await use.hostStatus(viewer, id)).toEqual({
+      status: 'up',
+      cpu: item.body.grain.cpu_model,
+      etag: item.body._etag,
+    });
     const projected = await use.statusesOnly(viewer);
     expect(projected).toHaveLength(allHosts().length);
-    for (const host of projected) expect(Object.keys(host).sort()).toEqual(['_created', '_etag', '_id', '_links', '_updated', 'status']);
+    for (const host of projected)
+      expect(Object.keys(host).sort()).toEqual(['_created', '_etag', '_id', '_links', '_updated', 'status']);
     const online = await env.api.request
       .get('/api/hosts/statistics/online')
       .query({ 'range[]': ['2026-01-01T00:00:00Z', '2031-01-01T00:00:00Z'] })
       .set(auth('viewer'));
     expect(await use.onlinePoints(viewer)).toBe(online.body.length);
-    expect(await use.missingHost(viewer)).toEqual({ status: 404, message: expect.stringContaining('no-such-host.fleet.test') });
+    expect(await use.missingHost(viewer)).toEqual({
+      status: 404,
+      message: expect.stringContaining('no-such-host.fleet.test'),
+    });
   });
 });
 
@@ -86,7 +97,10 @@ describe('writing', () => {
     const before = await ok(client.GET('/api/tasks/{id}', { params: { path: { id } } }));
     const etag = await use.retimeTask(client, id);
     expect(etag).not.toBe(before._etag);
-    const stale = client.PATCH('/api/tasks/{id}', { params: { path: { id }, header: ifMatch(before) }, body: { interval: 60 } });
+    const stale = client.PATCH('/api/tasks/{id}', {
+      params: { path: { id }, header: ifMatch(before) },
+      body: { interval: 60 },
+    });
     await expect(ok(stale)).rejects.toMatchObject({ status: 412 });
     expect(await use.pauseAndRetarget(client, id)).toBe('OK');
     const after = await ok(client.GET('/api/tasks/{id}', { params: { path: { id } } }));
@@ -138,8 +152,14 @@ describe('writing', () => {
       .post('/api/alerts')
       .set(auth('operator'))
       .send({ type: 'host.down', payload: { hostname: env.down[0] ?? 'h', status: 'down' } });
-    expect(await use.settingsAndAlerts(client)).toEqual({ resolver: 'http://resolver.fleet.test/ip', unread: 0 });
-    const left = await env.api.request.get('/api/alerts').query({ where: '{"read": false}' }).set(auth('viewer'));
+    expect(await use.settingsAndAlerts(client)).toEqual({
+      resolver: 'http://resolver.fleet.test/ip',
+      unread: 0,
+    });
+    const left = await env.api.request
+      .get('/api/alerts')
+      .query({ where: '{"read": false}' })
+      .set(auth('viewer'));
     expect(left.body._meta.total).toBe(0);
   });
 
@@ -148,10 +168,18 @@ describe('writing', () => {
     const run = await use.uptime(client, host);
     expect(run.jid).toMatch(/^\d{20}$/);
     expect(run.outputs.some((o) => Object.keys(o).includes(host))).toBe(true);
-    const refused = await client.POST('/api/hosts/{id}', { params: { path: { id: host } }, body: { exec_client: 'local', fun: 'rm -rf /' } });
+    const refused = await client.POST('/api/hosts/{id}', {
+      params: { path: { id: host } },
+      body: { exec_client: 'local', fun: 'rm -rf /' },
+    });
     expect(refused.response.status).toBe(422);
     await expect(
-      ok(viewer.POST('/api/hosts/{id}', { params: { path: { id: host } }, body: { exec_client: 'local', fun: 'test.ping' } })),
+      ok(
+        viewer.POST('/api/hosts/{id}', {
+          params: { path: { id: host } },
+          body: { exec_client: 'local', fun: 'test.ping' },
+        }),
+      ),
     ).rejects.toBeInstanceOf(FleetApiError);
   });
 });

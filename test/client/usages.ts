@@ -4,7 +4,21 @@
  * mistake the types refuse), and run against a started server by client.test.ts. Each usage is
  * one function taking a client; what it returns is what the runtime test looks at.
  */
-import { all, createMany, createOne, FleetApiError, ifMatch, items, linkUrl, ok, pages, upload, where, type FleetClient, type Schemas } from '@fleet/client';
+import {
+  all,
+  createMany,
+  createOne,
+  FleetApiError,
+  ifMatch,
+  items,
+  linkUrl,
+  ok,
+  pages,
+  upload,
+  where,
+  type FleetClient,
+  type Schemas,
+} from '@fleet/client';
 
 type Host = Schemas['Host'];
 
@@ -16,13 +30,18 @@ export async function hostIds(client: FleetClient): Promise<string[]> {
 
 /** 2. `_meta.total` of a filtered list, 3. with a `where` typed by the hosts' fields. */
 export async function countUp(client: FleetClient): Promise<number> {
-  const page = await ok(client.GET('/api/hosts', { params: { query: { where: where<Host>({ status: 'up' }), max_results: 1 } } }));
+  const page = await ok(
+    client.GET('/api/hosts', { params: { query: { where: where<Host>({ status: 'up' }), max_results: 1 } } }),
+  );
   return page._meta.total;
 }
 
 /** 4. `where` with operators, a dotted path into the grain, and `$or`. */
 export function hostFilter(): string {
-  return where<Host>({ $or: [{ status: 'down' }, { key: { $in: ['pending', 'rejected'] } }], 'grain.osfullname': { $regex: '^Debian' } });
+  return where<Host>({
+    $or: [{ status: 'down' }, { key: { $in: ['pending', 'rejected'] } }],
+    'grain.osfullname': { $regex: '^Debian' },
+  });
 }
 
 /** 5. Following `_links.next.href` by hand, page after page. */
@@ -42,14 +61,18 @@ export async function followNext(client: FleetClient, baseUrl: string, token: st
 /** 6. Every page by the helper; 7. every item. */
 export async function everyHost(client: FleetClient): Promise<{ pages: number; ids: string[] }> {
   let count = 0;
-  for await (const page of pages(client, '/api/hosts', { max_results: 2, sort: '_id' })) count += page._items.length > 0 ? 1 : 0;
+  for await (const page of pages(client, '/api/hosts', { max_results: 2, sort: '_id' }))
+    count += page._items.length > 0 ? 1 : 0;
   const ids: string[] = [];
   for await (const host of items(client, '/api/hosts', { max_results: 2 })) ids.push(host._id);
   return { pages: count, ids };
 }
 
 /** 8. One host with its grain (an item GET), its status typed as the enum. */
-export async function hostStatus(client: FleetClient, id: string): Promise<{ status: 'up' | 'down' | undefined; cpu: string | undefined; etag: string }> {
+export async function hostStatus(
+  client: FleetClient,
+  id: string,
+): Promise<{ status: 'up' | 'down' | undefined; cpu: string | undefined; etag: string }> {
   const host = await ok(client.GET('/api/hosts/{id}', { params: { path: { id } } }));
   return { status: host.status, cpu: host.grain?.cpu_model, etag: host._etag };
 }
@@ -62,7 +85,12 @@ export async function statusesOnly(client: FleetClient): Promise<Array<Pick<Host
 /** 10. PATCH a task with one field, only if it is still the version we read. */
 export async function retimeTask(client: FleetClient, id: string): Promise<string> {
   const task = await ok(client.GET('/api/tasks/{id}', { params: { path: { id } } }));
-  const written = await ok(client.PATCH('/api/tasks/{id}', { params: { path: { id }, header: ifMatch(task) }, body: { interval: 300 } }));
+  const written = await ok(
+    client.PATCH('/api/tasks/{id}', {
+      params: { path: { id }, header: ifMatch(task) },
+      body: { interval: 300 },
+    }),
+  );
   return written._etag;
 }
 
@@ -87,29 +115,48 @@ export async function pauseAndRetarget(client: FleetClient, id: string): Promise
 }
 
 /** 14. Upload a file (multipart), then read its item and the link to its bytes. */
-export async function uploadMotd(client: FleetClient, text: string): Promise<{ id: string; data: string | undefined }> {
-  const written = await upload(client, '/api/files', { name: 'motd.txt', data: new Blob([text], { type: 'text/plain' }) });
+export async function uploadMotd(
+  client: FleetClient,
+  text: string,
+): Promise<{ id: string; data: string | undefined }> {
+  const written = await upload(client, '/api/files', {
+    name: 'motd.txt',
+    data: new Blob([text], { type: 'text/plain' }),
+  });
   const file = await ok(client.GET('/api/files/{id}', { params: { path: { id: written._id } } }));
   return { id: file._id, data: file.data };
 }
 
 /** 15. Run a command on a host through the master. */
-export async function uptime(client: FleetClient, host: string): Promise<{ jid: string; outputs: Array<Record<string, unknown>> }> {
+export async function uptime(
+  client: FleetClient,
+  host: string,
+): Promise<{ jid: string; outputs: Array<Record<string, unknown>> }> {
   const result = await ok(
-    client.POST('/api/hosts/{id}', { params: { path: { id: host } }, body: { exec_client: 'local', fun: 'cmd.run', kwarg: { cmd: 'uptime' } } }),
+    client.POST('/api/hosts/{id}', {
+      params: { path: { id: host } },
+      body: { exec_client: 'local', fun: 'cmd.run', kwarg: { cmd: 'uptime' } },
+    }),
   );
   return { jid: result.task_id, outputs: result.return.return };
 }
 
 /** 16. An organization with its VPN manager embedded: a string id, or the manager itself. */
 export async function managerOf(client: FleetClient, org: string): Promise<string | null | undefined> {
-  const item = await ok(client.GET('/api/vpn_organizations/{id}', { params: { path: { id: org }, query: { embedded: JSON.stringify({ vpn_manager: 1 }) } } }));
+  const item = await ok(
+    client.GET('/api/vpn_organizations/{id}', {
+      params: { path: { id: org }, query: { embedded: JSON.stringify({ vpn_manager: 1 }) } },
+    }),
+  );
   const manager = item.vpn_manager;
   return typeof manager === 'object' && manager !== null ? manager.name : manager;
 }
 
 /** 17. Create a group with static members; 18. a 422 read as typed `_issues`. */
-export async function groupOf(client: FleetClient, hosts: string[]): Promise<{ id: string; refused: unknown }> {
+export async function groupOf(
+  client: FleetClient,
+  hosts: string[],
+): Promise<{ id: string; refused: unknown }> {
   const written = await createOne(client, '/api/groups', { name: 'web', type: 0, hosts });
   const refused = await client.POST('/api/groups', { body: { name: '' } });
   const error = refused.error;
@@ -130,22 +177,41 @@ export async function twoTasks(client: FleetClient): Promise<string[]> {
 export async function onlinePoints(client: FleetClient): Promise<number> {
   const points = await ok(
     client.GET('/api/hosts/statistics/{kind}', {
-      params: { path: { kind: 'online' }, query: { 'range[]': ['2026-01-01T00:00:00Z', '2031-01-01T00:00:00Z'] } },
+      params: {
+        path: { kind: 'online' },
+        query: { 'range[]': ['2026-01-01T00:00:00Z', '2031-01-01T00:00:00Z'] },
+      },
     }),
   );
   return points.length;
 }
 
 /** 21. Settings in the spec's flat form; 22. alerts read and marked read in one call. */
-export async function settingsAndAlerts(client: FleetClient): Promise<{ resolver: string | undefined; unread: number }> {
-  await ok(client.PATCH('/api/settings/{id}', { params: { path: { id: '0' } }, body: { resolver_address: 'http://resolver.fleet.test/ip' } }));
+export async function settingsAndAlerts(
+  client: FleetClient,
+): Promise<{ resolver: string | undefined; unread: number }> {
+  await ok(
+    client.PATCH('/api/settings/{id}', {
+      params: { path: { id: '0' } },
+      body: { resolver_address: 'http://resolver.fleet.test/ip' },
+    }),
+  );
   const settings = await ok(client.GET('/api/settings/{id}', { params: { path: { id: '0' } } }));
-  const alerts = await ok(client.GET('/api/alerts', { params: { query: { mark_as_read: '1', where: where<Schemas['Alert']>({ read: false }) } } }));
-  return { resolver: settings.addresses?.resolver_address, unread: alerts._items.filter((a) => a.read === false).length };
+  const alerts = await ok(
+    client.GET('/api/alerts', {
+      params: { query: { mark_as_read: '1', where: where<Schemas['Alert']>({ read: false }) } },
+    }),
+  );
+  return {
+    resolver: settings.addresses?.resolver_address,
+    unread: alerts._items.filter((a) => a.read === false).length,
+  };
 }
 
 /** 23. A failed call as an exception with the API's status and message. */
-export async function missingHost(client: FleetClient): Promise<{ status: number; message: string | undefined }> {
+export async function missingHost(
+  client: FleetClient,
+): Promise<{ status: number; message: string | undefined }> {
   try {
     await ok(client.GET('/api/hosts/{id}', { params: { path: { id: 'no-such-host.fleet.test' } } }));
     return { status: 200, message: undefined };
@@ -168,8 +234,11 @@ export function refusedByTheTypes(client: FleetClient): void {
   void client.PATCH('/api/tasks/{id}', { params: { path: { id: 't' } }, body: { next: 'now' } });
   // @ts-expect-error a task needs its function
   void createOne(client, '/api/tasks', { name: 'nothing', start: '2030-01-01 04:30', tgt: ['*'] });
-  // @ts-expect-error runner is not a client the API proxies
-  void client.POST('/api/hosts/{id}', { params: { path: { id: 'h' } }, body: { exec_client: 'runner', fun: 'manage.status' } });
+  void client.POST('/api/hosts/{id}', {
+    params: { path: { id: 'h' } },
+    // @ts-expect-error runner is not a client the API proxies
+    body: { exec_client: 'runner', fun: 'manage.status' },
+  });
   // @ts-expect-error files take no JSON create: their data is uploaded (upload(), multipart)
   void createOne(client, '/api/files', { name: 'x' });
   // @ts-expect-error actions are recorded by the service, never created by a client

@@ -23,14 +23,19 @@ export function withDatabase(url: string, database: string): string {
 /** A store on a fresh database; closing it drops the database first. */
 async function openThrowaway(log?: Log): Promise<{ store: Store; mongo: MongoStore }> {
   const database = `fleet_contract_${randomBytes(6).toString('hex')}`;
-  const mongo = await openMongoStore({ url: withDatabase(MONGO_URL ?? '', database), serverSelectionTimeoutMS: 10_000, ...(log ? { log } : {}) });
+  const mongo = await openMongoStore({
+    url: withDatabase(MONGO_URL ?? '', database),
+    serverSelectionTimeoutMS: 10_000,
+    ...(log ? { log } : {}),
+  });
   const store: Store = {
     ensureCollection: (spec) => mongo.ensureCollection(spec),
     find: (collection, filter, options) => mongo.find(collection, filter, options),
     count: (collection, filter) => mongo.count(collection, filter),
     insert: (collection, docs) => mongo.insert(collection, docs),
     update: (collection, filter, update, options) => mongo.update(collection, filter, update, options),
-    findOneAndUpdate: (collection, filter, update, options) => mongo.findOneAndUpdate(collection, filter, update, options),
+    findOneAndUpdate: (collection, filter, update, options) =>
+      mongo.findOneAndUpdate(collection, filter, update, options),
     delete: (collection, filter) => mongo.delete(collection, filter),
     write: (batch) => mongo.write(batch),
     aggregate: (collection, pipeline) => mongo.aggregate(collection, pipeline),
@@ -54,7 +59,12 @@ if (MONGO_URL === undefined || MONGO_URL === '') {
 
   describe('mongo only', () => {
     const warnings: object[] = [];
-    const log: Log = { info: () => undefined, debug: () => undefined, error: () => undefined, warn: (obj) => warnings.push(obj) };
+    const log: Log = {
+      info: () => undefined,
+      debug: () => undefined,
+      error: () => undefined,
+      warn: (obj) => warnings.push(obj),
+    };
     let store: Store;
     beforeEach(async () => {
       warnings.length = 0;
@@ -65,17 +75,31 @@ if (MONGO_URL === undefined || MONGO_URL === '') {
     });
 
     test('an index that exists with other options is logged, not fatal', async () => {
-      const unique: CollectionSpec = { name: 'things', scalarPaths: {}, datetimePaths: [], indexes: [{ fields: [['name', 1]], unique: true }] };
+      const unique: CollectionSpec = {
+        name: 'things',
+        scalarPaths: {},
+        datetimePaths: [],
+        indexes: [{ fields: [['name', 1]], unique: true }],
+      };
       await store.ensureCollection(unique);
-      await store.ensureCollection({ ...unique, indexes: [{ fields: [['name', 1]] }, { fields: [['kind', 1]] }] });
+      await store.ensureCollection({
+        ...unique,
+        indexes: [{ fields: [['name', 1]] }, { fields: [['kind', 1]] }],
+      });
       expect(warnings).toEqual([expect.objectContaining({ collection: 'things', index: { name: 1 } })]);
       // The existing unique index still holds.
       await store.insert('things', [{ _id: 'a', name: 'n' }]);
-      await expect(store.insert('things', [{ _id: 'b', name: 'n' }])).rejects.toMatchObject({ status: 409, field: 'name' });
+      await expect(store.insert('things', [{ _id: 'b', name: 'n' }])).rejects.toMatchObject({
+        status: 409,
+        field: 'name',
+      });
     });
 
     test('media lives in the media bucket with its content type in the metadata', async () => {
-      const info = await store.media.put(Readable.from([Buffer.from('hello')]), { filename: 'h.txt', contentType: 'text/plain' });
+      const info = await store.media.put(Readable.from([Buffer.from('hello')]), {
+        filename: 'h.txt',
+        contentType: 'text/plain',
+      });
       expect(info.id).toMatch(/^[0-9a-f]{24}$/);
       const [file] = await store.find('media.files', {});
       expect(file).toMatchObject({ filename: 'h.txt', length: 5, metadata: { contentType: 'text/plain' } });
@@ -84,7 +108,9 @@ if (MONGO_URL === undefined || MONGO_URL === '') {
 
     test('a lease is one document in the leases collection', async () => {
       const lease = await store.leases.acquire('scheduler', 'api-1', 60_000);
-      expect(await store.find('leases', {})).toEqual([{ _id: 'scheduler', holder: 'api-1', expires_at: lease?.expiresAt }]);
+      expect(await store.find('leases', {})).toEqual([
+        { _id: 'scheduler', holder: 'api-1', expires_at: lease?.expiresAt },
+      ]);
     });
 
     test('an unreachable second database fails fast while this one works', async () => {

@@ -14,7 +14,12 @@ import { HttpError } from '../../engine/src/errors';
 import type { CollectionSpec, Doc, Filter, FindOptions } from '../../engine/src/store/port';
 import { openSqliteStore, type SqliteStore } from '../../engine/src/store/sqlite';
 
-const HOSTS: CollectionSpec = { name: 'hosts', scalarPaths: { status: 'string' }, datetimePaths: ['seen'], indexes: [{ fields: [['status', 1]] }] };
+const HOSTS: CollectionSpec = {
+  name: 'hosts',
+  scalarPaths: { status: 'string' },
+  datetimePaths: ['seen'],
+  indexes: [{ fields: [['status', 1]] }],
+};
 const SMALL: CollectionSpec = { name: 'small', scalarPaths: {}, datetimePaths: [], indexes: [] };
 const N = 6000;
 
@@ -52,7 +57,11 @@ async function turnsDuring<T>(read: () => Promise<T>): Promise<{ value: T; turns
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fleet-offload-'));
   const path = join(dir, 'fleet.db');
-  store = openSqliteStore({ path, readOffload: { minRows: 1000 }, rowBudget: { sqlRows: 50_000, memoryRows: 20_000 } });
+  store = openSqliteStore({
+    path,
+    readOffload: { minRows: 1000 },
+    rowBudget: { sqlRows: 50_000, memoryRows: 20_000 },
+  });
   await store.ensureCollection(HOSTS);
   await store.ensureCollection(SMALL);
   await store.insert(
@@ -73,7 +82,11 @@ afterAll(async () => {
 
 describe('where a read runs', () => {
   const heavy: Array<[string, Filter, FindOptions]> = [
-    ['a filter on an undeclared path, paged in _id order', { 'grain.os': 'Rocky' }, { sort: [['_id', 1]], skip: 10, limit: 25 }],
+    [
+      'a filter on an undeclared path, paged in _id order',
+      { 'grain.os': 'Rocky' },
+      { sort: [['_id', 1]], skip: 10, limit: 25 },
+    ],
     [
       'a sort no index gives',
       { status: 'up' },
@@ -108,7 +121,9 @@ describe('where a read runs', () => {
   }, 30_000);
 
   it('reads an index serves stay on the connection', async () => {
-    const page = await turnsDuring(() => store.find('hosts', { status: 'up' }, { sort: [['_id', 1]], limit: 25 }));
+    const page = await turnsDuring(() =>
+      store.find('hosts', { status: 'up' }, { sort: [['_id', 1]], limit: 25 }),
+    );
     expect(page.turns).toBe(0);
     expect(page.value).toHaveLength(25);
     const one = await turnsDuring(() => store.find('hosts', { _id: 'h00042' }));
@@ -135,16 +150,24 @@ describe('what a worker answers', () => {
   }, 30_000);
 
   it('a refusal keeps its status and message (here the row budget, 400 naming the parameter)', async () => {
-    const tight = openSqliteStore({ path: join(dir, 'fleet.db'), readOffload: { minRows: 1000 }, rowBudget: { sqlRows: 50_000, memoryRows: 500 } });
+    const tight = openSqliteStore({
+      path: join(dir, 'fleet.db'),
+      readOffload: { minRows: 1000 },
+      rowBudget: { sqlRows: 50_000, memoryRows: 500 },
+    });
     try {
       await tight.ensureCollection(HOSTS);
-      const err: unknown = await tight.find('hosts', { 'grain.os': 'Rocky' }, { sort: [['grain.os', 1]] }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const err: unknown = await tight
+        .find('hosts', { 'grain.os': 'Rocky' }, { sort: [['grain.os', 1]] })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(err).toBeInstanceOf(HttpError);
       expect(err).toMatchObject({ status: 400 });
-      expect(String((err as Error).message)).toMatch(/^sort: hosts is too large to sort by "grain.os" without an index/);
+      expect(String((err as Error).message)).toMatch(
+        /^sort: hosts is too large to sort by "grain.os" without an index/,
+      );
     } finally {
       await tight.close();
     }
@@ -161,13 +184,18 @@ describe('what a worker answers', () => {
       (e: unknown) => e,
     );
     expect(offloaded).toBeInstanceOf(HttpError);
-    expect(offloaded).toMatchObject({ status: (local as HttpError).status, message: (local as HttpError).message });
+    expect(offloaded).toMatchObject({
+      status: (local as HttpError).status,
+      message: (local as HttpError).message,
+    });
   }, 30_000);
 
   it('after close, reads are refused with 503 and the threads are gone', async () => {
     const other = openSqliteStore({ path: join(dir, 'fleet.db'), readOffload: { minRows: 1000 } });
     await other.ensureCollection(HOSTS);
-    expect(await other.count('hosts', { 'grain.os': 'Rocky' })).toBe(await reference.count('hosts', { 'grain.os': 'Rocky' }));
+    expect(await other.count('hosts', { 'grain.os': 'Rocky' })).toBe(
+      await reference.count('hosts', { 'grain.os': 'Rocky' }),
+    );
     await other.close();
     await expect(other.find('hosts', { 'grain.os': 'Rocky' })).rejects.toMatchObject({ status: 503 });
   }, 30_000);

@@ -29,7 +29,9 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-runStoreContract('sqlite file', async () => openSqliteStore({ path: join(tempDir(), 'fleet.db') }), { atomicBatches: true });
+runStoreContract('sqlite file', async () => openSqliteStore({ path: join(tempDir(), 'fleet.db') }), {
+  atomicBatches: true,
+});
 // Every read no index serves on a read worker (read-pool.ts), whatever the collection's size.
 runStoreContract(
   'sqlite file, heavy reads on worker threads',
@@ -38,7 +40,9 @@ runStoreContract(
     atomicBatches: true,
   },
 );
-runStoreContract('sqlite :memory:', async () => openSqliteStore({ path: ':memory:' }), { atomicBatches: true });
+runStoreContract('sqlite :memory:', async () => openSqliteStore({ path: ':memory:' }), {
+  atomicBatches: true,
+});
 
 const REPO = resolve(__dirname, '../..');
 const ADAPTER = resolve(REPO, 'engine/src/store/sqlite/index.ts');
@@ -73,7 +77,10 @@ void (async () => {
 })();
 `,
   );
-  return spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 /** Resolves on the first stdout line equal to `line`; rejects if the child exits first. */
@@ -113,7 +120,9 @@ describe('sqlite only', () => {
     expect(existsSync(`${path}-wal`)).toBe(true);
     const reopened = openSqliteStore({ path });
     await reopened.ensureCollection(ACTIONS);
-    expect(await reopened.find('actions', {})).toEqual([{ _id: 'a1', host: 'h1', _created: new Date(0), status: 'done' }]);
+    expect(await reopened.find('actions', {})).toEqual([
+      { _id: 'a1', host: 'h1', _created: new Date(0), status: 'done' },
+    ]);
     await reopened.close();
   }, 30_000);
 
@@ -136,10 +145,14 @@ describe('sqlite only', () => {
   }
   process.stdout.write(JSON.stringify(mine) + '\\n');
   await store.close();`;
-    const children = [1, 2, 3].map(() => createInterface({ input: spawnWithStore(dir, path, claimer).stdout })[Symbol.asyncIterator]());
+    const children = [1, 2, 3].map(() =>
+      createInterface({ input: spawnWithStore(dir, path, claimer).stdout })[Symbol.asyncIterator](),
+    );
     for (const lines of children) expect((await lines.next()).value).toBe('ready');
     writeFileSync(go, '');
-    const perChild = await Promise.all(children.map(async (lines) => JSON.parse(String((await lines.next()).value)) as string[]));
+    const perChild = await Promise.all(
+      children.map(async (lines) => JSON.parse(String((await lines.next()).value)) as string[]),
+    );
     const claimed = perChild.flat();
     expect(claimed).toHaveLength(60);
     expect(new Set(claimed).size).toBe(60);
@@ -150,7 +163,8 @@ describe('sqlite only', () => {
   test('two stores on one file: one claim wins, one lease holder', async () => {
     const other = openSqliteStore({ path });
     await store.insert('actions', [{ _id: 'j', status: 'queued' }]);
-    const claim = (s: SqliteStore): Promise<unknown> => s.findOneAndUpdate('actions', { status: 'queued' }, { $set: { status: 'running' } });
+    const claim = (s: SqliteStore): Promise<unknown> =>
+      s.findOneAndUpdate('actions', { status: 'queued' }, { $set: { status: 'running' } });
     expect((await Promise.all([claim(store), claim(other)])).filter((r) => r !== null)).toHaveLength(1);
     expect(await store.leases.acquire('scheduler', 'a', 60_000)).not.toBeNull();
     expect(await other.leases.acquire('scheduler', 'b', 60_000)).toBeNull();
@@ -177,23 +191,35 @@ describe('sqlite only', () => {
 
   describe('push-down in EXPLAIN QUERY PLAN', () => {
     test('filter by an indexed field, sorted on the index: index search, no sort step', async () => {
-      const plan = await store.explain('actions', { host: 'h1' }, { sort: [['_created', -1]], skip: 50, limit: 25 });
+      const plan = await store.explain(
+        'actions',
+        { host: 'h1' },
+        { sort: [['_created', -1]], skip: 50, limit: 25 },
+      );
       expect(plan).toMatch(/^mode: sql/);
       expect(plan).toMatch(/SEARCH c_actions USING INDEX ix_actions_host__created_desc/);
       expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
     });
     test('a residual filter still reads in index order and stops early', async () => {
-      const plan = await store.explain('actions', { host: 'h1', args: /x/ }, { sort: [['_created', -1]], limit: 25 });
+      const plan = await store.explain(
+        'actions',
+        { host: 'h1', args: /x/ },
+        { sort: [['_created', -1]], limit: 25 },
+      );
       expect(plan).toMatch(/^mode: stream/);
       expect(plan).toMatch(/USING INDEX ix_actions_host__created_desc/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
     });
     test('datetime ranges and _id use their indexes', async () => {
       expect(await store.explain('actions', { status: 'done' }, {})).toMatch(/USING INDEX ix_actions_status/);
-      expect(await store.explain('actions', { _id: { $gte: 'a', $lt: 'b' } }, {})).toMatch(/USING INDEX sqlite_autoindex_c_actions_1 \(id>\? AND id<\?\)/);
+      expect(await store.explain('actions', { _id: { $gte: 'a', $lt: 'b' } }, {})).toMatch(
+        /USING INDEX sqlite_autoindex_c_actions_1 \(id>\? AND id<\?\)/,
+      );
     });
     test('a sort on an undeclared path falls back to mingo', async () => {
-      expect(await store.explain('actions', { host: 'h1' }, { sort: [['args.x', 1]] })).toMatch(/^mode: memory/);
+      expect(await store.explain('actions', { host: 'h1' }, { sort: [['args.x', 1]] })).toMatch(
+        /^mode: memory/,
+      );
     });
   });
 
@@ -214,7 +240,9 @@ describe('sqlite only', () => {
       yield Buffer.alloc(5 * 1024 * 1024, 7); // more than one batch of chunks is written before the error
       throw new Error('client went away');
     }
-    await expect(store.media.put(Readable.from(failing()), { filename: 'x', contentType: 'text/plain' })).rejects.toThrow('client went away');
+    await expect(
+      store.media.put(Readable.from(failing()), { filename: 'x', contentType: 'text/plain' }),
+    ).rejects.toThrow('client went away');
     const raw = new SqliteDb(path);
     expect(raw.prepare('SELECT count(*) AS n FROM media_chunks').get()).toEqual({ n: 0 });
     raw.close();
@@ -224,10 +252,14 @@ describe('sqlite only', () => {
     await expect(store.find('Bad-Name', {})).rejects.toBeInstanceOf(BadRequest);
     await expect(store.find('actions', { host: { $foo: 1 } })).rejects.toBeInstanceOf(BadRequest);
     await expect(store.find('actions', { $where: 'this.host' })).rejects.toBeInstanceOf(BadRequest);
-    await expect(store.find('actions', {}, { projection: { host: 1, status: 0 } })).rejects.toBeInstanceOf(BadRequest);
+    await expect(store.find('actions', {}, { projection: { host: 1, status: 0 } })).rejects.toBeInstanceOf(
+      BadRequest,
+    );
     await expect(store.find('actions', {}, { skip: -1 })).rejects.toBeInstanceOf(BadRequest);
     await expect(store.update('actions', {}, { $set: { a: 1 }, b: 2 })).rejects.toBeInstanceOf(BadRequest);
-    await expect(store.update('actions', {}, { $bogus: { a: 1 } }, { upsert: true })).rejects.toBeInstanceOf(BadRequest);
+    await expect(store.update('actions', {}, { $bogus: { a: 1 } }, { upsert: true })).rejects.toBeInstanceOf(
+      BadRequest,
+    );
   });
 
   test('close is idempotent; later calls reject with ServiceUnavailable', async () => {

@@ -71,7 +71,11 @@ const CONCERNS: Readonly<Record<Concern, (ctx: Context, options: StoreContractOp
 };
 
 /** Declares the contract suite for one adapter; `open` must return a fresh, empty store each call. */
-export function runStoreContract(adapterName: string, open: () => Promise<Store>, options: StoreContractOptions): void {
+export function runStoreContract(
+  adapterName: string,
+  open: () => Promise<Store>,
+  options: StoreContractOptions,
+): void {
   describe(`store contract: ${adapterName}`, () => {
     let current: Store | undefined;
     const ctx: Context = {
@@ -79,7 +83,8 @@ export function runStoreContract(adapterName: string, open: () => Promise<Store>
         if (current === undefined) throw new Error('the store is opened by beforeEach: use it inside a test');
         return current;
       },
-      ids: async (collection, filter, find = {}) => (await ctx.store.find(collection, filter, { sort: [['_id', 1]], ...find })).map((d) => d._id),
+      ids: async (collection, filter, find = {}) =>
+        (await ctx.store.find(collection, filter, { sort: [['_id', 1]], ...find })).map((d) => d._id),
       one: async (id) => (await ctx.store.find('hosts', { _id: id }))[0],
     };
     beforeEach(async () => {
@@ -92,7 +97,10 @@ export function runStoreContract(adapterName: string, open: () => Promise<Store>
       // Some tests close the store themselves; a second close may reject, which is fine here.
       await ctx.store.close().catch(() => undefined);
     });
-    for (const [name, declare] of Object.entries(CONCERNS) as [Concern, (c: Context, o: StoreContractOptions) => void][]) {
+    for (const [name, declare] of Object.entries(CONCERNS) as [
+      Concern,
+      (c: Context, o: StoreContractOptions) => void,
+    ][]) {
       describe(name, () => declare(ctx, options));
     }
   });

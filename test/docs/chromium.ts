@@ -34,7 +34,11 @@ function ensureChromium(): boolean {
   for (const steps of [[install], [['update', '-qq'], install]]) {
     try {
       for (const args of steps)
-        execFileSync('apt-get', args, { stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+        execFileSync('apt-get', args, {
+          stdio: 'ignore',
+          timeout: 600_000,
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        });
       if (existsSync(EXECUTABLE)) return true;
     } catch {
       // The package lists may be missing or stale: the second round updates them first.
@@ -46,7 +50,8 @@ function ensureChromium(): boolean {
 /** Whether the browser tests can run; prints the one line saying why not when they cannot. */
 export function browserAvailable(what: string): boolean {
   const ok = ensureChromium();
-  if (!ok) process.stderr.write(`${what}: skipped, no Chromium could be installed (apt-get install -y chromium)\n`);
+  if (!ok)
+    process.stderr.write(`${what}: skipped, no Chromium could be installed (apt-get install -y chromium)\n`);
   return ok;
 }
 
@@ -54,7 +59,11 @@ export function browserAvailable(what: string): boolean {
 export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'fleet-chromium-'));
   // playwright passes the profile as --user-data-dir itself (a launch argument of that name is refused).
-  const context = await chromium.launchPersistentContext(profile, { executablePath: EXECUTABLE, headless: true, args: FLAGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: EXECUTABLE,
+    headless: true,
+    args: FLAGS,
+  });
   return {
     context,
     async close() {

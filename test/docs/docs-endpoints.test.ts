@@ -16,8 +16,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const viewerVersion = (): string =>
-  (JSON.parse(readFileSync(require.resolve('swagger-ui-dist/package.json', { paths: [`${__dirname}/../../packages/server`] }), 'utf8')) as { version: string })
-    .version;
+  (
+    JSON.parse(
+      readFileSync(
+        require.resolve('swagger-ui-dist/package.json', { paths: [`${__dirname}/../../packages/server`] }),
+        'utf8',
+      ),
+    ) as { version: string }
+  ).version;
 
 describe('the OpenAPI document', () => {
   it('is served without a token at /api/openapi.json and, the same, at /api/docs/openapi.json', async () => {
@@ -77,7 +83,11 @@ describe('GET /api/docs', () => {
   });
 
   it('leaves every other answer under the CSP that loads nothing', async () => {
-    expect((await t.request.get('/api/health')).headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
-    expect((await t.request.get('/api/openapi.json')).headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect((await t.request.get('/api/health')).headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect((await t.request.get('/api/openapi.json')).headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
   });
 });

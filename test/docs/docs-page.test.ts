@@ -38,9 +38,15 @@ async function shown(page: Page): Promise<{ operations: string[]; tags: string[]
     operations.push(`${method ?? ''} ${path ?? ''}`);
   }
   const tags = await Promise.all(
-    (await page.locator('.opblock-tag-section .opblock-tag').all()).map(async (tag) => (await tag.getAttribute('data-tag')) ?? ''),
+    (await page.locator('.opblock-tag-section .opblock-tag').all()).map(
+      async (tag) => (await tag.getAttribute('data-tag')) ?? '',
+    ),
   );
-  return { operations: operations.sort(), tags: tags.sort(), errors: await page.locator('.errors-wrapper').count() };
+  return {
+    operations: operations.sort(),
+    tags: tags.sort(),
+    errors: await page.locator('.errors-wrapper').count(),
+  };
 }
 
 const run = browserAvailable('test/docs/docs-page') ? describe : describe.skip;
@@ -85,8 +91,10 @@ run('/api/docs in headless Chromium', () => {
     expect(seen.tags).toEqual(expected.tags);
     expect(seen.errors).toBe(0);
     // Every resource served over HTTP and every route group is on the page.
-    for (const res of t.engine.registry.resources.values()) if (res.def.methods.list) expect(seen.operations).toContain(`GET /api/${res.name}`);
-    for (const group of t.engine.registry.groups.values()) expect(seen.operations.some((op) => op.includes(` /api/${group.base}/`))).toBe(true);
+    for (const res of t.engine.registry.resources.values())
+      if (res.def.methods.list) expect(seen.operations).toContain(`GET /api/${res.name}`);
+    for (const group of t.engine.registry.groups.values())
+      expect(seen.operations.some((op) => op.includes(` /api/${group.base}/`))).toBe(true);
     expect(await page.title()).toBe('Fleet API reference');
     expect(foreign).toEqual([]);
     expect(failed).toEqual([]);

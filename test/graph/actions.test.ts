@@ -5,7 +5,15 @@
  * replaced, types 0 and 1 untouched), the settings' flat and nested forms, and the routes in the
  * OpenAPI document.
  */
-import { auth, expectEveError, hostDoc, insertDoc, startTestServer, uniqueName, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEveError,
+  hostDoc,
+  insertDoc,
+  startTestServer,
+  uniqueName,
+  type TestServer,
+} from '../helpers';
 import { group, ids } from './support';
 
 let s: TestServer;
@@ -30,11 +38,27 @@ test.each([
   [{ action: 'build_graph' }, ['master'], 'required field'],
   [{ action: 'build_graph', master: 7 }, ['master'], 'must be of string type'],
   [{ action: 'build_graph', master: '' }, ['master'], 'min length is 1'],
-  [{ action: 'build_graph', master: 'm', ip_resolver: 'http://r/' }, ['ip_resolver'], 'only with action request_ips'],
+  [
+    { action: 'build_graph', master: 'm', ip_resolver: 'http://r/' },
+    ['ip_resolver'],
+    'only with action request_ips',
+  ],
   [{ action: 'request_ips', master: 'm' }, ['master'], 'only with action build_graph'],
-  [{ action: 'request_ips', ip_resolver: 'ftp://resolver.example.net/' }, ['ip_resolver'], 'must be an http or https URL'],
-  [{ action: 'request_ips', ip_resolver: 'resolver.example.net/ip' }, ['ip_resolver'], 'must be an http or https URL'],
-  [{ action: 'request_ips', ip_resolver: 'http://user:pw@resolver.example.net/' }, ['ip_resolver'], 'must not carry credentials (user:password@)'],
+  [
+    { action: 'request_ips', ip_resolver: 'ftp://resolver.example.net/' },
+    ['ip_resolver'],
+    'must be an http or https URL',
+  ],
+  [
+    { action: 'request_ips', ip_resolver: 'resolver.example.net/ip' },
+    ['ip_resolver'],
+    'must be an http or https URL',
+  ],
+  [
+    { action: 'request_ips', ip_resolver: 'http://user:pw@resolver.example.net/' },
+    ['ip_resolver'],
+    'must not carry credentials (user:password@)',
+  ],
   [{ action: 'request_ips', ip_resolver: 42 }, ['ip_resolver'], 'must be of string type'],
   [{ action: 'request_ips', extra: 1 }, ['extra'], 'unknown field'],
 ])('POST /api/graph %j is a 422 naming the field', async (body, fields, message) => {
@@ -45,10 +69,15 @@ test.each([
 });
 
 test('request_ips: no resolver anywhere is a 422 naming ip_resolver; with one but no master, a 503 saying how to configure it', async () => {
-  expect(expectEveError(await post({ action: 'request_ips' }), 422, { issues: ['ip_resolver'] })._issues?.['ip_resolver']).toMatch(
-    /settings\.addresses\.resolver_address is empty/,
-  );
-  expect(expectEveError(await post({ action: 'request_ips', ip_resolver: 'https://resolver.example.net/ip' }), 503)._error.message).toMatch(/SALT_API_URL/);
+  expect(
+    expectEveError(await post({ action: 'request_ips' }), 422, { issues: ['ip_resolver'] })._issues?.[
+      'ip_resolver'
+    ],
+  ).toMatch(/settings\.addresses\.resolver_address is empty/);
+  expect(
+    expectEveError(await post({ action: 'request_ips', ip_resolver: 'https://resolver.example.net/ip' }), 503)
+      ._error.message,
+  ).toMatch(/SALT_API_URL/);
 });
 
 test('the graph actions are for admins; the reads for viewers', async () => {
@@ -77,15 +106,26 @@ test('build_graph from the stored hosts: one gateway per NAT address, the direct
   expect(built.name).toBe('salt.example.com');
   expect(built.gateways).toHaveLength(2);
   const gw = await Promise.all(
-    built.gateways.map(async (id) => (await s.request.get(`/api/groups/${id}`).set(auth('viewer'))).body as { type: number; info: { ip: string } }),
+    built.gateways.map(
+      async (id) =>
+        (await s.request.get(`/api/groups/${id}`).set(auth('viewer'))).body as {
+          type: number;
+          info: { ip: string };
+        },
+    ),
   );
   expect(gw.map((g) => [g.type, g.info.ip])).toEqual([
     [3, '203.0.113.1'],
     [3, '203.0.113.2'],
   ]);
-  expect((await s.request.get(`/api/groups/${built.gateways[0] ?? ''}/hostnames`).set(auth('viewer'))).body).toEqual([...a].sort());
-  expect((await s.request.get(`/api/groups/${built.direct}/hostnames`).set(auth('viewer'))).body).toEqual(expect.arrayContaining(d));
-  for (const id of [staleGateway, oldRoot, oldDirect]) expectEveError(await s.request.get(`/api/groups/${id}`).set(auth('viewer')), 404);
+  expect(
+    (await s.request.get(`/api/groups/${built.gateways[0] ?? ''}/hostnames`).set(auth('viewer'))).body,
+  ).toEqual([...a].sort());
+  expect((await s.request.get(`/api/groups/${built.direct}/hostnames`).set(auth('viewer'))).body).toEqual(
+    expect.arrayContaining(d),
+  );
+  for (const id of [staleGateway, oldRoot, oldDirect])
+    expectEveError(await s.request.get(`/api/groups/${id}`).set(auth('viewer')), 404);
   expect(await s.store.find('groups', { _id: { $in: [rule, container] } })).toEqual(before);
   const types = await s.request
     .get('/api/groups')
@@ -103,19 +143,32 @@ test("settings take the spec's flat form and the nested one; unknown keys, confl
   expect((await patch({ addresses: { master_address: 'salt.example.com' } })).status).toBe(200);
   expect((await patch({ resolver_address: 'https://ip.example.com/' })).status).toBe(200);
   const read = async () =>
-    (await s.request.get('/api/settings/0').set(auth('viewer'))).body as { addresses: Record<string, unknown> } & Record<string, unknown>;
+    (await s.request.get('/api/settings/0').set(auth('viewer'))).body as {
+      addresses: Record<string, unknown>;
+    } & Record<string, unknown>;
   const item = await read();
-  expect(item.addresses).toMatchObject({ resolver_address: 'https://ip.example.com/', master_address: 'salt.example.com' });
+  expect(item.addresses).toMatchObject({
+    resolver_address: 'https://ip.example.com/',
+    master_address: 'salt.example.com',
+  });
   expect(item).not.toHaveProperty('resolver_address');
   expect((await patch({ addresses: { resolver_address: 'http://other.example.com/ip' } })).status).toBe(200);
-  expect((await read()).addresses).toMatchObject({ resolver_address: 'http://other.example.com/ip', master_address: 'salt.example.com' });
+  expect((await read()).addresses).toMatchObject({
+    resolver_address: 'http://other.example.com/ip',
+    master_address: 'salt.example.com',
+  });
   expect((await patch({ resolver_address: '' })).status).toBe(200);
   expectEveError(await patch({ resolver: 'x' }), 422, { issues: ['resolver'] });
-  expectEveError(await patch({ resolver_address: 'a', addresses: { resolver_address: 'b' } }), 422, { issues: ['resolver_address'] });
-  expect(expectEveError(await patch({ resolver_address: 'gopher://x/' }), 422, { issues: ['resolver_address'] })._issues?.['resolver_address']).toBe(
-    'must be an http or https URL',
-  );
-  expectEveError(await patch({ addresses: { resolver_address: 'not a url' } }), 422, { issues: ['addresses'] });
+  expectEveError(await patch({ resolver_address: 'a', addresses: { resolver_address: 'b' } }), 422, {
+    issues: ['resolver_address'],
+  });
+  expect(
+    expectEveError(await patch({ resolver_address: 'gopher://x/' }), 422, { issues: ['resolver_address'] })
+      ._issues?.['resolver_address'],
+  ).toBe('must be an http or https URL');
+  expectEveError(await patch({ addresses: { resolver_address: 'not a url' } }), 422, {
+    issues: ['addresses'],
+  });
   expect((await read()).addresses['resolver_address']).toBe('');
 });
 
@@ -123,12 +176,28 @@ test('the graph routes are in the OpenAPI document, with their body and response
   const doc = (await s.request.get('/api/docs/openapi.json')).body as {
     paths: Record<
       string,
-      Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> }; responses: Record<string, unknown> }>
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+          responses: Record<string, unknown>;
+        }
+      >
     >;
   };
-  for (const path of ['/api/graph/{id}', '/api/graph/{id}/nodes', '/api/graph/{id}/edges', '/api/graph/not-linked', '/api/graph/jobs/{id}'])
+  for (const path of [
+    '/api/graph/{id}',
+    '/api/graph/{id}/nodes',
+    '/api/graph/{id}/edges',
+    '/api/graph/not-linked',
+    '/api/graph/jobs/{id}',
+  ])
     expect(doc.paths[path]?.['get']).toBeDefined();
   const postOp = doc.paths['/api/graph']?.['post'];
-  expect(Object.keys(postOp?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['action', 'ip_resolver', 'master']);
+  expect(Object.keys(postOp?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual([
+    'action',
+    'ip_resolver',
+    'master',
+  ]);
   expect(JSON.stringify(doc.paths['/api/graph/{id}']?.['get']?.responses['200'])).toContain('symbolSize');
 });

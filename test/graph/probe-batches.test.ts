@@ -52,7 +52,10 @@ test('batches of 3, two in flight: one list-targeted cmd.run each, reports in tu
   expect(answers.map((a) => a.host)).toEqual(up);
   expect(reports.flat().sort()).toEqual(up);
   expect(reports.every((r) => r.length <= 3)).toBe(true);
-  expect(answers.find((a) => a.host === slowHost)).toEqual({ host: slowHost, error: 'no answer from the resolver within 15 seconds (cmd.run timeout)' });
+  expect(answers.find((a) => a.host === slowHost)).toEqual({
+    host: slowHost,
+    error: 'no answer from the resolver within 15 seconds (cmd.run timeout)',
+  });
   expect(answers.filter((a) => 'address' in a)).toHaveLength(up.length - 1);
   const chunks = sim.controls.stats.lowstates.filter((l) => l['fun'] === 'cmd.run');
   expect(chunks).toHaveLength(Math.ceil(up.length / 3));
@@ -86,5 +89,7 @@ test("a stop ends the run before its next batch (503); a master failure rejects 
   await expect(stopped).rejects.toBeInstanceOf(ServiceUnavailable);
   expect(batches).toBe(1);
   sim.controls.failNext(1, 500);
-  await expect(probeOutward({ client: c, stopping: () => false, batch: 50 }, { hosts: up, resolver: RESOLVER })).rejects.toMatchObject({ status: 502 });
+  await expect(
+    probeOutward({ client: c, stopping: () => false, batch: 50 }, { hosts: up, resolver: RESOLVER }),
+  ).rejects.toMatchObject({ status: 502 });
 });

@@ -33,7 +33,11 @@ function minion(network: Parameters<SaltSim['controls']['setNetwork']>[1]): SimM
 }
 
 /** cmd.run on one minion: its output and retcode, or null when it did not return. */
-async function cmdRun(id: string, kwarg: Record<string, unknown>, arg: unknown[] = []): Promise<{ ret: unknown; retcode: number | null } | null> {
+async function cmdRun(
+  id: string,
+  kwarg: Record<string, unknown>,
+  arg: unknown[] = [],
+): Promise<{ ret: unknown; retcode: number | null } | null> {
   const outcome = (await c.local(id, 'cmd.run', { arg, kwarg })).minions[id];
   return outcome?.status === 'returned' ? { ret: outcome.ret, retcode: outcome.retcode } : null;
 }
@@ -46,9 +50,16 @@ test("the probe prints the outward address: a direct host its own, a host behind
 });
 
 test('a host with only wget (Debian) or only curl (Rocky) answers; one with neither says so (127)', async () => {
-  expect(await cmdRun(minion({ publicIp: '192.0.2.10', httpTools: ['wget'] }).id, probeKwarg(URL_OK))).toEqual({ ret: '192.0.2.10', retcode: 0 });
-  expect(await cmdRun(minion({ publicIp: '192.0.2.11', httpTools: ['curl'] }).id, probeKwarg(URL_OK))).toEqual({ ret: '192.0.2.11', retcode: 0 });
-  expect(await cmdRun(minion({ publicIp: '192.0.2.12', httpTools: [] }).id, probeKwarg(URL_OK))).toEqual({ ret: '/bin/sh: 1: wget: not found', retcode: 127 });
+  expect(
+    await cmdRun(minion({ publicIp: '192.0.2.10', httpTools: ['wget'] }).id, probeKwarg(URL_OK)),
+  ).toEqual({ ret: '192.0.2.10', retcode: 0 });
+  expect(
+    await cmdRun(minion({ publicIp: '192.0.2.11', httpTools: ['curl'] }).id, probeKwarg(URL_OK)),
+  ).toEqual({ ret: '192.0.2.11', retcode: 0 });
+  expect(await cmdRun(minion({ publicIp: '192.0.2.12', httpTools: [] }).id, probeKwarg(URL_OK))).toEqual({
+    ret: '/bin/sh: 1: wget: not found',
+    retcode: 127,
+  });
 });
 
 test('careless commands get what a real minion gives: the meter, a file, a refused shell, a TypeError', async () => {
@@ -57,10 +68,19 @@ test('careless commands get what a real minion gives: the meter, a file, a refus
   expect(meter?.ret).toMatch(/% Total[\s\S]*\n192\.0\.2\.20$/);
   expect(await cmdRun(m.id, { cmd: `wget -q ${URL_OK}` })).toEqual({ ret: '', retcode: 0 });
   const noShell = await cmdRun(m.id, { ...probeKwarg(URL_OK), python_shell: false });
-  expect(noShell).toEqual({ ret: expect.stringMatching(/^ERROR: Unable to run command .*No such file or directory: 'if'$/) as unknown, retcode: 1 });
+  expect(noShell).toEqual({
+    ret: expect.stringMatching(/^ERROR: Unable to run command .*No such file or directory: 'if'$/) as unknown,
+    retcode: 1,
+  });
   const twice = await cmdRun(m.id, { cmd: 'uptime' }, ['uptime']);
-  expect(twice).toEqual({ ret: expect.stringMatching(/got multiple values for argument 'cmd'/) as unknown, retcode: 1 });
-  expect(await cmdRun(m.id, { cmd: `curl -fsS $(echo ${URL_OK})` })).not.toEqual({ ret: '192.0.2.20', retcode: 0 });
+  expect(twice).toEqual({
+    ret: expect.stringMatching(/got multiple values for argument 'cmd'/) as unknown,
+    retcode: 1,
+  });
+  expect(await cmdRun(m.id, { cmd: `curl -fsS $(echo ${URL_OK})` })).not.toEqual({
+    ret: '192.0.2.20',
+    retcode: 0,
+  });
 });
 
 test('unreachable resolvers fail as curl and wget do: unknown name, refused, HTTP error, firewall timeout', async () => {
@@ -70,7 +90,10 @@ test('unreachable resolvers fail as curl and wget do: unknown name, refused, HTT
     ret: 'curl: (6) Could not resolve host: nowhere.example.net',
     retcode: 6,
   });
-  expect(await cmdRun(wgetHost.id, probeKwarg('http://nowhere.example.net/ip'))).toEqual({ ret: '', retcode: 4 });
+  expect(await cmdRun(wgetHost.id, probeKwarg('http://nowhere.example.net/ip'))).toEqual({
+    ret: '',
+    retcode: 4,
+  });
   sim.controls.setResolver('refusing.example.net:8080', { down: true });
   expect((await cmdRun(curlHost.id, probeKwarg('http://refusing.example.net:8080/')))?.retcode).toBe(7);
   sim.controls.setResolver('limited.example.net', { failing: [curlHost.id, wgetHost.id] });
@@ -78,9 +101,15 @@ test('unreachable resolvers fail as curl and wget do: unknown name, refused, HTT
     ret: 'curl: (22) The requested URL returned error: 503',
     retcode: 22,
   });
-  expect(await cmdRun(wgetHost.id, probeKwarg('https://limited.example.net/'))).toEqual({ ret: '', retcode: 8 });
+  expect(await cmdRun(wgetHost.id, probeKwarg('https://limited.example.net/'))).toEqual({
+    ret: '',
+    retcode: 8,
+  });
   sim.controls.setNetwork(curlHost.id, { egress: 'blocked' });
-  expect(await cmdRun(curlHost.id, probeKwarg(URL_OK))).toEqual({ ret: 'curl: (28) Connection timed out after 10000 milliseconds', retcode: 28 });
+  expect(await cmdRun(curlHost.id, probeKwarg(URL_OK))).toEqual({
+    ret: 'curl: (28) Connection timed out after 10000 milliseconds',
+    retcode: 28,
+  });
   // cmd.run's own timeout cuts a command that outlives it (TimedProc).
   expect(await cmdRun(curlHost.id, { cmd: `curl -fsS ${URL_OK}`, python_shell: true, timeout: 15 })).toEqual({
     ret: `curl -fsS ${URL_OK} : Timed out after 15 seconds`,

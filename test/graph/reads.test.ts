@@ -34,7 +34,15 @@ test("nodes carry the spec's fields in its order; rule groups are type 1, value 
     itemStyle: { color: '#91cc75' },
     symbolSize: 10,
   });
-  expect(nodes[2]).toMatchObject({ category: 'group', type: 0, id: plain, info: {}, value: 0, itemStyle: { color: '#5470c6' }, symbolSize: 0 });
+  expect(nodes[2]).toMatchObject({
+    category: 'group',
+    type: 0,
+    id: plain,
+    info: {},
+    value: 0,
+    itemStyle: { color: '#5470c6' },
+    symbolSize: 0,
+  });
   expect(edges).toEqual([
     { type: 'groupLink', source: root, target: rule },
     { type: 'groupLink', source: root, target: plain },
@@ -43,11 +51,18 @@ test("nodes carry the spec's fields in its order; rule groups are type 1, value 
 
 test('each group type has its own fixed colour', async () => {
   const byType = new Map<number, string>();
-  for (const type of [0, 1, 2, 3, 4]) byType.set(type, await group(s, { type, ...(type === 3 ? { info: { ip: '192.0.2.1' } } : {}) }));
+  for (const type of [0, 1, 2, 3, 4])
+    byType.set(type, await group(s, { type, ...(type === 3 ? { info: { ip: '192.0.2.1' } } : {}) }));
   const root = await group(s, { subgroups: [...byType.values()] });
   const { nodes } = await graph(s, root);
   const colour = (id: string | undefined) => nodes.find((n) => n.id === id)?.itemStyle.color;
-  expect([0, 1, 2, 3, 4].map((t) => colour(byType.get(t)))).toEqual(['#5470c6', '#91cc75', '#ee6666', '#fac858', '#73c0de']);
+  expect([0, 1, 2, 3, 4].map((t) => colour(byType.get(t)))).toEqual([
+    '#5470c6',
+    '#91cc75',
+    '#ee6666',
+    '#fac858',
+    '#73c0de',
+  ]);
   expect(nodes.find((n) => n.id === byType.get(3))?.info).toEqual({ ip: '192.0.2.1' });
   expect(nodes.filter((n) => n.id !== root).map((n) => n.type)).toEqual([0, 1, 0, 0, 0]);
 });
@@ -60,7 +75,14 @@ test('depth first, one node per visit: a shared subgroup appears under each pare
   const root = await group(s, { subgroups: [left, right] });
   const { nodes, edges } = await graph(s, root);
   expect(ids(nodes)).toEqual([root, left, shared, rule, right, shared, rule, rule]);
-  expect(links(edges)).toEqual([`${root}>${left}`, `${left}>${shared}`, `${shared}>${rule}`, `${root}>${right}`, `${right}>${shared}`, `${right}>${rule}`]);
+  expect(links(edges)).toEqual([
+    `${root}>${left}`,
+    `${left}>${shared}`,
+    `${shared}>${rule}`,
+    `${root}>${right}`,
+    `${right}>${shared}`,
+    `${right}>${rule}`,
+  ]);
   const nodesRes = await s.request.get(`/api/graph/${root}/nodes`).set(auth('viewer'));
   expect(nodesRes.status).toBe(200);
   expect(nodesRes.body).toEqual({ nodes });
@@ -85,7 +107,14 @@ test('where on nodes keeps the nodes of one node type ({"type": n} or {"type": {
   expect(ids(await only({ type: 1 }))).toEqual([r1, r2]);
   expect(ids(await only({ type: 0 }))).toEqual([root, mid]);
   expect(ids(await only({ type: { $in: [0, 1] } }))).toEqual([root, r1, mid, r2]);
-  for (const where of ['{"type": "1"}', '{"name": "x"}', '{"type": 1, "name": "x"}', 'not json', '[1]', '{"type": {"$gt": 0}}']) {
+  for (const where of [
+    '{"type": "1"}',
+    '{"name": "x"}',
+    '{"type": 1, "name": "x"}',
+    'not json',
+    '[1]',
+    '{"type": {"$gt": 0}}',
+  ]) {
     const res = await s.request.get(`/api/graph/${root}/nodes`).query({ where }).set(auth('viewer'));
     expect(expectEveError(res, 400)._error.message).toMatch(/^where: /);
   }
@@ -100,14 +129,17 @@ test('deep nesting: a chain of 64 groups is drawn, one of 65 is a 422 naming the
   expect(drawn.edges).toHaveLength(63);
   const top = await group(s, { subgroups: [below] });
   for (const path of [`/api/graph/${top}`, `/api/graph/${top}/nodes`, `/api/graph/${top}/edges`]) {
-    expect(expectEveError(await s.request.get(path).set(auth('viewer')), 422)._error.message).toMatch(/deeper than 64 levels/);
+    expect(expectEveError(await s.request.get(path).set(auth('viewer')), 422)._error.message).toMatch(
+      /deeper than 64 levels/,
+    );
   }
 });
 
 test('visits multiply along shared subgroups: past 20,000 nodes the graph is a 422, not a stall', async () => {
   // Each level's two groups both list the next level's two: 2^(n+1) visits from 2n groups.
   let level = [await group(s, {}), await group(s, {})];
-  for (let i = 0; i < 14; i += 1) level = [await group(s, { subgroups: level }), await group(s, { subgroups: level })];
+  for (let i = 0; i < 14; i += 1)
+    level = [await group(s, { subgroups: level }), await group(s, { subgroups: level })];
   const root = await group(s, { subgroups: level });
   const res = await s.request.get(`/api/graph/${root}`).set(auth('viewer'));
   expect(expectEveError(res, 422)._error.message).toMatch(/more than 20000 nodes/);
@@ -127,7 +159,11 @@ test('a cycle written around the API is not followed: every group of the path is
 
 test('an unknown root is a 404 on every read; the graph is for viewers and up', async () => {
   const missing = randomBytes(12).toString('hex');
-  for (const path of [`/api/graph/${missing}`, `/api/graph/${missing}/nodes`, `/api/graph/${missing}/edges`]) {
+  for (const path of [
+    `/api/graph/${missing}`,
+    `/api/graph/${missing}/nodes`,
+    `/api/graph/${missing}/edges`,
+  ]) {
     expectEveError(await s.request.get(path).set(auth('viewer')), 404);
   }
   expectEveError(await s.request.get(`/api/graph/${missing}`), 401);

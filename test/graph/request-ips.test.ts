@@ -21,7 +21,11 @@ let natB: string[];
 let direct: string[];
 let failing: { rateLimited: string; firewalled: string; noClient: string };
 
-type Job = Record<string, unknown> & { _id: string; state: string; failures: Array<{ host: string; reason: string }> };
+type Job = Record<string, unknown> & {
+  _id: string;
+  state: string;
+  failures: Array<{ host: string; reason: string }>;
+};
 
 /** The host's own first address (what a direct host's resolver sees). */
 function ownAddress(id: string): string {
@@ -29,7 +33,9 @@ function ownAddress(id: string): string {
   return (grains['fqdn_ip4'] as string[])[0] ?? '';
 }
 
-async function startJob(body: Record<string, unknown> = { action: 'request_ips', ip_resolver: URL }): Promise<Job> {
+async function startJob(
+  body: Record<string, unknown> = { action: 'request_ips', ip_resolver: URL },
+): Promise<Job> {
   const res = await env.api.request.post('/api/graph').set(auth('admin')).send(body);
   expect(res.status).toBe(202);
   const job = res.body as Job;
@@ -98,7 +104,15 @@ test('request_ips answers 202 with a job; polled to its end, it sets ip and nat 
     skipped: hostsTotal - env.up.length,
   });
   const job = await finished(started._id);
-  expect(job).toMatchObject({ state: 'done', probed: env.up.length, resolved: env.up.length - 3, failed: 3, nat: 5, direct: direct.length, error: null });
+  expect(job).toMatchObject({
+    state: 'done',
+    probed: env.up.length,
+    resolved: env.up.length - 3,
+    failed: 3,
+    nat: 5,
+    direct: direct.length,
+    error: null,
+  });
   expect(Object.fromEntries(job.failures.map((f) => [f.host, f.reason]))).toEqual({
     [failing.rateLimited]: 'exit 22: curl: (22) The requested URL returned error: 503',
     [failing.firewalled]: 'exit 28: curl: (28) Connection timed out after 10000 milliseconds',
@@ -112,8 +126,12 @@ test('request_ips answers 202 with a job; polled to its end, it sets ip and nat 
   const gateways = await notLinked();
   expect(gateways.map((g) => g.info)).toEqual([{ ip: NAT_B }, { ip: NAT_A }]);
   expect([...(job['gateways_created'] as string[])].sort()).toEqual(ids(gateways).sort());
-  expect(gateways.every((g) => g.itemStyle.color === '#fac858' && g.type === 0 && g.name === g.info['ip'])).toBe(true);
-  const members = await env.api.request.get(`/api/groups/${gateways[1]?.id ?? ''}/hostnames`).set(auth('viewer'));
+  expect(
+    gateways.every((g) => g.itemStyle.color === '#fac858' && g.type === 0 && g.name === g.info['ip']),
+  ).toBe(true);
+  const members = await env.api.request
+    .get(`/api/groups/${gateways[1]?.id ?? ''}/hostnames`)
+    .set(auth('viewer'));
   expect(members.body).toEqual(natA);
 });
 
@@ -127,12 +145,23 @@ test('build_graph puts a root named after the master over the gateways and the d
   const rule = await group(env.api, { type: 1, info: { regex: 'web-' } });
   const container = await group(env.api, { subgroups: [rule] });
   const etags = async () =>
-    Promise.all([rule, container].map(async (id) => (await env.api.request.get(`/api/groups/${id}`).set(auth('viewer'))).headers['etag']));
+    Promise.all(
+      [rule, container].map(
+        async (id) => (await env.api.request.get(`/api/groups/${id}`).set(auth('viewer'))).headers['etag'],
+      ),
+    );
   const etagsBefore = await etags();
-  const res = await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'build_graph', master: 'salt-master.fleet.example.com' });
+  const res = await env.api.request
+    .post('/api/graph')
+    .set(auth('admin'))
+    .send({ action: 'build_graph', master: 'salt-master.fleet.example.com' });
   expect(res.status).toBe(200);
   const built = res.body as { _id: string; name: string; gateways: string[]; direct: string };
-  expect(built).toMatchObject({ _status: 'OK', name: 'salt-master.fleet.example.com', _links: { self: { title: 'Group', href: `groups/${built._id}` } } });
+  expect(built).toMatchObject({
+    _status: 'OK',
+    name: 'salt-master.fleet.example.com',
+    _links: { self: { title: 'Group', href: `groups/${built._id}` } },
+  });
   const drawn = await graph(env.api, built._id);
   expect(ids(drawn.nodes)).toEqual([built._id, ...built.gateways, built.direct]);
   expect(links(drawn.edges)).toEqual([...built.gateways, built.direct].map((id) => `${built._id}>${id}`));
@@ -143,7 +172,10 @@ test('build_graph puts a root named after the master over the gateways and the d
   expect(directHosts.body).not.toEqual(expect.arrayContaining([natA[0]]));
   expect(await etags()).toEqual(etagsBefore);
   // Building again changes the same groups: same root, same gateways.
-  const again = await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'build_graph', master: 'salt-master.fleet.example.com' });
+  const again = await env.api.request
+    .post('/api/graph')
+    .set(auth('admin'))
+    .send({ action: 'build_graph', master: 'salt-master.fleet.example.com' });
   expect(again.body).toMatchObject({ _id: built._id, gateways: built.gateways, direct: built.direct });
 });
 
@@ -154,7 +186,12 @@ test('a new NAT found later is a gateway nobody links, until the next build_grap
   expect(job).toMatchObject({ state: 'done', nat: 6, gateways_created: [expect.any(String) as string] });
   expect((await notLinked()).map((g) => g.info)).toEqual([{ ip: NAT_C }]);
   expect(await host(moved)).toMatchObject({ ip: NAT_C, nat: true });
-  const built = (await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'build_graph', master: 'salt-master.fleet.example.com' })).body as {
+  const built = (
+    await env.api.request
+      .post('/api/graph')
+      .set(auth('admin'))
+      .send({ action: 'build_graph', master: 'salt-master.fleet.example.com' })
+  ).body as {
     _id: string;
     gateways: string[];
     direct: string;
@@ -169,9 +206,15 @@ test('one graph action at a time: a second request_ips while one runs is a 409 n
   env.sim.controls.slow(800);
   try {
     const first = await startJob();
-    const second = await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'request_ips', ip_resolver: URL });
+    const second = await env.api.request
+      .post('/api/graph')
+      .set(auth('admin'))
+      .send({ action: 'request_ips', ip_resolver: URL });
     expect(expectEveError(second, 409)._error.message).toContain(first._id);
-    const build = await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'build_graph', master: 'm' });
+    const build = await env.api.request
+      .post('/api/graph')
+      .set(auth('admin'))
+      .send({ action: 'build_graph', master: 'm' });
     expectEveError(build, 409);
     await finished(first._id);
   } finally {

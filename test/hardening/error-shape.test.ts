@@ -46,7 +46,11 @@ describe('JSON bodies are bounded to 32 levels before anything walks them', () =
   test('an array nested 100,000 deep, and a deep item of a bulk POST', async () => {
     const arrays = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     for (const body of [arrays, `[${alert(nested(40))}]`]) {
-      const res = await s.request.post('/api/alerts').set(auth('operator')).set('Content-Type', 'application/json').send(body);
+      const res = await s.request
+        .post('/api/alerts')
+        .set(auth('operator'))
+        .set('Content-Type', 'application/json')
+        .send(body);
       expect(expectEveError(res, 400)._error.message).toBe('body: nested deeper than 32 levels');
     }
   });
@@ -59,7 +63,11 @@ describe('JSON bodies are bounded to 32 levels before anything walks them', () =
     expect(created.status).toBe(201);
     const id = (created.body as { _id: string })._id;
     const deepKwarg = `{"kwarg":${nested(50)}}`;
-    const patch = await s.request.patch(`/api/tasks/${id}`).set(auth('operator')).set('Content-Type', 'application/json').send(deepKwarg);
+    const patch = await s.request
+      .patch(`/api/tasks/${id}`)
+      .set(auth('operator'))
+      .set('Content-Type', 'application/json')
+      .send(deepKwarg);
     expect(expectEveError(patch, 400)._error.message).toMatch(/^body: /);
     const put = await s.request
       .put('/api/tasks')
@@ -74,7 +82,12 @@ describe("requests Node's HTTP parser refuses are answered in the error shape", 
   const viewer = `Authorization: Bearer ${TOKENS.viewer}\r\n`;
   const admin = `Authorization: Bearer ${TOKENS.admin}\r\n`;
   test.each([
-    ['headers over 16 KB', 431, `GET /api/hosts HTTP/1.1\r\nHost: x\r\n${viewer}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, /headers are too large/],
+    [
+      'headers over 16 KB',
+      431,
+      `GET /api/hosts HTTP/1.1\r\nHost: x\r\n${viewer}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      /headers are too large/,
+    ],
     [
       'a chunk size that is not hexadecimal',
       400,
@@ -87,10 +100,30 @@ describe("requests Node's HTTP parser refuses are answered in the error shape", 
       `POST /api/groups HTTP/1.1\r\nHost: x\r\n${admin}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
       /Content-Length .*Transfer-Encoding|Transfer-Encoding .*Content-Length/,
     ],
-    ['a control byte in the path', 400, `GET /api/ho\u0001sts HTTP/1.1\r\nHost: x\r\n${viewer}\r\n`, /not valid|control byte/],
-    ['a control byte in a header value', 400, `GET /api/hosts HTTP/1.1\r\nHost: x\r\nX-Note: a\u0001b\r\n${viewer}\r\n`, /header/],
-    ['a header name with a space', 400, `GET /api/hosts HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n`, /header/],
-    ['a method that is not a token', 400, `G\u0000T /api/hosts HTTP/1.1\r\nHost: x\r\n\r\n`, /method|not valid/],
+    [
+      'a control byte in the path',
+      400,
+      `GET /api/ho\u0001sts HTTP/1.1\r\nHost: x\r\n${viewer}\r\n`,
+      /not valid|control byte/,
+    ],
+    [
+      'a control byte in a header value',
+      400,
+      `GET /api/hosts HTTP/1.1\r\nHost: x\r\nX-Note: a\u0001b\r\n${viewer}\r\n`,
+      /header/,
+    ],
+    [
+      'a header name with a space',
+      400,
+      `GET /api/hosts HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n`,
+      /header/,
+    ],
+    [
+      'a method that is not a token',
+      400,
+      `G\u0000T /api/hosts HTTP/1.1\r\nHost: x\r\n\r\n`,
+      /method|not valid/,
+    ],
   ])('%s: %s', async (_name, status, request, message) => {
     const res = await rawRequest(s.url, request);
     expect(res.status).toBe(status);
@@ -118,7 +151,14 @@ describe('multipart parts with control bytes in their headers are a 400, not a 5
       { name: 'name', value: 'ctl' },
       { name: 'data', value: 'hello', ...part },
     ]);
-    const res = await rawRequest(s.url, rawPost('/api/files', { Authorization: `Bearer ${TOKENS.operator}`, 'Content-Type': contentType }, body));
+    const res = await rawRequest(
+      s.url,
+      rawPost(
+        '/api/files',
+        { Authorization: `Bearer ${TOKENS.operator}`, 'Content-Type': contentType },
+        body,
+      ),
+    );
     expect(res.status).toBe(400);
     expect(rawError(res).message).toMatch(/^Malformed multipart body: a part header is not valid/);
     expect(await s.store.count('files', { name: 'ctl' })).toBe(0);
@@ -128,7 +168,11 @@ describe('multipart parts with control bytes in their headers are a 400, not a 5
 describe("body fields named after Object's prototype are unknown fields like any other", () => {
   const PROTO_KEYS = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__proto__'];
   test.each(PROTO_KEYS)('POST {"%s": ...} -> 422 unknown field', async (key) => {
-    const res = await s.request.post('/api/groups').set(auth('admin')).set('Content-Type', 'application/json').send(`{"name":"proto-${key}","${key}":{"x":1}}`);
+    const res = await s.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"proto-${key}","${key}":{"x":1}}`);
     expect(expectEveError(res, 422, { issues: [key] })._issues?.[key]).toBe('unknown field');
     expect(await s.store.count('groups', { name: `proto-${key}` })).toBe(0);
   });

@@ -28,7 +28,11 @@ const leaf = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.constant(undefined),
-  fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+  fc.date({
+    min: new Date('1970-01-01T00:00:00Z'),
+    max: new Date('2100-01-01T00:00:00Z'),
+    noInvalidDate: true,
+  }),
 );
 // Not `__proto__`: the recursive form assigned it to a fresh object, which set a prototype instead of
 // copying the key, so the value never counted (see the last test).
@@ -53,7 +57,12 @@ describe('the canonical JSON of an etag', () => {
   });
 
   test('an etag computed before keeps its value', () => {
-    const stored = { _id: 'h1', _etag: 'old', b: [1, { z: null, a: new Date('2026-01-02T03:04:05Z') }], a: { _etag: 'x', y: 'é"\n' } };
+    const stored = {
+      _id: 'h1',
+      _etag: 'old',
+      b: [1, { z: null, a: new Date('2026-01-02T03:04:05Z') }],
+      a: { _etag: 'x', y: 'é"\n' },
+    };
     const before = createHash('sha1')
       .update(JSON.stringify(recursiveCanonical(stored)))
       .digest('hex');

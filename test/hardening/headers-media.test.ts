@@ -34,8 +34,16 @@ describe('every answer carries the security headers', () => {
   });
 });
 
-async function upload(filename: string, contentType: string, bytes = Buffer.from('<html><script>alert(1)</script></html>')) {
-  const res = await s.request.post('/api/files').set(auth('operator')).field('name', uniqueName('m')).attach('data', bytes, { filename, contentType });
+async function upload(
+  filename: string,
+  contentType: string,
+  bytes = Buffer.from('<html><script>alert(1)</script></html>'),
+) {
+  const res = await s.request
+    .post('/api/files')
+    .set(auth('operator'))
+    .field('name', uniqueName('m'))
+    .attach('data', bytes, { filename, contentType });
   expect(res.status).toBe(201);
   const item = await s.request.get(`/api/files/${(res.body as { _id: string })._id}`).set(auth('viewer'));
   return s.request
@@ -69,7 +77,9 @@ describe('GET /api/media/<id>', () => {
 
   test("a file name with quotes, spaces and parentheses is %-encoded (RFC 8187's attr-char)", async () => {
     const media = await upload(`rapport "final" (v2)'*!.pdf`, 'application/pdf');
-    expect(media.headers['content-disposition']).toBe(`inline; filename*=UTF-8''rapport%20%22final%22%20%28v2%29%27%2A%21.pdf`);
+    expect(media.headers['content-disposition']).toBe(
+      `inline; filename*=UTF-8''rapport%20%22final%22%20%28v2%29%27%2A%21.pdf`,
+    );
   });
 });
 

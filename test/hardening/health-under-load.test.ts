@@ -26,7 +26,11 @@ beforeAll(async () => {
     return out;
   };
   const hosts = Array.from({ length: HOSTS }, (_, i) =>
-    meta(hostDoc(`load-${String(i).padStart(5, '0')}.fleet.test`, { grain: { osfullname: `Debian GNU/Linux ${i % 97}`, num_cpus: i % 64 } })),
+    meta(
+      hostDoc(`load-${String(i).padStart(5, '0')}.fleet.test`, {
+        grain: { osfullname: `Debian GNU/Linux ${i % 97}`, num_cpus: i % 64 },
+      }),
+    ),
   );
   await s.store.insert('hosts', hosts);
   const actions = Array.from({ length: ACTIONS }, (_, i) => {

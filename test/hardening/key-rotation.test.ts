@@ -15,10 +15,19 @@ const run = promisify(execFile);
 
 /** Runs `tsx cli.ts rotate-key` with `env`; resolves its stdout. */
 async function rotateKey(env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'packages', 'server', 'src', 'cli.ts'), 'rotate-key'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', API_TOKENS: `${TOKENS.admin}:admin`, ...env },
-  });
+  const { stdout } = await run(
+    join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [join(ROOT, 'packages', 'server', 'src', 'cli.ts'), 'rotate-key'],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        API_TOKENS: `${TOKENS.admin}:admin`,
+        ...env,
+      },
+    },
+  );
   return stdout.trim();
 }
 
@@ -33,7 +42,10 @@ async function sealedValues(): Promise<{ otp: string; password: string }> {
   try {
     const [host] = await s.store.find('hosts', { _id: 'rot-00.fleet.test' });
     const [manager] = await s.store.find('vpn_managers', { _id: 'rot-manager' });
-    return { otp: String((host?.vpnsrv_representation as Record<string, unknown>).otp_secret), password: String(manager?.password) };
+    return {
+      otp: String((host?.vpnsrv_representation as Record<string, unknown>).otp_secret),
+      password: String(manager?.password),
+    };
   } finally {
     await s.server.close();
   }
@@ -42,7 +54,10 @@ async function sealedValues(): Promise<{ otp: string; password: string }> {
 beforeAll(async () => {
   const s = await startTestServer();
   ({ dir, dbPath: db } = s);
-  await insertHosts(s.store, 1, { prefix: 'rot', overrides: () => ({ vpnsrv_representation: { name: 'rot', otp_secret: s.secrets.seal(OTP) } }) });
+  await insertHosts(s.store, 1, {
+    prefix: 'rot',
+    overrides: () => ({ vpnsrv_representation: { name: 'rot', otp_secret: s.secrets.seal(OTP) } }),
+  });
   await insertDoc(s.store, 'vpn_managers', {
     _id: 'rot-manager',
     name: 'rot',
@@ -81,7 +96,9 @@ describe('rotate-key', () => {
     const current = readFileSync(join(dir, 'secret-key'), 'utf8').trim();
     const next = 'a-brand-new-secret-key-0123456789';
     const out = await rotateKey({ DATABASE_URL: `sqlite:${db}`, SECRET_KEY: current, NEW_SECRET_KEY: next });
-    expect(out).toBe('Re-sealed the secrets of 2 item(s) with NEW_SECRET_KEY: set SECRET_KEY to it before the next start');
+    expect(out).toBe(
+      'Re-sealed the secrets of 2 item(s) with NEW_SECRET_KEY: set SECRET_KEY to it before the next start',
+    );
     const s = await startTestServer({ env: { DATABASE_URL: `sqlite:${db}`, SECRET_KEY: next } });
     try {
       const [manager] = await s.store.find('vpn_managers', { _id: 'rot-manager' });
@@ -93,7 +110,13 @@ describe('rotate-key', () => {
 
   test('run again with the same keys (a rotation cut short): values already sealed with the new key are kept', async () => {
     const next = 'a-brand-new-secret-key-0123456789';
-    const out = await rotateKey({ DATABASE_URL: `sqlite:${db}`, SECRET_KEY: 'an-unrelated-old-key-0123456789', NEW_SECRET_KEY: next });
-    expect(out).toBe('Re-sealed the secrets of 0 item(s) with NEW_SECRET_KEY: set SECRET_KEY to it before the next start');
+    const out = await rotateKey({
+      DATABASE_URL: `sqlite:${db}`,
+      SECRET_KEY: 'an-unrelated-old-key-0123456789',
+      NEW_SECRET_KEY: next,
+    });
+    expect(out).toBe(
+      'Re-sealed the secrets of 0 item(s) with NEW_SECRET_KEY: set SECRET_KEY to it before the next start',
+    );
   });
 });

@@ -118,12 +118,26 @@ describe('isPrefixOnly (a pattern the index range answers alone, without RE2)', 
 test('a prefix-only pattern in SQL matches exactly the ids that start with it', async () => {
   const store = openSqliteStore({ path: ':memory:' });
   try {
-    const ids = ['db', 'db-', 'db-1', 'db-~', 'db.', 'dc-1', 'DB-1', 'xdb-1', 'web.0', 'web.01', 'webx0', 'web-0'];
+    const ids = [
+      'db',
+      'db-',
+      'db-1',
+      'db-~',
+      'db.',
+      'dc-1',
+      'DB-1',
+      'xdb-1',
+      'web.0',
+      'web.01',
+      'webx0',
+      'web-0',
+    ];
     await store.insert(
       'hosts',
       ids.map((_id) => ({ _id })),
     );
-    const found = async (regex: string) => (await store.find('hosts', { _id: { $regex: regex } }, { sort: [['_id', 1]] })).map((d) => d._id);
+    const found = async (regex: string) =>
+      (await store.find('hosts', { _id: { $regex: regex } }, { sort: [['_id', 1]] })).map((d) => d._id);
     expect(await found('^db-')).toEqual(['db-', 'db-1', 'db-~']);
     expect(await found('^web\\.0')).toEqual(['web.0', 'web.01']);
     expect(await store.count('hosts', { _id: { $regex: '^db-' } })).toBe(3);

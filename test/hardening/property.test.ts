@@ -16,7 +16,10 @@ const SEED = 20_808;
 let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer();
-  await insertHosts(s.store, 30, { prefix: 'prop', overrides: (i) => ({ grain: { osfullname: `Debian ${i}`, num_cpus: i } }) });
+  await insertHosts(s.store, 30, {
+    prefix: 'prop',
+    overrides: (i) => ({ grain: { osfullname: `Debian ${i}`, num_cpus: i } }),
+  });
 });
 afterAll(() => s.close());
 
@@ -33,9 +36,17 @@ function expectWellFormed(a: Answer, what: string): void {
   expect({ where, serverError: a.status >= 500 }).toEqual({ where, serverError: false });
   expect({ where, slow: a.ms > ANSWER_BUDGET_MS }).toEqual({ where, slow: false });
   if (a.status < 400) return;
-  expect({ where, type: a.contentType }).toEqual({ where, type: expect.stringMatching(/^application\/json/) });
+  expect({ where, type: a.contentType }).toEqual({
+    where,
+    type: expect.stringMatching(/^application\/json/),
+  });
   const body = JSON.parse(a.text) as { _status?: unknown; _error?: { code?: unknown; message?: unknown } };
-  expect({ where, status: body._status, code: body._error?.code, message: typeof body._error?.message }).toEqual({
+  expect({
+    where,
+    status: body._status,
+    code: body._error?.code,
+    message: typeof body._error?.message,
+  }).toEqual({
     where,
     status: 'ERR',
     code: a.status,
@@ -43,12 +54,22 @@ function expectWellFormed(a: Answer, what: string): void {
   });
 }
 
-async function send(method: 'get' | 'post' | 'patch', path: string, role: TestRole, body?: string): Promise<Answer> {
+async function send(
+  method: 'get' | 'post' | 'patch',
+  path: string,
+  role: TestRole,
+  body?: string,
+): Promise<Answer> {
   const started = performance.now();
   let req = s.request[method](path).set(auth(role));
   if (body !== undefined) req = req.set('Content-Type', 'application/json').send(body);
   const res = await req;
-  return { status: res.status, contentType: res.headers['content-type'], text: res.text, ms: performance.now() - started };
+  return {
+    status: res.status,
+    contentType: res.headers['content-type'],
+    text: res.text,
+    ms: performance.now() - started,
+  };
 }
 
 /** Fields of hosts (declared, open sub-paths), then what must be refused: secrets, unknowns, JavaScript's machinery. */
@@ -93,7 +114,15 @@ const operator = fc.constantFrom(
   '$elemMatch',
   '$not',
 );
-const refused = fc.constantFrom('$where', '$expr', '$function', '$text', '$jsonSchema', '$accumulator', '$unknown');
+const refused = fc.constantFrom(
+  '$where',
+  '$expr',
+  '$function',
+  '$text',
+  '$jsonSchema',
+  '$accumulator',
+  '$unknown',
+);
 const key = fc.oneof(
   { weight: 6, arbitrary: field },
   { weight: 2, arbitrary: badField },
@@ -122,7 +151,16 @@ const scalar = fc.oneof(
   fc.double(),
   fc.boolean(),
   fc.constant(null),
-  fc.constantFrom('ims', 'x', 'Wed, 25 Nov 2026 21:08:02 GMT', '2026-11-25', 'string', 'object', 'prop-00.fleet.test', 'Debian 3'),
+  fc.constantFrom(
+    'ims',
+    'x',
+    'Wed, 25 Nov 2026 21:08:02 GMT',
+    '2026-11-25',
+    'string',
+    'object',
+    'prop-00.fleet.test',
+    'Debian 3',
+  ),
 );
 const { json } = fc.letrec((tie) => ({
   json: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('list'), tie('doc')),
@@ -130,7 +168,10 @@ const { json } = fc.letrec((tie) => ({
   doc: fc.dictionary(key, tie('json'), { maxKeys: 4 }),
 }));
 /** Filters shaped like real ones: declared fields, operators with plausible operands, logical lists. */
-const condition = fc.oneof(scalar, fc.dictionary(operator, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })), { minKeys: 1, maxKeys: 2 }));
+const condition = fc.oneof(
+  scalar,
+  fc.dictionary(operator, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })), { minKeys: 1, maxKeys: 2 }),
+);
 const filter = fc.dictionary(field, condition, { maxKeys: 3 });
 const plausible = fc.oneof(
   filter,
@@ -144,12 +185,32 @@ const rawJson = (depth: number) =>
     { weight: 3, arbitrary: json.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: deep(depth) },
     { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '[]', 'null', '{"_id":{"$in":[[[[[[]]]]]]}}', `{"_id":{"$in":[${'1,'.repeat(1500)}1]}}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{',
+        '[]',
+        'null',
+        '{"_id":{"$in":[[[[[[]]]]]]}}',
+        `{"_id":{"$in":[${'1,'.repeat(1500)}1]}}`,
+      ),
+    },
   );
 
 const resource = fc.oneof(
   { weight: 6, arbitrary: fc.constant('hosts') },
-  { weight: 3, arbitrary: fc.constantFrom('actions', 'alerts', 'groups', 'tasks', 'vpn_organizations', 'hosts_statistic', 'files') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'actions',
+      'alerts',
+      'groups',
+      'tasks',
+      'vpn_organizations',
+      'hosts_statistic',
+      'files',
+    ),
+  },
 );
 const hostile = (depth: number) =>
   fc.oneof(
@@ -158,23 +219,48 @@ const hostile = (depth: number) =>
     fc.string({ maxLength: 30 }),
   );
 const sortTerm = fc
-  .oneof({ weight: 5, arbitrary: field }, { weight: 1, arbitrary: key }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) })
+  .oneof(
+    { weight: 5, arbitrary: field },
+    { weight: 1, arbitrary: key },
+    { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
+  )
   .chain((k) => fc.constantFrom(k, `-${k}`));
 const sort = fc.oneof(
-  { weight: 6, arbitrary: fc.array(field, { minLength: 1, maxLength: 3 }).chain((fs) => fc.constantFrom(fs.join(','), fs.map((f) => `-${f}`).join(','))) },
-  { weight: 2, arbitrary: fc.array(sortTerm, { minLength: 1, maxLength: 4 }).map((terms) => terms.join(',')) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .array(field, { minLength: 1, maxLength: 3 })
+      .chain((fs) => fc.constantFrom(fs.join(','), fs.map((f) => `-${f}`).join(','))),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.array(sortTerm, { minLength: 1, maxLength: 4 }).map((terms) => terms.join(',')),
+  },
   {
     weight: 1,
     arbitrary: fc
       .array(fc.tuple(field, fc.constantFrom(1, -1, 0, 2)), { maxLength: 4 })
       .map((terms) => `[${terms.map(([k, d]) => `("${k}", ${d})`).join(', ')}]`),
   },
-  { weight: 1, arbitrary: fc.integer({ min: 30, max: 500 }).map((n) => Array.from({ length: n }, () => '_id').join(',')) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 30, max: 500 }).map((n) => Array.from({ length: n }, () => '_id').join(',')),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
 );
 const projection = fc.oneof(
-  { weight: 4, arbitrary: fc.dictionary(field, fc.constantFrom(0, 1), { minKeys: 1, maxKeys: 3 }).map((p) => JSON.stringify(p)) },
-  { weight: 1, arbitrary: fc.dictionary(key, fc.constantFrom(0, 1, 2, -1, 'x', true), { maxKeys: 4 }).map((p) => JSON.stringify(p)) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .dictionary(field, fc.constantFrom(0, 1), { minKeys: 1, maxKeys: 3 })
+      .map((p) => JSON.stringify(p)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .dictionary(key, fc.constantFrom(0, 1, 2, -1, 'x', true), { maxKeys: 4 })
+      .map((p) => JSON.stringify(p)),
+  },
   { weight: 1, arbitrary: hostile(60) },
 );
 const embedded = fc.oneof(
@@ -186,12 +272,24 @@ const count = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: -5, max: 100_000 }).map(String) },
   { weight: 1, arbitrary: fc.constantFrom('9007199254740993', '1e3', 'abc', '', '0x10') },
 );
-const where = fc.oneof({ weight: 6, arbitrary: plausible.map((v) => JSON.stringify(v)) }, { weight: 3, arbitrary: rawJson(400) });
-const listQuery = fc.record({ where, sort, projection, max_results: count, page: count, embedded }, { requiredKeys: [] });
+const where = fc.oneof(
+  { weight: 6, arbitrary: plausible.map((v) => JSON.stringify(v)) },
+  { weight: 3, arbitrary: rawJson(400) },
+);
+const listQuery = fc.record(
+  { where, sort, projection, max_results: count, page: count, embedded },
+  { requiredKeys: [] },
+);
 
 /** Write targets, each with items shaped like its own (fields it declares, values of any type). */
-const maybe = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: json });
-const targets: readonly [method: 'post' | 'patch', path: string, role: TestRole, item: fc.Arbitrary<Record<string, unknown>>][] = [
+const maybe = <T>(good: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: json });
+const targets: readonly [
+  method: 'post' | 'patch',
+  path: string,
+  role: TestRole,
+  item: fc.Arbitrary<Record<string, unknown>>,
+][] = [
   [
     'post',
     '/api/alerts',
@@ -240,7 +338,11 @@ const targets: readonly [method: 'post' | 'patch', path: string, role: TestRole,
     '/api/hosts/prop-00.fleet.test',
     'admin',
     fc.record(
-      { identification_number: maybe(fc.string({ maxLength: 8 })), groups: maybe(fc.array(fc.string({ maxLength: 24 }), { maxLength: 2 })), status: json },
+      {
+        identification_number: maybe(fc.string({ maxLength: 8 })),
+        groups: maybe(fc.array(fc.string({ maxLength: 24 }), { maxLength: 2 })),
+        status: json,
+      },
       { requiredKeys: [] },
     ),
   ],
@@ -249,7 +351,11 @@ const targets: readonly [method: 'post' | 'patch', path: string, role: TestRole,
     '/api/vpn_managers',
     'admin',
     fc.record(
-      { name: maybe(fc.string({ maxLength: 8 })), url: maybe(fc.constantFrom('https://vpn.test', 'nope')), password: maybe(fc.string({ maxLength: 8 })) },
+      {
+        name: maybe(fc.string({ maxLength: 8 })),
+        url: maybe(fc.constantFrom('https://vpn.test', 'nope')),
+        password: maybe(fc.string({ maxLength: 8 })),
+      },
       { requiredKeys: [] },
     ),
   ],
@@ -296,7 +402,9 @@ describe('generated requests never answer 5xx, and every 4xx is in the error sha
       name: fc.oneof(fc.constantFrom('name', 'data', '__proto__', 'constructor'), header),
       value: fc.string({ maxLength: 20 }),
       filename: fc.option(header, { nil: undefined }),
-      contentType: fc.option(fc.oneof(header, fc.constantFrom('text/html', 'image/svg+xml', 'image/png')), { nil: undefined }),
+      contentType: fc.option(fc.oneof(header, fc.constantFrom('text/html', 'image/svg+xml', 'image/png')), {
+        nil: undefined,
+      }),
     });
     const file = fc.record({
       name: fc.constant('data'),
@@ -319,9 +427,17 @@ describe('generated requests never answer 5xx, and every 4xx is in the error sha
           })),
         );
         const started = performance.now();
-        const res = await rawRequest(s.url, rawPost('/api/files', { ...auth('operator'), 'Content-Type': contentType }, body));
+        const res = await rawRequest(
+          s.url,
+          rawPost('/api/files', { ...auth('operator'), 'Content-Type': contentType }, body),
+        );
         expectWellFormed(
-          { status: res.status, contentType: res.headers['content-type'], text: res.body, ms: performance.now() - started },
+          {
+            status: res.status,
+            contentType: res.headers['content-type'],
+            text: res.body,
+            ms: performance.now() - started,
+          },
           `multipart ${JSON.stringify(list)}`,
         );
       }),

@@ -5,7 +5,14 @@
  * machinery in field paths: each a 400 in the error shape naming the parameter, never a 500 and
  * never a library's text.
  */
-import { auth, expectEnvelope, expectEveError, insertHosts, startTestServer, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEnvelope,
+  expectEveError,
+  insertHosts,
+  startTestServer,
+  type TestServer,
+} from '../helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -36,29 +43,56 @@ function nestedAnd(depth: number): string {
 }
 
 /** Texts that only a library writes: none may reach a client. */
-const LIBRARY_TEXT = /Accessing __proto__|skip must be|SQLITE|SqliteError|Maximum call stack|MingoError|unknown query operator/i;
+const LIBRARY_TEXT =
+  /Accessing __proto__|skip must be|SQLITE|SqliteError|Maximum call stack|MingoError|unknown query operator/i;
 
 describe('where', () => {
   test.each([
     // 1,600 levels is what fits Node's 16 KB request head (2,500 is a 431 before the API sees it).
     ['nested 1,600 deep ($or)', nestedAnd(800), /^where: nested deeper than 32 levels$/],
-    ['$in nested 7,000 deep', `{"_id":{"$in":${'['.repeat(7000)}${']'.repeat(7000)}}}`, /^where: nested deeper than 32 levels$/],
-    ['33 levels of plain objects', `{"grain.a":${'{"b":'.repeat(32)}1${'}'.repeat(32)}}`, /^where: nested deeper than 32 levels$/],
+    [
+      '$in nested 7,000 deep',
+      `{"_id":{"$in":${'['.repeat(7000)}${']'.repeat(7000)}}}`,
+      /^where: nested deeper than 32 levels$/,
+    ],
+    [
+      '33 levels of plain objects',
+      `{"grain.a":${'{"b":'.repeat(32)}1${'}'.repeat(32)}}`,
+      /^where: nested deeper than 32 levels$/,
+    ],
     [
       'an $in of 1,001 values',
       JSON.stringify({ _id: { $in: Array.from({ length: 1001 }, (_, i) => `h${i}`) } }),
       /^where: a list has 1001 items, more than the 1000 allowed$/,
     ],
-    ['an $or of 1,001 branches', JSON.stringify({ $or: Array.from({ length: 1001 }, () => ({ _id: 1 })) }), /^where: a list has 1001 items/],
+    [
+      'an $or of 1,001 branches',
+      JSON.stringify({ $or: Array.from({ length: 1001 }, () => ({ _id: 1 })) }),
+      /^where: a list has 1001 items/,
+    ],
     [
       'more than 5,000 values in all',
-      JSON.stringify({ $or: Array.from({ length: 6 }, () => ({ _id: { $in: Array.from({ length: 900 }, () => 0) } })) }),
+      JSON.stringify({
+        $or: Array.from({ length: 6 }, () => ({ _id: { $in: Array.from({ length: 900 }, () => 0) } })),
+      }),
       /^where: too large \(more than 5000 values in all\)$/,
     ],
-    ['a __proto__ path into an open object', '{"grain.__proto__.polluted": 1}', /^where: field "grain.__proto__.polluted" is not allowed$/],
+    [
+      'a __proto__ path into an open object',
+      '{"grain.__proto__.polluted": 1}',
+      /^where: field "grain.__proto__.polluted" is not allowed$/,
+    ],
     ['a constructor path', '{"grain.constructor": 1}', /^where: field "grain.constructor" is not allowed$/],
-    ['$type naming object machinery', '{"status": {"$type": "__proto__"}}', /^where: \$type on "status" expects a BSON type name or number/],
-    ['$type unknown', '{"status": {"$type": "strin"}}', /^where: \$type on "status" expects a BSON type name or number/],
+    [
+      '$type naming object machinery',
+      '{"status": {"$type": "__proto__"}}',
+      /^where: \$type on "status" expects a BSON type name or number/,
+    ],
+    [
+      '$type unknown',
+      '{"status": {"$type": "strin"}}',
+      /^where: \$type on "status" expects a BSON type name or number/,
+    ],
   ])('%s', async (_name, where, message) => {
     const body = expectEveError(await get({ where }), 400);
     expect(body._error.message).toMatch(message);
@@ -73,7 +107,11 @@ describe('where', () => {
   test('an $in of 1,000 values is accepted and finds its hosts', async () => {
     const { docs } = await insertHosts(s.store, 2);
     const values = [...docs.map((d) => d._id), ...Array.from({ length: 998 }, (_, i) => `a${i}`)];
-    const body = expectEnvelope(await get({ where: JSON.stringify({ _id: { $in: values } }) }), { page: 1, maxResults: 25, total: 2 });
+    const body = expectEnvelope(await get({ where: JSON.stringify({ _id: { $in: values } }) }), {
+      page: 1,
+      maxResults: 25,
+      total: 2,
+    });
     expect(body._items.map((i) => i._id)).toEqual(docs.map((d) => d._id));
   });
 
@@ -84,9 +122,21 @@ describe('where', () => {
 
 describe('sort', () => {
   test.each([
-    ['2,001 terms (SQLite ORDER BY limit)', Array.from({ length: 2001 }, () => '_id').join(','), /^sort: at most 32 fields, got 2001$/],
-    ['33 terms', Array.from({ length: 33 }, (_, i) => (i % 2 === 0 ? 'status' : '-_updated')).join(','), /^sort: at most 32 fields, got 33$/],
-    ['33 terms, Eve syntax', `[${Array.from({ length: 33 }, () => '("status", 1)').join(', ')}]`, /^sort: at most 32 fields, got 33$/],
+    [
+      '2,001 terms (SQLite ORDER BY limit)',
+      Array.from({ length: 2001 }, () => '_id').join(','),
+      /^sort: at most 32 fields, got 2001$/,
+    ],
+    [
+      '33 terms',
+      Array.from({ length: 33 }, (_, i) => (i % 2 === 0 ? 'status' : '-_updated')).join(','),
+      /^sort: at most 32 fields, got 33$/,
+    ],
+    [
+      '33 terms, Eve syntax',
+      `[${Array.from({ length: 33 }, () => '("status", 1)').join(', ')}]`,
+      /^sort: at most 32 fields, got 33$/,
+    ],
     ['a __proto__ path', 'grain.__proto__', /^sort: field "grain.__proto__" is not allowed$/],
   ])('%s', async (_name, sort, message) => {
     const body = expectEveError(await get({ sort }), 400);
@@ -103,13 +153,29 @@ describe('projection, embedded and page', () => {
   test.each([
     [
       'projection with 201 keys',
-      { projection: JSON.stringify(Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`grain.k${i}`, 1]))) },
+      {
+        projection: JSON.stringify(
+          Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`grain.k${i}`, 1])),
+        ),
+      },
       /^projection: an object has 201 keys, more than the 200 allowed$/,
     ],
-    ['projection nested', { projection: '{"grain": {"a": {"b": 1}}}' }, /^projection: nested deeper than 2 levels$/],
-    ['projection on __proto__', { projection: '{"grain.__proto__": 1}' }, /^projection: field "grain.__proto__" is not allowed$/],
+    [
+      'projection nested',
+      { projection: '{"grain": {"a": {"b": 1}}}' },
+      /^projection: nested deeper than 2 levels$/,
+    ],
+    [
+      'projection on __proto__',
+      { projection: '{"grain.__proto__": 1}' },
+      /^projection: field "grain.__proto__" is not allowed$/,
+    ],
     ['embedded nested', { embedded: '{"host": {"a": {"b": 1}}}' }, /^embedded: nested deeper than 2 levels$/],
-    ['page 2^53 - 1 (skip past 2^53)', { page: '9007199254740991', max_results: '1000' }, /^page: too large for max_results=1000$/],
+    [
+      'page 2^53 - 1 (skip past 2^53)',
+      { page: '9007199254740991', max_results: '1000' },
+      /^page: too large for max_results=1000$/,
+    ],
   ])('%s', async (_name, query, message) => {
     const body = expectEveError(await get(query), 400);
     expect(body._error.message).toMatch(message);

@@ -32,7 +32,8 @@ describe('with RATE_LIMIT_WRITES_PER_MIN=3 and RATE_LIMIT_EXEC_PER_MIN=2', () =>
 
   test('another token has its own allowance; reads are never counted', async () => {
     expect((await s.request.post('/api/alerts').set(auth('operator')).send({ type: 'rl' })).status).toBe(201);
-    for (let i = 0; i < 10; i++) expect((await s.request.get('/api/groups').set(auth('admin'))).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await s.request.get('/api/groups').set(auth('admin'))).status).toBe(200);
   });
 
   test('executions are counted apart from writes: two, then 429', async () => {
@@ -40,12 +41,15 @@ describe('with RATE_LIMIT_WRITES_PER_MIN=3 and RATE_LIMIT_EXEC_PER_MIN=2', () =>
     // No master is configured here: the execution itself is refused (503), yet it counts.
     for (let i = 0; i < 2; i++) expect((await exec()).status).not.toBe(429);
     const res = await exec();
-    expect(expectEveError(res, 429)._error.message).toMatch(/^Too many executions by token "admin": the limit is 2 a minute \(RATE_LIMIT_EXEC_PER_MIN\)/);
+    expect(expectEveError(res, 429)._error.message).toMatch(
+      /^Too many executions by token "admin": the limit is 2 a minute \(RATE_LIMIT_EXEC_PER_MIN\)/,
+    );
     expect(res.headers['retry-after']).toBeDefined();
   });
 
   test('a request without a valid token is the 401 it was, not counted', async () => {
-    for (let i = 0; i < 5; i++) expectEveError(await s.request.post('/api/groups').send({ name: 'anon' }), 401);
+    for (let i = 0; i < 5; i++)
+      expectEveError(await s.request.post('/api/groups').send({ name: 'anon' }), 401);
   });
 });
 

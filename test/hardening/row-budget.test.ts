@@ -76,8 +76,18 @@ describe('the row budget of the embedded store', () => {
       { limit: 1 },
       `where: actions is too large to search by this filter without an index; include a condition on an indexed field ${indexed} that narrows it`,
     ],
-    ['a pattern on an unindexed field', { action: { $regex: 'nothing$' } }, newest, 'where: actions is too large to search'],
-    ['a filter only mingo can run', { 'args.x': { $gte: 5000 } }, newest, 'where: actions is too large to search'],
+    [
+      'a pattern on an unindexed field',
+      { action: { $regex: 'nothing$' } },
+      newest,
+      'where: actions is too large to search',
+    ],
+    [
+      'a filter only mingo can run',
+      { 'args.x': { $gte: 5000 } },
+      newest,
+      'where: actions is too large to search',
+    ],
     [
       'a sort on an unindexed field',
       {},
@@ -107,7 +117,9 @@ describe('the row budget of the embedded store', () => {
     ['a pushed-down pattern', { action: { $regex: 'ping$' } }],
     ['a filter only mingo can run', { 'args.x': { $gte: 5000 } }],
   ])('count: %s is refused', async (_name, filter) => {
-    await expect(store.count('actions', filter)).rejects.toThrow(/^where: actions is too large to search by this filter without an index/);
+    await expect(store.count('actions', filter)).rejects.toThrow(
+      /^where: actions is too large to search by this filter without an index/,
+    );
   });
 
   test('a delete by an unindexed filter is refused before it deletes', async () => {
@@ -116,8 +128,17 @@ describe('the row budget of the embedded store', () => {
   });
 
   test('updates select what they change without the budget (no client shapes them)', async () => {
-    await expect(store.update('small', { user: 'admin' }, { $set: { state: 'seen' } }, { multi: true })).resolves.toMatchObject({ matched: 90 });
-    await expect(store.update('actions', { user: 'admin', 'args.x': { $gte: 999 } }, { $set: { state: 'seen' } }, { multi: true })).resolves.toMatchObject({
+    await expect(
+      store.update('small', { user: 'admin' }, { $set: { state: 'seen' } }, { multi: true }),
+    ).resolves.toMatchObject({ matched: 90 });
+    await expect(
+      store.update(
+        'actions',
+        { user: 'admin', 'args.x': { $gte: 999 } },
+        { $set: { state: 'seen' } },
+        { multi: true },
+      ),
+    ).resolves.toMatchObject({
       matched: 1,
     });
   });
@@ -125,15 +146,29 @@ describe('the row budget of the embedded store', () => {
   test('indexed reads answer as before', async () => {
     const page = await store.find('actions', { host: 'h7' }, newest);
     expect(page.map((d) => d._id)).toEqual(Array.from({ length: 10 }, (_, k) => action(907 - k * 100)._id));
-    expect((await store.find('actions', {}, newest)).map((d) => d._id)).toEqual(Array.from({ length: 25 }, (_, k) => action(999 - k)._id));
+    expect((await store.find('actions', {}, newest)).map((d) => d._id)).toEqual(
+      Array.from({ length: 25 }, (_, k) => action(999 - k)._id),
+    );
     expect(await store.find('actions', { host: 'h7', user: 'nobody' }, newest)).toEqual([]);
     // Deep pages an index orders skip cheaply, past the budget, as before.
-    expect((await store.find('actions', {}, { ...newest, skip: 990 })).map((d) => d._id)).toEqual(Array.from({ length: 10 }, (_, k) => action(9 - k)._id));
-    expect((await store.find('actions', { _created: { $lt: new Date(T0 + 1000 * 1000) } }, { ...newest, skip: 980 })).map((d) => d._id)).toHaveLength(20);
-    expect((await store.find('actions', { host: 'h7' }, { sort: [['args', 1]], limit: 2 })).map((d) => d._id)).toEqual([action(7)._id, action(107)._id]);
-    expect((await store.find('actions', { _id: { $regex: '^2026010100000000099' } }, {})).map((d) => d._id)).toEqual(
-      Array.from({ length: 10 }, (_, k) => action(990 + k)._id),
+    expect((await store.find('actions', {}, { ...newest, skip: 990 })).map((d) => d._id)).toEqual(
+      Array.from({ length: 10 }, (_, k) => action(9 - k)._id),
     );
+    expect(
+      (
+        await store.find(
+          'actions',
+          { _created: { $lt: new Date(T0 + 1000 * 1000) } },
+          { ...newest, skip: 980 },
+        )
+      ).map((d) => d._id),
+    ).toHaveLength(20);
+    expect(
+      (await store.find('actions', { host: 'h7' }, { sort: [['args', 1]], limit: 2 })).map((d) => d._id),
+    ).toEqual([action(7)._id, action(107)._id]);
+    expect(
+      (await store.find('actions', { _id: { $regex: '^2026010100000000099' } }, {})).map((d) => d._id),
+    ).toEqual(Array.from({ length: 10 }, (_, k) => action(990 + k)._id));
   });
 
   test('counts an index answers alone are not limited by the budget', async () => {
@@ -144,7 +179,11 @@ describe('the row budget of the embedded store', () => {
 
   test('a collection smaller than the budget keeps every sort and filter', async () => {
     expect(await store.count('small', { user: 'admin', 'args.x': { $lt: 45 } })).toBe(45);
-    expect((await store.find('small', { action: { $regex: 'ping$' } }, { sort: [['args', -1]], limit: 1 })).map((d) => d._id)).toEqual([action(89)._id]);
+    expect(
+      (await store.find('small', { action: { $regex: 'ping$' } }, { sort: [['args', -1]], limit: 1 })).map(
+        (d) => d._id,
+      ),
+    ).toEqual([action(89)._id]);
   });
 });
 
@@ -154,7 +193,11 @@ describe('the budget over HTTP, at its real size', () => {
     s = await startTestServer();
     await s.store.insert(
       'actions',
-      Array.from({ length: 20_100 }, (_, i) => ({ ...action(i), _updated: new Date(T0 + i * 1000), _etag: `e${i}` })),
+      Array.from({ length: 20_100 }, (_, i) => ({
+        ...action(i),
+        _updated: new Date(T0 + i * 1000),
+        _etag: `e${i}`,
+      })),
     );
   });
   afterAll(async () => {
@@ -162,7 +205,10 @@ describe('the budget over HTTP, at its real size', () => {
   });
 
   test('a viewer sorting 20,100 actions by args is a 400 naming sort and the indexed fields', async () => {
-    const body = expectEveError(await s.request.get('/api/actions').query({ sort: 'args', max_results: '1' }).set(auth('viewer')), 400);
+    const body = expectEveError(
+      await s.request.get('/api/actions').query({ sort: 'args', max_results: '1' }).set(auth('viewer')),
+      400,
+    );
     expect(body._error.message).toMatch(
       /^sort: actions is too large to sort by "args" without an index; sort by an indexed field \(_id, .*host.*_created.*jid.*\)/,
     );
@@ -170,8 +216,13 @@ describe('the budget over HTTP, at its real size', () => {
 
   test('a filter only the in-memory matcher can run over them is a 400 naming where', async () => {
     const where = JSON.stringify({ 'args.x': { $gte: 1_000_000 } });
-    const body = expectEveError(await s.request.get('/api/actions').query({ where, max_results: '1' }).set(auth('viewer')), 400);
-    expect(body._error.message).toMatch(/^where: actions is too large to search by this filter without an index/);
+    const body = expectEveError(
+      await s.request.get('/api/actions').query({ where, max_results: '1' }).set(auth('viewer')),
+      400,
+    );
+    expect(body._error.message).toMatch(
+      /^where: actions is too large to search by this filter without an index/,
+    );
   });
 
   test('the same sort within one host, and the newest page, answer', async () => {

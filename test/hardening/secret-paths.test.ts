@@ -33,11 +33,17 @@ describe('where below a secret field of an open object', () => {
 
   test('the secret field itself stays refused', async () => {
     const body = expectEveError(await list({ 'vpnsrv_representation.auth_token': 'x' }), 400);
-    expect(body._error.message).toBe('where: field "vpnsrv_representation.auth_token" is secret and cannot be queried');
+    expect(body._error.message).toBe(
+      'where: field "vpnsrv_representation.auth_token" is secret and cannot be queried',
+    );
   });
 
   test('open sub-paths beside the secrets still filter', async () => {
-    expectEnvelope(await list({ 'vpnsrv_representation.undeclared.deep': 1 }), { page: 1, maxResults: 25, total: 0 });
+    expectEnvelope(await list({ 'vpnsrv_representation.undeclared.deep': 1 }), {
+      page: 1,
+      maxResults: 25,
+      total: 0,
+    });
     expectEnvelope(await list({ 'vpnsrv_representation.name': 'x' }), { page: 1, maxResults: 25, total: 0 });
   });
 });

@@ -4,7 +4,18 @@
  * holds sealed secrets (a new key would make them unreadable), a damaged database file. And the
  * starts that must still happen: a fresh data dir makes its key.
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -25,7 +36,9 @@ function tempDir(): string {
 
 /** Runs the CLI to its exit; a refused start exits 1 with one line on stderr. */
 async function refusedStart(env: Record<string, string>): Promise<string> {
-  const { child, out, exited } = spawnCli({ env: { PORT: '0', HOST: '127.0.0.1', API_TOKENS: TOKEN_ENV, LOG_LEVEL: 'error', ...env } });
+  const { child, out, exited } = spawnCli({
+    env: { PORT: '0', HOST: '127.0.0.1', API_TOKENS: TOKEN_ENV, LOG_LEVEL: 'error', ...env },
+  });
   // A start that is not refused would run on: stop it, and let the assertions below say so.
   const stop = setTimeout(() => killGroup(child, 'SIGKILL'), 15_000);
   const { code } = await exited;
@@ -40,7 +53,12 @@ async function refusedStart(env: Record<string, string>): Promise<string> {
 async function usedStore(sealed: boolean): Promise<{ dir: string; db: string }> {
   const s = await startTestServer();
   dirs.push(s.dir);
-  if (sealed) await insertHosts(s.store, 1, { overrides: () => ({ vpnsrv_representation: { name: 'h', otp_secret: s.secrets.seal('JBSWY3DPEHPK3PXP') } }) });
+  if (sealed)
+    await insertHosts(s.store, 1, {
+      overrides: () => ({
+        vpnsrv_representation: { name: 'h', otp_secret: s.secrets.seal('JBSWY3DPEHPK3PXP') },
+      }),
+    });
   else await insertHosts(s.store, 1);
   // The server alone: its data dir stays for the next start (removed in afterAll).
   await s.server.close();
@@ -53,7 +71,9 @@ describe('the CLI refuses to start, in one line', () => {
     try {
       const port = new URL(holder.url).port;
       const line = await refusedStart({ DATABASE_URL: `sqlite:${join(tempDir(), 'b.db')}`, PORT: port });
-      expect(line).toBe(`Port ${port} on 127.0.0.1 is already in use: stop the process holding it, or set PORT to a free port`);
+      expect(line).toBe(
+        `Port ${port} on 127.0.0.1 is already in use: stop the process holding it, or set PORT to a free port`,
+      );
     } finally {
       await holder.close();
     }
@@ -87,7 +107,10 @@ describe('the CLI refuses to start, in one line', () => {
 
   test('on a file that is not a database', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'fleet.db'), 'this is not an SQLite file, but it is long enough to have a header of 100 bytes.'.repeat(4));
+    writeFileSync(
+      join(dir, 'fleet.db'),
+      'this is not an SQLite file, but it is long enough to have a header of 100 bytes.'.repeat(4),
+    );
     expect(await refusedStart({ DATABASE_URL: `sqlite:${join(dir, 'fleet.db')}` })).toMatch(
       /^fleet-api failed to start: cannot open the database .*fleet\.db: the database file is damaged \(not an SQLite database\): restore it from a backup$/,
     );
@@ -97,7 +120,10 @@ describe('the CLI refuses to start, in one line', () => {
     const { db } = await usedStore(false);
     // The root pages of the collection tables (never the schema's): the file opens, these trees do not.
     const peek = new Database(db, { readonly: true });
-    const roots = peek.prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND sql LIKE '%doc TEXT%'").pluck().all() as number[];
+    const roots = peek
+      .prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND sql LIKE '%doc TEXT%'")
+      .pluck()
+      .all() as number[];
     peek.close();
     expect(roots.length).toBeGreaterThan(5);
     const fd = openSync(db, 'r+');

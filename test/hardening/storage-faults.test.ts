@@ -65,12 +65,20 @@ describeIfMount('a full disk', () => {
     const sick = await health(s);
     expect(sick.status).toBe(503);
     expect(sick.headers['retry-after']).toBe('10');
-    expect(sick.body).toEqual({ status: 'unavailable', store: 'sqlite', readable: true, writable: false, problem: FULL });
+    expect(sick.body).toEqual({
+      status: 'unavailable',
+      store: 'sqlite',
+      readable: true,
+      writable: false,
+      problem: FULL,
+    });
     expect((await s.request.get('/api/alerts?max_results=1').set(auth('viewer'))).status).toBe(200);
 
     unlinkSync(join(dir, 'filler'));
     expect((await health(s)).status).toBe(200);
-    expect((await s.request.post('/api/alerts').set(auth('operator')).send({ type: 'after' })).status).toBe(201);
+    expect((await s.request.post('/api/alerts').set(auth('operator')).send({ type: 'after' })).status).toBe(
+      201,
+    );
   });
 
   test('a write larger than the space left is a 503 and leaves nothing half-written', async () => {
@@ -117,11 +125,16 @@ describeIfMount('a read-only database file', () => {
   test('every write is a 503 with Retry-After saying the file is read-only', async () => {
     for (const res of [
       await s.request.post('/api/groups').set(auth('admin')).send({ name: 'ro-group' }),
-      await s.request.patch('/api/hosts/ro-00.fleet.test').set(auth('admin')).send({ identification_number: 'x' }),
+      await s.request
+        .patch('/api/hosts/ro-00.fleet.test')
+        .set(auth('admin'))
+        .send({ identification_number: 'x' }),
       await s.request.delete('/api/hosts/ro-01.fleet.test').set(auth('admin')),
       await s.request.post('/api/files').set(auth('operator')).attach('data', Buffer.from('bytes'), 'a.bin'),
     ]) {
-      expect(expectEveError(res, 503)._error.message).toBe('the database cannot be written: its file or directory is read-only; reads still answer');
+      expect(expectEveError(res, 503)._error.message).toBe(
+        'the database cannot be written: its file or directory is read-only; reads still answer',
+      );
       expect(res.headers['retry-after']).toBe('60');
     }
   });
@@ -129,7 +142,12 @@ describeIfMount('a read-only database file', () => {
   test('/api/health answers 503: readable, not writable', async () => {
     const res = await health(s);
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ status: 'unavailable', readable: true, writable: false, problem: expect.stringMatching(/read-only/) });
+    expect(res.body).toMatchObject({
+      status: 'unavailable',
+      readable: true,
+      writable: false,
+      problem: expect.stringMatching(/read-only/),
+    });
   });
 });
 
@@ -154,6 +172,7 @@ describe('every storage fault code of SQLite is a 503 with Retry-After (engine/s
   });
 
   test('other errors are not storage faults', () => {
-    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', undefined]) expect(storageFault(Object.assign(new Error('x'), { code }))).toBeNull();
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR', undefined])
+      expect(storageFault(Object.assign(new Error('x'), { code }))).toBeNull();
   });
 });

@@ -45,13 +45,25 @@ export function parseRaw(text: string): RawResponse {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  return { status: Number(statusLine.split(' ')[1] ?? 0), headers, body: end === -1 ? '' : text.slice(end + 4), text };
+  return {
+    status: Number(statusLine.split(' ')[1] ?? 0),
+    headers,
+    body: end === -1 ? '' : text.slice(end + 4),
+    text,
+  };
 }
 
 /** The API's error body, parsed from a raw response; throws when it is not one. */
 export function rawError(res: RawResponse): { code: number; message: string } {
-  const parsed = JSON.parse(res.body) as { _status?: unknown; _error?: { code?: unknown; message?: unknown } };
-  if (parsed._status !== 'ERR' || typeof parsed._error?.code !== 'number' || typeof parsed._error.message !== 'string') {
+  const parsed = JSON.parse(res.body) as {
+    _status?: unknown;
+    _error?: { code?: unknown; message?: unknown };
+  };
+  if (
+    parsed._status !== 'ERR' ||
+    typeof parsed._error?.code !== 'number' ||
+    typeof parsed._error.message !== 'string'
+  ) {
     throw new Error(`not the error shape: ${res.body}`);
   }
   return { code: parsed._error.code, message: parsed._error.message };
@@ -65,7 +77,10 @@ export interface RawPart {
 }
 
 /** A multipart/form-data body (latin1 bytes as written) and its Content-Type. */
-export function multipartBody(parts: readonly RawPart[], boundary = 'fleet-hardening-boundary'): { body: Buffer; contentType: string } {
+export function multipartBody(
+  parts: readonly RawPart[],
+  boundary = 'fleet-hardening-boundary',
+): { body: Buffer; contentType: string } {
   const text = parts
     .map((p) => {
       const disposition = `Content-Disposition: form-data; name="${p.name}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}`;
@@ -73,12 +88,20 @@ export function multipartBody(parts: readonly RawPart[], boundary = 'fleet-harde
       return `--${boundary}\r\n${disposition}${type}\r\n\r\n${p.value}\r\n`;
     })
     .join('');
-  return { body: Buffer.from(`${text}--${boundary}--\r\n`, 'latin1'), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.from(`${text}--${boundary}--\r\n`, 'latin1'),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** A POST with the given body and headers, as raw bytes (`Connection: close`). */
 export function rawPost(path: string, headers: Readonly<Record<string, string>>, body: Buffer): Buffer {
-  const head = Object.entries({ Host: 'localhost', ...headers, 'Content-Length': String(body.length), Connection: 'close' })
+  const head = Object.entries({
+    Host: 'localhost',
+    ...headers,
+    'Content-Length': String(body.length),
+    Connection: 'close',
+  })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\n${head}\r\n`, 'latin1'), body]);

@@ -5,7 +5,8 @@
 import type { Response } from 'supertest';
 
 /** RFC 1123 as the API renders every date: `Wed, 25 Nov 2026 21:08:02 GMT`. */
-export const RFC1123 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+export const RFC1123 =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 export interface Link {
   title: string;
@@ -34,15 +35,24 @@ export function expectEnvelope(res: Response, expected: PageExpectation): Envelo
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.body as Envelope;
   expect(Object.keys(body)).toEqual(['_items', '_links', '_meta']);
-  expect(body._meta).toEqual({ page: expected.page, max_results: expected.maxResults, total: expected.total });
+  expect(body._meta).toEqual({
+    page: expected.page,
+    max_results: expected.maxResults,
+    total: expected.total,
+  });
   expect(res.headers['x-total-count']).toBe(String(expected.total));
-  const onPage = Math.max(0, Math.min(expected.maxResults, expected.total - (expected.page - 1) * expected.maxResults));
+  const onPage = Math.max(
+    0,
+    Math.min(expected.maxResults, expected.total - (expected.page - 1) * expected.maxResults),
+  );
   expect(body._items).toHaveLength(onPage);
   expect(body._links.parent).toEqual({ title: 'home', href: '/' });
   expect(typeof body._links.self.href).toBe('string');
   expect(body._links.self.href.startsWith('/')).toBe(false);
   const more = expected.page * expected.maxResults < expected.total;
-  expect(Object.keys(body._links).sort()).toEqual(['parent', 'self', ...(expected.page > 1 ? ['prev'] : []), ...(more ? ['next', 'last'] : [])].sort());
+  expect(Object.keys(body._links).sort()).toEqual(
+    ['parent', 'self', ...(expected.page > 1 ? ['prev'] : []), ...(more ? ['next', 'last'] : [])].sort(),
+  );
   if (body._links.prev) expect(body._links.prev.title).toBe('previous page');
   if (body._links.next) expect(body._links.next.title).toBe('next page');
   if (body._links.last) expect(body._links.last.title).toBe('last page');
@@ -89,7 +99,8 @@ export function expectEveError(res: Response, status: number, expected: ErrorExp
   expect(res.text).not.toMatch(/\n\s+at .+:\d+:\d+/);
   if (expected.issues) {
     expect(body._issues).toBeDefined();
-    for (const field of expected.issues) expect({ field, issue: issueAt(body._issues, field) }).toEqual({ field, issue: expect.anything() });
+    for (const field of expected.issues)
+      expect({ field, issue: issueAt(body._issues, field) }).toEqual({ field, issue: expect.anything() });
   }
   return body;
 }

@@ -23,7 +23,12 @@ export interface Meta {
 }
 
 /** Inserts one document with its meta fields; returns it as stored. */
-export async function insertDoc(store: Store, collection: string, fields: Record<string, unknown> & { _id: string }, meta: Meta = {}): Promise<Doc> {
+export async function insertDoc(
+  store: Store,
+  collection: string,
+  fields: Record<string, unknown> & { _id: string },
+  meta: Meta = {},
+): Promise<Doc> {
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
   const created = meta.created ?? now;
   const doc: Doc = { ...fields, _created: created, _updated: meta.updated ?? created };
@@ -33,7 +38,10 @@ export async function insertDoc(store: Store, collection: string, fields: Record
 }
 
 /** A realistic host: grains, status, key, fingerprint. */
-export function hostDoc(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> & { _id: string } {
+export function hostDoc(
+  id: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> & { _id: string } {
   const short = id.split('.')[0] ?? id;
   return {
     _id: id,
@@ -82,7 +90,12 @@ export function hostDoc(id: string, overrides: Record<string, unknown> = {}): Re
 }
 
 /** Inserts a host named `id` (see `hostDoc` for the defaults). */
-export async function insertHost(store: Store, id: string, overrides: Record<string, unknown> = {}, meta: Meta = {}): Promise<Doc> {
+export async function insertHost(
+  store: Store,
+  id: string,
+  overrides: Record<string, unknown> = {},
+  meta: Meta = {},
+): Promise<Doc> {
   return insertDoc(store, 'hosts', hostDoc(id, overrides), meta);
 }
 
@@ -112,9 +125,17 @@ export function jidAt(date: Date, micro = 0): string {
 }
 
 /** Inserts an action of `host` (`_id` = jid + host name). */
-export async function insertAction(store: Store, host: string, overrides: Record<string, unknown> = {}, meta: Meta = {}): Promise<Doc> {
+export async function insertAction(
+  store: Store,
+  host: string,
+  overrides: Record<string, unknown> = {},
+  meta: Meta = {},
+): Promise<Doc> {
   counter += 1;
-  const jid = typeof overrides.jid === 'string' ? overrides.jid : jidAt(meta.created ?? new Date(), counter % 1_000_000);
+  const jid =
+    typeof overrides.jid === 'string'
+      ? overrides.jid
+      : jidAt(meta.created ?? new Date(), counter % 1_000_000);
   return insertDoc(
     store,
     'actions',

@@ -44,11 +44,14 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const NOT_API = /^\/api\/docs(\/(?!openapi\.json$).*)?$/;
 
 /** A JSON pointer (RFC 6901) into the document, as a URI fragment. */
-const pointer = (...segments: string[]): string => `#/${segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+const pointer = (...segments: string[]): string =>
+  `#/${segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
 
 function templateOf(path: string): Template {
   const segments = path.split('/').filter((s) => s !== '');
-  const source = segments.map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  const source = segments
+    .map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
   return { path, segments, regex: new RegExp(`^/${source}$`) };
 }
 
@@ -70,7 +73,13 @@ function describeErrors(errors: readonly ErrorObject[] | null | undefined, body:
       const value = e.instancePath
         .split('/')
         .slice(1)
-        .reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Json)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), body);
+        .reduce<unknown>(
+          (v, k) =>
+            v !== null && typeof v === 'object'
+              ? (v as Json)[k.replace(/~1/g, '/').replace(/~0/g, '~')]
+              : undefined,
+          body,
+        );
       const shown = JSON.stringify(value)?.slice(0, 160) ?? 'undefined';
       return `  ${at} ${e.message ?? ''} ${e.params ? JSON.stringify(e.params) : ''} — value: ${shown}`;
     })
@@ -123,7 +132,9 @@ class Checker implements OpenApiChecker {
     const path = raw.length > 1 ? raw.replace(/\/+$/, '') : raw;
     if (upper === 'OPTIONS' || NOT_API.test(path)) return null;
     const lower = upper === 'HEAD' ? 'get' : upper.toLowerCase();
-    const template = this.templates.find((t) => t.regex.test(path) && METHODS.includes(lower) && this.paths[t.path]?.[lower] !== undefined);
+    const template = this.templates.find(
+      (t) => t.regex.test(path) && METHODS.includes(lower) && this.paths[t.path]?.[lower] !== undefined,
+    );
     if (this.log) appendFileSync(this.log, `${upper} ${template?.path ?? '(no operation)'} ${res.status}\n`);
     const seen = {
       method: upper,
@@ -139,16 +150,20 @@ class Checker implements OpenApiChecker {
 
   /** A path or method the document does not have: a 404 or 405 in the error shape. */
   private checkUnknown({ method, where, res }: Seen): string | null {
-    if (res.status !== 404 && res.status !== 405) return `${where}: the document has no such operation, and the answer is not a 404/405`;
+    if (res.status !== 404 && res.status !== 405)
+      return `${where}: the document has no such operation, and the answer is not a 404/405`;
     const v = this.validator(pointer('components', 'schemas', 'Error'));
-    return method === 'HEAD' || v(res.body) ? null : `${where}: not the error shape\n${describeErrors(v.errors, res.body)}`;
+    return method === 'HEAD' || v(res.body)
+      ? null
+      : `${where}: not the error shape\n${describeErrors(v.errors, res.body)}`;
   }
 
   private responseOf(path: string, method: string, status: string): Found | undefined {
     const op = this.paths[path]?.[method] as Json | undefined;
     const entry = (op?.responses as Record<string, Json> | undefined)?.[status];
     if (!entry) return undefined;
-    if (typeof entry.$ref !== 'string') return { response: entry, at: ['paths', path, method, 'responses', status] };
+    if (typeof entry.$ref !== 'string')
+      return { response: entry, at: ['paths', path, method, 'responses', status] };
     const at = entry.$ref.split('/').slice(1);
     const [, kind = '', name = ''] = at;
     return { response: ((this.doc.components as Json)[kind] as Record<string, Json>)[name] ?? {}, at };
@@ -160,13 +175,18 @@ class Checker implements OpenApiChecker {
     const text = res.text ?? '';
     const type = (String(res.headers['content-type'] ?? '').split(';')[0] ?? '').trim().toLowerCase();
     if (method === 'HEAD') return null;
-    if (!content || res.status === 204 || res.status === 304) return text === '' ? null : `${where}: the document lists no body, the answer has one (${type})`;
+    if (!content || res.status === 204 || res.status === 304)
+      return text === '' ? null : `${where}: the document lists no body, the answer has one (${type})`;
     const listed = Object.keys(content).join(', ');
     if (type !== 'application/json')
-      return type in content || '*/*' in content ? null : `${where}: answered ${type || 'no content type'}, the document lists ${listed}`;
+      return type in content || '*/*' in content
+        ? null
+        : `${where}: answered ${type || 'no content type'}, the document lists ${listed}`;
     if (!('application/json' in content)) return `${where}: answered JSON, the document lists ${listed}`;
     const v = this.validator(pointer(...found.at, 'content', 'application/json', 'schema'));
-    return v(res.body) ? null : `${where}: the body does not match the document\n${describeErrors(v.errors, res.body)}`;
+    return v(res.body)
+      ? null
+      : `${where}: the body does not match the document\n${describeErrors(v.errors, res.body)}`;
   }
 
   /** The validator of the schema at `ptr`, compiled on first use. */

@@ -13,7 +13,10 @@ type Make = (field: Field, path: string) => Promise<unknown>;
 async function valueOf(engine: Engine, field: Field, path: string, make: Make): Promise<unknown> {
   switch (field.kind) {
     case 'string':
-      return field.enum?.[0] ?? (field.secret ? `secret-${uniqueName('s')}` : uniqueName(path.replace(/\W/g, '').slice(0, 8) || 's'));
+      return (
+        field.enum?.[0] ??
+        (field.secret ? `secret-${uniqueName('s')}` : uniqueName(path.replace(/\W/g, '').slice(0, 8) || 's'))
+      );
     case 'integer':
       return field.enum?.[0] ?? Math.max(field.min ?? 1, 1);
     case 'number':
@@ -28,7 +31,8 @@ async function valueOf(engine: Engine, field: Field, path: string, make: Make): 
       return [await make(field.of, `${path}[]`)];
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [name, sub] of Object.entries(field.fields)) if (sub.required) out[name] = await make(sub, `${path}.${name}`);
+      for (const [name, sub] of Object.entries(field.fields))
+        if (sub.required) out[name] = await make(sub, `${path}.${name}`);
       return out;
     }
     case 'media':
@@ -39,7 +43,8 @@ async function valueOf(engine: Engine, field: Field, path: string, make: Make): 
 /** The data of a sample item: required fields, and optional scalars and references. */
 export async function sampleData(engine: Engine, res: CompiledResource): Promise<Record<string, unknown>> {
   const make: Make = (field, path) => valueOf(engine, field, path, make);
-  const data: Record<string, unknown> = res.def.id === 'natural' && !res.def.idFrom ? { _id: uniqueName(res.name) } : {};
+  const data: Record<string, unknown> =
+    res.def.id === 'natural' && !res.def.idFrom ? { _id: uniqueName(res.name) } : {};
   for (const [name, field] of Object.entries(res.def.fields)) {
     if (field.writeOnly || field.kind === 'media') continue;
     if (!field.required && (field.kind === 'object' || field.kind === 'array')) continue;
@@ -50,7 +55,10 @@ export async function sampleData(engine: Engine, res: CompiledResource): Promise
 }
 
 /** Creates a sample item of `name`; resolves its id and the data written. */
-export async function createSample(engine: Engine, name: string): Promise<{ id: string; data: Record<string, unknown> }> {
+export async function createSample(
+  engine: Engine,
+  name: string,
+): Promise<{ id: string; data: Record<string, unknown> }> {
   const res = engine.registry.get(name);
   const data = await sampleData(engine, res);
   const item = await engine.runtime.resources.get(name).create(data, systemContext(engine.runtime));

@@ -70,7 +70,12 @@ export interface TestServer {
 type Agent = InstanceType<typeof supertest.agent>;
 
 /** Answers met since the last flush, with the checker of the server that gave each. */
-const pending: { readonly checker: OpenApiChecker; readonly method: string; readonly url: string; readonly res: CheckedResponse }[] = [];
+const pending: {
+  readonly checker: OpenApiChecker;
+  readonly method: string;
+  readonly url: string;
+  readonly res: CheckedResponse;
+}[] = [];
 
 /** Checks the answers met so far; the drifts found fail the running test (or hook) with their messages. */
 function flushChecks(): void {
@@ -131,7 +136,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const log = createLogger(config.LOG_LEVEL, { write: (line: string) => void lines.push(line) });
-  const server = await startServer(config, { log, cwd: dir, ...(options.definitions ? { definitions: options.definitions } : {}) });
+  const server = await startServer(config, {
+    log,
+    cwd: dir,
+    ...(options.definitions ? { definitions: options.definitions } : {}),
+  });
   let closed: Promise<void> | undefined;
   return {
     url: server.url,
@@ -155,8 +164,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
  * The engine's runtime over an open store (the collections and initial items created): what
  * the integrations get from the server's bootstrap, for tests that drive them without HTTP.
  */
-export async function runtimeOver(store: Store, log: Log, secret = 'test-secret-key-0123456789'): Promise<Runtime> {
-  const engine = createEngine({ definitions: allResources, routeGroups: allRouteGroups, store, secrets: createSecretBox(secret), log });
+export async function runtimeOver(
+  store: Store,
+  log: Log,
+  secret = 'test-secret-key-0123456789',
+): Promise<Runtime> {
+  const engine = createEngine({
+    definitions: allResources,
+    routeGroups: allRouteGroups,
+    store,
+    secrets: createSecretBox(secret),
+    log,
+  });
   await engine.ensureCollections();
   return engine.runtime;
 }

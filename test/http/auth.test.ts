@@ -2,7 +2,15 @@
  * Bearer tokens and the three roles of DESIGN §4: no token or an unknown one is a 401 with
  * WWW-Authenticate, a role too low is a 403, and each role reaches exactly what it should.
  */
-import { auth, expectEveError, insertHosts, startTestServer, TOKENS, vpnManagerBody, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEveError,
+  insertHosts,
+  startTestServer,
+  TOKENS,
+  vpnManagerBody,
+  type TestServer,
+} from '../helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -13,7 +21,14 @@ afterAll(async () => {
 });
 
 function taskBody(): Record<string, unknown> {
-  return { name: 'nightly uptime', fun: 'cmd.run', kwarg: { cmd: 'uptime' }, tgt: ['web-01.fleet.test'], start: '2026-12-01 04:00', interval: 3600 };
+  return {
+    name: 'nightly uptime',
+    fun: 'cmd.run',
+    kwarg: { cmd: 'uptime' },
+    tgt: ['web-01.fleet.test'],
+    start: '2026-12-01 04:00',
+    interval: 3600,
+  };
 }
 
 describe('401', () => {
@@ -37,13 +52,21 @@ describe('401', () => {
   });
 
   test('a malformed Authorization header', async () => {
-    expectEveError(await s.request.get('/api/hosts').set('Authorization', `Basic ${Buffer.from('admin:admin').toString('base64')}`), 401);
+    expectEveError(
+      await s.request
+        .get('/api/hosts')
+        .set('Authorization', `Basic ${Buffer.from('admin:admin').toString('base64')}`),
+      401,
+    );
     expectEveError(await s.request.get('/api/hosts').set('Authorization', 'Bearer'), 401);
     expectEveError(await s.request.get('/api/hosts').set('Authorization', TOKENS.admin), 401);
   });
 
   test('a token in the query string is not accepted', async () => {
-    expectEveError(await s.request.get('/api/hosts').query({ token: TOKENS.admin, access_token: TOKENS.admin }), 401);
+    expectEveError(
+      await s.request.get('/api/hosts').query({ token: TOKENS.admin, access_token: TOKENS.admin }),
+      401,
+    );
   });
 
   test('the 401 does not tell whether the item exists', async () => {
@@ -72,8 +95,12 @@ describe('401', () => {
   });
 
   test('"Token" is accepted as the scheme too, case-insensitively', async () => {
-    expect((await s.request.get('/api/hosts').set('Authorization', `token ${TOKENS.viewer}`)).status).toBe(200);
-    expect((await s.request.get('/api/hosts').set('Authorization', `bearer ${TOKENS.viewer}`)).status).toBe(200);
+    expect((await s.request.get('/api/hosts').set('Authorization', `token ${TOKENS.viewer}`)).status).toBe(
+      200,
+    );
+    expect((await s.request.get('/api/hosts').set('Authorization', `bearer ${TOKENS.viewer}`)).status).toBe(
+      200,
+    );
   });
 });
 
@@ -101,10 +128,18 @@ describe('viewer', () => {
   test('a task POST, a host PATCH and a DELETE are 403', async () => {
     const { docs } = await insertHosts(s.store, 1);
     const id = String(docs[0]?._id);
-    expect(expectEveError(await s.request.post('/api/tasks').set(auth('viewer')).send(taskBody()), 403)._error.message).toMatch(/operator/);
-    expectEveError(await s.request.patch(`/api/hosts/${id}`).set(auth('viewer')).send({ identification_number: 'x' }), 403);
+    expect(
+      expectEveError(await s.request.post('/api/tasks').set(auth('viewer')).send(taskBody()), 403)._error
+        .message,
+    ).toMatch(/operator/);
+    expectEveError(
+      await s.request.patch(`/api/hosts/${id}`).set(auth('viewer')).send({ identification_number: 'x' }),
+      403,
+    );
     expectEveError(await s.request.delete(`/api/hosts/${id}`).set(auth('viewer')), 403);
-    expect((await s.request.get(`/api/hosts/${id}`).set(auth('viewer'))).body.identification_number).toBe(docs[0]?.identification_number);
+    expect((await s.request.get(`/api/hosts/${id}`).set(auth('viewer'))).body.identification_number).toBe(
+      docs[0]?.identification_number,
+    );
   });
 
   test('mark_as_read (a write hidden in a GET) needs the operator role', async () => {
@@ -116,16 +151,29 @@ describe('operator', () => {
   test('creates and deletes tasks', async () => {
     const created = await s.request.post('/api/tasks').set(auth('operator')).send(taskBody());
     expect(created.status).toBe(201);
-    expect((await s.request.delete(`/api/tasks/${String(created.body._id)}`).set(auth('operator'))).status).toBe(204);
+    expect(
+      (await s.request.delete(`/api/tasks/${String(created.body._id)}`).set(auth('operator'))).status,
+    ).toBe(204);
   });
 
   test('cannot do what only an admin can', async () => {
     const { docs } = await insertHosts(s.store, 1);
     const id = String(docs[0]?._id);
-    expect(expectEveError(await s.request.post('/api/vpn_managers').set(auth('operator')).send(vpnManagerBody()), 403)._error.message).toMatch(/admin/);
-    expectEveError(await s.request.patch(`/api/hosts/${id}`).set(auth('operator')).send({ identification_number: 'x' }), 403);
+    expect(
+      expectEveError(
+        await s.request.post('/api/vpn_managers').set(auth('operator')).send(vpnManagerBody()),
+        403,
+      )._error.message,
+    ).toMatch(/admin/);
+    expectEveError(
+      await s.request.patch(`/api/hosts/${id}`).set(auth('operator')).send({ identification_number: 'x' }),
+      403,
+    );
     expectEveError(await s.request.delete(`/api/hosts/${id}`).set(auth('operator')), 403);
-    expectEveError(await s.request.delete('/api/groups').query({ where: '{"type": 3}' }).set(auth('operator')), 403);
+    expectEveError(
+      await s.request.delete('/api/groups').query({ where: '{"type": 3}' }).set(auth('operator')),
+      403,
+    );
   });
 });
 
@@ -133,14 +181,27 @@ describe('admin', () => {
   test('does what an operator cannot', async () => {
     const { docs } = await insertHosts(s.store, 1);
     const id = String(docs[0]?._id);
-    expect((await s.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody())).status).toBe(201);
-    expect((await s.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 'INV-0042' })).status).toBe(200);
-    expect((await s.request.get(`/api/hosts/${id}`).set(auth('viewer'))).body.identification_number).toBe('INV-0042');
+    expect((await s.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody())).status).toBe(
+      201,
+    );
+    expect(
+      (
+        await s.request
+          .patch(`/api/hosts/${id}`)
+          .set(auth('admin'))
+          .send({ identification_number: 'INV-0042' })
+      ).status,
+    ).toBe(200);
+    expect((await s.request.get(`/api/hosts/${id}`).set(auth('viewer'))).body.identification_number).toBe(
+      'INV-0042',
+    );
   });
 
   test('inherits every operator and viewer right', async () => {
     const created = await s.request.post('/api/tasks').set(auth('admin')).send(taskBody());
     expect(created.status).toBe(201);
-    expect((await s.request.get('/api/alerts').query({ mark_as_read: '1' }).set(auth('admin'))).status).toBe(200);
+    expect((await s.request.get('/api/alerts').query({ mark_as_read: '1' }).set(auth('admin'))).status).toBe(
+      200,
+    );
   });
 });

@@ -10,7 +10,10 @@ import { auth, startTestServer, TOKENS, uniqueName, type TestServer } from '../h
 import { browserAvailable, launchBrowser } from '../docs/chromium';
 
 /** A 4x4 PNG: an image the browser decodes. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAD0lEQVR4nGNgaPiPQMRxAF7CF/FUdRSEAAAAAElFTkSuQmCC', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAD0lEQVR4nGNgaPiPQMRxAF7CF/FUdRSEAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 const run = browserAvailable('test/http/cors-browser') ? describe : describe.skip;
 
@@ -22,7 +25,9 @@ run('a page on another origin', () => {
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   beforeAll(async () => {
     // The frontend's origin: another port of the loopback, so another origin for the browser.
-    app = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html));
+    app = createServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html),
+    );
     await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
     appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
     api = await startTestServer({ env: { CORS_ORIGINS: appUrl }, logLevel: 'info' });

@@ -10,7 +10,11 @@ import { auth, startTestServer, type TestServer } from '../helpers';
 const APP = 'https://app.fleet.test';
 
 function preflight(t: TestServer, path: string, headers: string, origin = APP) {
-  return t.request.options(path).set('Origin', origin).set('Access-Control-Request-Method', 'PATCH').set('Access-Control-Request-Headers', headers);
+  return t.request
+    .options(path)
+    .set('Origin', origin)
+    .set('Access-Control-Request-Method', 'PATCH')
+    .set('Access-Control-Request-Headers', headers);
 }
 
 describe('with CORS_ORIGINS and the defaults', () => {
@@ -24,8 +28,12 @@ describe('with CORS_ORIGINS and the defaults', () => {
     const res = await preflight(t, '/api/tasks/abc', 'authorization,content-type,if-match,x-trace-id');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(APP);
-    expect(res.headers['access-control-allow-headers']).toBe('authorization,content-type,if-match,x-trace-id');
-    expect(res.headers['access-control-allow-methods']?.split(', ')).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']));
+    expect(res.headers['access-control-allow-headers']).toBe(
+      'authorization,content-type,if-match,x-trace-id',
+    );
+    expect(res.headers['access-control-allow-methods']?.split(', ')).toEqual(
+      expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    );
     expect(res.headers['access-control-max-age']).toBe('7200');
     expect(res.headers.vary?.split(', ')).toEqual(['Origin', 'Access-Control-Request-Headers']);
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
@@ -38,7 +46,16 @@ describe('with CORS_ORIGINS and the defaults', () => {
     expect(list.headers.vary).toBe('Origin');
     const exposed = list.headers['access-control-expose-headers']?.split(', ');
     expect(exposed).toEqual(
-      expect.arrayContaining(['ETag', 'Last-Modified', 'Location', 'X-Total-Count', 'X-Deleted-Count', 'X-Request-Id', 'Retry-After', 'Content-Disposition']),
+      expect.arrayContaining([
+        'ETag',
+        'Last-Modified',
+        'Location',
+        'X-Total-Count',
+        'X-Deleted-Count',
+        'X-Request-Id',
+        'Retry-After',
+        'Content-Disposition',
+      ]),
     );
     expect(list.headers['access-control-max-age']).toBeUndefined();
     const refused = await t.request.get('/api/hosts').set('Origin', 'https://admin.fleet.test');
@@ -59,7 +76,13 @@ describe('with CORS_ORIGINS and the defaults', () => {
 describe('with CORS_ALLOWED_HEADERS and CORS_MAX_AGE_S', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ env: { CORS_ORIGINS: '*', CORS_ALLOWED_HEADERS: 'Authorization, Content-Type, If-Match', CORS_MAX_AGE_S: '600' } });
+    t = await startTestServer({
+      env: {
+        CORS_ORIGINS: '*',
+        CORS_ALLOWED_HEADERS: 'Authorization, Content-Type, If-Match',
+        CORS_MAX_AGE_S: '600',
+      },
+    });
   });
   afterAll(() => t.close());
 

@@ -3,7 +3,17 @@
  * (`Wed, 25 Nov 2026 21:08:02 GMT`) — meta fields, datetime fields, nested ones — and accepted in
  * bodies and `where` as RFC 1123 or ISO 8601 (a zone-less value is UTC).
  */
-import { auth, expectEnvelope, expectEveError, insertHost, RFC1123, startTestServer, uniqueName, vpnManagerBody, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEnvelope,
+  expectEveError,
+  insertHost,
+  RFC1123,
+  startTestServer,
+  uniqueName,
+  vpnManagerBody,
+  type TestServer,
+} from '../helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -25,7 +35,15 @@ function secondsBetween(before: number, value: string, after: number): void {
 }
 
 function taskBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: uniqueName('task'), fun: 'test.ping', tgt: ['web-01.fleet.test'], start: '2030-01-01 04:30', interval: 3600, status: 'paused', ...overrides };
+  return {
+    name: uniqueName('task'),
+    fun: 'test.ping',
+    tgt: ['web-01.fleet.test'],
+    start: '2030-01-01 04:30',
+    interval: 3600,
+    status: 'paused',
+    ...overrides,
+  };
 }
 
 describe('meta fields', () => {
@@ -49,7 +67,10 @@ describe('meta fields', () => {
     const id = `${uniqueName('old')}.fleet.test`;
     await insertHost(s.store, id, {}, { created: new Date('2026-11-01T09:05:07Z') });
     const before = Date.now();
-    const res = await s.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 'INV-1' });
+    const res = await s.request
+      .patch(`/api/hosts/${id}`)
+      .set(auth('admin'))
+      .send({ identification_number: 'INV-1' });
     const after = Date.now();
     expect(res.status).toBe(200);
     expect(res.body._created).toBe('Sun, 01 Nov 2026 09:05:07 GMT');
@@ -65,7 +86,9 @@ describe('meta fields', () => {
         .get('/api/tasks')
         .query({ where: JSON.stringify({ _id: created.body._id, _created: cond }) })
         .set(viewer);
-      expect(expectEnvelope(res, { page: 1, maxResults: 25, total: 1 })._items[0]?._id).toBe(created.body._id);
+      expect(expectEnvelope(res, { page: 1, maxResults: 25, total: 1 })._items[0]?._id).toBe(
+        created.body._id,
+      );
     }
   });
 });
@@ -103,7 +126,10 @@ describe('datetime fields', () => {
     const id = `${uniqueName('gr')}.fleet.test`;
     await insertHost(s.store, id);
     const item = await s.request.get(`/api/hosts/${id}`).set(viewer);
-    expect(item.body.grain.tool).toEqual({ last_distupgrade: '2026-11-20 04:00:00+00:00', last_stateapply: '2026-11-24 04:00:00+00:00' });
+    expect(item.body.grain.tool).toEqual({
+      last_distupgrade: '2026-11-20 04:00:00+00:00',
+      last_stateapply: '2026-11-24 04:00:00+00:00',
+    });
   });
 
   test('in lists every datetime field is RFC 1123', async () => {
@@ -114,7 +140,8 @@ describe('datetime fields', () => {
       .query({ where: JSON.stringify({ identification_number: id }) })
       .set(viewer);
     const [item] = expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items;
-    for (const field of ['heartbeat', 'last_stateapply', 'last_distupgrade', '_created', '_updated']) expect(item?.[field]).toMatch(RFC1123);
+    for (const field of ['heartbeat', 'last_stateapply', 'last_distupgrade', '_created', '_updated'])
+      expect(item?.[field]).toMatch(RFC1123);
   });
 });
 
@@ -135,7 +162,9 @@ describe('dates in bodies', () => {
   test.each([['tomorrow'], ['2030-02-31 10:00'], ['2030-13-01 10:00'], ['01/01/2030 04:30']])(
     'a task start of "%s" is a 422 naming the field',
     async (start) => {
-      expectEveError(await s.request.post('/api/tasks').set(operator).send(taskBody({ start })), 422, { issues: ['start'] });
+      expectEveError(await s.request.post('/api/tasks').set(operator).send(taskBody({ start })), 422, {
+        issues: ['start'],
+      });
     },
   );
 
@@ -148,7 +177,9 @@ describe('dates in bodies', () => {
     expect(res.status).toBe(200);
     expect(res.body._updated).toMatch(RFC1123);
     expect(res.body._created).toMatch(RFC1123);
-    expect((await s.request.get(`/api/tasks/${String(created.body._id)}`).set(viewer)).body.next).toBe('Tue, 01 Jan 2030 04:30:00 GMT');
+    expect((await s.request.get(`/api/tasks/${String(created.body._id)}`).set(viewer)).body.next).toBe(
+      'Tue, 01 Jan 2030 04:30:00 GMT',
+    );
   });
 });
 
@@ -156,27 +187,56 @@ describe('dates in where', () => {
   test('RFC 1123, ISO 8601 and zone-less ISO (UTC) select the same items', async () => {
     const tag = uniqueName('when');
     for (const [i, hour] of [9, 10, 11].entries()) {
-      await insertHost(s.store, `${tag}-${i}.fleet.test`, { identification_number: tag, heartbeat: new Date(Date.UTC(2026, 10, 25, hour, 0, 0)) });
+      await insertHost(s.store, `${tag}-${i}.fleet.test`, {
+        identification_number: tag,
+        heartbeat: new Date(Date.UTC(2026, 10, 25, hour, 0, 0)),
+      });
     }
-    const forms = ['Wed, 25 Nov 2026 10:00:00 GMT', '2026-11-25T10:00:00Z', '2026-11-25T10:00:00', '2026-11-25 10:00', '2026-11-25T11:00:00+01:00'];
+    const forms = [
+      'Wed, 25 Nov 2026 10:00:00 GMT',
+      '2026-11-25T10:00:00Z',
+      '2026-11-25T10:00:00',
+      '2026-11-25 10:00',
+      '2026-11-25T11:00:00+01:00',
+    ];
     for (const value of forms) {
       const res = await s.request
         .get('/api/hosts')
         .query({ where: JSON.stringify({ identification_number: tag, heartbeat: { $gte: value } }) })
         .set(viewer);
-      expect(expectEnvelope(res, { page: 1, maxResults: 25, total: 2 })._items.map((i) => i._id)).toEqual([`${tag}-1.fleet.test`, `${tag}-2.fleet.test`]);
+      expect(expectEnvelope(res, { page: 1, maxResults: 25, total: 2 })._items.map((i) => i._id)).toEqual([
+        `${tag}-1.fleet.test`,
+        `${tag}-2.fleet.test`,
+      ]);
     }
   });
 
   test('$in with dates, and a date that is not one is a 400', async () => {
     const tag = uniqueName('in');
-    await insertHost(s.store, `${tag}.fleet.test`, { identification_number: tag, heartbeat: new Date('2026-11-25T21:08:02Z') });
+    await insertHost(s.store, `${tag}.fleet.test`, {
+      identification_number: tag,
+      heartbeat: new Date('2026-11-25T21:08:02Z'),
+    });
     const res = await s.request
       .get('/api/hosts')
-      .query({ where: JSON.stringify({ identification_number: tag, heartbeat: { $in: ['Wed, 25 Nov 2026 21:08:02 GMT', '2020-01-01'] } }) })
+      .query({
+        where: JSON.stringify({
+          identification_number: tag,
+          heartbeat: { $in: ['Wed, 25 Nov 2026 21:08:02 GMT', '2020-01-01'] },
+        }),
+      })
       .set(viewer);
     expectEnvelope(res, { page: 1, maxResults: 25, total: 1 });
-    expectEveError(await s.request.get('/api/hosts').query({ where: '{"heartbeat": {"$lt": "Wed, 32 Nov 2026 25:00:00 GMT"}}' }).set(viewer), 400);
-    expectEveError(await s.request.get('/api/hosts').query({ where: '{"_created": "last week"}' }).set(viewer), 400);
+    expectEveError(
+      await s.request
+        .get('/api/hosts')
+        .query({ where: '{"heartbeat": {"$lt": "Wed, 32 Nov 2026 25:00:00 GMT"}}' })
+        .set(viewer),
+      400,
+    );
+    expectEveError(
+      await s.request.get('/api/hosts').query({ where: '{"_created": "last week"}' }).set(viewer),
+      400,
+    );
   });
 });

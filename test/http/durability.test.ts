@@ -102,7 +102,9 @@ describe('kill -9 right after a 2xx write', () => {
     await kill9(first);
 
     const second = await start();
-    const item = (await (await fetch(`${second.url}/api/files/${id}`, { headers })).json()) as { data: string };
+    const item = (await (await fetch(`${second.url}/api/files/${id}`, { headers })).json()) as {
+      data: string;
+    };
     const media = await fetch(`${second.url}${item.data}`, { headers });
     expect(media.status).toBe(200);
     expect(Buffer.compare(Buffer.from(await media.arrayBuffer()), bytes)).toBe(0);

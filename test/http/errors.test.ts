@@ -5,7 +5,14 @@
  * (401 and 403 are in auth.test.ts.)
  */
 import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
-import { auth, expectEveError, insertHosts, startTestServer, vpnManagerBody, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEveError,
+  insertHosts,
+  startTestServer,
+  vpnManagerBody,
+  type TestServer,
+} from '../helpers';
 
 let s: TestServer;
 /** The VPN server the organizations are created on (a manager whose server answers). */
@@ -22,7 +29,9 @@ afterAll(async () => {
 const admin = auth('admin');
 const viewer = auth('viewer');
 
-async function createManager(overrides: Record<string, unknown> = {}): Promise<{ _id: string; _etag: string }> {
+async function createManager(
+  overrides: Record<string, unknown> = {},
+): Promise<{ _id: string; _etag: string }> {
   const res = await s.request.post('/api/vpn_managers').set(admin).send(vpnManagerBody(overrides));
   expect(res.status).toBe(201);
   return res.body as { _id: string; _etag: string };
@@ -30,12 +39,20 @@ async function createManager(overrides: Record<string, unknown> = {}): Promise<{
 
 describe('400', () => {
   test('a body that is not valid JSON', async () => {
-    const res = await s.request.post('/api/vpn_managers').set(admin).set('Content-Type', 'application/json').send('{"name": "x",');
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .set('Content-Type', 'application/json')
+      .send('{"name": "x",');
     expect(expectEveError(res, 400)._error.message).toMatch(/not valid JSON/);
   });
 
   test('a JSON body that is not an object', async () => {
-    const res = await s.request.post('/api/vpn_managers').set(admin).set('Content-Type', 'application/json').send('"just a string"');
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .set('Content-Type', 'application/json')
+      .send('"just a string"');
     expectEveError(res, 400);
   });
 
@@ -59,7 +76,9 @@ describe('400', () => {
   });
 
   test('a bad query parameter', async () => {
-    expect(expectEveError(await s.request.get('/api/hosts?where=nope').set(viewer), 400)._error.message).toMatch(/^where/);
+    expect(
+      expectEveError(await s.request.get('/api/hosts?where=nope').set(viewer), 400)._error.message,
+    ).toMatch(/^where/);
   });
 });
 
@@ -79,7 +98,10 @@ describe('404', () => {
   });
 
   test('PATCH and DELETE of an unknown item', async () => {
-    expectEveError(await s.request.patch('/api/vpn_managers/ffffffffffffffffffffffff').set(admin).send({ username: 'x' }), 404);
+    expectEveError(
+      await s.request.patch('/api/vpn_managers/ffffffffffffffffffffffff').set(admin).send({ username: 'x' }),
+      404,
+    );
     expectEveError(await s.request.delete('/api/vpn_managers/ffffffffffffffffffffffff').set(admin), 404);
   });
 
@@ -109,7 +131,10 @@ describe('405 with Allow', () => {
   });
 
   test('POST on a read-only resource', async () => {
-    const res = await s.request.post('/api/actions').set(admin).send({ jid: '1', action: 'cmd.run', host: 'x' });
+    const res = await s.request
+      .post('/api/actions')
+      .set(admin)
+      .send({ jid: '1', action: 'cmd.run', host: 'x' });
     expectEveError(res, 405);
     expect(res.headers.allow).toContain('GET');
     expect(res.headers.allow).not.toContain('POST');
@@ -154,12 +179,19 @@ describe('409', () => {
     const taken = vpnManagerBody();
     await createManager({ name: taken.name });
     const { _id } = await createManager();
-    expectEveError(await s.request.patch(`/api/vpn_managers/${_id}`).set(admin).send({ name: taken.name }), 409, { issues: ['name'] });
+    expectEveError(
+      await s.request.patch(`/api/vpn_managers/${_id}`).set(admin).send({ name: taken.name }),
+      409,
+      { issues: ['name'] },
+    );
   });
 
   test('deleting a VPN manager that organizations still use', async () => {
     const { _id } = await createManager({ dashboard_address: vpn.url, ...vpn.credentials });
-    const org = await s.request.post('/api/vpn_organizations').set(admin).send({ name: 'org', vpn_manager: _id });
+    const org = await s.request
+      .post('/api/vpn_organizations')
+      .set(admin)
+      .send({ name: 'org', vpn_manager: _id });
     expect(org.status).toBe(201);
     expectEveError(await s.request.delete(`/api/vpn_managers/${_id}`).set(admin), 409);
     expect((await s.request.get(`/api/vpn_managers/${_id}`).set(viewer)).status).toBe(200);
@@ -169,9 +201,17 @@ describe('409', () => {
 describe('412', () => {
   test('a stale If-Match leaves the item unchanged', async () => {
     const { _id, _etag } = await createManager();
-    const changed = await s.request.patch(`/api/vpn_managers/${_id}`).set(admin).set('If-Match', `"${_etag}"`).send({ username: 'first' });
+    const changed = await s.request
+      .patch(`/api/vpn_managers/${_id}`)
+      .set(admin)
+      .set('If-Match', `"${_etag}"`)
+      .send({ username: 'first' });
     expect(changed.status).toBe(200);
-    const stale = await s.request.patch(`/api/vpn_managers/${_id}`).set(admin).set('If-Match', `"${_etag}"`).send({ username: 'second' });
+    const stale = await s.request
+      .patch(`/api/vpn_managers/${_id}`)
+      .set(admin)
+      .set('If-Match', `"${_etag}"`)
+      .send({ username: 'second' });
     expect(expectEveError(stale, 412)._error.message).toMatch(/etag/i);
     expect((await s.request.get(`/api/vpn_managers/${_id}`).set(viewer)).body.username).toBe('first');
   });
@@ -192,18 +232,30 @@ describe('413', () => {
 
 describe('415', () => {
   test('a body that is not JSON', async () => {
-    const res = await s.request.post('/api/vpn_managers').set(admin).set('Content-Type', 'text/plain').send('name=x');
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .set('Content-Type', 'text/plain')
+      .send('name=x');
     expectEveError(res, 415);
   });
 
   test('a JSON body in an unsupported charset', async () => {
-    const res = await s.request.post('/api/vpn_managers').set(admin).set('Content-Type', 'application/json; charset=latin1').send('{"name": "x"}');
+    const res = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{"name": "x"}');
     expectEveError(res, 415);
   });
 
   test('a text/plain PATCH (form-encoded ones are accepted, as Eve does: test/http/eve/form-bodies.test.ts)', async () => {
     const { _id } = await createManager();
-    const res = await s.request.patch(`/api/vpn_managers/${_id}`).set(admin).type('text/plain').send('username=x');
+    const res = await s.request
+      .patch(`/api/vpn_managers/${_id}`)
+      .set(admin)
+      .type('text/plain')
+      .send('username=x');
     expectEveError(res, 415);
   });
 
@@ -216,7 +268,9 @@ describe('415', () => {
 describe('422 with _issues', () => {
   test('missing required fields are each named', async () => {
     const res = await s.request.post('/api/vpn_managers').set(admin).send({ name: 'only-a-name' });
-    const body = expectEveError(res, 422, { issues: ['server_address', 'dashboard_address', 'username', 'password'] });
+    const body = expectEveError(res, 422, {
+      issues: ['server_address', 'dashboard_address', 'username', 'password'],
+    });
     expect(body._issues?.username).toBe('required field');
   });
 

@@ -3,7 +3,15 @@
  * matching `If-None-Match` with 304; a write with a stale `If-Match` is a 412 that changes nothing,
  * a matching one proceeds, and none at all is allowed (the spec's clients send none).
  */
-import { auth, expectEveError, insertHost, startTestServer, uniqueName, vpnManagerBody, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEveError,
+  insertHost,
+  startTestServer,
+  uniqueName,
+  vpnManagerBody,
+  type TestServer,
+} from '../helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -19,7 +27,11 @@ const viewer = auth('viewer');
 async function manager(): Promise<{ id: string; etag: string; path: string }> {
   const res = await s.request.post('/api/vpn_managers').set(admin).send(vpnManagerBody());
   expect(res.status).toBe(201);
-  return { id: String(res.body._id), etag: String(res.body._etag), path: `/api/vpn_managers/${String(res.body._id)}` };
+  return {
+    id: String(res.body._id),
+    etag: String(res.body._etag),
+    path: `/api/vpn_managers/${String(res.body._id)}`,
+  };
 }
 
 describe('ETag and If-None-Match', () => {
@@ -52,7 +64,10 @@ describe('ETag and If-None-Match', () => {
 
   test('a different If-None-Match gets the item', async () => {
     const m = await manager();
-    const res = await s.request.get(m.path).set(viewer).set('If-None-Match', '"0123456789abcdef0123456789abcdef01234567"');
+    const res = await s.request
+      .get(m.path)
+      .set(viewer)
+      .set('If-None-Match', '"0123456789abcdef0123456789abcdef01234567"');
     expect(res.status).toBe(200);
     expect(res.body._id).toBe(m.id);
   });
@@ -66,7 +81,9 @@ describe('ETag and If-None-Match', () => {
     expect(stale.status).toBe(200);
     expect(stale.body.username).toBe('rotated');
     expect(stale.headers.etag).toBe(patched.headers.etag);
-    expect((await s.request.get(m.path).set(viewer).set('If-None-Match', String(patched.headers.etag))).status).toBe(304);
+    expect(
+      (await s.request.get(m.path).set(viewer).set('If-None-Match', String(patched.headers.etag))).status,
+    ).toBe(304);
   });
 
   test('a projection does not change the ETag', async () => {
@@ -84,7 +101,11 @@ describe('If-Match', () => {
   test('a stale If-Match on PATCH is a 412 and the item is unchanged', async () => {
     const m = await manager();
     await s.request.patch(m.path).set(admin).send({ username: 'second' });
-    const res = await s.request.patch(m.path).set(admin).set('If-Match', `"${m.etag}"`).send({ username: 'third' });
+    const res = await s.request
+      .patch(m.path)
+      .set(admin)
+      .set('If-Match', `"${m.etag}"`)
+      .send({ username: 'third' });
     expectEveError(res, 412);
     expect((await s.request.get(m.path).set(viewer)).body.username).toBe('second');
   });
@@ -98,7 +119,11 @@ describe('If-Match', () => {
 
   test('a matching If-Match proceeds: 200 with the new ETag, which the next GET sends', async () => {
     const m = await manager();
-    const res = await s.request.patch(m.path).set(admin).set('If-Match', `"${m.etag}"`).send({ username: 'matched' });
+    const res = await s.request
+      .patch(m.path)
+      .set(admin)
+      .set('If-Match', `"${m.etag}"`)
+      .send({ username: 'matched' });
     expect(res.status).toBe(200);
     expect(res.body._etag).not.toBe(m.etag);
     expect(res.headers.etag).toBe(`"${String(res.body._etag)}"`);
@@ -109,9 +134,17 @@ describe('If-Match', () => {
 
   test('If-Match may be weak, unquoted or a list', async () => {
     const m = await manager();
-    const first = await s.request.patch(m.path).set(admin).set('If-Match', `W/"${m.etag}"`).send({ username: 'a' });
+    const first = await s.request
+      .patch(m.path)
+      .set(admin)
+      .set('If-Match', `W/"${m.etag}"`)
+      .send({ username: 'a' });
     expect(first.status).toBe(200);
-    const second = await s.request.patch(m.path).set(admin).set('If-Match', String(first.body._etag)).send({ username: 'b' });
+    const second = await s.request
+      .patch(m.path)
+      .set(admin)
+      .set('If-Match', String(first.body._etag))
+      .send({ username: 'b' });
     expect(second.status).toBe(200);
     const third = await s.request
       .patch(m.path)
@@ -135,7 +168,9 @@ describe('If-Match', () => {
   test('two writes racing on the same ETag: exactly one wins', async () => {
     const m = await manager();
     const results = await Promise.all(
-      ['left', 'right'].map((username) => s.request.patch(m.path).set(admin).set('If-Match', `"${m.etag}"`).send({ username })),
+      ['left', 'right'].map((username) =>
+        s.request.patch(m.path).set(admin).set('If-Match', `"${m.etag}"`).send({ username }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 412]);
     const winner = results.find((r) => r.status === 200);
@@ -148,7 +183,13 @@ describe('If-Match', () => {
     const created = await s.request
       .post('/api/tasks')
       .set(operator)
-      .send({ name: uniqueName('task'), fun: 'test.ping', tgt: ['web-01.fleet.test'], start: '2030-01-01 04:30', interval: 600 });
+      .send({
+        name: uniqueName('task'),
+        fun: 'test.ping',
+        tgt: ['web-01.fleet.test'],
+        start: '2030-01-01 04:30',
+        interval: 600,
+      });
     expect(created.status).toBe(201);
     const body = { _id: created.body._id, tgt: ['web-02.fleet.test'] };
     expect(
@@ -169,7 +210,11 @@ describe('If-Match', () => {
     );
     const item = await s.request.get(`/api/tasks/${String(created.body._id)}`).set(viewer);
     expect(item.body.tgt).toEqual(['web-03.fleet.test']);
-    const ok = await s.request.put('/api/tasks').set(operator).set('If-Match', String(item.headers.etag)).send(body);
+    const ok = await s.request
+      .put('/api/tasks')
+      .set(operator)
+      .set('If-Match', String(item.headers.etag))
+      .send(body);
     expect(ok.status).toBe(200);
   });
 });

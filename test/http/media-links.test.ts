@@ -22,7 +22,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Uploads bytes as a file; resolves the item's id and `data` link as an item GET renders it. */
-async function uploaded(bytes = PNG): Promise<{ id: string; data: string; media: string; expires: number; signature: string }> {
+async function uploaded(
+  bytes = PNG,
+): Promise<{ id: string; data: string; media: string; expires: number; signature: string }> {
   const res = await t.request
     .post('/api/files')
     .set(auth('operator'))
@@ -37,7 +39,11 @@ async function uploaded(bytes = PNG): Promise<{ id: string; data: string; media:
 }
 
 /** The link signer of this test server (its key file), as the API router makes it. */
-const serverLinks = () => mediaLinks({ key: mediaSigningKey(readFileSync(join(t.dir, 'secret-key'), 'utf8').trim()), ttlSeconds: 120 });
+const serverLinks = () =>
+  mediaLinks({
+    key: mediaSigningKey(readFileSync(join(t.dir, 'secret-key'), 'utf8').trim()),
+    ttlSeconds: 120,
+  });
 
 describe('a file read back', () => {
   it('carries a signed link valid for MEDIA_LINK_TTL_S (up to a minute more), in items and lists alike', async () => {
@@ -45,7 +51,9 @@ describe('a file read back', () => {
     const file = await uploaded();
     expect(file.expires).toBeGreaterThanOrEqual(before + 120);
     expect(file.expires).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 120 + 60);
-    const list = await t.request.get(`/api/files?where=${encodeURIComponent(JSON.stringify({ _id: file.id }))}`).set(auth('viewer'));
+    const list = await t.request
+      .get(`/api/files?where=${encodeURIComponent(JSON.stringify({ _id: file.id }))}`)
+      .set(auth('viewer'));
     expect(String(list.body._items[0].data)).toMatch(LINK);
   });
 
@@ -63,7 +71,10 @@ describe('a file read back', () => {
   it('is an item GET answered in full even with its ETag: a 304 would keep links that expire', async () => {
     const file = await uploaded();
     const first = await t.request.get(`/api/files/${file.id}`).set(auth('viewer'));
-    const again = await t.request.get(`/api/files/${file.id}`).set(auth('viewer')).set('If-None-Match', String(first.headers.etag));
+    const again = await t.request
+      .get(`/api/files/${file.id}`)
+      .set(auth('viewer'))
+      .set('If-None-Match', String(first.headers.etag));
     expect(again.status).toBe(200);
     expect(String(again.body.data)).toMatch(LINK);
   });
@@ -78,7 +89,10 @@ describe('a link that is not ours to honour', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const respelled = `${a.signature.slice(0, -1)}${alphabet[alphabet.indexOf(a.signature.slice(-1)) ^ 1] ?? ''}`;
     const changed = `${a.signature.slice(0, 10)}${a.signature[10] === 'A' ? 'B' : 'A'}${a.signature.slice(11)}`;
-    const other = mediaLinks({ key: mediaSigningKey('another-servers-key-0123456789'), ttlSeconds: 120 }).href(a.media);
+    const other = mediaLinks({
+      key: mediaSigningKey('another-servers-key-0123456789'),
+      ttlSeconds: 120,
+    }).href(a.media);
     for (const path of [
       `/api/media/${b.media}?expires=${a.expires}&signature=${a.signature}`,
       `/api/media/${a.media}?expires=${a.expires + 3600}&signature=${a.signature}`,
@@ -100,7 +114,9 @@ describe('a link that is not ours to honour', () => {
     const err = expectEveError(await t.request.get(expired), 401);
     expect(err._error.message).toBe('This media link has expired: read its item again for a fresh link');
     // The same signer within its time opens the file: the refusal is the expiry, nothing else.
-    expect((await t.request.get(serverLinks().sign(file.media, Math.floor(Date.now() / 1000) + 60))).status).toBe(200);
+    expect(
+      (await t.request.get(serverLinks().sign(file.media, Math.floor(Date.now() / 1000) + 60))).status,
+    ).toBe(200);
   });
 });
 
@@ -109,7 +125,13 @@ describe('the bearer header', () => {
     const file = await uploaded();
     expect((await t.request.get(`/api/media/${file.media}`).set(auth('viewer'))).status).toBe(200);
     expectEveError(await t.request.get(`/api/media/${file.media}`), 401);
-    expect((await t.request.get(`/api/media/${file.media}?expires=1&signature=${file.signature}`).set(auth('viewer'))).status).toBe(200);
+    expect(
+      (
+        await t.request
+          .get(`/api/media/${file.media}?expires=1&signature=${file.signature}`)
+          .set(auth('viewer'))
+      ).status,
+    ).toBe(200);
     expectEveError(await t.request.get(file.data).set('Authorization', 'Bearer not-a-token-0123456789'), 401);
   });
 });

@@ -4,7 +4,16 @@
  * `max_results` (clamped to PAGINATION_LIMIT) — and the 400 each one answers when it is wrong.
  */
 import type { Doc } from '../../engine/src';
-import { auth, expectEnvelope, expectEveError, insertAction, insertHosts, startTestServer, uniqueName, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEnvelope,
+  expectEveError,
+  insertAction,
+  insertHosts,
+  startTestServer,
+  uniqueName,
+  type TestServer,
+} from '../helpers';
 
 const PAGINATION_LIMIT = 40;
 let s: TestServer;
@@ -22,7 +31,10 @@ async function fleet(): Promise<{ tag: string; docs: Doc[] }> {
   return insertHosts(s.store, 5, {
     overrides: (i) => {
       const base = hostOverrides(i);
-      return { ...base, grain: { ...base.grain, num_cpus: 2 ** i, osfullname: i % 2 === 0 ? 'Debian GNU/Linux' : 'Ubuntu' } };
+      return {
+        ...base,
+        grain: { ...base.grain, num_cpus: 2 ** i, osfullname: i % 2 === 0 ? 'Debian GNU/Linux' : 'Ubuntu' },
+      };
     },
   });
 }
@@ -58,7 +70,11 @@ describe('where', () => {
     ['$gt / $lte on a dotted grain path', { 'grain.num_cpus': { $gt: 1, $lte: 8 } }, [1, 2, 3]],
     ['$or', { $or: [{ 'grain.num_cpus': 1 }, { 'grain.num_cpus': 16 }] }, [0, 4]],
     ['$and with $not', { $and: [{ status: 'up' }, { 'grain.num_cpus': { $not: { $gte: 4 } } }] }, [0]],
-    ['$exists on an undeclared grain key', { 'grain.tool.last_stateapply': { $exists: true }, 'grain.osfullname': 'Ubuntu' }, [1, 3]],
+    [
+      '$exists on an undeclared grain key',
+      { 'grain.tool.last_stateapply': { $exists: true }, 'grain.osfullname': 'Ubuntu' },
+      [1, 3],
+    ],
   ] as const)('operator %s', async (_name, extra, expected) => {
     const { tag, docs } = await fleet();
     const body = expectEnvelope(await hosts(tag, extra), { page: 1, maxResults: 25, total: expected.length });
@@ -67,16 +83,32 @@ describe('where', () => {
 
   test('dotted paths reach into the grain object', async () => {
     const { tag, docs } = await fleet();
-    const body = expectEnvelope(await hosts(tag, { 'grain.osfullname': 'Ubuntu' }), { page: 1, maxResults: 25, total: 2 });
+    const body = expectEnvelope(await hosts(tag, { 'grain.osfullname': 'Ubuntu' }), {
+      page: 1,
+      maxResults: 25,
+      total: 2,
+    });
     expect(ids(body)).toEqual(nth(docs, 1, 3));
   });
 
   test('a datetime value may be RFC 1123 or ISO 8601, with the same result', async () => {
     const { tag, docs } = await fleet();
     // heartbeats are 10:00 .. 14:00 UTC on 25 Nov 2026
-    const rfc = expectEnvelope(await hosts(tag, { heartbeat: { $gte: 'Wed, 25 Nov 2026 12:00:00 GMT' } }), { page: 1, maxResults: 25, total: 3 });
-    const iso = expectEnvelope(await hosts(tag, { heartbeat: { $gte: '2026-11-25T12:00:00Z' } }), { page: 1, maxResults: 25, total: 3 });
-    const offset = expectEnvelope(await hosts(tag, { heartbeat: { $lt: '2026-11-25T13:00:00+02:00' } }), { page: 1, maxResults: 25, total: 1 });
+    const rfc = expectEnvelope(await hosts(tag, { heartbeat: { $gte: 'Wed, 25 Nov 2026 12:00:00 GMT' } }), {
+      page: 1,
+      maxResults: 25,
+      total: 3,
+    });
+    const iso = expectEnvelope(await hosts(tag, { heartbeat: { $gte: '2026-11-25T12:00:00Z' } }), {
+      page: 1,
+      maxResults: 25,
+      total: 3,
+    });
+    const offset = expectEnvelope(await hosts(tag, { heartbeat: { $lt: '2026-11-25T13:00:00+02:00' } }), {
+      page: 1,
+      maxResults: 25,
+      total: 1,
+    });
     expect(ids(rfc)).toEqual(nth(docs, 2, 3, 4));
     expect(ids(iso)).toEqual(ids(rfc));
     expect(ids(offset)).toEqual(nth(docs, 0));
@@ -84,26 +116,41 @@ describe('where', () => {
 
   test('an exact datetime equality matches the stored instant', async () => {
     const { tag, docs } = await fleet();
-    const body = expectEnvelope(await hosts(tag, { heartbeat: 'Wed, 25 Nov 2026 11:00:00 GMT' }), { page: 1, maxResults: 25, total: 1 });
+    const body = expectEnvelope(await hosts(tag, { heartbeat: 'Wed, 25 Nov 2026 11:00:00 GMT' }), {
+      page: 1,
+      maxResults: 25,
+      total: 1,
+    });
     expect(ids(body)).toEqual(nth(docs, 1));
   });
 
   test('$regex with a safe pattern (and $options) filters', async () => {
     const prefix = uniqueName('rx');
     const { tag, docs } = await insertHosts(s.store, 4, { prefix });
-    const body = expectEnvelope(await hosts(tag, { _id: { $regex: `^${prefix}-0[13]\\.` } }), { page: 1, maxResults: 25, total: 2 });
-    expect(ids(body)).toEqual(nth(docs, 1, 3));
-    const insensitive = expectEnvelope(await hosts(tag, { _id: { $regex: `^${prefix.toUpperCase()}-00`, $options: 'i' } }), {
+    const body = expectEnvelope(await hosts(tag, { _id: { $regex: `^${prefix}-0[13]\\.` } }), {
       page: 1,
       maxResults: 25,
-      total: 1,
+      total: 2,
     });
+    expect(ids(body)).toEqual(nth(docs, 1, 3));
+    const insensitive = expectEnvelope(
+      await hosts(tag, { _id: { $regex: `^${prefix.toUpperCase()}-00`, $options: 'i' } }),
+      {
+        page: 1,
+        maxResults: 25,
+        total: 1,
+      },
+    );
     expect(ids(insensitive)).toEqual(nth(docs, 0));
   });
 
   test('the soft-delete flag may be queried', async () => {
     const { tag, docs } = await insertHosts(s.store, 2, { overrides: (i) => ({ _soft_deleted: i === 1 }) });
-    const body = expectEnvelope(await hosts(tag, { _soft_deleted: true }), { page: 1, maxResults: 25, total: 1 });
+    const body = expectEnvelope(await hosts(tag, { _soft_deleted: true }), {
+      page: 1,
+      maxResults: 25,
+      total: 1,
+    });
     expect(ids(body)).toEqual(nth(docs, 1));
   });
 
@@ -111,9 +158,17 @@ describe('where', () => {
     ['bad JSON', '{"status": "up"', /where.*JSON/i],
     ['not an object', '["status"]', /where.*object/i],
     ['an unknown field', '{"colour": "red"}', /unknown field "colour"/],
-    ['an unknown path into a closed sub-document', '{"fingerprint_history.nope": 1}', /unknown field "fingerprint_history.nope"/],
+    [
+      'an unknown path into a closed sub-document',
+      '{"fingerprint_history.nope": 1}',
+      /unknown field "fingerprint_history.nope"/,
+    ],
     ['$where', '{"$where": "this.status == \'up\'"}', /\$where/],
-    ['$function', '{"status": {"$function": {"body": "function() { return true }", "args": [], "lang": "js"}}}', /\$function/],
+    [
+      '$function',
+      '{"status": {"$function": {"body": "function() { return true }", "args": [], "lang": "js"}}}',
+      /\$function/,
+    ],
     ['$expr', '{"$expr": {"$eq": ["$status", "up"]}}', /\$expr/],
     ['$accumulator', '{"status": {"$accumulator": {}}}', /\$accumulator/],
     ['an unknown operator', '{"status": {"$like": "u%"}}', /unknown or unsupported operator \$like/],
@@ -146,21 +201,37 @@ describe('where', () => {
 describe('sort', () => {
   test('"a,-b": ascending then descending', async () => {
     const { tag, docs } = await fleet();
-    const body = expectEnvelope(await hosts(tag, {}, { sort: 'status,-_id' }), { page: 1, maxResults: 25, total: 5 });
+    const body = expectEnvelope(await hosts(tag, {}, { sort: 'status,-_id' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
     expect(ids(body)).toEqual(nth(docs, 3, 1, 4, 2, 0));
   });
 
   test('Eve\'s [("a", -1)] form, on a dotted grain path', async () => {
     const { tag, docs } = await fleet();
-    const body = expectEnvelope(await hosts(tag, {}, { sort: '[("grain.num_cpus", -1)]' }), { page: 1, maxResults: 25, total: 5 });
+    const body = expectEnvelope(await hosts(tag, {}, { sort: '[("grain.num_cpus", -1)]' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
     expect(ids(body)).toEqual(nth(docs, 4, 3, 2, 1, 0));
-    const two = expectEnvelope(await hosts(tag, {}, { sort: '[("status", 1), ("heartbeat", -1)]' }), { page: 1, maxResults: 25, total: 5 });
+    const two = expectEnvelope(await hosts(tag, {}, { sort: '[("status", 1), ("heartbeat", -1)]' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
     expect(ids(two)).toEqual(nth(docs, 3, 1, 4, 2, 0));
   });
 
   test('sort applies before paging', async () => {
     const { tag, docs } = await fleet();
-    const body = expectEnvelope(await hosts(tag, {}, { sort: '-heartbeat', max_results: '2', page: '2' }), { page: 2, maxResults: 2, total: 5 });
+    const body = expectEnvelope(await hosts(tag, {}, { sort: '-heartbeat', max_results: '2', page: '2' }), {
+      page: 2,
+      maxResults: 2,
+      total: 5,
+    });
     expect(ids(body)).toEqual(nth(docs, 2, 1));
   });
 
@@ -178,13 +249,30 @@ describe('sort', () => {
 describe('projection', () => {
   test('inclusive: only the named fields plus the meta fields and links', async () => {
     const { tag } = await fleet();
-    const body = expectEnvelope(await hosts(tag, {}, { projection: '{"ip": 1, "status": 1}' }), { page: 1, maxResults: 25, total: 5 });
-    for (const item of body._items) expect(Object.keys(item).sort()).toEqual(['_created', '_etag', '_id', '_links', '_updated', 'ip', 'status']);
+    const body = expectEnvelope(await hosts(tag, {}, { projection: '{"ip": 1, "status": 1}' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
+    for (const item of body._items)
+      expect(Object.keys(item).sort()).toEqual([
+        '_created',
+        '_etag',
+        '_id',
+        '_links',
+        '_updated',
+        'ip',
+        'status',
+      ]);
   });
 
   test('exclusive: every field but the named ones (and grain stays hidden in lists)', async () => {
     const { tag } = await fleet();
-    const body = expectEnvelope(await hosts(tag, {}, { projection: '{"ip": 0, "fingerprint": 0}' }), { page: 1, maxResults: 25, total: 5 });
+    const body = expectEnvelope(await hosts(tag, {}, { projection: '{"ip": 0, "fingerprint": 0}' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
     for (const item of body._items) {
       expect(item).not.toHaveProperty('ip');
       expect(item).not.toHaveProperty('fingerprint');
@@ -204,10 +292,18 @@ describe('projection', () => {
 
   test('grain appears in a list when projected, whole or by a dotted path', async () => {
     const { tag } = await fleet();
-    const whole = expectEnvelope(await hosts(tag, {}, { projection: '{"grain": 1}' }), { page: 1, maxResults: 25, total: 5 });
+    const whole = expectEnvelope(await hosts(tag, {}, { projection: '{"grain": 1}' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
     expect(whole._items.map((i) => (i.grain as { num_cpus: number }).num_cpus)).toEqual([1, 2, 4, 8, 16]);
     expect(whole._items[0]).not.toHaveProperty('status');
-    const part = expectEnvelope(await hosts(tag, {}, { projection: '{"grain.num_cpus": 1}' }), { page: 1, maxResults: 25, total: 5 });
+    const part = expectEnvelope(await hosts(tag, {}, { projection: '{"grain.num_cpus": 1}' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
     expect(part._items[0]?.grain).toEqual({ num_cpus: 1 });
   });
 
@@ -224,8 +320,13 @@ describe('projection', () => {
 
   test('meta fields cannot be projected away', async () => {
     const { tag } = await fleet();
-    const body = expectEnvelope(await hosts(tag, {}, { projection: '{"_id": 0, "_etag": 0, "ip": 0}' }), { page: 1, maxResults: 25, total: 5 });
-    for (const item of body._items) expect(item).toMatchObject({ _id: expect.any(String), _etag: expect.any(String) });
+    const body = expectEnvelope(await hosts(tag, {}, { projection: '{"_id": 0, "_etag": 0, "ip": 0}' }), {
+      page: 1,
+      maxResults: 25,
+      total: 5,
+    });
+    for (const item of body._items)
+      expect(item).toMatchObject({ _id: expect.any(String), _etag: expect.any(String) });
   });
 
   test.each([
@@ -262,7 +363,10 @@ describe('embedded', () => {
       .set(viewer);
     const body = expectEnvelope(list, { page: 1, maxResults: 25, total: 1 });
     expect(body._items[0]?.host).toMatchObject({ _id: host, status: 'up', _etag: docs[0]?._etag });
-    const item = await s.request.get(`/api/actions/${action._id}`).query({ embedded: '{"host": 1}' }).set(viewer);
+    const item = await s.request
+      .get(`/api/actions/${action._id}`)
+      .query({ embedded: '{"host": 1}' })
+      .set(viewer);
     expect(item.body.host).toMatchObject({ _id: host, ip: '10.0.0.10' });
     // Without `embedded` the field stays the id.
     const plain = await s.request.get(`/api/actions/${action._id}`).set(viewer);
@@ -272,7 +376,10 @@ describe('embedded', () => {
   test('a dangling single reference embeds as null (Eve)', async () => {
     const missing = `${uniqueName('gone')}.fleet.test`;
     const action = await insertAction(s.store, missing);
-    const res = await s.request.get(`/api/actions/${action._id}`).query({ embedded: '{"host": 1}' }).set(viewer);
+    const res = await s.request
+      .get(`/api/actions/${action._id}`)
+      .query({ embedded: '{"host": 1}' })
+      .set(viewer);
     expect(res.status).toBe(200);
     expect(res.body.host).toBeNull();
   });
@@ -280,7 +387,10 @@ describe('embedded', () => {
   test('a soft-deleted target is not embedded', async () => {
     const { docs } = await insertHosts(s.store, 1, { overrides: () => ({ _soft_deleted: true }) });
     const action = await insertAction(s.store, String(docs[0]?._id));
-    const res = await s.request.get(`/api/actions/${action._id}`).query({ embedded: '{"host": 1}' }).set(viewer);
+    const res = await s.request
+      .get(`/api/actions/${action._id}`)
+      .query({ embedded: '{"host": 1}' })
+      .set(viewer);
     expect(res.body.host).toBeNull();
   });
 
@@ -299,13 +409,19 @@ describe('embedded', () => {
       .set(admin)
       .send({ name: uniqueName('parent'), subgroups: [child.body._id, gone.body._id] });
     // The dangling id is written behind the API's back (the API itself cleans references up).
-    await s.store.update('groups', { _id: parent.body._id }, { $set: { subgroups: [child.body._id, 'ffffffffffffffffffffffff'] } });
+    await s.store.update(
+      'groups',
+      { _id: parent.body._id },
+      { $set: { subgroups: [child.body._id, 'ffffffffffffffffffffffff'] } },
+    );
     const res = await s.request
       .get(`/api/groups/${String(parent.body._id)}`)
       .query({ embedded: '{"subgroups": 1}' })
       .set(viewer);
     expect(res.status).toBe(200);
-    expect(res.body.subgroups).toEqual([expect.objectContaining({ _id: child.body._id, type: 1, info: { regex: '^db' } })]);
+    expect(res.body.subgroups).toEqual([
+      expect.objectContaining({ _id: child.body._id, type: 1, info: { regex: '^db' } }),
+    ]);
   });
 
   test.each([
@@ -321,13 +437,21 @@ describe('embedded', () => {
 describe('page and max_results', () => {
   test('page selects the slice', async () => {
     const { tag, docs } = await fleet();
-    const body = expectEnvelope(await hosts(tag, {}, { max_results: '3', page: '2' }), { page: 2, maxResults: 3, total: 5 });
+    const body = expectEnvelope(await hosts(tag, {}, { max_results: '3', page: '2' }), {
+      page: 2,
+      maxResults: 3,
+      total: 5,
+    });
     expect(ids(body)).toEqual(nth(docs, 3, 4));
   });
 
   test('max_results above PAGINATION_LIMIT is clamped, and _meta and the links carry the effective value', async () => {
     const { tag } = await insertHosts(s.store, PAGINATION_LIMIT + 2);
-    const body = expectEnvelope(await hosts(tag, {}, { max_results: '500' }), { page: 1, maxResults: PAGINATION_LIMIT, total: PAGINATION_LIMIT + 2 });
+    const body = expectEnvelope(await hosts(tag, {}, { max_results: '500' }), {
+      page: 1,
+      maxResults: PAGINATION_LIMIT,
+      total: PAGINATION_LIMIT + 2,
+    });
     expect(body._links.next?.href).toContain(`max_results=${PAGINATION_LIMIT}&`);
     expect(body._links.next?.href).toContain('page=2');
   });

@@ -69,7 +69,10 @@ describe('the README example resource', () => {
     });
     const page = await t.request.get('/api/maintenance_windows').set(auth('viewer'));
     expect(page.body._meta.total).toBe(1);
-    const patched = await t.request.patch(`/api/maintenance_windows/${id}`).set(auth('operator')).send({ title: 'kernel and firmware' });
+    const patched = await t.request
+      .patch(`/api/maintenance_windows/${id}`)
+      .set(auth('operator'))
+      .send({ title: 'kernel and firmware' });
     expect(patched.status).toBe(200);
     expect((await t.request.delete(`/api/maintenance_windows/${id}`).set(auth('admin'))).status).toBe(204);
     expectEveError(await t.request.get(`/api/maintenance_windows/${id}`).set(auth('viewer')), 404);
@@ -118,7 +121,10 @@ describe('the README example resource', () => {
       .set(auth('viewer'));
     expect(res.body.group).toMatchObject({ _id: group, type: 0, subgroups: [] });
     expectEveError(await t.request.post('/api/maintenance_windows').set(auth('viewer')).send(body()), 403);
-    expectEveError(await t.request.post(`/api/maintenance_windows/${String(created.body._id)}/close`).set(auth('viewer')), 403);
+    expectEveError(
+      await t.request.post(`/api/maintenance_windows/${String(created.body._id)}/close`).set(auth('viewer')),
+      403,
+    );
   });
 
   it('its custom route answers the write response and sets the server-set field through the system principal', async () => {
@@ -129,11 +135,21 @@ describe('the README example resource', () => {
     const id = String(created.body._id);
     const closed = await t.request.post(`/api/maintenance_windows/${id}/close`).set(auth('operator'));
     expect(closed.status).toBe(200);
-    expect(Object.keys(closed.body as object).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
+    expect(Object.keys(closed.body as object).sort()).toEqual([
+      '_created',
+      '_etag',
+      '_id',
+      '_links',
+      '_status',
+      '_updated',
+    ]);
     const item = await t.request.get(`/api/maintenance_windows/${id}`).set(auth('viewer'));
     expect(item.body.closed_by).toBe('operator');
     expect(Date.parse(String(item.body.ends))).toBeLessThan(Date.parse('2099-01-01T00:00:00Z'));
-    expectEveError(await t.request.post('/api/maintenance_windows/ffffffffffffffffffffffff/close').set(auth('operator')), 404);
+    expectEveError(
+      await t.request.post('/api/maintenance_windows/ffffffffffffffffffffffff/close').set(auth('operator')),
+      404,
+    );
   });
 
   it('keeps its group alive: deleting a group a window refers to is 409 (restrict)', async () => {

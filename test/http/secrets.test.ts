@@ -8,7 +8,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Response } from 'supertest';
 import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
-import { auth, expectEnvelope, expectEveError, insertHost, startTestServer, uniqueName, vpnManagerBody, type TestServer } from '../helpers';
+import {
+  auth,
+  expectEnvelope,
+  expectEveError,
+  insertHost,
+  startTestServer,
+  uniqueName,
+  vpnManagerBody,
+  type TestServer,
+} from '../helpers';
 
 const MASK = '********';
 /** The VPN server's administrator: managers that hold organizations log in as it. */
@@ -28,7 +37,9 @@ const admin = auth('admin');
 const viewer = auth('viewer');
 
 /** Creates a VPN manager (of the simulated VPN server with `onServer`); returns its id and the clear password sent. */
-async function manager(onServer = false): Promise<{ id: string; name: string; password: string; res: Response }> {
+async function manager(
+  onServer = false,
+): Promise<{ id: string; name: string; password: string; res: Response }> {
   const body = vpnManagerBody(onServer ? { dashboard_address: sim.url, ...VPN_ADMIN } : {});
   const res = await s.request.post('/api/vpn_managers').set(admin).send(body);
   expect(res.status).toBe(201);
@@ -98,7 +109,12 @@ describe('vpn_managers password in responses', () => {
     const org = await s.request
       .post('/api/vpn_organizations')
       .set(admin)
-      .send({ name: uniqueName('org'), vpn_manager: m.id, cipher_type: 'rsa', vpnsrv_representation: { name: 'org', cipher_type: 'rsa' } });
+      .send({
+        name: uniqueName('org'),
+        vpn_manager: m.id,
+        cipher_type: 'rsa',
+        vpnsrv_representation: { name: 'org', cipher_type: 'rsa' },
+      });
     expect(org.status).toBe(201);
     const item = await s.request
       .get(`/api/vpn_organizations/${String(org.body._id)}`)
@@ -110,7 +126,9 @@ describe('vpn_managers password in responses', () => {
       .get('/api/vpn_organizations')
       .query({ where: JSON.stringify({ vpn_manager: m.id }), embedded: '{"vpn_manager": 1}' })
       .set(viewer);
-    expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpn_manager).toMatchObject({ password: MASK });
+    expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpn_manager).toMatchObject({
+      password: MASK,
+    });
     expectNoLeak(list, m.password);
   });
 
@@ -133,7 +151,10 @@ describe('vpn_managers password in responses', () => {
       .send(vpnManagerBody({ name: m.name, password: m.password }));
     expectEveError(duplicate, 409);
     expectNoLeak(duplicate, m.password);
-    const invalid = await s.request.post('/api/vpn_managers').set(admin).send({ password: m.password, colour: 'red' });
+    const invalid = await s.request
+      .post('/api/vpn_managers')
+      .set(admin)
+      .send({ password: m.password, colour: 'red' });
     expectEveError(invalid, 422);
     expectNoLeak(invalid, m.password);
     const wrongType = await s.request
@@ -206,10 +227,15 @@ describe('at rest and in the logs', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { msg?: string; method?: string; path?: string; status?: number })
       .filter((l) => l.msg === 'request');
-    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/vpn_managers', status: 201 }));
-    expect(requests).toContainEqual(expect.objectContaining({ method: 'PATCH', path: `/api/vpn_managers/${m.id}`, status: 200 }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: '/api/vpn_managers', status: 201 }),
+    );
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: 'PATCH', path: `/api/vpn_managers/${m.id}`, status: 200 }),
+    );
     expect(logs).not.toContain(m.password);
-    for (const token of [auth('admin').Authorization, auth('viewer').Authorization]) expect(logs).not.toContain(token.split(' ')[1]);
+    for (const token of [auth('admin').Authorization, auth('viewer').Authorization])
+      expect(logs).not.toContain(token.split(' ')[1]);
   });
 });
 
@@ -219,17 +245,31 @@ describe('nested secrets', () => {
     const otp = `OTP${uniqueName('secret').replace(/-/g, '').toUpperCase()}`;
     await insertHost(s.store, id, {
       identification_number: id,
-      vpnsrv_representation: { auth_type: 'local', otp_secret: otp, name: id, disabled: false, email: 'ops@fleet.test', type: 'client', id: 'u-1' },
+      vpnsrv_representation: {
+        auth_type: 'local',
+        otp_secret: otp,
+        name: id,
+        disabled: false,
+        email: 'ops@fleet.test',
+        type: 'client',
+        id: 'u-1',
+      },
     });
     const item = await s.request.get(`/api/hosts/${id}`).set(viewer);
     expect(item.body.vpnsrv_representation).toMatchObject({ otp_secret: MASK, name: id, auth_type: 'local' });
     expectNoLeak(item, otp);
-    for (const projection of ['{"vpnsrv_representation": 1}', '{"vpnsrv_representation.otp_secret": 1}', '{"grain": 0}']) {
+    for (const projection of [
+      '{"vpnsrv_representation": 1}',
+      '{"vpnsrv_representation.otp_secret": 1}',
+      '{"grain": 0}',
+    ]) {
       const list = await s.request
         .get('/api/hosts')
         .query({ where: JSON.stringify({ identification_number: id }), projection })
         .set(viewer);
-      expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpnsrv_representation).toMatchObject({ otp_secret: MASK });
+      expect(
+        expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpnsrv_representation,
+      ).toMatchObject({ otp_secret: MASK });
       expectNoLeak(list, otp);
     }
     expect(
@@ -241,7 +281,10 @@ describe('nested secrets', () => {
         400,
       )._error.message,
     ).toMatch(/secret/);
-    expectEveError(await s.request.get('/api/hosts').query({ sort: 'vpnsrv_representation.otp_secret' }).set(viewer), 400);
+    expectEveError(
+      await s.request.get('/api/hosts').query({ sort: 'vpnsrv_representation.otp_secret' }).set(viewer),
+      400,
+    );
   });
 
   test("a VPN organization's auth_token and auth_secret are sealed and masked", async () => {
@@ -249,10 +292,19 @@ describe('nested secrets', () => {
     const org = await s.request
       .post('/api/vpn_organizations')
       .set(admin)
-      .send({ name: uniqueName('org'), vpn_manager: m.id, vpnsrv_representation: { name: 'org', cipher_type: 'rsa', auth_api: true } });
+      .send({
+        name: uniqueName('org'),
+        vpn_manager: m.id,
+        vpnsrv_representation: { name: 'org', cipher_type: 'rsa', auth_api: true },
+      });
     expect(org.status).toBe(201);
     const item = await s.request.get(`/api/vpn_organizations/${String(org.body._id)}`).set(viewer);
-    expect(item.body.vpnsrv_representation).toMatchObject({ auth_token: MASK, auth_secret: MASK, auth_api: true, name: 'org' });
+    expect(item.body.vpnsrv_representation).toMatchObject({
+      auth_token: MASK,
+      auth_secret: MASK,
+      auth_api: true,
+      name: 'org',
+    });
     // The server made them (auth_api); they are 32 characters there and never leave here.
     const onServer = sim.state.organizations.get(String(item.body.vpnsrv_representation.id));
     const token = String(onServer?.auth_token);
@@ -267,6 +319,12 @@ describe('nested secrets', () => {
     const stored = doc?.vpnsrv_representation as Record<string, string>;
     expect(stored.auth_token).toMatch(/^enc:v1:/);
     expect(stored.auth_secret).toMatch(/^enc:v1:/);
-    expectEveError(await s.request.get('/api/vpn_organizations').query({ where: '{"vpnsrv_representation.auth_token": {"$exists": true}}' }).set(viewer), 400);
+    expectEveError(
+      await s.request
+        .get('/api/vpn_organizations')
+        .query({ where: '{"vpnsrv_representation.auth_token": {"$exists": true}}' })
+        .set(viewer),
+      400,
+    );
   });
 });

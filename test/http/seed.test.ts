@@ -80,7 +80,12 @@ describe('seedFleet', () => {
   it('is deterministic, and every stored etag is the engine etag of the document', async () => {
     const dump = async () => {
       const store = openSqliteStore({ path: ':memory:' });
-      await seedFleet(await runtimeOver(store, capturingLog().log), { hosts: 30, actions: 400, seed: 3, now: NOW });
+      await seedFleet(await runtimeOver(store, capturingLog().log), {
+        hosts: 30,
+        actions: 400,
+        seed: 3,
+        now: NOW,
+      });
       const docs: Record<string, Doc[]> = {};
       for (const name of SEEDED_COLLECTIONS) docs[name] = await store.find(name, {}, { sort: [['_id', 1]] });
       await store.close();
@@ -107,8 +112,19 @@ describe('seedFleet', () => {
   });
 
   it('parses the command line', () => {
-    expect(parseSeedArgs([])).toEqual({ hosts: 50, actions: undefined, seed: 1, snapshots: 24, reset: false });
-    expect(parseSeedArgs(['--hosts', '10', '--actions=200', '--seed', '4', '--reset'])).toMatchObject({ hosts: 10, actions: 200, seed: 4, reset: true });
+    expect(parseSeedArgs([])).toEqual({
+      hosts: 50,
+      actions: undefined,
+      seed: 1,
+      snapshots: 24,
+      reset: false,
+    });
+    expect(parseSeedArgs(['--hosts', '10', '--actions=200', '--seed', '4', '--reset'])).toMatchObject({
+      hosts: 10,
+      actions: 200,
+      seed: 4,
+      reset: true,
+    });
     expect(() => parseSeedArgs(['--hosts', 'many'])).toThrow(/--hosts/);
     expect(() => parseSeedArgs(['--wat'])).toThrow(/usage/);
   });
@@ -165,7 +181,9 @@ describe('the seeded fleet through HTTP', () => {
       names.push(res.body as string[]);
     }
     expect(names.some((n) => n.length > 0)).toBe(true);
-    const dc1Web = await ts.request.get(`/api/groups/${seeded.ruleGroupIds[0] ?? ''}/hostnames`).set(auth('viewer'));
+    const dc1Web = await ts.request
+      .get(`/api/groups/${seeded.ruleGroupIds[0] ?? ''}/hostnames`)
+      .set(auth('viewer'));
     expect((dc1Web.body as string[]).length).toBeGreaterThan(0);
     for (const name of dc1Web.body as string[]) expect(name).toMatch(/^web-\d+\.dc1\./);
     const groups = await ts.request.get(`/api/groups?where=${q({ name: 'Fleet' })}`).set(auth('viewer'));

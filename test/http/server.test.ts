@@ -38,7 +38,10 @@ describe('configuration', () => {
     ['DATABASE_URL', 'postgres://db/fleet'],
     ['LOG_LEVEL', 'loud'],
   ];
-  const results = new Map<string, { exit: { code: number | null; signal: NodeJS.Signals | null }; stdout: string; stderr: string }>();
+  const results = new Map<
+    string,
+    { exit: { code: number | null; signal: NodeJS.Signals | null }; stdout: string; stderr: string }
+  >();
   let configDir: string;
 
   // The processes start in parallel (each takes a second or two to load); the cases check one each.
@@ -46,7 +49,11 @@ describe('configuration', () => {
     configDir = mkdtempSync(join(tmpdir(), 'fleet-config-'));
     await Promise.all(
       BAD.map(async ([name, value]) => {
-        const env = { DATABASE_URL: `sqlite:${join(configDir, 'fleet.db')}`, API_TOKENS: `${TOKENS.admin}:admin`, [name]: value };
+        const env = {
+          DATABASE_URL: `sqlite:${join(configDir, 'fleet.db')}`,
+          API_TOKENS: `${TOKENS.admin}:admin`,
+          [name]: value,
+        };
         const { out, exited } = spawnCli({ env, cwd: configDir });
         const exit = await exited;
         results.set(`${name}=${value}`, { exit, stdout: out.stdout, stderr: out.stderr });
@@ -81,7 +88,11 @@ describe('graceful shutdown', () => {
           port,
           method: 'POST',
           path: '/api/groups',
-          headers: { ...auth('admin'), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+          headers: {
+            ...auth('admin'),
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          },
         },
         (res: IncomingMessage) => {
           let text = '';
@@ -160,7 +171,9 @@ describe('the admin token when API_TOKENS is unset', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(first.stdout()).toContain(`Authorization: Bearer ${token}`);
     expect(first.stdout().match(/Generated an admin token/g)).toHaveLength(1);
-    expect((await fetch(`${first.url}/api/hosts`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${first.url}/api/hosts`, { headers: { Authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
     expect((await fetch(`${first.url}/api/hosts`)).status).toBe(401);
     await stopChild(first);
 
@@ -168,7 +181,9 @@ describe('the admin token when API_TOKENS is unset', () => {
     expect(readFileSync(path, 'utf8').trim()).toBe(token);
     expect(second.stdout()).not.toContain('Generated an admin token');
     expect(second.stdout()).not.toContain(token);
-    expect((await fetch(`${second.url}/api/hosts`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${second.url}/api/hosts`, { headers: { Authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
   });
 
   it('is not created when API_TOKENS is set', async () => {

@@ -18,9 +18,15 @@ it('lists flag a deleted host with _soft_deleted, an item with _deleted', async 
   await insertHost(s.store, 'item-gone.fleet.test', { status: 'down' });
   expect((await s.request.delete('/api/hosts/item-gone.fleet.test').set(auth('admin'))).status).toBe(204);
   let listed: { _id: string; hosts: Summary[] } | undefined;
-  for (const deadline = Date.now() + 10_000; listed === undefined && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+  for (
+    const deadline = Date.now() + 10_000;
+    listed === undefined && Date.now() < deadline;
+    await new Promise((r) => setTimeout(r, 200))
+  ) {
     const page = await s.request.get('/api/hosts_statistic?sort=-index').set(auth('viewer'));
-    listed = (page.body as { _items: { _id: string; hosts: Summary[] }[] })._items.find((snap) => snap.hosts.some((h) => h._id === 'item-gone.fleet.test'));
+    listed = (page.body as { _items: { _id: string; hosts: Summary[] }[] })._items.find((snap) =>
+      snap.hosts.some((h) => h._id === 'item-gone.fleet.test'),
+    );
   }
   if (listed === undefined) throw new Error('no snapshot with the deleted host was taken');
   const inList = listed.hosts.find((h) => h._id === 'item-gone.fleet.test');

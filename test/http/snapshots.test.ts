@@ -39,9 +39,13 @@ test('snapshots summarise every host, flag soft-deleted ones, count up and expir
   await insertHost(s.store, 'snap-gone.fleet.test', { status: 'down' });
   expect((await s.request.delete('/api/hosts/snap-gone.fleet.test').set(auth('admin'))).status).toBe(204);
   const old = new Date(Date.now() - 3 * 86_400_000);
-  await s.store.insert('hosts_statistic', [{ _id: 'ancient', hosts: [], timestamp: old, index: -1, _created: old, _updated: old, _etag: 'e' }]);
+  await s.store.insert('hosts_statistic', [
+    { _id: 'ancient', hosts: [], timestamp: old, index: -1, _created: old, _updated: old, _etag: 'e' },
+  ]);
 
-  const latest = await eventually(async () => (await snapshots()).find((snap) => snap.hosts.some((h) => h._id === 'snap-gone.fleet.test')));
+  const latest = await eventually(async () =>
+    (await snapshots()).find((snap) => snap.hosts.some((h) => h._id === 'snap-gone.fleet.test')),
+  );
   const byId = new Map(latest.hosts.map((h) => [h._id, h]));
   expect(byId.get('snap-up.fleet.test')).toMatchObject({ status: 'up', _soft_deleted: false });
   expect(byId.get('snap-gone.fleet.test')).toMatchObject({ _soft_deleted: true });

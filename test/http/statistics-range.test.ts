@@ -57,9 +57,17 @@ test('range[]=..&range[]=.., range[0]=..&range[1]=.., range=..&range=.. and rang
 });
 
 test('one bound alone, or three, is a 400 naming range', async () => {
-  expectEveError(await s.request.get(`/api/hosts/statistics/online?range[0]=${iso(4)}`).set(auth('viewer')), 400);
-  expectEveError(await s.request.get(`/api/hosts/statistics/unique_online?range[1]=${iso(4)}`).set(auth('viewer')), 400);
-  const three = await s.request.get(`/api/hosts/statistics/online?range[]=${iso(1)}&range[]=${iso(2)}&range[]=${iso(3)}`).set(auth('viewer'));
+  expectEveError(
+    await s.request.get(`/api/hosts/statistics/online?range[0]=${iso(4)}`).set(auth('viewer')),
+    400,
+  );
+  expectEveError(
+    await s.request.get(`/api/hosts/statistics/unique_online?range[1]=${iso(4)}`).set(auth('viewer')),
+    400,
+  );
+  const three = await s.request
+    .get(`/api/hosts/statistics/online?range[]=${iso(1)}&range[]=${iso(2)}&range[]=${iso(3)}`)
+    .set(auth('viewer'));
   expectEveError(three, 400);
   expect(JSON.stringify(three.body)).toMatch(/range/);
 });

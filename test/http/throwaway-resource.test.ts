@@ -29,7 +29,14 @@ const gadgets = defineResource({
     pin: f.string({ secret: true }),
     serial: f.string({ readonly: true }),
   },
-  methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', replace: 'operator', delete: 'admin' },
+  methods: {
+    list: 'viewer',
+    get: 'viewer',
+    create: 'operator',
+    patch: 'operator',
+    replace: 'operator',
+    delete: 'admin',
+  },
 });
 
 let server: RunningServer;
@@ -45,7 +52,11 @@ beforeAll(async () => {
     API_TOKENS: `admin=${TOKENS.admin}:admin,operator=${TOKENS.operator}:operator,viewer=${TOKENS.viewer}:viewer`,
     LOG_LEVEL: 'silent',
   });
-  server = await startServer(config, { log: createLogger('silent'), cwd: dir, definitions: [...allResources, gadgets] });
+  server = await startServer(config, {
+    log: createLogger('silent'),
+    cwd: dir,
+    definitions: [...allResources, gadgets],
+  });
   request = supertest.agent(server.url);
 });
 afterAll(async () => {
@@ -77,10 +88,20 @@ describe('CRUD', () => {
     const res = await request.post('/api/gadgets').set(auth('operator')).send(sent);
     expect(res.status).toBe(201);
     const id = (res.body as { _id: string })._id;
-    expect(Object.keys(res.body as object).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
+    expect(Object.keys(res.body as object).sort()).toEqual([
+      '_created',
+      '_etag',
+      '_id',
+      '_links',
+      '_status',
+      '_updated',
+    ]);
     expect(res.body).toMatchObject({
       _status: 'OK',
-      _links: { self: { title: 'Gadget', href: `gadgets/${id}` }, related: { host: { title: 'Host', href: `hosts/${host}` } } },
+      _links: {
+        self: { title: 'Gadget', href: `gadgets/${id}` },
+        related: { host: { title: 'Host', href: `hosts/${host}` } },
+      },
     });
     expect(res.headers.location).toBe(`/api/gadgets/${id}`);
 
@@ -112,14 +133,22 @@ describe('CRUD', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: id, _status: 'OK' });
     const item = await request.get(`/api/gadgets/${id}`).set(auth('viewer'));
-    expect(item.body).toMatchObject({ label: 'renamed', count: 3, kind: 'relay', spec: { volts: 24, vendor: 'Acme' } });
+    expect(item.body).toMatchObject({
+      label: 'renamed',
+      count: 3,
+      kind: 'relay',
+      spec: { volts: 24, vendor: 'Acme' },
+    });
   });
 
   it('PUT replaces the whole item', async () => {
     const id = await create({ count: 3 });
     const res = await request.put(`/api/gadgets/${id}`).set(auth('operator')).send({ label: 'replaced' });
     expect(res.status).toBe(200);
-    const item = (await request.get(`/api/gadgets/${id}`).set(auth('viewer'))).body as Record<string, unknown>;
+    const item = (await request.get(`/api/gadgets/${id}`).set(auth('viewer'))).body as Record<
+      string,
+      unknown
+    >;
     expect(item).toMatchObject({ _id: id, label: 'replaced', kind: 'sensor', count: 0, tags: [] });
     expect(item).not.toHaveProperty('spec');
     expect(item).not.toHaveProperty('pin');
@@ -135,7 +164,10 @@ describe('CRUD', () => {
   it('is listed in the home document', async () => {
     const res = await request.get('/api').set(auth('viewer'));
     expect(res.status).toBe(200);
-    expect((res.body as { _links: { child: unknown[] } })._links.child).toContainEqual({ title: 'gadgets', href: 'gadgets' });
+    expect((res.body as { _links: { child: unknown[] } })._links.child).toContainEqual({
+      title: 'gadgets',
+      href: 'gadgets',
+    });
   });
 });
 
@@ -145,23 +177,38 @@ describe('the envelope', () => {
     const labels = ['cc', 'aa', 'bb'].map((l) => `${l}-${tag}`);
     for (const label of labels) await create({ label, tags: [tag] });
     const where = JSON.stringify({ tags: tag });
-    const first = expectEnvelope(await request.get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2`).set(auth('viewer')), {
-      page: 1,
-      maxResults: 2,
-      total: 3,
-    });
+    const first = expectEnvelope(
+      await request
+        .get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2`)
+        .set(auth('viewer')),
+      {
+        page: 1,
+        maxResults: 2,
+        total: 3,
+      },
+    );
     expect(first._items.map((g) => g.label)).toEqual([`cc-${tag}`, `bb-${tag}`]);
     expect(first._links.next?.href).toBe(`gadgets?max_results=2&where=${where}&sort=-label&page=2`);
-    const second = expectEnvelope(await request.get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2&page=2`).set(auth('viewer')), {
-      page: 2,
-      maxResults: 2,
-      total: 3,
-    });
+    const second = expectEnvelope(
+      await request
+        .get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2&page=2`)
+        .set(auth('viewer')),
+      {
+        page: 2,
+        maxResults: 2,
+        total: 3,
+      },
+    );
     expect(second._items.map((g) => g.label)).toEqual([`aa-${tag}`]);
   });
 
   it('keeps the secret out of where and sort (400)', async () => {
-    expectEveError(await request.get(`/api/gadgets?where=${encodeURIComponent('{"pin":"4321-secret"}')}`).set(auth('viewer')), 400);
+    expectEveError(
+      await request
+        .get(`/api/gadgets?where=${encodeURIComponent('{"pin":"4321-secret"}')}`)
+        .set(auth('viewer')),
+      400,
+    );
     expectEveError(await request.get('/api/gadgets?sort=pin').set(auth('viewer')), 400);
   });
 });
@@ -195,15 +242,26 @@ describe('validation (422 with _issues)', () => {
 
   it('validates PATCH bodies too', async () => {
     const id = await create();
-    expectEveError(await request.patch(`/api/gadgets/${id}`).set(auth('operator')).send({ kind: 'valve' }), 422, { issues: ['kind'] });
-    expectEveError(await request.patch(`/api/gadgets/${id}`).set(auth('operator')).send({ serial: 'SN-2' }), 422, { issues: ['serial'] });
+    expectEveError(
+      await request.patch(`/api/gadgets/${id}`).set(auth('operator')).send({ kind: 'valve' }),
+      422,
+      { issues: ['kind'] },
+    );
+    expectEveError(
+      await request.patch(`/api/gadgets/${id}`).set(auth('operator')).send({ serial: 'SN-2' }),
+      422,
+      { issues: ['serial'] },
+    );
   });
 });
 
 describe('auth and the error shape', () => {
   it('answers 401 without a token or with an unknown one', async () => {
     expectEveError(await request.get('/api/gadgets'), 401);
-    expectEveError(await request.get('/api/gadgets').set('Authorization', 'Bearer not-a-token-of-this-server'), 401);
+    expectEveError(
+      await request.get('/api/gadgets').set('Authorization', 'Bearer not-a-token-of-this-server'),
+      401,
+    );
   });
 
   it('answers 403 to a viewer POST and stores nothing', async () => {
@@ -218,9 +276,30 @@ describe('auth and the error shape', () => {
     expectEveError(put, 405);
     expect(put.headers.allow).toBe('GET, POST, HEAD');
     expectEveError(await request.get('/api/gadgets?where={"nope":1}').set(auth('viewer')), 400);
-    expectEveError(await request.post('/api/gadgets').set(auth('operator')).set('Content-Type', 'application/json').send('{"label": '), 400);
-    expectEveError(await request.post('/api/gadgets').set(auth('operator')).set('Content-Type', 'text/plain').send('label=x'), 415);
+    expectEveError(
+      await request
+        .post('/api/gadgets')
+        .set(auth('operator'))
+        .set('Content-Type', 'application/json')
+        .send('{"label": '),
+      400,
+    );
+    expectEveError(
+      await request
+        .post('/api/gadgets')
+        .set(auth('operator'))
+        .set('Content-Type', 'text/plain')
+        .send('label=x'),
+      415,
+    );
     const id = await create();
-    expectEveError(await request.patch(`/api/gadgets/${id}`).set(auth('operator')).set('If-Match', '"stale"').send({ count: 1 }), 412);
+    expectEveError(
+      await request
+        .patch(`/api/gadgets/${id}`)
+        .set(auth('operator'))
+        .set('If-Match', '"stale"')
+        .send({ count: 1 }),
+      412,
+    );
   });
 });

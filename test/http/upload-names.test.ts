@@ -12,18 +12,28 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 it('keeps a UTF-8 file name (RFC 7578: browsers send it without a charset)', async () => {
-  const res = await t.request.post('/api/files').set(auth('operator')).attach('data', Buffer.from('config'), 'réseau-ß.conf');
+  const res = await t.request
+    .post('/api/files')
+    .set(auth('operator'))
+    .attach('data', Buffer.from('config'), 'réseau-ß.conf');
   expect(res.status).toBe(201);
   const item = await t.request.get(`/api/files/${String(res.body._id)}`).set(auth('viewer'));
   expect(item.body.name).toBe('réseau-ß.conf');
 });
 
 it('refuses a part name nested deeper than the bound with a 400', async () => {
-  const res = await t.request.post('/api/files').set(auth('operator')).field('a[b][c][d][e][f]', 'x').attach('data', Buffer.from('x'), 'x.txt');
+  const res = await t.request
+    .post('/api/files')
+    .set(auth('operator'))
+    .field('a[b][c][d][e][f]', 'x')
+    .attach('data', Buffer.from('x'), 'x.txt');
   expect(expectEveError(res, 400)._error.message).toMatch(/nests too deeply/);
 });
 
 it('sort below a secret is refused like the secret (a projection may name it: the value stays masked)', async () => {
-  const res = await t.request.get('/api/hosts').query({ sort: 'vpnsrv_representation.otp_secret.length' }).set(auth('viewer'));
+  const res = await t.request
+    .get('/api/hosts')
+    .query({ sort: 'vpnsrv_representation.otp_secret.length' })
+    .set(auth('viewer'));
   expect(expectEveError(res, 400)._error.message).toMatch(/^sort: .*secret/);
 });

@@ -29,7 +29,9 @@ const racy = defineResource({
         racing = true;
         try {
           // Another writer (the service itself) changes the item between this write's read and its write.
-          await ctx.runtime.resources.get('racy_items').patch(original._id, { counter: original.counter + 1 }, systemContext(ctx.runtime));
+          await ctx.runtime.resources
+            .get('racy_items')
+            .patch(original._id, { counter: original.counter + 1 }, systemContext(ctx.runtime));
         } finally {
           racing = false;
         }
@@ -52,34 +54,54 @@ async function newItem(): Promise<{ id: string; etag: string }> {
 }
 
 describe('a write that loses a race', () => {
-  test.each(['patch', 'put'] as const)('without If-Match (%s) is redone on the fresh item; the other write is kept', async (method) => {
-    const { id } = await newItem();
-    racesLeft = 1;
-    const res = await server.request[method](`/api/racy_items/${id}`).set(auth('operator')).send({ note: 'second' });
-    expect(res.status).toBe(200);
-    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
-    expect(item).toMatchObject({ note: 'second', counter: 1 });
-  });
+  test.each(['patch', 'put'] as const)(
+    'without If-Match (%s) is redone on the fresh item; the other write is kept',
+    async (method) => {
+      const { id } = await newItem();
+      racesLeft = 1;
+      const res = await server.request[method](`/api/racy_items/${id}`)
+        .set(auth('operator'))
+        .send({ note: 'second' });
+      expect(res.status).toBe(200);
+      const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as {
+        note: string;
+        counter: number;
+      };
+      expect(item).toMatchObject({ note: 'second', counter: 1 });
+    },
+  );
 
   test('without If-Match, a writer that loses ten races in a row still wins; every other write is kept', async () => {
     const { id } = await newItem();
     racesLeft = 10;
-    const res = await server.request.patch(`/api/racy_items/${id}`).set(auth('operator')).send({ note: 'tenth time lucky' });
+    const res = await server.request
+      .patch(`/api/racy_items/${id}`)
+      .set(auth('operator'))
+      .send({ note: 'tenth time lucky' });
     expect(res.status).toBe(200);
     expect(racesLeft).toBe(0);
-    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
+    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as {
+      note: string;
+      counter: number;
+    };
     expect(item).toMatchObject({ note: 'tenth time lucky', counter: 10 });
   });
 
   test('without If-Match, a writer starved past its time budget gets a 503 with Retry-After, never a 412; nothing half-written', async () => {
     const { id } = await newItem();
     racesLeft = Number.MAX_SAFE_INTEGER;
-    const res = await server.request.patch(`/api/racy_items/${id}`).set(auth('operator')).send({ note: 'never' });
+    const res = await server.request
+      .patch(`/api/racy_items/${id}`)
+      .set(auth('operator'))
+      .send({ note: 'never' });
     const lost = Number.MAX_SAFE_INTEGER - racesLeft;
     racesLeft = 0;
     expect(expectEveError(res, 503)._error.message).toMatch(/kept changing under this write/);
     expect(res.headers['retry-after']).toBe('1');
-    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
+    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as {
+      note: string;
+      counter: number;
+    };
     expect(item.note).toBe('first');
     expect(item.counter).toBe(lost);
     expect(lost).toBeGreaterThan(10);
@@ -88,10 +110,17 @@ describe('a write that loses a race', () => {
   test('with If-Match, the race is the 412 the client asked for', async () => {
     const { id, etag } = await newItem();
     racesLeft = 1;
-    const res = await server.request.patch(`/api/racy_items/${id}`).set(auth('operator')).set('If-Match', `"${etag}"`).send({ note: 'second' });
+    const res = await server.request
+      .patch(`/api/racy_items/${id}`)
+      .set(auth('operator'))
+      .set('If-Match', `"${etag}"`)
+      .send({ note: 'second' });
     expectEveError(res, 412);
     racesLeft = 0;
-    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as { note: string; counter: number };
+    const item = (await server.request.get(`/api/racy_items/${id}`).set(auth('viewer'))).body as {
+      note: string;
+      counter: number;
+    };
     expect(item).toMatchObject({ note: 'first', counter: 1 });
   });
 });
@@ -103,7 +132,9 @@ describe('two instances on one SQLite file', () => {
     a = await startTestServer();
     // A second process: only across processes do two writers really run between each other's read and write.
     const tokens = `admin=${TOKENS.admin}:admin,operator=${TOKENS.operator}:operator,viewer=${TOKENS.viewer}:viewer`;
-    b = await startChildServer({ env: { DATABASE_URL: `sqlite:${a.dbPath}`, API_TOKENS: tokens, SNAPSHOT_INTERVAL_S: '86400' } });
+    b = await startChildServer({
+      env: { DATABASE_URL: `sqlite:${a.dbPath}`, API_TOKENS: tokens, SNAPSHOT_INTERVAL_S: '86400' },
+    });
   });
   afterAll(async () => {
     await stopChild(b);
@@ -113,7 +144,9 @@ describe('two instances on one SQLite file', () => {
   test('300 concurrent PATCHes of one item without If-Match, half to each: every one 200, not one 412', async () => {
     // A large item (a kwarg of 3,000 entries): each write decodes, merges and hashes it, which
     // widens the window between a write's read and its commit, as a host's grains do.
-    const kwarg = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`key_${i}`, `value ${i} `.repeat(4)]));
+    const kwarg = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`key_${i}`, `value ${i} `.repeat(4)]),
+    );
     const created = await a.request
       .post('/api/tasks')
       .set(auth('operator'))
@@ -122,12 +155,21 @@ describe('two instances on one SQLite file', () => {
     const id = (created.body as { _id: string })._id;
     const patch = (i: number): Promise<number> => {
       const body = JSON.stringify({ name: `write-${i}`, arg: [String(i)] });
-      const init = { method: 'PATCH', headers: { ...auth('operator'), 'Content-Type': 'application/json' }, body };
-      return fetch(`${i % 2 === 0 ? a.url : b.url}/api/tasks/${id}`, init).then(async (r) => (await r.arrayBuffer(), r.status));
+      const init = {
+        method: 'PATCH',
+        headers: { ...auth('operator'), 'Content-Type': 'application/json' },
+        body,
+      };
+      return fetch(`${i % 2 === 0 ? a.url : b.url}/api/tasks/${id}`, init).then(
+        async (r) => (await r.arrayBuffer(), r.status),
+      );
     };
     const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => patch(i)));
     expect(statuses.filter((st) => st !== 200)).toEqual([]);
-    const final = (await a.request.get(`/api/tasks/${id}`).set(auth('viewer'))).body as { name: string; arg: string[] };
+    const final = (await a.request.get(`/api/tasks/${id}`).set(auth('viewer'))).body as {
+      name: string;
+      arg: string[];
+    };
     // Last write wins whole: the name and the arg of one and the same request.
     expect(final.name).toBe(`write-${final.arg[0] ?? ''}`);
   });

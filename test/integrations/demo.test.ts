@@ -16,13 +16,29 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fleet-demo-'));
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-  for (const name of ['API_TOKENS', 'DATABASE_URL', 'PORT', 'HOST', 'SALT_API_URL', 'SYNC_INTERVAL_S']) delete env[name];
+  for (const name of ['API_TOKENS', 'DATABASE_URL', 'PORT', 'HOST', 'SALT_API_URL', 'SYNC_INTERVAL_S'])
+    delete env[name];
   // `node --import tsx`: one process, so the demo's own signal handling decides the exit code.
-  child = spawn(process.execPath, ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '20', '--port', '0', '--data', dir], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'packages/devtools/src/cli.ts',
+      'demo',
+      '--hosts',
+      '20',
+      '--port',
+      '0',
+      '--data',
+      dir,
+    ],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.on('data', (d: Buffer) => {
     out += d.toString();
   });
@@ -38,16 +54,29 @@ afterAll(() => {
 
 describe('pnpm demo', () => {
   it('prints the URLs and an admin token, serves the synced fleet, and stops on SIGTERM', async () => {
-    const banner = await eventually(async () => (/Ctrl-C stops/.test(out) ? out : undefined), 18_000, `the demo banner (output so far: ${out})`);
+    const banner = await eventually(
+      async () => (/Ctrl-C stops/.test(out) ? out : undefined),
+      18_000,
+      `the demo banner (output so far: ${out})`,
+    );
     const api = /API\s+(http:\/\/127\.0\.0\.1:\d+\/api)/.exec(banner)?.[1];
     const sim = /salt-api\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1];
     const token = /admin token\s+(\S+)/.exec(banner)?.[1];
-    expect({ api, sim, token }).toEqual({ api: expect.any(String), sim: expect.any(String), token: expect.any(String) });
+    expect({ api, sim, token }).toEqual({
+      api: expect.any(String),
+      sim: expect.any(String),
+      token: expect.any(String),
+    });
     expect(banner.match(/curl /g)).toHaveLength(2);
 
-    const hosts = await fetch(`${api ?? ''}/hosts?max_results=100`, { headers: { Authorization: `Bearer ${token ?? ''}` } });
+    const hosts = await fetch(`${api ?? ''}/hosts?max_results=100`, {
+      headers: { Authorization: `Bearer ${token ?? ''}` },
+    });
     expect(hosts.status).toBe(200);
-    const body = (await hosts.json()) as { _items: Array<{ _id: string; status: string }>; _meta: { total: number } };
+    const body = (await hosts.json()) as {
+      _items: Array<{ _id: string; status: string }>;
+      _meta: { total: number };
+    };
     expect(body._meta.total).toBeGreaterThanOrEqual(20);
     expect(body._items.some((h) => h.status === 'up')).toBe(true);
     expect((await fetch(`${sim ?? ''}/`)).status).toBe(200);

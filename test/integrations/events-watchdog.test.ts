@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Runtime, type Store } from '@fleet/engine';
 import { openSqliteStore } from '../../engine/src/store/sqlite';
-import { createFleetSync, createSaltClient, startEventConsumer, type SaltClient, type SyncReport } from '@fleet/salt';
+import {
+  createFleetSync,
+  createSaltClient,
+  startEventConsumer,
+  type SaltClient,
+  type SyncReport,
+} from '@fleet/salt';
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
 import { loadConfig } from '../../packages/server/src/config';
 import { capturingLog } from '../helpers/log';
@@ -94,7 +100,9 @@ test('a quiet stream is kept while the master does not answer the echo', async (
     sim.controls.masterUnavailable(false);
   }
   expect(reconnects).toBe(0);
-  expect(lines.some((l) => l.startsWith('warn') && l.includes('the master does not answer; keeping the stream'))).toBe(true);
+  expect(
+    lines.some((l) => l.startsWith('warn') && l.includes('the master does not answer; keeping the stream')),
+  ).toBe(true);
 });
 
 test('a stream gone silent while the master answers is reopened, and the repair sync records what it missed', async () => {
@@ -102,7 +110,9 @@ test('a stream gone silent while the master answers is reopened, and the repair 
   const host = upIds()[0] ?? '';
   const job = await client.localAsync(host, 'cmd.run', { arg: ['echo missed'] });
   await until(() => reconnects === 1, 'the watchdog to reopen the stream');
-  expect(lines.some((l) => l.startsWith('warn') && l.includes('silent although the master answers: reopening it'))).toBe(true);
+  expect(
+    lines.some((l) => l.startsWith('warn') && l.includes('silent although the master answers: reopening it')),
+  ).toBe(true);
   expect((await repair)?.masterReachable).toBe(true);
   expect(await store.count('actions', { _id: `${job.jid ?? ''}${host}` })).toBe(1);
   await until(() => consumer.connected() && sim.controls.openEventStreams() === 1, 'the new stream');
@@ -110,5 +120,7 @@ test('a stream gone silent while the master answers is reopened, and the repair 
 
 test('SALT_EVENTS_IDLE_S defaults to 120 s and must be a number of seconds', () => {
   expect(loadConfig({}).SALT_EVENTS_IDLE_S).toBe(120);
-  expect(() => loadConfig({ SALT_EVENTS_IDLE_S: 'soon' })).toThrow(/^Invalid configuration: SALT_EVENTS_IDLE_S must be a number of seconds/);
+  expect(() => loadConfig({ SALT_EVENTS_IDLE_S: 'soon' })).toThrow(
+    /^Invalid configuration: SALT_EVENTS_IDLE_S must be a number of seconds/,
+  );
 });

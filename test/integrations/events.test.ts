@@ -26,13 +26,22 @@ let consumer: { stop(): Promise<void>; connected(): boolean };
 let reconnects = 0;
 let repair: Promise<SyncReport> | undefined;
 
-const log: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+const log: Log = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
 const minions = (): SimMinion[] => [...sim.fleet.minions.values()];
 const upHosts = (): SimMinion[] => minions().filter((m) => m.key === 'accepted' && m.up);
-const one = async (collection: string, id: string): Promise<Doc | undefined> => (await store.find(collection, { _id: id }))[0];
+const one = async (collection: string, id: string): Promise<Doc | undefined> =>
+  (await store.find(collection, { _id: id }))[0];
 
 /** Polls until `probe` resolves a value (not undefined/false) or the deadline passes. */
-async function eventually<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, deadlineMs = 5000): Promise<T> {
+async function eventually<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  deadlineMs = 5000,
+): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const value = await probe();
@@ -82,7 +91,13 @@ afterAll(async () => {
 test('a local_async job returns through the stream as an action, and moves last_action', async () => {
   const id = upHosts()[0]?.id ?? '';
   const action = await actionFor(id, 'hostname -f');
-  expect(action).toMatchObject({ action: 'cmd.run', host: id, state: 'finished', return: id, args: [{ arg: 'hostname -f', __kwarg__: false }] });
+  expect(action).toMatchObject({
+    action: 'cmd.run',
+    host: id,
+    state: 'finished',
+    return: id,
+    args: [{ arg: 'hostname -f', __kwarg__: false }],
+  });
   expect((await one('hosts', id))?.last_action).toBe(action._id);
 });
 
@@ -102,7 +117,10 @@ test("the sync's own grains and liveness pings are not recorded as actions", asy
 });
 
 /** A consumer (its own engine over the shared store) that counts its own attempts to write alerts. */
-async function countingConsumer(): Promise<{ consumer: ReturnType<typeof startEventConsumer>; writes: () => number }> {
+async function countingConsumer(): Promise<{
+  consumer: ReturnType<typeof startEventConsumer>;
+  writes: () => number;
+}> {
   let writes = 0;
   const spy: Store = {
     ...store,
@@ -111,7 +129,10 @@ async function countingConsumer(): Promise<{ consumer: ReturnType<typeof startEv
       return store.write(batch);
     },
   };
-  return { consumer: startEventConsumer({ client, runtime: await runtimeOver(spy, log), log, toolKey: 'tool' }), writes: () => writes };
+  return {
+    consumer: startEventConsumer({ client, runtime: await runtimeOver(spy, log), log, toolKey: 'tool' }),
+    writes: () => writes,
+  };
 }
 
 test('vnc/connect events raise vnc.connect alerts (minion or runner shape), once even with several consumers', async () => {

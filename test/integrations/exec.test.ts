@@ -5,7 +5,16 @@
  */
 import { createSaltClient, type SaltClient } from '@fleet/salt';
 import { auth, expectEveError, insertHost, uniqueName } from '../helpers';
-import { actionsOf, eventually, saltEnv, SALT_USER, startApi, startMasterEnv, syncNow, type MasterEnv } from './master-env';
+import {
+  actionsOf,
+  eventually,
+  saltEnv,
+  SALT_USER,
+  startApi,
+  startMasterEnv,
+  syncNow,
+  type MasterEnv,
+} from './master-env';
 
 let env: MasterEnv;
 let salt: SaltClient;
@@ -56,7 +65,15 @@ describe('POST /api/hosts/{id}', () => {
 
     const action = await env.api.request.get(`/api/actions/${body.task_id}${id}`).set(auth('viewer'));
     expect(action.status).toBe(200);
-    expect(action.body).toMatchObject({ jid: body.task_id, action: 'cmd.run', host: id, state: 'finished', return: id, user: 'operator', success: true });
+    expect(action.body).toMatchObject({
+      jid: body.task_id,
+      action: 'cmd.run',
+      host: id,
+      state: 'finished',
+      return: id,
+      user: 'operator',
+      success: true,
+    });
     expect((action.body as { args: unknown }).args).toEqual([{ cmd: 'hostname -f', __kwarg__: true }]);
     const stored = await env.api.request.get(`/api/hosts/${id}`).set(auth('viewer'));
     expect((stored.body as { last_action: string }).last_action).toBe(`${body.task_id}${id}`);
@@ -76,7 +93,10 @@ describe('POST /api/hosts/{id}', () => {
 
   it('shows and records a host that does not answer', async () => {
     const id = env.down[0] ?? '';
-    const res = await env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
+    const res = await env.api.request
+      .post(`/api/hosts/${id}`)
+      .set(auth('operator'))
+      .send({ exec_client: 'local', fun: 'test.ping' });
     expect(res.status).toBe(200);
     const body = res.body as Execution;
     expect(body.status).toBe('failed');
@@ -87,13 +107,20 @@ describe('POST /api/hosts/{id}', () => {
 
   it('refuses a client that is not proxied, a bad fun, bad arg/kwarg and credentials with 422', async () => {
     const id = host(0);
-    const post = (body: Record<string, unknown>) => env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send(body);
-    expectEveError(await post({ exec_client: 'runner', fun: 'manage.status' }), 422, { issues: ['exec_client'] });
+    const post = (body: Record<string, unknown>) =>
+      env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send(body);
+    expectEveError(await post({ exec_client: 'runner', fun: 'manage.status' }), 422, {
+      issues: ['exec_client'],
+    });
     expectEveError(await post({ exec_client: 'wheel', fun: 'key.delete' }), 422, { issues: ['exec_client'] });
     expectEveError(await post({ fun: 'test.ping' }), 422, { issues: ['exec_client'] });
     expectEveError(await post({ exec_client: 'local', fun: 'rm -rf /' }), 422, { issues: ['fun'] });
-    expectEveError(await post({ exec_client: 'local', fun: 'test.ping', arg: 'x', kwarg: [1] }), 422, { issues: ['arg', 'kwarg'] });
-    expectEveError(await post({ exec_client: 'local', fun: 'test.ping', password: 'x', eauth: 'pam' }), 422, { issues: ['password', 'eauth'] });
+    expectEveError(await post({ exec_client: 'local', fun: 'test.ping', arg: 'x', kwarg: [1] }), 422, {
+      issues: ['arg', 'kwarg'],
+    });
+    expectEveError(await post({ exec_client: 'local', fun: 'test.ping', password: 'x', eauth: 'pam' }), 422, {
+      issues: ['password', 'eauth'],
+    });
     expectEveError(
       await env.api.request
         .post(`/api/hosts/${id}`)
@@ -109,16 +136,28 @@ describe('POST /api/hosts/{id}', () => {
       .set(auth('viewer'))
       .send({ exec_client: 'local', fun: 'test.ping' });
     expectEveError(res, 403);
-    expectEveError(await env.api.request.post(`/api/hosts/${host(0)}`).send({ exec_client: 'local', fun: 'test.ping' }), 401);
+    expectEveError(
+      await env.api.request.post(`/api/hosts/${host(0)}`).send({ exec_client: 'local', fun: 'test.ping' }),
+      401,
+    );
   });
 
   it('answers 404 for an unknown host and for a soft-deleted one, without calling the master', async () => {
     const before = env.sim.controls.stats.byFun['local:test.ping'] ?? 0;
-    const unknown = await env.api.request.post('/api/hosts/nope.fleet.test').set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
+    const unknown = await env.api.request
+      .post('/api/hosts/nope.fleet.test')
+      .set(auth('operator'))
+      .send({ exec_client: 'local', fun: 'test.ping' });
     expect(expectEveError(unknown, 404)._error.message).toMatch(/nope\.fleet\.test/);
     const deleted = uniqueName('gone');
     await insertHost(env.api.store, deleted, { _soft_deleted: true });
-    expectEveError(await env.api.request.post(`/api/hosts/${deleted}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' }), 404);
+    expectEveError(
+      await env.api.request
+        .post(`/api/hosts/${deleted}`)
+        .set(auth('operator'))
+        .send({ exec_client: 'local', fun: 'test.ping' }),
+      404,
+    );
     expect(env.sim.controls.stats.byFun['local:test.ping'] ?? 0).toBe(before);
   });
 });
@@ -127,10 +166,16 @@ describe('POST /api/groups/{id}', () => {
   it('runs local_async on the group hostnames (tgt list) and records the actions when the returns arrive', async () => {
     const members = [host(0), host(1), host(2)].sort();
     const group = await makeGroup(members);
-    const res = await env.api.request.post(`/api/groups/${group}`).set(auth('operator')).send({ exec_client: 'local_async', fun: 'test.ping' });
+    const res = await env.api.request
+      .post(`/api/groups/${group}`)
+      .set(auth('operator'))
+      .send({ exec_client: 'local_async', fun: 'test.ping' });
     expect(res.status).toBe(200);
     const body = res.body as Execution;
-    expect(body).toMatchObject({ status: 'success', return: { return: [{ jid: body.task_id, minions: members }] } });
+    expect(body).toMatchObject({
+      status: 'success',
+      return: { return: [{ jid: body.task_id, minions: members }] },
+    });
     const job = await salt.jobs(body.task_id);
     expect(job).toMatchObject({ target: members, targetType: 'list' });
     // The event consumer may record a return first (with the salt-api user); the follow-up's
@@ -138,13 +183,16 @@ describe('POST /api/groups/{id}', () => {
     const actions = await eventually(
       async () => {
         const found = await actionsOf(env.api, body.task_id);
-        return found.length === members.length && found.every((a) => a.user === 'operator') ? found : undefined;
+        return found.length === members.length && found.every((a) => a.user === 'operator')
+          ? found
+          : undefined;
       },
       10_000,
       'the async returns to be recorded',
     );
     expect(actions.map((a) => a.host).sort()).toEqual(members);
-    for (const a of actions) expect(a).toMatchObject({ action: 'test.ping', return: 'true', success: true, user: 'operator' });
+    for (const a of actions)
+      expect(a).toMatchObject({ action: 'test.ping', return: 'true', success: true, user: 'operator' });
   });
 
   it('targets nested subgroups too, and shows silent members in a local call as partial', async () => {
@@ -155,31 +203,54 @@ describe('POST /api/groups/{id}', () => {
       .set(auth('admin'))
       .send({ subgroups: [inner] })
       .expect(200);
-    const res = await env.api.request.post(`/api/groups/${outer}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
+    const res = await env.api.request
+      .post(`/api/groups/${outer}`)
+      .set(auth('operator'))
+      .send({ exec_client: 'local', fun: 'test.ping' });
     expect(res.status).toBe(200);
     const body = res.body as Execution;
     expect(body.status).toBe('partial');
-    expect(body.return.return[0]).toMatchObject({ [host(3)]: true, [env.down[0] ?? '']: expect.stringMatching(/^Minion did not return/) });
+    expect(body.return.return[0]).toMatchObject({
+      [host(3)]: true,
+      [env.down[0] ?? '']: expect.stringMatching(/^Minion did not return/),
+    });
     const actions = await actionsOf(env.api, body.task_id);
-    expect(Object.fromEntries(actions.map((a) => [a.host, a.success]))).toEqual({ [host(3)]: true, [env.down[0] ?? '']: false });
+    expect(Object.fromEntries(actions.map((a) => [a.host, a.success]))).toEqual({
+      [host(3)]: true,
+      [env.down[0] ?? '']: false,
+    });
   });
 
   it('runs local_batch: one element per return, silent members added', async () => {
     const group = await makeGroup([host(4), env.down[0] ?? '']);
-    const res = await env.api.request.post(`/api/groups/${group}`).set(auth('operator')).send({ exec_client: 'local_batch', fun: 'test.ping', batch: '1' });
+    const res = await env.api.request
+      .post(`/api/groups/${group}`)
+      .set(auth('operator'))
+      .send({ exec_client: 'local_batch', fun: 'test.ping', batch: '1' });
     expect(res.status).toBe(200);
     const body = res.body as Execution;
     expect(body.status).toBe('partial');
-    expect(body.return.return).toEqual(expect.arrayContaining([{ [host(4)]: true }, { [env.down[0] ?? '']: expect.stringMatching(/^Minion did not return/) }]));
+    expect(body.return.return).toEqual(
+      expect.arrayContaining([
+        { [host(4)]: true },
+        { [env.down[0] ?? '']: expect.stringMatching(/^Minion did not return/) },
+      ]),
+    );
     expect(await actionsOf(env.api, body.task_id)).toHaveLength(2);
   });
 
   it('answers 422 for an empty group and 404 for an unknown one', async () => {
     const empty = await makeGroup([]);
-    const res = await env.api.request.post(`/api/groups/${empty}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
+    const res = await env.api.request
+      .post(`/api/groups/${empty}`)
+      .set(auth('operator'))
+      .send({ exec_client: 'local', fun: 'test.ping' });
     expect(expectEveError(res, 422)._error.message).toBe('group has no hosts');
     expectEveError(
-      await env.api.request.post('/api/groups/0123456789abcdef01234567').set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' }),
+      await env.api.request
+        .post('/api/groups/0123456789abcdef01234567')
+        .set(auth('operator'))
+        .send({ exec_client: 'local', fun: 'test.ping' }),
       404,
     );
   });
@@ -196,7 +267,10 @@ describe('EXEC_ALLOWED_FUNS', () => {
         .set(auth('operator'))
         .send({ exec_client: 'local', fun: 'cmd.run', arg: ['id'] });
       expect(expectEveError(refused, 403)._error.message).toMatch(/cmd\.run.*EXEC_ALLOWED_FUNS/);
-      const allowed = await api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
+      const allowed = await api.request
+        .post(`/api/hosts/${id}`)
+        .set(auth('operator'))
+        .send({ exec_client: 'local', fun: 'test.ping' });
       expect(allowed.status).toBe(200);
     } finally {
       await api.close();

@@ -42,7 +42,12 @@ export async function startApi(
 /** The SALT_API_* variables of a simulator. */
 export function saltEnv(sim: SaltSim): Record<string, string> {
   const { username, password, eauth } = sim.credentials;
-  return { SALT_API_URL: sim.url, SALT_API_USER: username, SALT_API_PASSWORD: password, SALT_API_EAUTH: eauth };
+  return {
+    SALT_API_URL: sim.url,
+    SALT_API_USER: username,
+    SALT_API_PASSWORD: password,
+    SALT_API_EAUTH: eauth,
+  };
 }
 
 /** Starts the simulator and the API wired to it, with the accepted minions stored as hosts. */
@@ -84,7 +89,11 @@ export async function syncNow(api: TestServer): Promise<Record<string, unknown>>
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

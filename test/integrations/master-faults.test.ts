@@ -18,7 +18,11 @@ afterAll(async () => {
   await env.close();
 });
 
-const ping = (id: string) => env.api.request.post(`/api/hosts/${id}`).set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' });
+const ping = (id: string) =>
+  env.api.request
+    .post(`/api/hosts/${id}`)
+    .set(auth('operator'))
+    .send({ exec_client: 'local', fun: 'test.ping' });
 
 async function snapshot(): Promise<unknown> {
   const hosts = await env.api.request
@@ -28,7 +32,10 @@ async function snapshot(): Promise<unknown> {
   const actions = await env.api.request.get('/api/actions').query({ max_results: '100' }).set(auth('viewer'));
   expect(hosts.status).toBe(200);
   // Action ids only: the event consumer may still be rewriting who ran an earlier call.
-  return { hosts: (hosts.body as { _items: unknown[] })._items, actions: (actions.body as { _items: Array<{ _id: string }> })._items.map((a) => a._id) };
+  return {
+    hosts: (hosts.body as { _items: unknown[] })._items,
+    actions: (actions.body as { _items: Array<{ _id: string }> })._items.map((a) => a._id),
+  };
 }
 
 function noSecrets(text: string): void {
@@ -85,7 +92,9 @@ describe('master faults', () => {
     env.sim.controls.failNextCall(1, 'test.ping', 500);
     const before = env.sim.controls.stats.byFun['local:test.ping'] ?? 0;
     const res = await ping(id());
-    expect(expectEveError(res, 502)._error.message).toMatch(/salt-api answered 500 \(POST \/\): An unexpected error occurred/);
+    expect(expectEveError(res, 502)._error.message).toMatch(
+      /salt-api answered 500 \(POST \/\): An unexpected error occurred/,
+    );
     expect(env.sim.controls.stats.byFun['local:test.ping'] ?? 0).toBe(before);
     await ping(id()).expect(200);
   });
@@ -107,7 +116,13 @@ describe('master faults', () => {
 
 describe('a refused login', () => {
   it('answers 502 naming the user, not the password', async () => {
-    const api = await startTestServer({ env: { SALT_API_URL: env.sim.url, SALT_API_USER: SALT_USER.username, SALT_API_PASSWORD: 'wrong-pw-93e1' } });
+    const api = await startTestServer({
+      env: {
+        SALT_API_URL: env.sim.url,
+        SALT_API_USER: SALT_USER.username,
+        SALT_API_PASSWORD: 'wrong-pw-93e1',
+      },
+    });
     try {
       await insertHost(api.store, env.up[0] ?? '');
       const refused = await api.request
@@ -135,13 +150,23 @@ describe('without SALT_API_URL', () => {
 
   it('every master route answers 503 naming SALT_API_URL', async () => {
     const calls = [
-      api.request.post('/api/hosts/web-001.fleet.test').set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' }),
-      api.request.post('/api/groups/0123456789abcdef01234567').set(auth('operator')).send({ exec_client: 'local', fun: 'test.ping' }),
-      api.request.post('/api/hosts/web-001.fleet.test/all_status').set(auth('operator')).send({ action: 'start' }),
+      api.request
+        .post('/api/hosts/web-001.fleet.test')
+        .set(auth('operator'))
+        .send({ exec_client: 'local', fun: 'test.ping' }),
+      api.request
+        .post('/api/groups/0123456789abcdef01234567')
+        .set(auth('operator'))
+        .send({ exec_client: 'local', fun: 'test.ping' }),
+      api.request
+        .post('/api/hosts/web-001.fleet.test/all_status')
+        .set(auth('operator'))
+        .send({ action: 'start' }),
       api.request.post('/api/updates').set(auth('operator')),
       api.request.post('/api/master/sync').set(auth('admin')),
     ];
-    for (const res of await Promise.all(calls)) expect(expectEveError(res, 503)._error.message).toMatch(/SALT_API_URL/);
+    for (const res of await Promise.all(calls))
+      expect(expectEveError(res, 503)._error.message).toMatch(/SALT_API_URL/);
   });
 
   it('the sync endpoint is for admins only', async () => {

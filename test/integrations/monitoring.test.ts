@@ -58,9 +58,20 @@ describe('POST /api/hosts/{id}/all_status', () => {
     const id = env.up[0] ?? '';
     const res = await post(id, { action: 'start' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ _status: 'OK', action: 'start', host: id, monitoring: true, interval_s: 0.2, answered: true });
+    expect(res.body).toEqual({
+      _status: 'OK',
+      action: 'start',
+      host: id,
+      monitoring: true,
+      interval_s: 0.2,
+      answered: true,
+    });
     const first = await host(id);
-    expect(first.all_status).toMatchObject({ loadavg: expect.any(Object), meminfo: expect.any(Object), uptime: expect.any(Object) });
+    expect(first.all_status).toMatchObject({
+      loadavg: expect.any(Object),
+      meminfo: expect.any(Object),
+      uptime: expect.any(Object),
+    });
 
     const counted = samples();
     await eventually(async () => (samples() >= counted + 3 ? true : undefined), 10_000, 'periodic samples');
@@ -68,7 +79,13 @@ describe('POST /api/hosts/{id}/all_status', () => {
     expect(later._etag).not.toBe(first._etag);
 
     const stopped = await post(id, { action: 'stop' });
-    expect(stopped.body).toEqual({ _status: 'OK', action: 'stop', host: id, monitoring: false, was_monitoring: true });
+    expect(stopped.body).toEqual({
+      _status: 'OK',
+      action: 'stop',
+      host: id,
+      monitoring: false,
+      was_monitoring: true,
+    });
     const settled = await settledSamples();
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(samples()).toBe(settled);
@@ -91,7 +108,12 @@ describe('POST /api/hosts/{id}/all_status', () => {
     const before = samples();
     const res = await post(id, {});
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ _status: 'OK', host: id, answered: true, all_status: { loadavg: expect.any(Object) } });
+    expect(res.body).toMatchObject({
+      _status: 'OK',
+      host: id,
+      answered: true,
+      all_status: { loadavg: expect.any(Object) },
+    });
     expect(samples()).toBe(before + 1);
     expect((await host(id)).all_status).toEqual((res.body as { all_status: unknown }).all_status);
   });

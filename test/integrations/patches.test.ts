@@ -31,7 +31,11 @@ async function updates(): Promise<Update[]> {
 }
 
 function simPatches(): Map<string, string> {
-  return new Map([...env.sim.fleet.files].filter(([path]) => path.startsWith('patches/')).map(([path, text]) => [path.slice('patches/'.length), text]));
+  return new Map(
+    [...env.sim.fleet.files]
+      .filter(([path]) => path.startsWith('patches/'))
+      .map(([path, text]) => [path.slice('patches/'.length), text]),
+  );
 }
 
 describe('POST /api/updates', () => {
@@ -40,7 +44,12 @@ describe('POST /api/updates', () => {
     expect(expected.size).toBeGreaterThan(0);
     const res = await env.api.request.post('/api/updates').set(auth('operator'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ _status: 'OK', created: expected.size, updated: 0, names: [...expected.keys()].sort() });
+    expect(res.body).toEqual({
+      _status: 'OK',
+      created: expected.size,
+      updated: 0,
+      names: [...expected.keys()].sort(),
+    });
     const stored = await updates();
     expect(Object.fromEntries(stored.map((u) => [u.name, u.text]))).toEqual(Object.fromEntries(expected));
     for (const u of stored) {
@@ -52,7 +61,11 @@ describe('POST /api/updates', () => {
   it('keeps local descriptions, updates changed patches, adds new ones and leaves unchanged ones alone', async () => {
     const [first, second] = await updates();
     if (!first || !second) throw new Error('the first test stores the patches');
-    await env.api.request.patch(`/api/updates/${first._id}`).set(auth('operator')).send({ description: 'Reviewed by ops' }).expect(200);
+    await env.api.request
+      .patch(`/api/updates/${first._id}`)
+      .set(auth('operator'))
+      .send({ description: 'Reviewed by ops' })
+      .expect(200);
     env.sim.fleet.files.set(`patches/${second.name}`, `${second.text}\n# revised\n`);
     env.sim.fleet.files.set('patches/zz-new-patch.sls', 'zz_step:\n  cmd.run:\n    - name: true\n');
     const untouched = (await updates()).find((u) => u._id !== first._id && u._id !== second._id);

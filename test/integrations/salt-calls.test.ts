@@ -25,7 +25,8 @@ function documentedLowstates(): Array<{ feature: string; pattern: Obj }> {
     const cells = line.split('|').map((c) => c.trim());
     const last = cells[cells.length - 2] ?? '';
     const json = /^`(\{.*\})`$/.exec(last)?.[1];
-    if (json !== undefined && json.includes('"client"')) found.push({ feature: cells[1] ?? '', pattern: JSON.parse(json) as Obj });
+    if (json !== undefined && json.includes('"client"'))
+      found.push({ feature: cells[1] ?? '', pattern: JSON.parse(json) as Obj });
   }
   return found;
 }
@@ -35,7 +36,11 @@ const isPlaceholder = (v: unknown): boolean => typeof v === 'string' && v.starts
 /** Whether a value matches a documented one: placeholders match anything, objects recursively. */
 function matches(value: unknown, pattern: unknown): boolean {
   if (isPlaceholder(pattern)) return true;
-  if (Array.isArray(pattern)) return Array.isArray(value) && (pattern.some(isPlaceholder) || JSON.stringify(value) === JSON.stringify(pattern));
+  if (Array.isArray(pattern))
+    return (
+      Array.isArray(value) &&
+      (pattern.some(isPlaceholder) || JSON.stringify(value) === JSON.stringify(pattern))
+    );
   if (pattern !== null && typeof pattern === 'object') {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
     const v = value as Obj;
@@ -44,7 +49,9 @@ function matches(value: unknown, pattern: unknown): boolean {
     return (
       Object.keys(v).every((k) => allowed.has(k)) &&
       keys.every((k) =>
-        k.endsWith('?') ? !(k.slice(0, -1) in v) || matches(v[k.slice(0, -1)], (pattern as Obj)[k]) : k in v && matches(v[k], (pattern as Obj)[k]),
+        k.endsWith('?')
+          ? !(k.slice(0, -1) in v) || matches(v[k.slice(0, -1)], (pattern as Obj)[k])
+          : k in v && matches(v[k], (pattern as Obj)[k]),
       )
     );
   }
@@ -67,7 +74,8 @@ afterAll(async () => {
 
 test('docs/salt-calls.md lists lowstates for sync, executions, monitoring, patches and the probes', () => {
   expect(rows.length).toBeGreaterThanOrEqual(17);
-  for (const { pattern } of rows) expect(['local', 'local_async', 'local_batch', 'runner', 'wheel']).toContain(pattern['client']);
+  for (const { pattern } of rows)
+    expect(['local', 'local_async', 'local_batch', 'runner', 'wheel']).toContain(pattern['client']);
 });
 
 test("every lowstate the service sends is in the table, every row is sent, and none breaks the master's argument rules", async () => {
@@ -84,17 +92,31 @@ test("every lowstate the service sends is in the table, every row is sent, and n
     await exec(`/api/groups/${group._id}`, { exec_client, fun: 'test.ping', ...extra });
   }
   await exec(`/api/hosts/${a}/all_status`, {});
-  const probe = (await env.api.request.post('/api/graph').set(auth('admin')).send({ action: 'request_ips', ip_resolver: 'http://ip.fleet.example.com/' }))
-    .body as { _id: string };
+  const probe = (
+    await env.api.request
+      .post('/api/graph')
+      .set(auth('admin'))
+      .send({ action: 'request_ips', ip_resolver: 'http://ip.fleet.example.com/' })
+  ).body as { _id: string };
   await eventually(
     async () =>
-      ((await env.api.request.get(`/api/graph/jobs/${probe._id}`).set(auth('viewer'))).body as { state: string }).state === 'running' ? undefined : true,
+      (
+        (await env.api.request.get(`/api/graph/jobs/${probe._id}`).set(auth('viewer'))).body as {
+          state: string;
+        }
+      ).state === 'running'
+        ? undefined
+        : true,
     20_000,
     'the request_ips job',
   );
   expect((await env.api.request.post('/api/updates').set(auth('operator'))).status).toBe(200);
   // The watchdog's echo (SALT_EVENTS_IDLE_S is 0.2 s here), then the session probe of 2018.3.0-2.
-  await eventually(async () => ((env.sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0) > 0 ? true : undefined), 10_000, 'the watchdog echo');
+  await eventually(
+    async () => ((env.sim.controls.stats.byFun['wheel:key.finger_master'] ?? 0) > 0 ? true : undefined),
+    10_000,
+    'the watchdog echo',
+  );
   env.sim.controls.revokeSaltTokens();
   await exec(`/api/hosts/${b}`, { exec_client: 'local', fun: 'test.ping' });
   await syncNow(env.api);

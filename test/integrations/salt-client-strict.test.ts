@@ -42,22 +42,30 @@ test('wheel calls send their kwargs as top-level keys, so key.finger gets its ma
     include_rejected: true,
   });
   // A kwarg named like a key salt-api reads itself could never reach the function.
-  expect(() => wheelChunk('key.finger', { kwarg: { match: '*' } })).toThrow(/kwarg cannot be sent as a wheel argument/);
+  expect(() => wheelChunk('key.finger', { kwarg: { match: '*' } })).toThrow(
+    /kwarg cannot be sent as a wheel argument/,
+  );
   expect(() => wheelChunk('key.finger', { token: 'x' })).toThrow(/token/);
 });
 
 test('runner calls send their kwargs in kwarg, so config.get gets its key (a top-level key is a credential)', async () => {
   sim.controls.resetStats();
   expect(Object.keys(await c.nodegroups()).sort()).toEqual(Object.keys(sim.fleet.nodegroups).sort());
-  expect(received('runner', 'config.get')).toEqual([{ client: 'runner', fun: 'config.get', kwarg: { key: 'nodegroups' } }]);
+  expect(received('runner', 'config.get')).toEqual([
+    { client: 'runner', fun: 'config.get', kwarg: { key: 'nodegroups' } },
+  ]);
   expect(runnerChunk('manage.present')).toEqual({ client: 'runner', fun: 'manage.present' });
   const swallowed = await c.run({ client: 'runner', fun: 'config.get', key: 'nodegroups' });
   expect(swallowed[0]).toMatch(/^Exception occurred in runner config\.get/);
 });
 
 test('a failed runner or wheel call is BadGateway, in the 2018.3 and the 3006 wording', async () => {
-  await expect(c.runner('jobs.list_job')).rejects.toThrow(/salt runner jobs\.list_job failed: Exception occurred in runner jobs\.list_job/);
-  await expect(c.wheel('key.accept')).rejects.toThrow(/salt wheel key\.accept failed: .*SaltInvocationError: accept takes at least 1 argument/);
+  await expect(c.runner('jobs.list_job')).rejects.toThrow(
+    /salt runner jobs\.list_job failed: Exception occurred in runner jobs\.list_job/,
+  );
+  await expect(c.wheel('key.accept')).rejects.toThrow(
+    /salt wheel key\.accept failed: .*SaltInvocationError: accept takes at least 1 argument/,
+  );
   sim.controls.settings.masterVersion = '3006.9';
   // 3006 returns "\nPassed invalid arguments: ..." for a TypeError, with success still true.
   const err = await c.runner('jobs.list_job').then(
@@ -65,7 +73,9 @@ test('a failed runner or wheel call is BadGateway, in the 2018.3 and the 3006 wo
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(BadGateway);
-  expect((err as Error).message).toContain("Passed invalid arguments: list_job() missing 1 required positional argument: 'jid'");
+  expect((err as Error).message).toContain(
+    "Passed invalid arguments: list_job() missing 1 required positional argument: 'jid'",
+  );
 });
 
 test('hypermedia_handler 2018.3.0-2: the JSON 500 of a local call with a refused token is an expired session: one re-login, one execution', async () => {
@@ -82,7 +92,9 @@ test('hypermedia_handler 2018.3.0-2: the JSON 500 of a local call with a refused
     'wheel:key.finger_master',
     'local:cmd.run',
   ]);
-  const published = Object.values(await c.jobs()).filter((j) => j.function === 'cmd.run' && JSON.stringify(j.arguments).includes(marker));
+  const published = Object.values(await c.jobs()).filter(
+    (j) => j.function === 'cmd.run' && JSON.stringify(j.arguments).includes(marker),
+  );
   expect(published).toHaveLength(1);
 });
 
@@ -91,8 +103,13 @@ test('a local_batch refused that way is not sent again (earlier batches may have
   sim.controls.resetStats();
   sim.controls.revokeSaltTokens();
   const batch = { client: 'local_batch', tgt: '*', fun: 'test.ping', batch: '2' };
-  await expect(c.run(batch)).rejects.toThrow(/refused the session during a local_batch call .* the batch is not sent again/);
-  expect(sim.controls.stats.lowstates.map((l) => `${String(l['client'])}:${String(l['fun'])}`)).toEqual(['local_batch:test.ping', 'wheel:key.finger_master']);
+  await expect(c.run(batch)).rejects.toThrow(
+    /refused the session during a local_batch call .* the batch is not sent again/,
+  );
+  expect(sim.controls.stats.lowstates.map((l) => `${String(l['client'])}:${String(l['fun'])}`)).toEqual([
+    'local_batch:test.ping',
+    'wheel:key.finger_master',
+  ]);
   expect((await c.run(batch)).length).toBeGreaterThan(0);
   expect(sim.controls.stats.logins).toBe(1);
 });
@@ -103,5 +120,7 @@ test('a JSON 500 to a local call with a session the master accepts is not retrie
   sim.controls.failNext(1, 500);
   await expect(c.localAsync('*', 'test.ping')).rejects.toBeInstanceOf(BadGateway);
   expect(sim.controls.stats.logins).toBe(0);
-  expect(sim.controls.stats.lowstates.map((l) => `${String(l['client'])}:${String(l['fun'])}`)).toEqual(['wheel:key.finger_master']);
+  expect(sim.controls.stats.lowstates.map((l) => `${String(l['client'])}:${String(l['fun'])}`)).toEqual([
+    'wheel:key.finger_master',
+  ]);
 });

@@ -5,7 +5,14 @@
  * told apart from `false`, the event stream, keys, nodegroups and files.
  */
 import { startSaltSim, type SaltSim } from '@fleet/salt-sim';
-import { createSaltClient, eventPayload, type SaltClient, type SaltClientOptions, type SaltEvent, type SaltEventStream } from '@fleet/salt';
+import {
+  createSaltClient,
+  eventPayload,
+  type SaltClient,
+  type SaltClientOptions,
+  type SaltEvent,
+  type SaltEventStream,
+} from '@fleet/salt';
 import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '../../engine/src/errors';
 import { minionIds } from '../helpers/minions';
 
@@ -14,7 +21,13 @@ let sim: SaltSim;
 const clients: SaltClient[] = [];
 
 function client(overrides: Partial<SaltClientOptions> = {}): SaltClient {
-  const c = createSaltClient({ url: sim.url, username: 'fleet', password: PASSWORD, retry: { baseDelayMs: 10 }, ...overrides });
+  const c = createSaltClient({
+    url: sim.url,
+    username: 'fleet',
+    password: PASSWORD,
+    retry: { baseDelayMs: 10 },
+    ...overrides,
+  });
   clients.push(c);
   return c;
 }
@@ -46,7 +59,13 @@ async function collect(stream: SaltEventStream, stop: (e: SaltEvent) => boolean)
 }
 
 beforeAll(async () => {
-  sim = await startSaltSim({ hosts: 16, seed: 21, returnDelayMs: 5, noReturnWaitMs: 30, users: [{ username: 'fleet', password: PASSWORD }] });
+  sim = await startSaltSim({
+    hosts: 16,
+    seed: 21,
+    returnDelayMs: 5,
+    noReturnWaitMs: 30,
+    users: [{ username: 'fleet', password: PASSWORD }],
+  });
 });
 
 afterEach(async () => {
@@ -97,7 +116,12 @@ describe('session', () => {
   });
 
   it('renews the token before its expire without waiting for a 401', async () => {
-    const short = await startSaltSim({ hosts: 3, seed: 5, tokenExpireS: 1, users: [{ username: 'fleet', password: PASSWORD }] });
+    const short = await startSaltSim({
+      hosts: 3,
+      seed: 5,
+      tokenExpireS: 1,
+      users: [{ username: 'fleet', password: PASSWORD }],
+    });
     const c = createSaltClient({ url: short.url, username: 'fleet', password: PASSWORD });
     try {
       await c.keys();
@@ -120,7 +144,8 @@ describe('session', () => {
     expect(err).toBeInstanceOf(BadGateway);
     expect(err.message).toContain("user 'fleet'");
     expect(err.message).toContain('Could not authenticate using provided credentials');
-    for (const text of [err.message, String(err.stack), JSON.stringify(err)]) expect(text).not.toContain(secret);
+    for (const text of [err.message, String(err.stack), JSON.stringify(err)])
+      expect(text).not.toContain(secret);
   });
 
   it('never logs the password or the token', async () => {
@@ -144,7 +169,8 @@ describe('executions', () => {
     const res = await c.local('*', 'test.false');
     expect(res.jid).toMatch(/^\d{20}$/);
     expect(Object.keys(res.minions).sort()).toEqual(accepted());
-    for (const id of upIds()) expect(res.minions[id]).toEqual({ status: 'returned', ret: false, retcode: 0, jid: res.jid });
+    for (const id of upIds())
+      expect(res.minions[id]).toEqual({ status: 'returned', ret: false, retcode: 0, jid: res.jid });
     for (const id of downIds()) expect(res.minions[id]?.status).toBe('no_response');
     const plain = await c.local('*', 'test.false', { fullReturn: false });
     for (const id of downIds()) expect(plain.minions[id]).toEqual({ status: 'ambiguous_false' });
@@ -153,9 +179,15 @@ describe('executions', () => {
   it('local on a list marks ids without a key as no_response', async () => {
     const c = client();
     const id = upIds()[0] ?? '';
-    const res = await c.local([id, 'ghost.fleet.example.com'], 'cmd.run', { tgt_type: 'list', arg: ['hostname -f'] });
+    const res = await c.local([id, 'ghost.fleet.example.com'], 'cmd.run', {
+      tgt_type: 'list',
+      arg: ['hostname -f'],
+    });
     expect(res.minions[id]).toEqual(expect.objectContaining({ status: 'returned', ret: id, retcode: 0 }));
-    expect(res.minions['ghost.fleet.example.com']).toEqual({ status: 'no_response', message: 'Minion did not return. [No response]' });
+    expect(res.minions['ghost.fleet.example.com']).toEqual({
+      status: 'no_response',
+      message: 'Minion did not return. [No response]',
+    });
     expect((await c.local('nothing-matches-*', 'test.ping')).minions).toEqual({});
   });
 
@@ -165,7 +197,9 @@ describe('executions', () => {
     for (const id of upIds()) {
       const outcome = res.minions[id];
       if (outcome?.status !== 'returned') throw new Error(`${id} did not return`);
-      const steps = Object.values(outcome.ret as Record<string, { result: boolean; changes: { retcode: number } }>);
+      const steps = Object.values(
+        outcome.ret as Record<string, { result: boolean; changes: { retcode: number } }>,
+      );
       const failing = sim.fleet.minions.get(id)?.failingStates === true;
       expect(steps.some((s) => s.result === false)).toBe(failing);
       expect(outcome.retcode).toBe(failing ? 2 : 0);
@@ -296,7 +330,9 @@ describe('events', () => {
     const id = upIds()[0] ?? '';
     const job = await c.localAsync(id, 'test.ping');
     const returned = await collect(stream, (e) => e.tag === `salt/job/${job.jid ?? ''}/ret/${id}`);
-    expect(returned.at(-1)?.data).toEqual(expect.objectContaining({ id, jid: job.jid, fun: 'test.ping', return: true, success: true }));
+    expect(returned.at(-1)?.data).toEqual(
+      expect.objectContaining({ id, jid: job.jid, fun: 'test.ping', return: true, success: true }),
+    );
     expect(returned.map((e) => e.tag)).toContain(`salt/job/${job.jid ?? ''}/new`);
     sim.controls.emitEvent('vnc/connect', { hostname: id, status: 'connected' });
     sim.controls.minionEvent(id, 'vnc/connect', { hostname: id, status: 'disconnected' });

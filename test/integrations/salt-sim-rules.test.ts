@@ -36,7 +36,11 @@ async function wheel(chunk: Record<string, unknown>): Promise<{ return: unknown;
 }
 
 async function login(): Promise<string> {
-  const res = await fetch(`${sim.url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(sim.credentials) });
+  const res = await fetch(`${sim.url}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(sim.credentials),
+  });
   return ((await res.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
 }
 
@@ -72,15 +76,26 @@ test('SyncClientMixin._low: wheel kwargs are top-level keys, or arg and kwarg to
   const top = await wheel({ fun: 'key.finger', match: '*' });
   expect(top.success).toBe(true);
   expect(Object.keys((top.return as { minions: object }).minions).sort()).toEqual(accepted());
-  expect(await wheel({ fun: 'key.finger', arg: [], kwarg: { match: id } })).toMatchObject({ success: true, return: { minions: { [id]: expect.any(String) } } });
-  expect(await wheel({ fun: 'key.finger', arg: [id], kwarg: {} })).toMatchObject({ success: true, return: { minions: { [id]: expect.any(String) } } });
+  expect(await wheel({ fun: 'key.finger', arg: [], kwarg: { match: id } })).toMatchObject({
+    success: true,
+    return: { minions: { [id]: expect.any(String) } },
+  });
+  expect(await wheel({ fun: 'key.finger', arg: [id], kwarg: {} })).toMatchObject({
+    success: true,
+    return: { minions: { [id]: expect.any(String) } },
+  });
   // Both given but no `match`: 2018.3's _low lets the TypeError through; 3006's returns it as text with success true.
   const typeError = await wheel({ fun: 'key.finger', arg: [], kwarg: {} });
-  expect(typeError).toMatchObject({ success: false, return: expect.stringContaining("TypeError: finger() missing 1 required positional argument: 'match'") });
+  expect(typeError).toMatchObject({
+    success: false,
+    return: expect.stringContaining("TypeError: finger() missing 1 required positional argument: 'match'"),
+  });
   const newer = await asVersion('3006.9', () => wheel({ fun: 'key.finger', arg: [], kwarg: {} }));
   expect(newer).toMatchObject({
     success: true,
-    return: expect.stringMatching(/^\nPassed invalid arguments: finger\(\) missing 1 required positional argument: 'match'/),
+    return: expect.stringMatching(
+      /^\nPassed invalid arguments: finger\(\) missing 1 required positional argument: 'match'/,
+    ),
   });
 });
 
@@ -88,25 +103,47 @@ test('RunnerClient._reformat_low: a top-level key or user is a credential and ne
   const swallowed = await one({ client: 'runner', fun: 'config.get', key: 'nodegroups' });
   expect(swallowed).toMatch(/^Exception occurred in runner config\.get: /);
   expect(swallowed).toContain("TypeError: get() missing 1 required positional argument: 'key'");
-  for (const chunk of [{ kwarg: { key: 'nodegroups' } }, { arg: ['nodegroups'] }, { arg: ['key=nodegroups'] }, { arg: ['nodegroups'], key: 'id' }]) {
+  for (const chunk of [
+    { kwarg: { key: 'nodegroups' } },
+    { arg: ['nodegroups'] },
+    { arg: ['key=nodegroups'] },
+    { arg: ['nodegroups'], key: 'id' },
+  ]) {
     expect(await one({ client: 'runner', fun: 'config.get', ...chunk })).toEqual(sim.fleet.nodegroups);
   }
   // salt/runners/test.py `arg(*args, **kwargs)` shows what reached the runner.
-  const seen = await one({ client: 'runner', fun: 'test.arg', arg: ['a', 'x=1'], kwarg: { k: 2 }, extra: 3, key: 'K', user: 'U', timeout: 30 });
+  const seen = await one({
+    client: 'runner',
+    fun: 'test.arg',
+    arg: ['a', 'x=1'],
+    kwarg: { k: 2 },
+    extra: 3,
+    key: 'K',
+    user: 'U',
+    timeout: 30,
+  });
   expect(seen).toEqual({ args: ['a'], kwargs: { x: '1', k: 2, extra: 3 } });
 });
 
 test('NetapiClient.local -> LocalClient.cmd: a local call without tgt is a TypeError, the hypermedia_handler JSON 500', async () => {
   for (const client of ['local', 'local_async', 'local_batch']) {
     const res = await post({ client, fun: 'test.ping' });
-    expect([res.status, res.type, res.json]).toEqual([500, 'application/json', { status: 500, return: 'An unexpected error occurred' }]);
+    expect([res.status, res.type, res.json]).toEqual([
+      500,
+      'application/json',
+      { status: 500, return: 'An unexpected error occurred' },
+    ]);
   }
   const noFun = await post({ client: 'runner' });
   expect([noFun.status, noFun.type]).toEqual([400, 'text/html;charset=utf-8']);
 });
 
 test('jobs.list_job (_format_jid_instance): an unknown jid still has StartTime = jid_to_time(jid); a non-jid has ""', async () => {
-  const unknown = await one({ client: 'runner', fun: 'jobs.list_job', kwarg: { jid: '20240101120000123456' } });
+  const unknown = await one({
+    client: 'runner',
+    fun: 'jobs.list_job',
+    kwarg: { jid: '20240101120000123456' },
+  });
   expect(unknown).toEqual({
     jid: '20240101120000123456',
     Error: 'Cannot contact returner or no job with this jid',
@@ -119,7 +156,13 @@ test('jobs.list_job (_format_jid_instance): an unknown jid still has StartTime =
 
 test('LocalClient.get_cli_event_returns: a targeted id that never returned has out/ret (and retcode from 3006), never a jid', async () => {
   const id = accepted()[0] ?? '';
-  const chunk = { client: 'local', tgt: [id, 'ghost.example.com'], tgt_type: 'list', fun: 'test.ping', full_return: true };
+  const chunk = {
+    client: 'local',
+    tgt: [id, 'ghost.example.com'],
+    tgt_type: 'list',
+    fun: 'test.ping',
+    full_return: true,
+  };
   const old = (await one(chunk)) as Record<string, unknown>;
   expect(old['ghost.example.com']).toEqual({ out: 'no_return', ret: 'Minion did not return. [No response]' });
   const newer = (await asVersion('3006.9', () => one(chunk))) as Record<string, Record<string, unknown>>;
@@ -136,7 +179,11 @@ test("salt.utils.jid.gen_jid: 2018.3 jids are the master's local time (going bac
   const ny = await startSaltSim({ hosts: 2, seed: 4, masterTz: 'America/New_York' });
   try {
     const nyToken = await (async () => {
-      const res = await fetch(`${ny.url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ny.credentials) });
+      const res = await fetch(`${ny.url}/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(ny.credentials),
+      });
       return ((await res.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
     })();
     const jidAt = async (utc: string): Promise<string> => {

@@ -5,7 +5,13 @@
  * fault controls, and the deterministic fleet generator.
  */
 import http from 'node:http';
-import { DEFAULT_MASTER_VERSION, generateFleet, pemFinger, startSaltSim, type SaltSim } from '@fleet/salt-sim';
+import {
+  DEFAULT_MASTER_VERSION,
+  generateFleet,
+  pemFinger,
+  startSaltSim,
+  type SaltSim,
+} from '@fleet/salt-sim';
 import { minionIds } from '../helpers/minions';
 
 let sim: SaltSim;
@@ -19,14 +25,25 @@ interface Answer {
   json: () => unknown;
 }
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await fetch(`${sim.url}${path}`, {
     method,
     headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text, headers: res.headers, json: () => JSON.parse(text) as unknown };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    text,
+    headers: res.headers,
+    json: () => JSON.parse(text) as unknown,
+  };
 }
 
 /** POST / with the session; returns the `return` list. */
@@ -46,11 +63,16 @@ const upIds = (): string[] => minionIds(sim, 'up');
 const downIds = (): string[] => minionIds(sim, 'down');
 
 /** Reads SSE blocks from /events until `done` says stop (or the stream ends). */
-function readEvents(path: string, headers: Record<string, string>, done: (raw: string) => boolean): Promise<{ status: number; raw: string; type: string }> {
+function readEvents(
+  path: string,
+  headers: Record<string, string>,
+  done: (raw: string) => boolean,
+): Promise<{ status: number; raw: string; type: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get(`${sim.url}${path}`, { headers }, (res) => {
       let raw = '';
-      const finish = (): void => resolve({ status: res.statusCode ?? 0, raw, type: String(res.headers['content-type']) });
+      const finish = (): void =>
+        resolve({ status: res.statusCode ?? 0, raw, type: String(res.headers['content-type']) });
       res.on('data', (d: Buffer) => {
         raw += d.toString();
         if (done(raw)) {
@@ -67,7 +89,8 @@ function readEvents(path: string, headers: Record<string, string>, done: (raw: s
 
 /** Waits until the simulator has `n` open event streams (the subscription is live). */
 async function streamsOpen(n = 1): Promise<void> {
-  for (let i = 0; i < 200 && sim.controls.openEventStreams() < n; i += 1) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && sim.controls.openEventStreams() < n; i += 1)
+    await new Promise((r) => setTimeout(r, 10));
   expect(sim.controls.openEventStreams()).toBeGreaterThanOrEqual(n);
 }
 
@@ -168,7 +191,12 @@ describe('authentication', () => {
     const none = await call('POST', '/', { client: 'local', tgt: '*', fun: 'test.ping' });
     expect(none.status).toBe(401);
     expect(none.type).toContain('text/html');
-    const viaCookie = await call('POST', '/', { client: 'runner', fun: 'manage.present' }, { Cookie: `session_id=${token}` });
+    const viaCookie = await call(
+      'POST',
+      '/',
+      { client: 'runner', fun: 'manage.present' },
+      { Cookie: `session_id=${token}` },
+    );
     expect(viaCookie.status).toBe(200);
   });
 
@@ -195,10 +223,20 @@ describe('/token and /run', () => {
   it('/token answers a bare list with a Salt token that /run accepts; a session id is refused there', async () => {
     const res = await call('POST', '/token', sim.credentials);
     const [salt] = res.json() as Array<Record<string, unknown>>;
-    expect(salt).toEqual(expect.objectContaining({ token: expect.stringMatching(/^[0-9a-f]+$/), name: sim.credentials.username, eauth: 'pam' }));
-    const ok = await call('POST', '/run', [{ client: 'runner', fun: 'fileserver.envs', token: salt?.['token'] }]);
+    expect(salt).toEqual(
+      expect.objectContaining({
+        token: expect.stringMatching(/^[0-9a-f]+$/),
+        name: sim.credentials.username,
+        eauth: 'pam',
+      }),
+    );
+    const ok = await call('POST', '/run', [
+      { client: 'runner', fun: 'fileserver.envs', token: salt?.['token'] },
+    ]);
     expect(ok.json()).toEqual({ return: [['base']] });
-    const inline = await call('POST', '/run', [{ client: 'runner', fun: 'fileserver.envs', ...sim.credentials }]);
+    const inline = await call('POST', '/run', [
+      { client: 'runner', fun: 'fileserver.envs', ...sim.credentials },
+    ]);
     expect(inline.status).toBe(200);
     const session = await call('POST', '/run', [{ client: 'runner', fun: 'fileserver.envs', token }]);
     expect(session.status).toBe(401);
@@ -228,7 +266,10 @@ describe('request handling', () => {
   it('reports an invalid client with 400; netapi_enable_clients (3006+) disables clients with 400', async () => {
     const auth = { 'X-Auth-Token': token };
     const invalid = await call('POST', '/', { client: 'nope', fun: 'test.ping' }, auth);
-    expect([invalid.status, invalid.text]).toEqual([400, expect.stringContaining("Invalid client specified: 'nope'")]);
+    expect([invalid.status, invalid.text]).toEqual([
+      400,
+      expect.stringContaining("Invalid client specified: 'nope'"),
+    ]);
     const batch = { client: 'local_batch', tgt: '*', fun: 'test.ping' };
     const saved = [...sim.controls.settings.enabledClients];
     sim.controls.settings.enabledClients = saved.filter((c) => c !== 'local_batch');
@@ -237,7 +278,10 @@ describe('request handling', () => {
       expect((await call('POST', '/', batch, auth)).status).toBe(200);
       sim.controls.settings.masterVersion = '3006.9';
       const disabled = await call('POST', '/', batch, auth);
-      expect([disabled.status, disabled.text]).toEqual([400, expect.stringContaining("Client disabled: 'local_batch'")]);
+      expect([disabled.status, disabled.text]).toEqual([
+        400,
+        expect.stringContaining("Client disabled: 'local_batch'"),
+      ]);
     } finally {
       sim.controls.settings.enabledClients = saved;
       sim.controls.settings.masterVersion = DEFAULT_MASTER_VERSION;
@@ -267,27 +311,43 @@ describe('local clients and targeting', () => {
     for (const id of upIds()) expect(obj(plain)[id]).toBe(true);
     const [full] = await lowstate({ client: 'local', tgt: '*', fun: 'test.false', full_return: true });
     for (const id of downIds()) expect(obj(full)[id]).toBe(false);
-    for (const id of upIds()) expect(obj(full)[id]).toEqual({ ret: false, retcode: 0, jid: expect.stringMatching(/^\d{20}$/) });
+    for (const id of upIds())
+      expect(obj(full)[id]).toEqual({ ret: false, retcode: 0, jid: expect.stringMatching(/^\d{20}$/) });
   });
 
   it('targets by list (missing ids get the no-response text), glob, pcre, grain, compound and nodegroup', async () => {
     const ids = accepted();
-    const [list] = await lowstate({ client: 'local', tgt: [ids[0], 'ghost.example.com'], tgt_type: 'list', fun: 'test.ping' });
+    const [list] = await lowstate({
+      client: 'local',
+      tgt: [ids[0], 'ghost.example.com'],
+      tgt_type: 'list',
+      fun: 'test.ping',
+    });
     expect(obj(list)['ghost.example.com']).toMatch(/^Minion did not return\. \[No response\]/);
     const keysOf = async (chunk: Record<string, unknown>): Promise<string[]> =>
       Object.keys(obj((await lowstate({ client: 'local', fun: 'test.ping', ...chunk }))[0])).sort();
     expect(await keysOf({ tgt: 'web-*' })).toEqual(ids.filter((id) => id.startsWith('web-')));
-    expect(await keysOf({ tgt: '^(db|cache)-', tgt_type: 'pcre' })).toEqual(ids.filter((id) => /^(db|cache)-/.test(id)));
+    expect(await keysOf({ tgt: '^(db|cache)-', tgt_type: 'pcre' })).toEqual(
+      ids.filter((id) => /^(db|cache)-/.test(id)),
+    );
     const ubuntu = ids.filter((id) => sim.fleet.minions.get(id)?.grains['os'] === 'Ubuntu');
     expect(await keysOf({ tgt: 'os:ubuntu', tgt_type: 'grain' })).toEqual(ubuntu);
-    expect(await keysOf({ tgt: 'G@os:Ubuntu and E@^web', tgt_type: 'compound' })).toEqual(ubuntu.filter((id) => id.startsWith('web')));
+    expect(await keysOf({ tgt: 'G@os:Ubuntu and E@^web', tgt_type: 'compound' })).toEqual(
+      ubuntu.filter((id) => id.startsWith('web')),
+    );
     const core = String(sim.fleet.nodegroups['core']).slice(2).split(',').sort();
     expect(await keysOf({ tgt: 'core', tgt_type: 'nodegroup' })).toEqual(core);
     expect(await lowstate({ client: 'local', tgt: 'nomatch*', fun: 'test.ping' })).toEqual([{}]);
   });
 
   it('runs state.apply with realistic steps; failing hosts get result false and retcode 2', async () => {
-    const [ret] = await lowstate({ client: 'local', tgt: '*', fun: 'state.apply', arg: ['patches.sudo-cve-2023-42465'], full_return: true });
+    const [ret] = await lowstate({
+      client: 'local',
+      tgt: '*',
+      fun: 'state.apply',
+      arg: ['patches.sudo-cve-2023-42465'],
+      full_return: true,
+    });
     for (const id of upIds()) {
       const entry = obj(obj(ret)[id]);
       const steps = Object.entries(obj(entry['ret']));
@@ -304,7 +364,12 @@ describe('local clients and targeting', () => {
             __sls__: 'patches.sudo-cve-2023-42465',
             __id__: expect.any(String),
             start_time: expect.stringMatching(/^\d{2}:\d{2}:\d{2}\.\d{6}$/),
-            changes: { pid: expect.any(Number), retcode: expect.any(Number), stdout: expect.any(String), stderr: expect.any(String) },
+            changes: {
+              pid: expect.any(Number),
+              retcode: expect.any(Number),
+              stdout: expect.any(String),
+              stderr: expect.any(String),
+            },
           }),
         );
       }
@@ -316,7 +381,12 @@ describe('local clients and targeting', () => {
   });
 
   it('local_async returns {jid, minions}; results appear in /jobs/<jid> and lookup_jid', async () => {
-    const [job] = await lowstate({ client: 'local_async', tgt: '*', fun: 'state.apply', arg: ['patches.chrony-pool'] });
+    const [job] = await lowstate({
+      client: 'local_async',
+      tgt: '*',
+      fun: 'state.apply',
+      arg: ['patches.chrony-pool'],
+    });
     const { jid, minions } = obj(job) as { jid: string; minions: string[] };
     expect(jid).toMatch(/^\d{20}$/);
     expect([...minions].sort()).toEqual(accepted());
@@ -327,14 +397,22 @@ describe('local clients and targeting', () => {
       returned = Object.keys(obj((res.json() as { return: unknown[] }).return[0])).sort();
     }
     expect(returned).toEqual(upIds());
-    const detail = (await call('GET', `/jobs/${jid}`, undefined, { 'X-Auth-Token': token })).json() as { info: Array<Record<string, unknown>> };
-    expect(detail.info[0]).toEqual(expect.objectContaining({ jid, Function: 'state.apply', 'Target-type': 'glob', Minions: accepted() }));
+    const detail = (await call('GET', `/jobs/${jid}`, undefined, { 'X-Auth-Token': token })).json() as {
+      info: Array<Record<string, unknown>>;
+    };
+    expect(detail.info[0]).toEqual(
+      expect.objectContaining({ jid, Function: 'state.apply', 'Target-type': 'glob', Minions: accepted() }),
+    );
     const [lookup] = await lowstate({ client: 'runner', fun: 'jobs.lookup_jid', jid });
     expect(obj(lookup)['outputter']).toBe('highstate');
     expect(Object.keys(obj(obj(lookup)['data'])).sort()).toEqual(upIds());
-    const list = (await call('GET', '/jobs', undefined, { 'X-Auth-Token': token })).json() as { return: unknown[] };
+    const list = (await call('GET', '/jobs', undefined, { 'X-Auth-Token': token })).json() as {
+      return: unknown[];
+    };
     expect(obj(list.return[0])).toHaveProperty([jid]);
-    const unknown = (await call('GET', '/jobs/20000101000000000000', undefined, { 'X-Auth-Token': token })).json() as { info: unknown[] };
+    const unknown = (
+      await call('GET', '/jobs/20000101000000000000', undefined, { 'X-Auth-Token': token })
+    ).json() as { info: unknown[] };
     expect(obj(unknown.info[0])['Error']).toBe('Cannot contact returner or no job with this jid');
   });
 });
@@ -352,21 +430,30 @@ describe('runners, wheel and convenience URLs', () => {
   });
 
   it('lists keys (GET /keys is not wrapped in a list) and fingerprints them like pem_finger', async () => {
-    const keys = obj(((await call('GET', '/keys', undefined, { 'X-Auth-Token': token })).json() as { return: unknown }).return);
+    const keys = obj(
+      ((await call('GET', '/keys', undefined, { 'X-Auth-Token': token })).json() as { return: unknown })
+        .return,
+    );
     expect(keys['minions']).toEqual(accepted());
     expect((keys['minions_pre'] as string[]).length).toBeGreaterThan(0);
     expect(keys['local']).toEqual(['master.pem', 'master.pub']);
     const id = accepted()[0] ?? '';
-    const finger = ((await call('GET', `/keys/${id}`, undefined, { 'X-Auth-Token': token })).json() as { return: unknown }).return;
+    const finger = (
+      (await call('GET', `/keys/${id}`, undefined, { 'X-Auth-Token': token })).json() as { return: unknown }
+    ).return;
     expect(finger).toEqual({ minions: { [id]: pemFinger(sim.fleet.minions.get(id)?.pem ?? '') } });
     expect(obj(obj(finger)['minions'])[id]).toMatch(/^([0-9a-f]{2}:){31}[0-9a-f]{2}$/);
   });
 
   it('changeKey gives a minion a new fingerprint', async () => {
     const id = accepted()[1] ?? '';
-    const before = obj(obj(obj((await lowstate({ client: 'wheel', fun: 'key.finger', match: id }))[0])['data'])['return']);
+    const before = obj(
+      obj(obj((await lowstate({ client: 'wheel', fun: 'key.finger', match: id }))[0])['data'])['return'],
+    );
     const fp = sim.controls.changeKey(id);
-    const after = obj(obj(obj((await lowstate({ client: 'wheel', fun: 'key.finger', match: id }))[0])['data'])['return']);
+    const after = obj(
+      obj(obj((await lowstate({ client: 'wheel', fun: 'key.finger', match: id }))[0])['data'])['return'],
+    );
     expect(obj(after['minions'])[id]).toBe(fp);
     expect(obj(after['minions'])[id]).not.toBe(obj(before['minions'])[id]);
   });
@@ -375,7 +462,9 @@ describe('runners, wheel and convenience URLs', () => {
     const added = sim.controls.addMinion('kiosk-900.ber.fleet.example.com');
     const [ret] = await lowstate({ client: 'wheel', fun: 'key.accept', match: added.id });
     expect(obj(ret)['tag']).toMatch(/^salt\/wheel\/\d{20}$/);
-    expect(obj(obj(ret)['data'])).toEqual(expect.objectContaining({ fun: 'wheel.key.accept', return: { minions: [added.id] }, success: true }));
+    expect(obj(obj(ret)['data'])).toEqual(
+      expect.objectContaining({ fun: 'wheel.key.accept', return: { minions: [added.id] }, success: true }),
+    );
     const [ping] = await lowstate({ client: 'local', tgt: added.id, fun: 'test.ping' });
     expect(ping).toEqual({ [added.id]: true });
     sim.controls.removeMinion(added.id);
@@ -383,7 +472,10 @@ describe('runners, wheel and convenience URLs', () => {
   });
 
   it('GET /minions returns grains per minion and false for silent ones', async () => {
-    const ret = obj(((await call('GET', '/minions', undefined, { 'X-Auth-Token': token })).json() as { return: unknown[] }).return[0]);
+    const ret = obj(
+      ((await call('GET', '/minions', undefined, { 'X-Auth-Token': token })).json() as { return: unknown[] })
+        .return[0],
+    );
     for (const id of upIds()) expect(obj(ret[id])['id']).toBe(id);
     for (const id of downIds()) expect(ret[id]).toBe(false);
   });
@@ -391,7 +483,9 @@ describe('runners, wheel and convenience URLs', () => {
 
 describe('events', () => {
   it('streams retry, then tag/data blocks for job and custom events', async () => {
-    const stream = readEvents('/events', { 'X-Auth-Token': token }, (raw) => raw.includes('tag: vnc/connect'));
+    const stream = readEvents('/events', { 'X-Auth-Token': token }, (raw) =>
+      raw.includes('tag: vnc/connect'),
+    );
     await streamsOpen();
     const [job] = await lowstate({ client: 'local', tgt: upIds()[0], fun: 'test.ping', full_return: true });
     const jid = String(obj(obj(job)[upIds()[0] ?? ''])['jid']);
@@ -407,9 +501,20 @@ describe('events', () => {
       .filter(Boolean);
     for (const block of blocks) expect(block).toMatch(/^tag: [^\n]+\ndata: \{.*\}$/s);
     const ret = blocks
-      .map((b) => JSON.parse(b.split('\ndata: ')[1] ?? '{}') as { tag: string; data: Record<string, unknown> })
+      .map(
+        (b) => JSON.parse(b.split('\ndata: ')[1] ?? '{}') as { tag: string; data: Record<string, unknown> },
+      )
       .find((e) => e.tag === `salt/job/${jid}/ret/${upIds()[0] ?? ''}`);
-    expect(ret?.data).toEqual(expect.objectContaining({ cmd: '_return', jid, fun: 'test.ping', return: true, success: true, _stamp: expect.any(String) }));
+    expect(ret?.data).toEqual(
+      expect.objectContaining({
+        cmd: '_return',
+        jid,
+        fun: 'test.ping',
+        return: true,
+        success: true,
+        _stamp: expect.any(String),
+      }),
+    );
     expect(raw).toContain('"hostname":"ws-1","status":"connected"');
   });
 
@@ -421,7 +526,8 @@ describe('events', () => {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(other.credentials),
       });
-      const otherToken = ((await login.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
+      const otherToken =
+        ((await login.json()) as { return: Array<{ token: string }> }).return[0]?.token ?? '';
       const raw = await new Promise<string>((resolve) => {
         const req = http.get(`${other.url}/events`, { headers: { 'X-Auth-Token': otherToken } }, (res) => {
           let text = '';
@@ -438,7 +544,10 @@ describe('events', () => {
       const line = /tag: vnc\/connect\ndata: (.*)\n/.exec(raw)?.[1] ?? '{}';
       const event = JSON.parse(line) as { data: { cmd: string; data: Record<string, unknown> } };
       expect(event.data.cmd).toBe('_minion_event');
-      expect(event.data.data).toEqual({ hostname: expect.any(String), status: expect.stringMatching(/^(connected|disconnected)$/) });
+      expect(event.data.data).toEqual({
+        hostname: expect.any(String),
+        status: expect.stringMatching(/^(connected|disconnected)$/),
+      });
     } finally {
       await other.close();
     }
@@ -477,7 +586,12 @@ describe('fault controls', () => {
   it('masterUnavailable answers 503 "Salt Master is not available."', async () => {
     sim.controls.masterUnavailable(true);
     try {
-      const res = await call('POST', '/', { client: 'runner', fun: 'manage.present' }, { 'X-Auth-Token': token });
+      const res = await call(
+        'POST',
+        '/',
+        { client: 'runner', fun: 'manage.present' },
+        { 'X-Auth-Token': token },
+      );
       expect(res.status).toBe(503);
       expect(res.text).toContain('Salt Master is not available.');
     } finally {
@@ -499,7 +613,9 @@ describe('fault controls', () => {
     const id = upIds()[0] ?? '';
     sim.controls.setUp(id, false);
     expect(obj((await lowstate({ client: 'local', tgt: id, fun: 'test.ping' }))[0])[id]).toBe(false);
-    const stream = readEvents('/events', { 'X-Auth-Token': token }, (raw) => raw.includes(`salt/minion/${id}/start`));
+    const stream = readEvents('/events', { 'X-Auth-Token': token }, (raw) =>
+      raw.includes(`salt/minion/${id}/start`),
+    );
     await streamsOpen();
     sim.controls.setUp(id, true);
     expect((await stream).raw).toContain(`tag: salt/minion/${id}/start`);

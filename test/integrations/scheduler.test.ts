@@ -65,12 +65,21 @@ describe('task scheduler', () => {
   it('runs a task whose start has passed once, soon, and records its action', async () => {
     const target = host(0);
     const created = await createTask({ tgt: [target], start: minutesFromNow(-5), kwarg: {} });
-    const ran = await taskWhen(created._id, (t) => t.count_of_execution === 1 && typeof t.last_jid === 'string', 'the one-shot run');
+    const ran = await taskWhen(
+      created._id,
+      (t) => t.count_of_execution === 1 && typeof t.last_jid === 'string',
+      'the one-shot run',
+    );
     expect(ran).toMatchObject({ status: 'finished', next: null, last_error: null });
     expect(ran.last_run).not.toBeNull();
     const actions = await actionsOf(env.api, String(ran.last_jid));
     expect(actions).toHaveLength(1);
-    expect(actions[0]).toMatchObject({ host: target, action: 'test.ping', user: `task:${String(ran.name)}`, success: true });
+    expect(actions[0]).toMatchObject({
+      host: target,
+      action: 'test.ping',
+      user: `task:${String(ran.name)}`,
+      success: true,
+    });
     await sleep(1500);
     expect((await getTask(created._id)).count_of_execution).toBe(1);
   });
@@ -79,8 +88,16 @@ describe('task scheduler', () => {
     const targets = [host(1), host(2)];
     const created = await createTask({ tgt: targets, start: minutesFromNow(-1), interval: 1 });
     try {
-      const first = await taskWhen(created._id, (t) => Number(t.count_of_execution) >= 1 && typeof t.last_jid === 'string', 'a first run');
-      const later = await taskWhen(created._id, (t) => Number(t.count_of_execution) >= 2 && t.last_jid !== first.last_jid, 'a second run');
+      const first = await taskWhen(
+        created._id,
+        (t) => Number(t.count_of_execution) >= 1 && typeof t.last_jid === 'string',
+        'a first run',
+      );
+      const later = await taskWhen(
+        created._id,
+        (t) => Number(t.count_of_execution) >= 2 && t.last_jid !== first.last_jid,
+        'a second run',
+      );
       expect(later.status).toBe('scheduled');
       // A claim moves `next` past the run it claims (the poll may see a claim before its jid).
       expect(Date.parse(String(later.last_run))).toBeGreaterThan(Date.parse(String(first.last_run)) - 1);
@@ -93,7 +110,12 @@ describe('task scheduler', () => {
   });
 
   it('never runs a paused task', async () => {
-    const created = await createTask({ tgt: [host(3)], start: minutesFromNow(-1), interval: 1, status: 'paused' });
+    const created = await createTask({
+      tgt: [host(3)],
+      start: minutesFromNow(-1),
+      interval: 1,
+      status: 'paused',
+    });
     await sleep(2500);
     const t = await getTask(created._id);
     expect(t).toMatchObject({ status: 'paused', count_of_execution: 0 });
@@ -103,17 +125,36 @@ describe('task scheduler', () => {
 
   it('runs a due run exactly once when several schedulers share the store', async () => {
     const name = uniqueName('task');
-    const created = await createTask({ name, tgt: [host(4)], start: minutesFromNow(30), interval: 3600, status: 'paused' });
+    const created = await createTask({
+      name,
+      tgt: [host(4)],
+      start: minutesFromNow(30),
+      interval: 3600,
+      status: 'paused',
+    });
     const runtime: Runtime = env.api.engine.runtime;
     const master = runtime.services.get('master') as MasterService;
-    const schedulers = Array.from({ length: 4 }, () => startScheduler({ log: runtime.log, master, runtime, autoStart: false }));
+    const schedulers = Array.from({ length: 4 }, () =>
+      startScheduler({ log: runtime.log, master, runtime, autoStart: false }),
+    );
     // Only this task may be due: the schedulers' run counts below are about it alone.
-    await env.api.store.update('tasks', { _id: { $ne: created._id }, status: 'scheduled' }, { $set: { status: 'paused' } }, { multi: true });
+    await env.api.store.update(
+      'tasks',
+      { _id: { $ne: created._id }, status: 'scheduled' },
+      { $set: { status: 'paused' } },
+      { multi: true },
+    );
     const now = stampNow();
     await env.api.store.update(
       'tasks',
       { _id: created._id },
-      { $set: { status: 'scheduled', start: new Date(now.getTime() - 7_200_000), next: new Date(now.getTime() - 60_000) } },
+      {
+        $set: {
+          status: 'scheduled',
+          start: new Date(now.getTime() - 7_200_000),
+          next: new Date(now.getTime() - 60_000),
+        },
+      },
     );
     const runs = await Promise.all(schedulers.map((s) => s.tick()));
     expect(runs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1);
@@ -135,7 +176,12 @@ describe('task scheduler', () => {
     await env.sim.controls.masterDown(true);
     try {
       const created = await createTask({ tgt: [host(5)], start: minutesFromNow(-5) });
-      const failed = await taskWhen(created._id, (t) => typeof t.last_error === 'string', 'the failed run', 15_000);
+      const failed = await taskWhen(
+        created._id,
+        (t) => typeof t.last_error === 'string',
+        'the failed run',
+        15_000,
+      );
       expect(failed).toMatchObject({ count_of_execution: 1, last_jid: null, status: 'finished' });
       const alerts = await eventually(
         async () => {
@@ -143,13 +189,18 @@ describe('task scheduler', () => {
             .get('/api/alerts')
             .query({ where: JSON.stringify({ type: 'task.failed' }) })
             .set(auth('viewer'));
-          const items = (res.body as { _items: Record<string, unknown>[] })._items.filter((a) => (a.payload as { task?: unknown }).task === created._id);
+          const items = (res.body as { _items: Record<string, unknown>[] })._items.filter(
+            (a) => (a.payload as { task?: unknown }).task === created._id,
+          );
           return items.length > 0 ? items : undefined;
         },
         5000,
         'the task.failed alert',
       );
-      expect(alerts[0]).toMatchObject({ level: 'error', payload: { task: created._id, name: failed.name, error: failed.last_error } });
+      expect(alerts[0]).toMatchObject({
+        level: 'error',
+        payload: { task: created._id, name: failed.name, error: failed.last_error },
+      });
     } finally {
       await env.sim.controls.masterDown(false);
     }

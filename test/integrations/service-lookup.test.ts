@@ -14,7 +14,13 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const engineWith = (services: Map<string, unknown>) =>
-  createEngine({ definitions: allResources, store: s.store, secrets: s.secrets, log: s.server.log, services });
+  createEngine({
+    definitions: allResources,
+    store: s.store,
+    secrets: s.secrets,
+    log: s.server.log,
+    services,
+  });
 const fn = async () => ({});
 
 test('no registered service: master() and vpn() answer 503, masterIfRunning() undefined', () => {
@@ -27,6 +33,8 @@ test('no registered service: master() and vpn() answer 503, masterIfRunning() un
 test('a registration that lacks a method is refused, a complete one is returned as it is', () => {
   const partial = { execute: fn, downloadPatches: fn, monitoring: fn, syncNow: fn };
   const complete = { ...partial, outwardAddresses: fn };
-  expect(() => master(systemContext(engineWith(new Map([['master', partial]])).runtime))).toThrow('the service registered as "master" does not implement it');
+  expect(() => master(systemContext(engineWith(new Map([['master', partial]])).runtime))).toThrow(
+    'the service registered as "master" does not implement it',
+  );
   expect(master(systemContext(engineWith(new Map([['master', complete]])).runtime))).toBe(complete);
 });

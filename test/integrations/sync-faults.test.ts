@@ -78,7 +78,9 @@ test('master down: nothing lost or changed, one master.unreachable alert, a clea
     expect(first).toMatchObject({ masterReachable: false, hostsChanged: 0, hostsNew: 0, alertsRaised: 1 });
     expect((await sync.runOnce()).alertsRaised).toBe(0);
     expect(await hosts()).toEqual(before);
-    expect(await masterAlerts()).toEqual([expect.objectContaining({ type: 'master.unreachable', level: 'error', read: false })]);
+    expect(await masterAlerts()).toEqual([
+      expect.objectContaining({ type: 'master.unreachable', level: 'error', read: false }),
+    ]);
     const line = lines.find((l) => l.startsWith('error') && l.includes('salt master unreachable'));
     expect(line).toMatch(/ECONNREFUSED/);
     expect(line).not.toContain(sim.credentials.password);

@@ -22,7 +22,12 @@ let store: Store;
 let runtime: Runtime;
 let dir: string;
 let client: SaltClient;
-const log: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+const log: Log = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
 
 const upIds = (): string[] => minionIds(sim, 'up');
 const downIds = (): string[] => minionIds(sim, 'down');
@@ -54,7 +59,9 @@ test('jid digits are read in the master zone: jidAt and jidInstant round-trip; s
   expect(jidInstant(jidAt(summer, TZ), TZ)).toBe(summer.getTime());
   expect(jidInstant('20260701120000250000')).toBe(summer.getTime());
   // Both readings of the repeated hour are instants in it: EDT (05:30Z) or EST (06:30Z).
-  expect(['2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z']).toContain(new Date(jidInstant('20261101013000000000', TZ)).toISOString());
+  expect(['2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z']).toContain(
+    new Date(jidInstant('20261101013000000000', TZ)).toISOString(),
+  );
   expect(shiftJid('20261101003000123456', -3 * 3_600_000)).toBe('20261031213000123456');
   expect(Number.isNaN(jidInstant('not-a-jid', TZ))).toBe(true);
 });
@@ -62,7 +69,9 @@ test('jid digits are read in the master zone: jidAt and jidInstant round-trip; s
 test('SALT_MASTER_TZ defaults to UTC; an unknown zone stops the start with one line naming it', () => {
   expect(loadConfig({}).SALT_MASTER_TZ).toBe('UTC');
   expect(loadConfig({ SALT_MASTER_TZ: 'Europe/Berlin' }).SALT_MASTER_TZ).toBe('Europe/Berlin');
-  expect(() => loadConfig({ SALT_MASTER_TZ: 'Mars/Olympus_Mons' })).toThrow(/^Invalid configuration: SALT_MASTER_TZ must be an IANA time zone/);
+  expect(() => loadConfig({ SALT_MASTER_TZ: 'Mars/Olympus_Mons' })).toThrow(
+    /^Invalid configuration: SALT_MASTER_TZ must be an IANA time zone/,
+  );
 });
 
 test('a job run after the clock went back (lower jid than the watermark) is still recorded by the sync', async () => {
@@ -76,7 +85,9 @@ test('a job run after the clock went back (lower jid than the watermark) is stil
   const after = (await client.local(host, 'cmd.run', { arg: ['echo after'] })).jid ?? '';
   expect(after < before).toBe(true);
   expect((await sync.runOnce()).actionsRecorded).toBe(1);
-  expect(await store.find('actions', { jid: after })).toEqual([expect.objectContaining({ host, action: 'cmd.run' })]);
+  expect(await store.find('actions', { jid: after })).toEqual([
+    expect.objectContaining({ host, action: 'cmd.run' }),
+  ]);
   // Jobs handled inside the overlap window are not fetched again.
   const reads = listJobReads();
   expect((await sync.runOnce()).actionsRecorded).toBe(0);
@@ -85,8 +96,12 @@ test('a job run after the clock went back (lower jid than the watermark) is stil
 
 test('a job still waiting for a down minion is re-read within the grace period, judged in the master zone', async () => {
   masterClock('2026-11-03T15:00:00Z'); // 10:00 EST
-  const job = await client.localAsync([upIds()[1] ?? '', downIds()[0] ?? ''], 'cmd.run', { tgt_type: 'list', arg: ['uptime'] });
-  for (let i = 0; i < 100 && Object.keys((await client.jobs(job.jid ?? '')).result).length === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+  const job = await client.localAsync([upIds()[1] ?? '', downIds()[0] ?? ''], 'cmd.run', {
+    tgt_type: 'list',
+    arg: ['uptime'],
+  });
+  for (let i = 0; i < 100 && Object.keys((await client.jobs(job.jid ?? '')).result).length === 0; i += 1)
+    await new Promise((r) => setTimeout(r, 10));
   const fiveMinutesLater = (): Date => new Date(Date.parse('2026-11-03T15:05:00Z'));
   const rereads = async (masterTz: string): Promise<number> => {
     const sync = createFleetSync({ client, runtime, log, toolKey: 'tool', masterTz, now: fiveMinutesLater });

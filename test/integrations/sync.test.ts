@@ -7,7 +7,14 @@
 import type { Doc } from '@fleet/engine';
 import { createSaltClient, type SaltClient } from '@fleet/salt';
 import { createFleetSync, startSyncLoop, type SyncReport } from '@fleet/salt';
-import { compoundMatches, nodegroupExpression, pemFinger, startSaltSim, type SaltSim, type SimMinion } from '@fleet/salt-sim';
+import {
+  compoundMatches,
+  nodegroupExpression,
+  pemFinger,
+  startSaltSim,
+  type SaltSim,
+  type SimMinion,
+} from '@fleet/salt-sim';
 import { auth, expectEnvelope, RFC1123, startTestServer, type TestServer } from '../helpers';
 import { capturingLog } from '../helpers/log';
 
@@ -24,8 +31,10 @@ const { log, lines } = capturingLog();
 
 const minions = (): SimMinion[] => [...sim.fleet.minions.values()];
 const upHosts = (): SimMinion[] => minions().filter((m) => m.key === 'accepted' && m.up);
-const host = async (id: string): Promise<Doc | undefined> => (await server.store.find('hosts', { _id: id }))[0];
-const alertsOf = (type: string, hostname: string): Promise<Doc[]> => server.store.find('alerts', { type, 'payload.hostname': hostname });
+const host = async (id: string): Promise<Doc | undefined> =>
+  (await server.store.find('hosts', { _id: id }))[0];
+const alertsOf = (type: string, hostname: string): Promise<Doc[]> =>
+  server.store.find('alerts', { type, 'payload.hostname': hostname });
 
 async function etags(collection: string): Promise<Record<string, unknown>> {
   return Object.fromEntries((await server.store.find(collection, {})).map((d) => [d._id, d._etag]));
@@ -56,13 +65,20 @@ afterAll(async () => {
 
 test('a first sync fills hosts of every key state with grains, status, fingerprints and nodegroups', async () => {
   const report = await sync.runOnce();
-  expect(report).toMatchObject({ masterReachable: true, hostsNew: sim.fleet.minions.size, hostsSeen: sim.fleet.minions.size, nodegroups: 9 });
+  expect(report).toMatchObject({
+    masterReachable: true,
+    hostsNew: sim.fleet.minions.size,
+    hostsSeen: sim.fleet.minions.size,
+    nodegroups: 9,
+  });
   const list = expectEnvelope(await server.request.get('/api/hosts?max_results=100').set(auth('viewer')), {
     page: 1,
     maxResults: 100,
     total: sim.fleet.minions.size,
   });
-  expect(new Set(list._items.map((h) => h.key))).toEqual(new Set(['accepted', 'pending', 'rejected', 'denied']));
+  expect(new Set(list._items.map((h) => h.key))).toEqual(
+    new Set(['accepted', 'pending', 'rejected', 'denied']),
+  );
   for (const m of minions()) {
     const h = await host(m.id);
     expect(h).toMatchObject({ key: m.key, fingerprint: pemFinger(m.pem), groups: [], _soft_deleted: false });
@@ -70,12 +86,21 @@ test('a first sync fills hosts of every key state with grains, status, fingerpri
     // A host down since before the first sync never sent grains: only its id can match.
     const known = m.up ? m : { ...m, grains: {} };
     const groups =
-      m.key !== 'accepted' ? [] : Object.keys(sim.fleet.nodegroups).filter((g) => compoundMatches(sim.fleet, known, nodegroupExpression(sim.fleet, g)));
+      m.key !== 'accepted'
+        ? []
+        : Object.keys(sim.fleet.nodegroups).filter((g) =>
+            compoundMatches(sim.fleet, known, nodegroupExpression(sim.fleet, g)),
+          );
     expect(h?.nodegroups).toEqual(groups.sort());
     expect(h?.status).toBe(m.key === 'accepted' && m.up ? 'up' : 'down');
     if (m.key !== 'accepted' || !m.up) continue;
     const tool = m.grains['tool'] as Record<string, string>;
-    expect(h).toMatchObject({ grain: m.grains, version: m.grains['saltversion'], ip: (m.grains['fqdn_ip4'] as string[])[0], heartbeat: expect.any(Date) });
+    expect(h).toMatchObject({
+      grain: m.grains,
+      version: m.grains['saltversion'],
+      ip: (m.grains['fqdn_ip4'] as string[])[0],
+      heartbeat: expect.any(Date),
+    });
     expect(h?.last_stateapply).toEqual(new Date(String(tool['last_stateapply']).replace(' ', 'T')));
     expect(h?.last_distupgrade).toEqual(new Date(String(tool['last_distupgrade']).replace(' ', 'T')));
   }
@@ -87,16 +112,28 @@ test('a first sync fills hosts of every key state with grains, status, fingerpri
 });
 
 test('nodegroups come from the master config: parsed info, raw expression, fetched by name', async () => {
-  const list = expectEnvelope(await server.request.get('/api/nodegroups').set(auth('viewer')), { page: 1, maxResults: 25, total: 9 });
+  const list = expectEnvelope(await server.request.get('/api/nodegroups').set(auth('viewer')), {
+    page: 1,
+    maxResults: 25,
+    total: 9,
+  });
   expect(list._items.map((g) => g._id).sort()).toEqual(Object.keys(sim.fleet.nodegroups).sort());
   const get = async (name: string): Promise<Record<string, unknown>> =>
     (await server.request.get(`/api/nodegroups/${name}`).set(auth('viewer'))).body as Record<string, unknown>;
-  expect(await get('databases')).toMatchObject({ name: 'databases', type: 1, info: { grain: { roles: 'db' }, expression: 'G@roles:db' } });
-  expect(await get('webservers')).toMatchObject({ info: { regex: '^web-\\d+\\.', expression: 'E@^web-\\d+\\.' } });
+  expect(await get('databases')).toMatchObject({
+    name: 'databases',
+    type: 1,
+    info: { grain: { roles: 'db' }, expression: 'G@roles:db' },
+  });
+  expect(await get('webservers')).toMatchObject({
+    info: { regex: '^web-\\d+\\.', expression: 'E@^web-\\d+\\.' },
+  });
   const core = String(sim.fleet.nodegroups['core']).slice(2).split(',');
   expect(await get('core')).toMatchObject({ info: { hosts: core } });
   expect(await get('edge')).toMatchObject({ info: { expression: 'G@roles:kiosk or G@roles:gw' } });
-  expect(await get('pinned')).toMatchObject({ info: { hosts: sim.fleet.nodegroups['pinned'], expression: expect.stringMatching(/^L@/) } });
+  expect(await get('pinned')).toMatchObject({
+    info: { hosts: sim.fleet.nodegroups['pinned'], expression: expect.stringMatching(/^L@/) },
+  });
   expect(await get('mixed')).toMatchObject({ info: { regex: '^web-', grain: { os: 'Ubuntu' } } });
   expect(await server.store.count('hosts', { nodegroups: 'mixed' })).toBeGreaterThan(0);
 });
@@ -112,7 +149,9 @@ test('actions and failed patches are recorded from the job cache, bookkeeping jo
     .map((m) => m.id)
     .sort();
   expect(failing.length).toBeGreaterThan(0);
-  const res = await server.request.get(`/api/failed_patches?where=${encodeURIComponent(JSON.stringify({ jid: stateJid }))}`).set(auth('viewer'));
+  const res = await server.request
+    .get(`/api/failed_patches?where=${encodeURIComponent(JSON.stringify({ jid: stateJid }))}`)
+    .set(auth('viewer'));
   const patches = expectEnvelope(res, { page: 1, maxResults: 25, total: failing.length })._items;
   expect(patches.map((p) => p.host).sort()).toEqual(failing);
   const steps = patches[0]?.return as Array<Record<string, unknown>>;
@@ -120,7 +159,11 @@ test('actions and failed patches are recorded from the job cache, bookkeeping jo
   expect(steps.some((s) => s.result === false && s.cmd === 'cmd.run')).toBe(true);
   const cmd = await server.store.find('actions', { jid: cmdJid });
   expect(cmd).toHaveLength(1);
-  expect(cmd[0]).toMatchObject({ action: 'cmd.run', state: 'finished', _id: `${cmdJid}${String(cmd[0]?.host)}` });
+  expect(cmd[0]).toMatchObject({
+    action: 'cmd.run',
+    state: 'finished',
+    _id: `${cmdJid}${String(cmd[0]?.host)}`,
+  });
   expect(await server.store.count('actions', { action: { $in: ['grains.items', 'test.ping'] } })).toBe(0);
   expect((await host(String(cmd[0]?.host)))?.last_action).toBe(`${cmdJid}${String(cmd[0]?.host)}`);
 });
@@ -133,7 +176,14 @@ test('a second sync changes nothing', async () => {
     alerts: await server.store.count('alerts', {}),
   };
   const report = await sync.runOnce();
-  expect(report).toMatchObject({ hostsChanged: 0, hostsNew: 0, actionsRecorded: 0, failedPatches: 0, alertsRaised: 0, masterReachable: true });
+  expect(report).toMatchObject({
+    hostsChanged: 0,
+    hostsNew: 0,
+    actionsRecorded: 0,
+    failedPatches: 0,
+    alertsRaised: 0,
+    masterReachable: true,
+  });
   expect(await etags('hosts')).toEqual(before.hosts);
   expect(await etags('nodegroups')).toEqual(before.nodegroups);
   expect(await server.store.count('actions', {})).toBe(before.actions);
@@ -145,8 +195,14 @@ test('a host going down raises host.down and keeps its heartbeat; coming back ra
   const before = await host(id);
   sim.controls.setUp(id, false);
   expect(await sync.runOnce()).toMatchObject({ hostsChanged: 1, alertsRaised: 1 });
-  expect(await host(id)).toMatchObject({ status: 'down', heartbeat: before?.heartbeat, grain: before?.grain });
-  expect(await alertsOf('host.down', id)).toEqual([expect.objectContaining({ level: 'warning', read: false, payload: { hostname: id, status: 'down' } })]);
+  expect(await host(id)).toMatchObject({
+    status: 'down',
+    heartbeat: before?.heartbeat,
+    grain: before?.grain,
+  });
+  expect(await alertsOf('host.down', id)).toEqual([
+    expect.objectContaining({ level: 'warning', read: false, payload: { hostname: id, status: 'down' } }),
+  ]);
   sim.controls.setUp(id, true);
   const upAt = Math.floor(Date.now() / 1000) * 1000;
   expect(await sync.runOnce()).toMatchObject({ hostsChanged: 1, alertsRaised: 1 });
@@ -156,7 +212,9 @@ test('a host going down raises host.down and keeps its heartbeat; coming back ra
   expect((after?.heartbeat as Date).getTime() % 1000).toBe(0);
   expect(after?._created).toEqual(before?._created);
   expect(after?._etag).not.toBe(before?._etag);
-  expect(await alertsOf('host.up', id)).toEqual([expect.objectContaining({ level: 'info', payload: { hostname: id, status: 'up' } })]);
+  expect(await alertsOf('host.up', id)).toEqual([
+    expect.objectContaining({ level: 'info', payload: { hostname: id, status: 'up' } }),
+  ]);
 });
 
 test('a changed key adds to fingerprint_history and raises a key.changed warning', async () => {
@@ -171,7 +229,10 @@ test('a changed key adds to fingerprint_history and raises a key.changed warning
     { added: expect.any(Date), fingerprint: fresh },
   ]);
   expect(await alertsOf('key.changed', id)).toEqual([
-    expect.objectContaining({ level: 'warning', payload: expect.objectContaining({ previous: old, fingerprint: fresh }) }),
+    expect.objectContaining({
+      level: 'warning',
+      payload: expect.objectContaining({ previous: old, fingerprint: fresh }),
+    }),
   ]);
   expect((await sync.runOnce()).alertsRaised).toBe(0);
 });
@@ -181,7 +242,10 @@ test('a soft-deleted host stays hidden and quiet; operator fields survive a key 
   expect((await server.request.delete(`/api/hosts/${hidden}`).set(auth('admin'))).status).toBe(204);
   sim.controls.setUp(hidden, false);
   const pending = minions().find((m) => m.key === 'pending')?.id ?? '';
-  const patch = await server.request.patch(`/api/hosts/${pending}`).set(auth('admin')).send({ identification_number: 'INV-42' });
+  const patch = await server.request
+    .patch(`/api/hosts/${pending}`)
+    .set(auth('admin'))
+    .send({ identification_number: 'INV-42' });
   expect(patch.status).toBe(200);
   await client.wheel('key.accept', { match: pending });
   await sync.runOnce();
@@ -189,7 +253,12 @@ test('a soft-deleted host stays hidden and quiet; operator fields survive a key 
   const shown = await server.request.get(`/api/hosts/${hidden}?show_soft_deleted=1`).set(auth('viewer'));
   expect(shown.body).toMatchObject({ _soft_deleted: true, status: 'down' });
   expect(await alertsOf('host.down', hidden)).toEqual([]);
-  expect(await host(pending)).toMatchObject({ key: 'accepted', status: 'up', identification_number: 'INV-42', grain: { id: pending } });
+  expect(await host(pending)).toMatchObject({
+    key: 'accepted',
+    status: 'up',
+    identification_number: 'INV-42',
+    grain: { id: pending },
+  });
 });
 
 test('hosts the master forgets are kept (key denied, down); removed nodegroups are deleted', async () => {
@@ -198,7 +267,9 @@ test('hosts the master forgets are kept (key denied, down); removed nodegroups a
   delete sim.fleet.nodegroups['edge'];
   await sync.runOnce();
   expect(await host(gone)).toMatchObject({ key: 'denied', status: 'down', nodegroups: [] });
-  expect(lines.some((l) => l.startsWith('warn') && l.includes('no longer knows') && l.includes(gone))).toBe(true);
+  expect(lines.some((l) => l.startsWith('warn') && l.includes('no longer knows') && l.includes(gone))).toBe(
+    true,
+  );
   expect((await server.request.get('/api/nodegroups/edge').set(auth('viewer'))).status).toBe(404);
   expect(await server.store.count('hosts', { nodegroups: 'edge' })).toBe(0);
   expect((await sync.runOnce()).hostsChanged).toBe(0);
@@ -207,11 +278,26 @@ test('hosts the master forgets are kept (key denied, down); removed nodegroups a
 test('the loop syncs at start and every interval, on the instance holding the fleet-sync lease only', async () => {
   const pings = (): number => sim.controls.stats.byFun['runner:manage.status'] ?? 0;
   const before = pings();
-  const a = startSyncLoop({ client, runtime: server.engine.runtime, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-a' });
-  const b = startSyncLoop({ client, runtime: server.engine.runtime, log, toolKey: 'tool', intervalMs: 300, holder: 'instance-b' });
+  const a = startSyncLoop({
+    client,
+    runtime: server.engine.runtime,
+    log,
+    toolKey: 'tool',
+    intervalMs: 300,
+    holder: 'instance-a',
+  });
+  const b = startSyncLoop({
+    client,
+    runtime: server.engine.runtime,
+    log,
+    toolKey: 'tool',
+    intervalMs: 300,
+    holder: 'instance-b',
+  });
   try {
     const deadline = Date.now() + 10_000;
-    while (pings() < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (pings() < before + 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(pings()).toBeGreaterThanOrEqual(before + 2);
     await expect(b.runNow()).rejects.toMatchObject({ status: 409 });
     await a.stop();

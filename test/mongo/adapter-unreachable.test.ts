@@ -15,23 +15,43 @@ describe('an unreachable MongoDB', () => {
   let store: Store;
 
   beforeAll(async () => {
-    store = await openMongoStore({ url: UNREACHABLE, serverSelectionTimeoutMS: SELECTION_MS, socketTimeoutMS: 1000 });
+    store = await openMongoStore({
+      url: UNREACHABLE,
+      serverSelectionTimeoutMS: SELECTION_MS,
+      socketTimeoutMS: 1000,
+    });
   });
   afterAll(async () => {
     await store.close();
   });
 
   const calls: [string, (s: Store) => Promise<unknown>][] = [
-    ['ensureCollection', (s) => s.ensureCollection({ name: 'hosts', scalarPaths: {}, datetimePaths: [], indexes: [{ fields: [['name', 1]], unique: true }] })],
+    [
+      'ensureCollection',
+      (s) =>
+        s.ensureCollection({
+          name: 'hosts',
+          scalarPaths: {},
+          datetimePaths: [],
+          indexes: [{ fields: [['name', 1]], unique: true }],
+        }),
+    ],
     ['find', (s) => s.find('hosts', { status: 'up' }, { sort: [['name', 1]], limit: 10 })],
     ['count (filtered)', (s) => s.count('hosts', { status: 'up' })],
     ['count (estimated)', (s) => s.count('hosts', {})],
     ['insert', (s) => s.insert('hosts', [{ _id: 'h1' }, { _id: 'h2' }])],
     ['update', (s) => s.update('hosts', { _id: 'h1' }, { $set: { status: 'down' } })],
-    ['findOneAndUpdate', (s) => s.findOneAndUpdate('tasks', { status: 'scheduled' }, { $set: { status: 'running' } })],
+    [
+      'findOneAndUpdate',
+      (s) => s.findOneAndUpdate('tasks', { status: 'scheduled' }, { $set: { status: 'running' } }),
+    ],
     ['delete', (s) => s.delete('hosts', { _id: 'h1' })],
     ['aggregate', (s) => s.aggregate('hosts', [{ $group: { _id: '$status' } }])],
-    ['media.put', (s) => s.media.put(Readable.from([Buffer.from('bytes')]), { filename: 'a.txt', contentType: 'text/plain' })],
+    [
+      'media.put',
+      (s) =>
+        s.media.put(Readable.from([Buffer.from('bytes')]), { filename: 'a.txt', contentType: 'text/plain' }),
+    ],
     ['media.open', (s) => s.media.open('0123456789abcdef01234567')],
     ['media.delete', (s) => s.media.delete('0123456789abcdef01234567')],
     ['leases.acquire', (s) => s.leases.acquire('scheduler', 'api-1', 10_000)],
@@ -43,17 +63,26 @@ describe('an unreachable MongoDB', () => {
     const started = Date.now();
     const rejection = call(store);
     await expect(rejection).rejects.toBeInstanceOf(ServiceUnavailable);
-    await expect(rejection).rejects.toMatchObject({ status: 503, message: expect.stringMatching(/^database unreachable: /) });
+    await expect(rejection).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringMatching(/^database unreachable: /),
+    });
     expect(Date.now() - started).toBeLessThan(2500);
   });
 
   test('each call dials again (the failed first client is not reused as "Topology is closed")', async () => {
     // The driver's reason is kept (for the log) as the cause of our 503.
     const first = store.count('hosts', { a: 1 });
-    await expect(first).rejects.toMatchObject({ cause: { message: expect.stringMatching(/ECONNREFUSED|Server selection timed out/) } });
+    await expect(first).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/ECONNREFUSED|Server selection timed out/) },
+    });
     const second = store.count('hosts', { a: 1 });
-    await expect(second).rejects.toMatchObject({ cause: { message: expect.stringMatching(/ECONNREFUSED|Server selection timed out/) } });
-    await expect(second).rejects.not.toMatchObject({ cause: { message: expect.stringMatching(/Topology is closed/) } });
+    await expect(second).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/ECONNREFUSED|Server selection timed out/) },
+    });
+    await expect(second).rejects.not.toMatchObject({
+      cause: { message: expect.stringMatching(/Topology is closed/) },
+    });
   });
 
   test('an unknown media id is null without asking the database', async () => {

@@ -12,7 +12,12 @@ import { SYSTEM } from '../../engine/src/engine';
 import { createLocalApi } from '../../engine/src/ops/collection';
 import { createSecretBox } from '../../engine/src/ops/secrets';
 import { parseListParams } from '../../engine/src/query/params';
-import { compileMongooseSchema, DEFAULT_MAX_TIME_MS, MongoStore, type DbSource } from '../../engine/src/store/mongo';
+import {
+  compileMongooseSchema,
+  DEFAULT_MAX_TIME_MS,
+  MongoStore,
+  type DbSource,
+} from '../../engine/src/store/mongo';
 import type { Store } from '../../engine/src/store/port';
 
 interface Call {
@@ -51,7 +56,8 @@ function recordingDb(responders: Record<string, Responder> = {}): { source: DbSo
       return respond(...args);
     };
   // Not a thenable (`then` is undefined): the adapter awaits the collection handle.
-  const collection = (name: string) => new Proxy({}, { get: (_target, key: string) => (key === 'then' ? undefined : method(name, key)) });
+  const collection = (name: string) =>
+    new Proxy({}, { get: (_target, key: string) => (key === 'then' ? undefined : method(name, key)) });
   const db = { collection } as unknown as Awaited<ReturnType<DbSource['db']>>;
   return { source: { db: async () => db, close: async () => undefined }, calls };
 }
@@ -81,16 +87,30 @@ const hosts = compileResource(
   }),
 );
 
-const silent: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+const silent: Log = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
 
 /** `GET /api/hosts?<query>` as the API runs it: parse, scope, list. */
 async function listCalls(query: Record<string, string>): Promise<Call[]> {
   const { source, calls } = recordingDb();
   const store: Store = new MongoStore(source);
   const params = parseListParams(hosts, query, { defaultMaxResults: 25, paginationLimit: 1000 });
-  const groups = defineResource({ name: 'groups', description: 'referenced by hosts', fields: {}, methods: {} });
+  const groups = defineResource({
+    name: 'groups',
+    description: 'referenced by hosts',
+    fields: {},
+    methods: {},
+  });
   const runtime: Runtime = {
-    resources: createLocalApi({ registry: createRegistry([hosts.def, groups]), store, secrets: createSecretBox('k') }),
+    resources: createLocalApi({
+      registry: createRegistry([hosts.def, groups]),
+      store,
+      secrets: createSecretBox('k'),
+    }),
     media: store.media,
     leases: store.leases,
     log: silent,
@@ -102,7 +122,12 @@ async function listCalls(query: Record<string, string>): Promise<Call[]> {
     ...(params.sort ? { sort: params.sort } : {}),
     ...(params.projection ? { projection: params.projection } : {}),
   };
-  await runtime.resources.get('hosts').list({ ...args, page: params.page, maxResults: params.maxResults }, { principal: SYSTEM, now: new Date(), runtime });
+  await runtime.resources
+    .get('hosts')
+    .list(
+      { ...args, page: params.page, maxResults: params.maxResults },
+      { principal: SYSTEM, now: new Date(), runtime },
+    );
   return calls;
 }
 
@@ -115,7 +140,12 @@ const timed = (options: unknown): unknown => ({ ...(options as object), maxTimeM
 
 describe('API list queries reach the driver as built', () => {
   const table: { name: string; query: Record<string, string>; filter: unknown; options: unknown }[] = [
-    { name: 'no parameters', query: {}, filter: live, options: { sort: [['_id', 1]], projection: HIDDEN, limit: 25 } },
+    {
+      name: 'no parameters',
+      query: {},
+      filter: live,
+      options: { sort: [['_id', 1]], projection: HIDDEN, limit: 25 },
+    },
     {
       name: 'where, sort, page',
       query: { where: '{"status":"up"}', sort: '-_updated', page: '3', max_results: '10' },
@@ -138,7 +168,10 @@ describe('API list queries reach the driver as built', () => {
     },
     {
       name: 'regex, $in and a path into an open object',
-      query: { where: '{"name":{"$regex":"^web"},"grain.os":{"$in":["Debian","Ubuntu"]}}', sort: 'name,-status' },
+      query: {
+        where: '{"name":{"$regex":"^web"},"grain.os":{"$in":["Debian","Ubuntu"]}}',
+        sort: 'name,-status',
+      },
       filter: { $and: [{ name: { $regex: '^web' }, 'grain.os': { $in: ['Debian', 'Ubuntu'] } }, live] },
       options: {
         sort: [
@@ -196,8 +229,15 @@ describe('store calls reach the driver as planned', () => {
 
   test('limit 0 means no limit (MongoDB meaning) and reaches the driver as such', async () => {
     const { source, calls } = recordingDb();
-    await new MongoStore(source).find('hosts', { a: 1 }, { limit: 0, skip: 0, projection: { _id: 0, name: 1 } });
-    expect(calls[0]?.args).toEqual([{ a: 1 }, timed({ sort: [['_id', 1]], projection: { name: 1 }, limit: 0 })]);
+    await new MongoStore(source).find(
+      'hosts',
+      { a: 1 },
+      { limit: 0, skip: 0, projection: { _id: 0, name: 1 } },
+    );
+    expect(calls[0]?.args).toEqual([
+      { a: 1 },
+      timed({ sort: [['_id', 1]], projection: { name: 1 }, limit: 0 }),
+    ]);
   });
 
   test('update with operators, multi, upsert with a string id', async () => {
@@ -205,16 +245,27 @@ describe('store calls reach the driver as planned', () => {
       updateOne: async () => ({ matchedCount: 0, modifiedCount: 0, upsertedId: 'abc' }),
     });
     const store = new MongoStore(source);
-    await expect(store.update('tasks', { status: 'scheduled' }, { $inc: { n: 1 } }, { multi: true })).resolves.toEqual({ matched: 2, modified: 2 });
-    await expect(store.update('updates', { name: 'p1' }, { $set: { text: 't' } }, { upsert: true })).resolves.toEqual({
+    await expect(
+      store.update('tasks', { status: 'scheduled' }, { $inc: { n: 1 } }, { multi: true }),
+    ).resolves.toEqual({ matched: 2, modified: 2 });
+    await expect(
+      store.update('updates', { name: 'p1' }, { $set: { text: 't' } }, { upsert: true }),
+    ).resolves.toEqual({
       matched: 0,
       modified: 0,
       upsertedId: 'abc',
     });
-    expect(calls[0]).toEqual({ collection: 'tasks', method: 'updateMany', args: [{ status: 'scheduled' }, { $inc: { n: 1 } }, timed({ upsert: false })] });
+    expect(calls[0]).toEqual({
+      collection: 'tasks',
+      method: 'updateMany',
+      args: [{ status: 'scheduled' }, { $inc: { n: 1 } }, timed({ upsert: false })],
+    });
     const [filter, update, options] = calls[1]?.args ?? [];
     expect(filter).toEqual({ name: 'p1' });
-    expect(update).toEqual({ $set: { text: 't' }, $setOnInsert: { _id: expect.stringMatching(/^[0-9a-f]{24}$/) } });
+    expect(update).toEqual({
+      $set: { text: 't' },
+      $setOnInsert: { _id: expect.stringMatching(/^[0-9a-f]{24}$/) },
+    });
     expect(options).toEqual(timed({ upsert: true }));
   });
 
@@ -222,7 +273,13 @@ describe('store calls reach the driver as planned', () => {
     const { source, calls } = recordingDb();
     const doc = { _id: 'h1', name: 'h1', _etag: 'new' };
     await new MongoStore(source).update('hosts', { _id: 'h1', _etag: 'old' }, doc);
-    expect(calls).toEqual([{ collection: 'hosts', method: 'replaceOne', args: [{ _id: 'h1', _etag: 'old' }, doc, timed({ upsert: false })] }]);
+    expect(calls).toEqual([
+      {
+        collection: 'hosts',
+        method: 'replaceOne',
+        args: [{ _id: 'h1', _etag: 'old' }, doc, timed({ upsert: false })],
+      },
+    ]);
   });
 
   test('a claim is one findOneAndUpdate with sort and the after-image', async () => {
@@ -253,9 +310,15 @@ describe('store calls reach the driver as planned', () => {
 
   test('aggregate hands the pipeline over as given, allowing disk use', async () => {
     const { source, calls } = recordingDb();
-    const pipeline = [{ $match: { timestamp: { $gte: new Date(0) } } }, { $unwind: '$hosts' }, { $group: { _id: '$hosts.version', n: { $sum: 1 } } }];
+    const pipeline = [
+      { $match: { timestamp: { $gte: new Date(0) } } },
+      { $unwind: '$hosts' },
+      { $group: { _id: '$hosts.version', n: { $sum: 1 } } },
+    ];
     await new MongoStore(source).aggregate('hosts_statistic', pipeline);
-    expect(calls).toEqual([{ collection: 'hosts_statistic', method: 'aggregate', args: [pipeline, timed({ allowDiskUse: true })] }]);
+    expect(calls).toEqual([
+      { collection: 'hosts_statistic', method: 'aggregate', args: [pipeline, timed({ allowDiskUse: true })] },
+    ]);
   });
 
   test('delete is deleteMany and resolves the count', async () => {
@@ -268,7 +331,13 @@ describe('store calls reach the driver as planned', () => {
     const duplicate = Object.assign(new Error('E11000 duplicate key error'), {
       name: 'MongoBulkWriteError',
       code: 11000,
-      writeErrors: [{ index: 2, code: 11000, err: { index: 2, code: 11000, keyPattern: { name: 1 }, keyValue: { name: 'a' } } }],
+      writeErrors: [
+        {
+          index: 2,
+          code: 11000,
+          err: { index: 2, code: 11000, keyPattern: { name: 1 }, keyValue: { name: 'a' } },
+        },
+      ],
     });
     const { source, calls } = recordingDb({ insertMany: async () => Promise.reject(duplicate) });
     const docs = [{ _id: 'a1' }, { _id: 'a2' }, { _id: 'a3' }, { _id: 'a4' }];
@@ -281,9 +350,14 @@ describe('store calls reach the driver as planned', () => {
   });
 
   test('a duplicate _id on the first document withdraws nothing (the existing one stays)', async () => {
-    const duplicate = Object.assign(new Error('E11000'), { code: 11000, writeErrors: [{ index: 0, code: 11000, err: { keyPattern: { _id: 1 } } }] });
+    const duplicate = Object.assign(new Error('E11000'), {
+      code: 11000,
+      writeErrors: [{ index: 0, code: 11000, err: { keyPattern: { _id: 1 } } }],
+    });
     const { source, calls } = recordingDb({ insertMany: async () => Promise.reject(duplicate) });
-    await expect(new MongoStore(source).insert('files', [{ _id: 'x' }])).rejects.toMatchObject({ field: '_id' });
+    await expect(new MongoStore(source).insert('files', [{ _id: 'x' }])).rejects.toMatchObject({
+      field: '_id',
+    });
     expect(calls.map((c) => c.method)).toEqual(['insertMany']);
   });
 
@@ -292,7 +366,9 @@ describe('store calls reach the driver as planned', () => {
     const warnings: unknown[] = [];
     const log: Log = { ...silent, warn: (obj) => warnings.push(obj) };
     let n = 0;
-    const { source, calls } = recordingDb({ createIndex: async () => (n++ === 0 ? Promise.reject(mismatch) : 'ok') });
+    const { source, calls } = recordingDb({
+      createIndex: async () => (n++ === 0 ? Promise.reject(mismatch) : 'ok'),
+    });
     await new MongoStore(source, { log }).ensureCollection(hosts.collection);
     // A soft-delete resource's indexes lead with the flag its reads are scoped by.
     expect(calls.map((c) => c.args)).toEqual([
@@ -305,7 +381,9 @@ describe('store calls reach the driver as planned', () => {
 
   test('with compiled schemas given, their indexes are the ones created', async () => {
     const { source, calls } = recordingDb();
-    await new MongoStore(source, { schemas: new Map([['hosts', compileMongooseSchema(hosts)]]) }).ensureCollection(hosts.collection);
+    await new MongoStore(source, {
+      schemas: new Map([['hosts', compileMongooseSchema(hosts)]]),
+    }).ensureCollection(hosts.collection);
     expect(calls.map((c) => [c.collection, c.method, ...c.args])).toEqual([
       ['hosts', 'createIndex', { name: 1 }, { unique: true }],
       ['hosts', 'createIndex', { _deleted: 1 }, {}],

@@ -86,14 +86,22 @@ describe('find', () => {
 
   test('skip 0 is left out; limit is passed as given', () => {
     expect(planFind('hosts', {}, { skip: 0, limit: 25 }).options).toEqual({ sort: [['_id', 1]], limit: 25 });
-    expect(planFind('hosts', {}, { skip: 50, limit: 25 }).options).toEqual({ sort: [['_id', 1]], skip: 50, limit: 25 });
+    expect(planFind('hosts', {}, { skip: 50, limit: 25 }).options).toEqual({
+      sort: [['_id', 1]],
+      skip: 50,
+      limit: 25,
+    });
   });
 });
 
 describe('count', () => {
   test('estimated for an empty filter, countDocuments otherwise', () => {
     expect(planCount('hosts', {})).toEqual({ collection: 'hosts', method: 'estimatedDocumentCount' });
-    expect(planCount('hosts', { status: 'up' })).toEqual({ collection: 'hosts', method: 'countDocuments', filter: { status: 'up' } });
+    expect(planCount('hosts', { status: 'up' })).toEqual({
+      collection: 'hosts',
+      method: 'countDocuments',
+      filter: { status: 'up' },
+    });
   });
 });
 
@@ -121,29 +129,58 @@ describe('update', () => {
   });
 
   test('a replacement document is replaceOne, even with multi', () => {
-    expect(planUpdate('hosts', { _id: 'h1' }, { _id: 'h1', name: 'x' }, { multi: true, newId }).method).toBe('replaceOne');
+    expect(planUpdate('hosts', { _id: 'h1' }, { _id: 'h1', name: 'x' }, { multi: true, newId }).method).toBe(
+      'replaceOne',
+    );
   });
 
   test.each([
-    ['no _id anywhere: a string id on insert', { name: 'p' }, { $set: { t: 1 } }, { $set: { t: 1 }, $setOnInsert: { _id: newId() } }],
-    ['merged into an existing $setOnInsert', { name: 'p' }, { $setOnInsert: { c: 1 } }, { $setOnInsert: { c: 1, _id: newId() } }],
+    [
+      'no _id anywhere: a string id on insert',
+      { name: 'p' },
+      { $set: { t: 1 } },
+      { $set: { t: 1 }, $setOnInsert: { _id: newId() } },
+    ],
+    [
+      'merged into an existing $setOnInsert',
+      { name: 'p' },
+      { $setOnInsert: { c: 1 } },
+      { $setOnInsert: { c: 1, _id: newId() } },
+    ],
     ['the filter names _id: left to MongoDB', { _id: 'h8' }, { $set: { t: 1 } }, { $set: { t: 1 } }],
-    ['the update sets _id: left alone', { name: 'p' }, { $setOnInsert: { _id: 'mine' } }, { $setOnInsert: { _id: 'mine' } }],
-    ['a replacement without _id gets one', { name: 'p' }, { name: 'p', t: 1 }, { name: 'p', t: 1, _id: newId() }],
+    [
+      'the update sets _id: left alone',
+      { name: 'p' },
+      { $setOnInsert: { _id: 'mine' } },
+      { $setOnInsert: { _id: 'mine' } },
+    ],
+    [
+      'a replacement without _id gets one',
+      { name: 'p' },
+      { name: 'p', t: 1 },
+      { name: 'p', t: 1, _id: newId() },
+    ],
     ['a replacement with _id keeps it', { name: 'p' }, { _id: 'x', name: 'p' }, { _id: 'x', name: 'p' }],
   ])('upsert id: %s', (_label, filter, update, expected) => {
     expect(withUpsertId(filter, update, newId)).toEqual(expected);
-    expect(planUpdate('updates', filter, update, { upsert: true, newId })).toMatchObject({ update: expected, options: { upsert: true } });
+    expect(planUpdate('updates', filter, update, { upsert: true, newId })).toMatchObject({
+      update: expected,
+      options: { upsert: true },
+    });
   });
 
   test('no upsert, no id added', () => {
-    expect(planUpdate('updates', { name: 'p' }, { $set: { t: 1 } }, { newId }).update).toEqual({ $set: { t: 1 } });
+    expect(planUpdate('updates', { name: 'p' }, { $set: { t: 1 } }, { newId }).update).toEqual({
+      $set: { t: 1 },
+    });
   });
 });
 
 describe('findOneAndUpdate', () => {
   test('defaults: after-image, no sort, no upsert, plain document result', () => {
-    expect(planFindOneAndUpdate('jobs', { status: 'queued' }, { $set: { status: 'running' } }, { newId })).toEqual({
+    expect(
+      planFindOneAndUpdate('jobs', { status: 'queued' }, { $set: { status: 'running' } }, { newId }),
+    ).toEqual({
       collection: 'jobs',
       method: 'findOneAndUpdate',
       filter: { status: 'queued' },
@@ -153,7 +190,14 @@ describe('findOneAndUpdate', () => {
   });
 
   test('before-image, sort with tie-breaker, upsert with a string id, replacement', () => {
-    expect(planFindOneAndUpdate('jobs', { status: 'x' }, { n: 1 }, { sort: [['n', 1]], upsert: true, returnDocument: 'before', newId })).toEqual({
+    expect(
+      planFindOneAndUpdate(
+        'jobs',
+        { status: 'x' },
+        { n: 1 },
+        { sort: [['n', 1]], upsert: true, returnDocument: 'before', newId },
+      ),
+    ).toEqual({
       collection: 'jobs',
       method: 'findOneAndReplace',
       filter: { status: 'x' },
@@ -181,7 +225,11 @@ describe('aggregate, insert, indexes', () => {
   });
 
   test('inserts are ordered', () => {
-    expect(planInsert('hosts', [{ _id: 'a' }])).toEqual({ collection: 'hosts', docs: [{ _id: 'a' }], options: { ordered: true } });
+    expect(planInsert('hosts', [{ _id: 'a' }])).toEqual({
+      collection: 'hosts',
+      docs: [{ _id: 'a' }],
+      options: { ordered: true },
+    });
   });
 
   test('indexes from a compiled resource: declared ones, then unique fields', () => {
@@ -201,7 +249,10 @@ describe('aggregate, insert, indexes', () => {
         ],
       }),
     );
-    expect(planIndexes(res.collection)).toEqual([{ key: { host: 1, when: -1 } }, { key: { name: 1 }, unique: true }]);
+    expect(planIndexes(res.collection)).toEqual([
+      { key: { host: 1, when: -1 } },
+      { key: { name: 1 }, unique: true },
+    ]);
   });
 });
 

@@ -51,7 +51,10 @@ const widgets = compileResource(
       owner: f.ref('users', { required: true }),
       tags: f.array(f.string(), { default: () => ['new'] }),
       members: f.array(f.ref('hosts')),
-      addresses: f.object({ master: f.string({ required: true }), resolver: f.string() }, { default: () => ({ master: 'salt' }) }),
+      addresses: f.object(
+        { master: f.string({ required: true }), resolver: f.string() },
+        { default: () => ({ master: 'salt' }) },
+      ),
       grain: f.object({}, { open: true, hiddenInList: true }),
       meta: f.object({ version: f.string() }, { open: true }),
       steps: f.array(f.object({ cmd: f.string(), ok: f.boolean() })),
@@ -80,7 +83,15 @@ const widgets = compileResource(
   }),
 );
 
-const naturals = compileResource(defineResource({ name: 'nodes', description: 'natural ids', id: 'natural', fields: { label: f.string() }, methods: {} }));
+const naturals = compileResource(
+  defineResource({
+    name: 'nodes',
+    description: 'natural ids',
+    id: 'natural',
+    fields: { label: f.string() },
+    methods: {},
+  }),
+);
 
 describe('compileMongooseSchema on a synthetic definition', () => {
   const schema = compileMongooseSchema(widgets);
@@ -161,7 +172,10 @@ describe('compileMongooseSchema on a synthetic definition', () => {
     expect(typeof generate).toBe('function');
     const id: unknown = (generate as () => unknown)();
     expect(id).toMatch(/^[0-9a-f]{24}$/);
-    expect(describePath(compileMongooseSchema(naturals), '_id')).toMatchObject({ instance: 'String', default: undefined });
+    expect(describePath(compileMongooseSchema(naturals), '_id')).toMatchObject({
+      instance: 'String',
+      default: undefined,
+    });
   });
 
   test('object and array defaults are functions returning fresh values', () => {
@@ -173,7 +187,9 @@ describe('compileMongooseSchema on a synthetic definition', () => {
 
   test('integers carry an integer validator that lets null through', () => {
     const validators = prop(schema.path('count'), 'validators');
-    const entry = (Array.isArray(validators) ? validators : []).find((v: unknown) => prop(v, 'message') === '{PATH} must be an integer');
+    const entry = (Array.isArray(validators) ? validators : []).find(
+      (v: unknown) => prop(v, 'message') === '{PATH} must be an integer',
+    );
     const integer = prop(entry, 'validator') as ((v: unknown) => boolean) | undefined;
     expect(integer).toBeDefined();
     expect([2, 0, -3, null].map((v) => integer?.(v))).toEqual([true, true, true, true]);
@@ -218,7 +234,8 @@ describe('compileMongooseSchema on every real resource', () => {
     for (const path of res.secretPaths) expect(describePath(schema, path)?.select).toBe(false);
     for (const relation of res.relations) expect(describePath(schema, relation.field)?.ref).toBe(relation.to);
     expect(describePath(schema, '_id')).toMatchObject({ instance: 'String', required: true });
-    if (res.softDelete) expect(describePath(schema, res.softDelete.field)).toMatchObject({ instance: 'Boolean' });
+    if (res.softDelete)
+      expect(describePath(schema, res.softDelete.field)).toMatchObject({ instance: 'Boolean' });
     expect(sortPlans(schemaIndexPlans(schema))).toEqual(sortPlans(planIndexes(res.collection)));
   });
 
@@ -248,7 +265,8 @@ describe('compileMongooseSchema on every real resource', () => {
     expect(secretsOf('hosts')).toContain('vpnsrv_representation.otp_secret');
     for (const res of real) {
       const schema = compileMongooseSchema(res);
-      for (const path of res.secretPaths) expect([res.name, path, describePath(schema, path)?.select]).toEqual([res.name, path, false]);
+      for (const path of res.secretPaths)
+        expect([res.name, path, describePath(schema, path)?.select]).toEqual([res.name, path, false]);
     }
   });
 });

@@ -3,7 +3,12 @@
  * 503 of ours, and the server's own text never becomes a client's message.
  */
 import { BadRequest, ServiceUnavailable } from '../../engine/src/errors';
-import { MongoStore, TIME_LIMIT_MESSAGE, translateMongoError, type DbSource } from '../../engine/src/store/mongo';
+import {
+  MongoStore,
+  TIME_LIMIT_MESSAGE,
+  translateMongoError,
+  type DbSource,
+} from '../../engine/src/store/mongo';
 
 /** A driver `Db` whose every collection method records its options and rejects with `error`. */
 function failingDb(error: Error): { source: DbSource; options: unknown[] } {
@@ -20,7 +25,12 @@ function failingDb(error: Error): { source: DbSource; options: unknown[] } {
 }
 
 const serverError = (code: number, errmsg: string): Error =>
-  Object.assign(new Error(errmsg), { name: 'MongoServerError', code, errmsg, errorResponse: { ok: 0, code, errmsg } });
+  Object.assign(new Error(errmsg), {
+    name: 'MongoServerError',
+    code,
+    errmsg,
+    errorResponse: { ok: 0, code, errmsg },
+  });
 
 describe('maxTimeMS', () => {
   const expired = serverError(50, 'operation exceeded time limit: {"secret_field": "x"}');

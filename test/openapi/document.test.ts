@@ -42,22 +42,31 @@ interface Operation {
 interface Document {
   readonly servers: readonly unknown[];
   readonly tags: readonly { readonly name: string }[];
-  readonly paths: Readonly<Record<string, Readonly<Record<string, unknown>> & { readonly parameters?: readonly Param[] }>>;
-  readonly components: { readonly schemas: Readonly<Record<string, SchemaNode>>; readonly responses: Readonly<Record<string, Answer>> };
+  readonly paths: Readonly<
+    Record<string, Readonly<Record<string, unknown>> & { readonly parameters?: readonly Param[] }>
+  >;
+  readonly components: {
+    readonly schemas: Readonly<Record<string, SchemaNode>>;
+    readonly responses: Readonly<Record<string, Answer>>;
+  };
 }
 
 const doc = apiDocument(createRegistry(allResources, allRouteGroups)) as unknown as Document;
 const paths = doc.paths;
 const schemas = doc.components.schemas;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-const operations = Object.entries(paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m] as Operation })));
+const operations = Object.entries(paths).flatMap(([path, item]) =>
+  METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m] as Operation })),
+);
 const op = (method: string, path: string): Operation => {
   const found = paths[path]?.[method];
   if (!found) throw new Error(`no ${method.toUpperCase()} ${path}`);
   return found as Operation;
 };
 const paramNames = (method: string, path: string): string[] =>
-  [...(paths[path]?.parameters ?? []), ...(op(method, path).parameters ?? [])].map((p) => p.name ?? p.$ref?.split('/').pop() ?? '');
+  [...(paths[path]?.parameters ?? []), ...(op(method, path).parameters ?? [])].map(
+    (p) => p.name ?? p.$ref?.split('/').pop() ?? '',
+  );
 const refName = (node: { readonly $ref?: string } | undefined): string => node?.$ref?.split('/').pop() ?? '';
 
 /** Every endpoint of the spec's endpoint tables (../shared/spec/fleet-api-spec.md "Endpoints"). */
@@ -79,7 +88,13 @@ DELETE /api/vpn_organizations/{id}`
 
 describe('the operations', () => {
   it('cover every endpoint of the spec, the health check, the media files and the document itself', () => {
-    for (const endpoint of [...SPEC_ENDPOINTS, 'GET /api/health', 'GET /api/media/{id}', 'GET /api/openapi.json', 'GET /api/docs/openapi.json']) {
+    for (const endpoint of [
+      ...SPEC_ENDPOINTS,
+      'GET /api/health',
+      'GET /api/media/{id}',
+      'GET /api/openapi.json',
+      'GET /api/docs/openapi.json',
+    ]) {
       const [method = '', path = ''] = endpoint.split(' ');
       expect(() => op(method.toLowerCase(), path)).not.toThrow();
     }
@@ -127,23 +142,35 @@ describe('the operations', () => {
 describe('parameters', () => {
   it('item GETs take projection and embedded; lists the six common ones', () => {
     for (const res of allResources.filter((r) => r.methods.get))
-      expect(paramNames('get', `/api/${res.name}/{id}`)).toEqual(expect.arrayContaining(['id', 'projection', 'embedded']));
+      expect(paramNames('get', `/api/${res.name}/{id}`)).toEqual(
+        expect.arrayContaining(['id', 'projection', 'embedded']),
+      );
     for (const res of allResources.filter((r) => r.methods.list)) {
-      expect(paramNames('get', `/api/${res.name}`)).toEqual(expect.arrayContaining(['where', 'sort', 'projection', 'embedded', 'page', 'max_results']));
+      expect(paramNames('get', `/api/${res.name}`)).toEqual(
+        expect.arrayContaining(['where', 'sort', 'projection', 'embedded', 'page', 'max_results']),
+      );
     }
   });
 
   it('and those only some resources read: show_soft_deleted, mark_as_read, range[] / interval / where, If-Match', () => {
-    for (const path of ['/api/hosts', '/api/hosts/{id}']) expect(paramNames('get', path)).toContain('show_soft_deleted');
-    for (const path of ['/api/alerts', '/api/alerts/{id}']) expect(paramNames('get', path)).toContain('mark_as_read');
+    for (const path of ['/api/hosts', '/api/hosts/{id}'])
+      expect(paramNames('get', path)).toContain('show_soft_deleted');
+    for (const path of ['/api/alerts', '/api/alerts/{id}'])
+      expect(paramNames('get', path)).toContain('mark_as_read');
     expect(op('get', '/api/alerts').responses['403']).toBeDefined();
-    expect(paramNames('get', '/api/hosts/statistics/{kind}')).toEqual(expect.arrayContaining(['kind', 'range[]', 'interval', 'where']));
-    expect(op('get', '/api/hosts/statistics/{kind}').parameters?.find((p) => p.name === 'range[]')).toMatchObject({
+    expect(paramNames('get', '/api/hosts/statistics/{kind}')).toEqual(
+      expect.arrayContaining(['kind', 'range[]', 'interval', 'where']),
+    );
+    expect(
+      op('get', '/api/hosts/statistics/{kind}').parameters?.find((p) => p.name === 'range[]'),
+    ).toMatchObject({
       style: 'form',
       explode: true,
       schema: { type: 'array', minItems: 2, maxItems: 2 },
     });
-    expect(op('delete', '/api/groups').parameters).toContainEqual(expect.objectContaining({ name: 'where', required: true }));
+    expect(op('delete', '/api/groups').parameters).toContainEqual(
+      expect.objectContaining({ name: 'where', required: true }),
+    );
     for (const [m, p] of [
       ['patch', '/api/tasks/{id}'],
       ['put', '/api/tasks'],
@@ -165,7 +192,10 @@ describe('request bodies', () => {
       expect(schemas.Task?.properties[name]).toMatchObject({ readOnly: true });
     }
     expect(schemas.HostPatch?.properties.status).toMatchObject({ readOnly: true });
-    expect(schemas.AlertPatch?.properties.type).toMatchObject({ readOnly: true, description: expect.stringContaining('PATCH') });
+    expect(schemas.AlertPatch?.properties.type).toMatchObject({
+      readOnly: true,
+      description: expect.stringContaining('PATCH'),
+    });
     expect(schemas.GroupCreate?.properties.hosts).toMatchObject({ writeOnly: true });
     expect(schemas.Group?.properties.hosts).toBeUndefined();
     expect(schemas.TaskUpdate?.required).toEqual(['_id']);
@@ -175,19 +205,32 @@ describe('request bodies', () => {
     const create = op('post', '/api/groups').requestBody.content;
     expect(Object.keys(create).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     expect(create['application/json']?.schema.anyOf[1]).toMatchObject({ type: 'array', maxItems: 1000 });
-    expect(create['application/x-www-form-urlencoded']?.encoding.subgroups).toEqual({ contentType: 'application/json' });
-    expect(Object.keys(op('patch', '/api/tasks/{id}').requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(create['application/x-www-form-urlencoded']?.encoding.subgroups).toEqual({
+      contentType: 'application/json',
+    });
+    expect(Object.keys(op('patch', '/api/tasks/{id}').requestBody.content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
     const files = op('post', '/api/files').requestBody.content;
     expect(Object.keys(files)).toEqual(['multipart/form-data']);
-    expect(schemas.FileUpload).toMatchObject({ required: ['data'], properties: { data: { contentMediaType: 'application/octet-stream' } } });
-    expect(op('post', '/api/hosts/{id}').requestBody.content['application/json']?.schema).toMatchObject({ required: ['exec_client', 'fun'] });
+    expect(schemas.FileUpload).toMatchObject({
+      required: ['data'],
+      properties: { data: { contentMediaType: 'application/octet-stream' } },
+    });
+    expect(op('post', '/api/hosts/{id}').requestBody.content['application/json']?.schema).toMatchObject({
+      required: ['exec_client', 'fun'],
+    });
   });
 });
 
 describe('responses', () => {
   it('items require the meta fields and _links only (a projection may drop any field); links and pages are typed', () => {
     for (const res of allResources.filter((r) => r.methods.get)) {
-      const item = schemas[refName(op('get', `/api/${res.name}/{id}`).responses['200']?.content['application/json']?.schema)];
+      const item =
+        schemas[
+          refName(op('get', `/api/${res.name}/{id}`).responses['200']?.content['application/json']?.schema)
+        ];
       expect([...(item?.required ?? [])].sort()).toEqual(['_created', '_etag', '_id', '_links', '_updated']);
     }
     expect(schemas.HostsPage).toMatchObject({
@@ -196,7 +239,10 @@ describe('responses', () => {
     });
     expect(schemas.Meta?.required).toEqual(['page', 'max_results', 'total']);
     expect(schemas.CollectionLinks?.properties.next).toMatchObject({ $ref: '#/components/schemas/Link' });
-    expect(schemas.HostRelated?.properties.groups).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Link' } });
+    expect(schemas.HostRelated?.properties.groups).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Link' },
+    });
   });
 
   it('references are an id, the embedded item, or null when a single one dangles', () => {
@@ -214,9 +260,13 @@ describe('responses', () => {
   });
 
   it('success and errors per status: 201 / 200 / 204 / 202 / 304, the error shape with _issues, a bulk 422 with _items', () => {
-    expect(Object.keys(op('post', '/api/tasks').responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413', '415', '422', '429']));
+    expect(Object.keys(op('post', '/api/tasks').responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '413', '415', '422', '429']),
+    );
     expect(op('post', '/api/tasks').responses['422']?.$ref).toBe('#/components/responses/Error422Bulk');
-    expect(doc.components.responses.Error422Bulk?.content['application/json']?.schema.anyOf).toContainEqual({ $ref: '#/components/schemas/BulkError' });
+    expect(doc.components.responses.Error422Bulk?.content['application/json']?.schema.anyOf).toContainEqual({
+      $ref: '#/components/schemas/BulkError',
+    });
     expect(op('patch', '/api/tasks/{id}').responses['422']?.$ref).toBe('#/components/responses/Error422');
     expect(schemas.Error?.properties._issues).toEqual({ $ref: '#/components/schemas/Issues' });
     expect(op('get', '/api/tasks/{id}').responses['304']).toBeDefined();

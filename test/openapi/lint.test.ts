@@ -25,11 +25,15 @@ it('redocly lint: 0 errors and 0 warnings', async () => {
     writeFileSync(file, JSON.stringify(apiDocument(createRegistry(allResources, allRouteGroups))));
     const run = promisify(execFile);
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-    const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json'], {
-      cwd: dir,
-      env,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      join(ROOT, 'node_modules', '.bin', 'redocly'),
+      ['lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json'],
+      {
+        cwd: dir,
+        env,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     const report = JSON.parse(stdout) as LintReport;
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });

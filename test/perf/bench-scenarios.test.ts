@@ -34,7 +34,14 @@ beforeAll(async () => {
     await seedFleet(runtime, { hosts: 60, actions: 300, seed: 1 });
     await seedGroups(runtime, { containers: 2, perContainer: 2, shared: 2, rules: 8 });
   });
-  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${path}`, API_TOKENS: `bench=${TOKEN}:admin`, SECRET_KEY, LOG_LEVEL: 'warn' };
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${path}`,
+    API_TOKENS: `bench=${TOKEN}:admin`,
+    SECRET_KEY,
+    LOG_LEVEL: 'warn',
+  };
   server = await startServer(loadConfig(env), { cwd: dir });
   fixtures = await findFixtures(TOKEN, server.url, server.url);
 });
@@ -55,7 +62,10 @@ async function send(method: string, path: string, body?: string): Promise<{ stat
 
 test('the fixtures are a host with actions, another host and a three-level group', async () => {
   expect(fixtures.host).not.toBe(fixtures.patchHost);
-  const actions = await send('GET', `/api/actions?where=${encodeURIComponent(JSON.stringify({ host: fixtures.host }))}`);
+  const actions = await send(
+    'GET',
+    `/api/actions?where=${encodeURIComponent(JSON.stringify({ host: fixtures.host }))}`,
+  );
   expect(JSON.parse(actions.text)._meta.total).toBeGreaterThan(0);
   const group = JSON.parse((await send('GET', `/api/groups/${fixtures.group}`)).text);
   expect(group.name).toBe('region-0');
@@ -68,7 +78,10 @@ test.each(SCENARIOS.map((def) => [def.id, def] as const))('%s answers 2xx', asyn
   const bodies = s.body === undefined ? [undefined] : typeof s.body === 'string' ? [s.body] : s.body;
   for (const body of bodies) {
     const answer = await send(s.method, s.path, body);
-    expect({ status: answer.status < 300 ? '2xx' : answer.status, text: answer.status < 300 ? '' : answer.text }).toEqual({ status: '2xx', text: '' });
+    expect({
+      status: answer.status < 300 ? '2xx' : answer.status,
+      text: answer.status < 300 ? '' : answer.text,
+    }).toEqual({ status: '2xx', text: '' });
   }
 });
 
@@ -78,22 +91,40 @@ test('every timed statistics request (S9) answers 200', async () => {
 
 test("the table: medians, ratios of the same round, and the issue's verdicts", () => {
   const r = new Results();
-  const at = (rps: number, p99: number): Sample => ({ rps, p50: 1, p99, non2xx: 0, errors: 0, timeouts: 0, rss: 100 });
+  const at = (rps: number, p99: number): Sample => ({
+    rps,
+    p50: 1,
+    p99,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    rss: 100,
+  });
   [900, 1000, 1100].forEach((rps, i) => r.add('S1', 'S1', i + 1, at(rps, 8 + i)));
   [1000, 1000, 1000].forEach((rps, i) => r.add('S1:sqlite-ref', 'ref', i + 1, at(rps, 5)));
   // Per-round ratios 18, 10, 22: the median is 18, not the ratio of the medians (1000 / 50 = 20).
   [50, 100, 50].forEach((rps, i) => r.add('S1:feathers', 'feathers', i + 1, at(rps, 5)));
-  expect([r.median('S1', 'rps'), r.median('S1', 'p99'), r.ratio('S1', 'S1:sqlite-ref'), r.ratio('S1', 'S1:feathers')]).toEqual([1000, 9, 1, 18]);
+  expect([
+    r.median('S1', 'rps'),
+    r.median('S1', 'p99'),
+    r.ratio('S1', 'S1:sqlite-ref'),
+    r.ratio('S1', 'S1:feathers'),
+  ]).toEqual([1000, 9, 1, 18]);
   const s1 = judge(r, new Map()).get('S1') ?? [];
   expect(s1.map((v) => v.pass)).toEqual([true, true, true]);
   r.add('S4', 'S4', 1, at(100, 16));
   r.add('S6a', 'S6a', 1, at(0, Number.POSITIVE_INFINITY));
   const v = judge(r, new Map());
-  expect([v.get('S4')?.[0]?.pass, v.get('S6a')?.[0]?.pass, v.get('S10')?.[0]?.pass]).toEqual([false, false, undefined]);
+  expect([v.get('S4')?.[0]?.pass, v.get('S6a')?.[0]?.pass, v.get('S10')?.[0]?.pass]).toEqual([
+    false,
+    false,
+    undefined,
+  ]);
 });
 
 test("the anchors' table as run.sh prints it", () => {
-  const out = 'server\treq/s(median)\tp50 ms\tp99 ms\tnon-2xx\tRSS MB\nraw\t22674\t0\t4\t0\t68\nours\t854.5\t9\t46\t2\t203\nours / sqlite-ref = 0.54';
+  const out =
+    'server\treq/s(median)\tp50 ms\tp99 ms\tnon-2xx\tRSS MB\nraw\t22674\t0\t4\t0\t68\nours\t854.5\t9\t46\t2\t203\nours / sqlite-ref = 0.54';
   const figures = parseAnchors(out);
   expect([...figures.keys()]).toEqual(['raw', 'ours']);
   expect(figures.get('ours')).toEqual({ rps: 854.5, p50: 9, p99: 46, bad: 2, rss: 203 });

@@ -5,7 +5,15 @@
  * mode, without and with projections, and over the edge values a stored document can hold
  * (secrets set and null, nested dates, embedded items, media ids, undefined and missing fields).
  */
-import { createEngine, createSecretBox, systemContext, type CompiledResource, type Doc, type Engine, type Store } from '../../engine/src';
+import {
+  createEngine,
+  createSecretBox,
+  systemContext,
+  type CompiledResource,
+  type Doc,
+  type Engine,
+  type Store,
+} from '../../engine/src';
 import { itemJson, type TextMode } from '../../engine/src/http/item-json';
 import { renderItem, renderMediaWith, renderWrite } from '../../engine/src/http/serialize';
 import { openSqliteStore } from '../../engine/src/store/sqlite';
@@ -34,15 +42,29 @@ beforeAll(async () => {
       await createSample(engine, res.name).catch(() => undefined);
   }
   // Two a sample cannot make: a file needs an upload, an organization its VPN server. Stored as they would be.
-  const meta = (id: string) => ({ _id: id, _created: new Date(Date.UTC(2030, 0, 1)), _updated: new Date(Date.UTC(2030, 0, 2)), _etag: `etag-${id}` });
+  const meta = (id: string) => ({
+    _id: id,
+    _created: new Date(Date.UTC(2030, 0, 1)),
+    _updated: new Date(Date.UTC(2030, 0, 2)),
+    _etag: `etag-${id}`,
+  });
   const [manager] = await store.find('vpn_managers', {}, { limit: 1 });
-  await store.insert('files', [{ ...meta('6500000000000000000000f1'), name: 'firmware.bin', data: '6500000000000000000000d1' }]);
+  await store.insert('files', [
+    { ...meta('6500000000000000000000f1'), name: 'firmware.bin', data: '6500000000000000000000d1' },
+  ]);
   await store.insert('vpn_organizations', [
     {
       ...meta('6500000000000000000000a1'),
       name: 'org',
       vpn_manager: manager?._id ?? 'none',
-      vpnsrv_representation: { auth_api: true, name: 'org', auth_token: 'sealed-token', auth_secret: null, user_count: 2, id: 'x1' },
+      vpnsrv_representation: {
+        auth_api: true,
+        name: 'org',
+        auth_token: 'sealed-token',
+        auth_secret: null,
+        user_count: 2,
+        id: 'x1',
+      },
       cipher_type: 'rsa',
       type: 6,
       unreachable: false,
@@ -55,15 +77,26 @@ afterAll(async () => {
 
 const MODES: readonly TextMode[] = ['list', 'item', 'write'];
 
-function expected(res: CompiledResource, doc: Doc, mode: TextMode, projection?: Record<string, 0 | 1>): string {
+function expected(
+  res: CompiledResource,
+  doc: Doc,
+  mode: TextMode,
+  projection?: Record<string, 0 | 1>,
+): string {
   if (mode === 'write') return JSON.stringify(renderWrite(res, doc, engine.registry));
-  return JSON.stringify(renderItem(res, doc, { mode, registry: engine.registry, ...(projection ? { projection } : {}) }));
+  return JSON.stringify(
+    renderItem(res, doc, { mode, registry: engine.registry, ...(projection ? { projection } : {}) }),
+  );
 }
 
 function expectSameText(res: CompiledResource, doc: Doc, projection?: Record<string, 0 | 1>): void {
   for (const mode of MODES) {
     if (projection && mode === 'write') continue;
-    const got = itemJson(res, doc, { mode, registry: engine.registry, ...(projection ? { projection } : {}) });
+    const got = itemJson(res, doc, {
+      mode,
+      registry: engine.registry,
+      ...(projection ? { projection } : {}),
+    });
     expect({ resource: res.name, id: doc._id, mode, projection, text: got }).toEqual({
       resource: res.name,
       id: doc._id,
@@ -95,7 +128,8 @@ describe('item JSON text equals the rendered item', () => {
       const [first, second] = res.storedFields;
       for (const doc of await storedDocs(res, 3)) {
         if (first !== undefined) expectSameText(res, doc, { [first]: 1 });
-        if (first !== undefined && second !== undefined) expectSameText(res, doc, { [first]: 0, [second]: 0 });
+        if (first !== undefined && second !== undefined)
+          expectSameText(res, doc, { [first]: 0, [second]: 0 });
       }
     }
     const hosts = engine.registry.get('hosts');
@@ -110,12 +144,26 @@ describe('item JSON text equals the rendered item', () => {
     const hosts = engine.registry.get('hosts');
     const [host] = await storedDocs(hosts, 1);
     if (!host) throw new Error('no seeded host');
-    const account = { name: 'h', otp_secret: 'sealed-otp', groups: ['a'], port_forwarding: [{ at: new Date(Date.UTC(2030, 1, 2)) }] };
+    const account = {
+      name: 'h',
+      otp_secret: 'sealed-otp',
+      groups: ['a'],
+      port_forwarding: [{ at: new Date(Date.UTC(2030, 1, 2)) }],
+    };
     const variants: Doc[] = [
       { ...host, vpnsrv_representation: account },
       { ...host, vpnsrv_representation: { ...account, otp_secret: null } },
-      { ...host, vpnsrv_representation: null, fingerprint_history: [{ added: new Date(Date.UTC(2031, 4, 5, 6, 7, 8)), fingerprint: 'ab"c' }] },
-      { ...host, heartbeat: undefined, last_stateapply: null, identification_number: 'line\u2028break "quoted" \\ é' },
+      {
+        ...host,
+        vpnsrv_representation: null,
+        fingerprint_history: [{ added: new Date(Date.UTC(2031, 4, 5, 6, 7, 8)), fingerprint: 'ab"c' }],
+      },
+      {
+        ...host,
+        heartbeat: undefined,
+        last_stateapply: null,
+        identification_number: 'line\u2028break "quoted" \\ é',
+      },
       Object.fromEntries(Object.entries(host).filter(([k]) => k !== 'status' && k !== '_etag')) as Doc,
     ];
     for (const doc of variants) expectSameText(hosts, doc);
@@ -132,10 +180,20 @@ describe('item JSON text equals the rendered item', () => {
     const [host] = await storedDocs(hosts, 1);
     if (!host) throw new Error('no seeded host');
     expectSameText(hosts, { ...host, nodegroups: nodegroups, groups: [], last_action: null });
-    expectSameText(hosts, { ...host, nodegroups: [nodegroups[0], 'plain-id', null] as unknown[], vpn_organization: 'org-1' });
+    expectSameText(hosts, {
+      ...host,
+      nodegroups: [nodegroups[0], 'plain-id', null] as unknown[],
+      vpn_organization: 'org-1',
+    });
     const files = engine.registry.get('files');
     const [file] = await storedDocs(files, 1);
-    const fileDoc: Doc = file ?? { _id: 'f1', name: 'x', _created: new Date(0), _updated: new Date(0), _etag: 'e' };
+    const fileDoc: Doc = file ?? {
+      _id: 'f1',
+      name: 'x',
+      _created: new Date(0),
+      _updated: new Date(0),
+      _etag: 'e',
+    };
     expectSameText(files, { ...fileDoc, data: 'media-id-1' });
     renderMediaWith(engine.registry, (id) => `/api/media/${id}?expires=1&signature=s`);
     expectSameText(files, { ...fileDoc, data: 'media-id-2' });

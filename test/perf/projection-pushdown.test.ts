@@ -47,7 +47,10 @@ afterAll(async () => {
 });
 
 /** The find with the projection, against mingo's projection of the whole documents of the same find. */
-async function expectProjected(projection: Projection, filter: Record<string, unknown> = { kind: 'odd' }): Promise<void> {
+async function expectProjected(
+  projection: Projection,
+  filter: Record<string, unknown> = { kind: 'odd' },
+): Promise<void> {
   const options = { sort: [['_id', 1]] as [string, 1][], skip: 2, limit: 10 };
   const whole = await store.find('things', filter, options);
   const expected = project(whole, projection);
@@ -68,8 +71,17 @@ describe('top-level projections of a wholly pushed-down find', () => {
     await expectProjected({ n: 1, tiny: 1, flag: 1, nothing: 1, sometimes: 1, missing: 1 });
     await expectProjected({ nested: 1, when: 1 }, {});
     await expectProjected({ grain: 1 }, {});
-    const [first] = await store.find('things', { kind: 'odd' }, { sort: [['_id', 1]], limit: 1, projection: { n: 1, when: 1, nested: 1 } });
-    expect(first).toEqual({ _id: 'd-001', n: BIG, when: new Date(Date.UTC(2030, 0, 1, 0, 0, 1)), nested: doc(1, true).nested });
+    const [first] = await store.find(
+      'things',
+      { kind: 'odd' },
+      { sort: [['_id', 1]], limit: 1, projection: { n: 1, when: 1, nested: 1 } },
+    );
+    expect(first).toEqual({
+      _id: 'd-001',
+      n: BIG,
+      when: new Date(Date.UTC(2030, 0, 1, 0, 0, 1)),
+      nested: doc(1, true).nested,
+    });
   });
 
   it('dotted paths and filters SQL cannot answer keep the same answers', async () => {

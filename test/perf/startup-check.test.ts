@@ -5,7 +5,16 @@
  * (a clean close empties the log), none for a cluster worker. Damage deeper in a cleanly closed
  * file is answered as a 503 by the read that reaches it. Real files, real damage.
  */
-import { copyFileSync, existsSync, mkdtempSync, openSync, closeSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -28,7 +37,10 @@ async function cleanFile(): Promise<string> {
   await store.ensureCollection(SPEC);
   await store.insert(
     'things',
-    Array.from({ length: 400 }, (_, i) => ({ _id: `t-${String(i).padStart(4, '0')}`, text: 'x'.repeat(1000) })),
+    Array.from({ length: 400 }, (_, i) => ({
+      _id: `t-${String(i).padStart(4, '0')}`,
+      text: 'x'.repeat(1000),
+    })),
   );
   await store.close();
   return path;
@@ -50,7 +62,10 @@ describe('the check as the SQLite store opens', () => {
     const store = openSqliteStore({ path });
     try {
       await expect(store.find('things', {}, { limit: 1 })).resolves.toHaveLength(1);
-      await expect(store.find('things', {})).rejects.toMatchObject({ status: 503, message: expect.stringMatching(/damaged/) });
+      await expect(store.find('things', {})).rejects.toMatchObject({
+        status: 503,
+        message: expect.stringMatching(/damaged/),
+      });
     } finally {
       await store.close().catch(() => undefined);
     }
@@ -69,13 +84,18 @@ describe('the check as the SQLite store opens', () => {
     writer.close();
     expect(statSync(`${copy}-wal`).size).toBeGreaterThan(0);
     damageMiddlePage(copy);
-    expect(() => openSqliteStore({ path: copy })).toThrow(/^the database .*copy\.db is damaged \(PRAGMA quick_check: .+\): restore it from a backup/);
+    expect(() => openSqliteStore({ path: copy })).toThrow(
+      /^the database .*copy\.db is damaged \(PRAGMA quick_check: .+\): restore it from a backup/,
+    );
   });
 
   it('refuses a file whose table roots are overwritten, after a clean close too', async () => {
     const path = await cleanFile();
     const peek = new Database(path, { readonly: true });
-    const root = peek.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'c_things'").pluck().get() as number;
+    const root = peek
+      .prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'c_things'")
+      .pluck()
+      .get() as number;
     peek.close();
     const fd = openSync(path, 'r+');
     writeSync(fd, Buffer.alloc(16, 0xff), 0, 16, (root - 1) * 4096);

@@ -3,8 +3,21 @@
  * (absent is not null, fields outside the summary kept), changes replay to the same state, the
  * live loop does not record `_updated` alone, and a block's columns and a keyframe read back.
  */
-import { applyChange, decodeEntry, diffEntry, encodeSummary, type Entry } from '../../resources/hosts_statistic/codec';
-import { BlockColumns, blockSnapshots, BlockReader, frameColumns, readFrame, SNAPSHOTS } from '../../resources/hosts_statistic/columns';
+import {
+  applyChange,
+  decodeEntry,
+  diffEntry,
+  encodeSummary,
+  type Entry,
+} from '../../resources/hosts_statistic/codec';
+import {
+  BlockColumns,
+  blockSnapshots,
+  BlockReader,
+  frameColumns,
+  readFrame,
+  SNAPSHOTS,
+} from '../../resources/hosts_statistic/columns';
 import { changesOf, HistoryBuilder, PART_ENTRIES } from '../../resources/hosts_statistic/writer';
 
 const T = Date.UTC(2026, 5, 1, 12);
@@ -48,7 +61,11 @@ test('_updated moving alone is a change for the migration, not for the live loop
   expect(diffEntry(before, touched, { trackUpdated: false })).toBeNull();
   expect(diffEntry(before, touched, { trackUpdated: true })).toEqual({ h: 'web-1', u: T });
   // With another field it is recorded either way.
-  expect(diffEntry(before, { ...touched, s: 'down' }, { trackUpdated: false })).toEqual({ h: 'web-1', s: 'down', u: T });
+  expect(diffEntry(before, { ...touched, s: 'down' }, { trackUpdated: false })).toEqual({
+    h: 'web-1',
+    s: 'down',
+    u: T,
+  });
 });
 
 test("a block's columns read back snapshot by snapshot, hosts appearing and leaving", () => {
@@ -64,7 +81,11 @@ test("a block's columns read back snapshot by snapshot, hosts appearing and leav
   let live = new Map(state);
   steps.forEach((entries, j) => {
     const changes = changesOf(live, entries, { trackUpdated: true });
-    block.add({ id: `s${j}`, at: T + j, index: j, up: 0, down: 0, changed: changes.length }, changes, (h) => !live.has(h));
+    block.add(
+      { id: `s${j}`, at: T + j, index: j, up: 0, down: 0, changed: changes.length },
+      changes,
+      (h) => !live.has(h),
+    );
     live = new Map(entries.map((e) => [e.h, e]));
   });
   const columns = block.take();
@@ -92,8 +113,13 @@ test('a keyframe reads back whole, or with the entry keys asked for only', () =>
 
 test('a keyframe is split into parts of PART_ENTRIES hosts; a new block starts after a day', () => {
   const builder = new HistoryBuilder();
-  const many = Array.from({ length: PART_ENTRIES + 1 }, (_v, i) => encodeSummary(summary(`h-${String(i).padStart(5, '0')}`)));
-  const first = builder.add({ id: 'k0', timestamp: new Date(T), index: 0 }, changesOf(builder.state.hosts, many, { trackUpdated: false }));
+  const many = Array.from({ length: PART_ENTRIES + 1 }, (_v, i) =>
+    encodeSummary(summary(`h-${String(i).padStart(5, '0')}`)),
+  );
+  const first = builder.add(
+    { id: 'k0', timestamp: new Date(T), index: 0 },
+    changesOf(builder.state.hosts, many, { trackUpdated: false }),
+  );
   expect(first.starts).toBe(true);
   expect(new Set(first.rows.filter((r) => r.part !== 0).map((r) => r.part))).toEqual(new Set([1, 2]));
   const next = builder.add({ id: 'k1', timestamp: new Date(T + 300_000), index: 1 }, []);

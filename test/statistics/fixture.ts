@@ -62,25 +62,48 @@ function stepHost(next: () => number, host: Summary, at: number): Summary {
 }
 
 /** `count` snapshots of a fleet of about `hosts`, `stepMs` apart from `start`; hosts come and go. */
-export function makeHistory(o: { seed: number; hosts: number; count: number; start: number; stepMs: number; prefix?: string }): FullSnapshot[] {
+export function makeHistory(o: {
+  seed: number;
+  hosts: number;
+  count: number;
+  start: number;
+  stepMs: number;
+  prefix?: string;
+}): FullSnapshot[] {
   const next = rng(o.seed);
-  let fleet: Summary[] = Array.from({ length: o.hosts }, (_v, i) => newHost(next, `${o.prefix ?? 'h'}-${String(i).padStart(3, '0')}`, o.start));
+  let fleet: Summary[] = Array.from({ length: o.hosts }, (_v, i) =>
+    newHost(next, `${o.prefix ?? 'h'}-${String(i).padStart(3, '0')}`, o.start),
+  );
   let born = o.hosts;
   const out: FullSnapshot[] = [];
   for (let i = 0; i < o.count; i += 1) {
     const at = o.start + i * o.stepMs;
     if (i > 0) fleet = fleet.map((h) => stepHost(next, h, at));
-    if (i > 0 && next() < 0.1) fleet.push(newHost(next, `${o.prefix ?? 'h'}-${String(born++).padStart(3, '0')}`, at));
+    if (i > 0 && next() < 0.1)
+      fleet.push(newHost(next, `${o.prefix ?? 'h'}-${String(born++).padStart(3, '0')}`, at));
     if (i > 0 && next() < 0.05 && fleet.length > 2) fleet.splice(Math.floor(next() * fleet.length), 1);
     const hosts = [...fleet].sort((a, b) => (a._id < b._id ? -1 : 1));
-    out.push({ _id: `${o.prefix ?? 'h'}snap${String(i).padStart(24 - (o.prefix ?? 'h').length - 4, '0')}`, index: i, timestamp: new Date(at), hosts });
+    out.push({
+      _id: `${o.prefix ?? 'h'}snap${String(i).padStart(24 - (o.prefix ?? 'h').length - 4, '0')}`,
+      index: i,
+      timestamp: new Date(at),
+      hosts,
+    });
   }
   return out;
 }
 
 /** The snapshot as a stored document (what an older version wrote). */
 export function asDoc(s: FullSnapshot): Doc {
-  return { _id: s._id, index: s.index, timestamp: s.timestamp, hosts: s.hosts, _created: s.timestamp, _updated: s.timestamp, _etag: `e${s._id}` };
+  return {
+    _id: s._id,
+    index: s.index,
+    timestamp: s.timestamp,
+    hosts: s.hosts,
+    _created: s.timestamp,
+    _updated: s.timestamp,
+    _etag: `e${s._id}`,
+  };
 }
 
 /** A `where` case: the JSON a client sends, and the same filter as a predicate. */
@@ -92,16 +115,33 @@ export interface WhereCase {
 const inRange = (v: unknown, start: Date, end: Date) => v instanceof Date && v >= start && v <= end;
 
 /** What /api/hosts/statistics/<kind> answers over full snapshots, computed plainly. */
-export function expected(kind: string, snapshots: readonly FullSnapshot[], q: { start: Date; end: Date; where?: WhereCase; interval?: number }): unknown[] {
-  const inSpan = snapshots.filter((s) => s.timestamp >= q.start && s.timestamp <= q.end).sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
-  const visible = (s: FullSnapshot) => s.hosts.filter((h) => h._soft_deleted !== true && (q.where?.test(h) ?? true));
+export function expected(
+  kind: string,
+  snapshots: readonly FullSnapshot[],
+  q: { start: Date; end: Date; where?: WhereCase; interval?: number },
+): unknown[] {
+  const inSpan = snapshots
+    .filter((s) => s.timestamp >= q.start && s.timestamp <= q.end)
+    .sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+  const visible = (s: FullSnapshot) =>
+    s.hosts.filter((h) => h._soft_deleted !== true && (q.where?.test(h) ?? true));
   if (kind === 'online') {
     const points = inSpan
-      .map((s) => ({ t: s.timestamp, up: visible(s).filter((h) => h.status === 'up').length, all: visible(s).length }))
+      .map((s) => ({
+        t: s.timestamp,
+        up: visible(s).filter((h) => h.status === 'up').length,
+        all: visible(s).length,
+      }))
       .filter((p) => p.all > 0);
     let last = -Infinity;
-    const kept = points.filter((p) => (p.t.getTime() - last >= (q.interval ?? 0) * 1000 ? ((last = p.t.getTime()), true) : false));
-    return kept.map((p) => ({ timestamp: p.t.toUTCString(), _id: null, hostnames: { up: p.up, down: p.all - p.up } }));
+    const kept = points.filter((p) =>
+      p.t.getTime() - last >= (q.interval ?? 0) * 1000 ? ((last = p.t.getTime()), true) : false,
+    );
+    return kept.map((p) => ({
+      timestamp: p.t.toUTCString(),
+      _id: null,
+      hostnames: { up: p.up, down: p.all - p.up },
+    }));
   }
   const seen = new Map<string, Set<string>>();
   const mark = (flag: string, id: string) => (seen.get(flag) ?? seen.set(flag, new Set()).get(flag))?.add(id);
@@ -117,17 +157,27 @@ export function expected(kind: string, snapshots: readonly FullSnapshot[], q: { 
   const list = (flag: string) => [...(seen.get(flag) ?? [])].sort();
   if (kind === 'unique_online') return [{ hostnames: { up: list('up'), all: list('all') } }];
   if (kind === 'unique_updated') return [{ hostnames: { updated: list('updated'), all: list('all') } }];
-  if (kind === 'unique_dist_upgraded') return [{ hostnames: { distUpgraded: list('distUpgraded'), all: list('all') } }];
+  if (kind === 'unique_dist_upgraded')
+    return [{ hostnames: { distUpgraded: list('distUpgraded'), all: list('all') } }];
   return [{ hostnames: { new: list('new') } }];
 }
 
 /** The query string of a statistic request. */
 export function query(q: { start: Date; end: Date; where?: WhereCase; interval?: number }): string {
-  const parts = [`range[]=${encodeURIComponent(q.start.toISOString())}`, `range[]=${encodeURIComponent(q.end.toUTCString())}`];
+  const parts = [
+    `range[]=${encodeURIComponent(q.start.toISOString())}`,
+    `range[]=${encodeURIComponent(q.end.toUTCString())}`,
+  ];
   if (q.where) parts.push(`where=${encodeURIComponent(q.where.json)}`);
   if (q.interval !== undefined) parts.push(`interval=${q.interval}`);
   return parts.join('&');
 }
 
 /** The kinds of statistic. */
-export const KINDS = ['online', 'unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'] as const;
+export const KINDS = [
+  'online',
+  'unique_online',
+  'unique_updated',
+  'unique_dist_upgraded',
+  'new_hosts',
+] as const;

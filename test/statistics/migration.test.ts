@@ -15,7 +15,12 @@ const history = makeHistory({ seed: 5, hosts: 12, count: 25, start: START, stepM
 const at = (i: number) => new Date(START + i * STEP);
 const snap = (i: number) => history[i] as FullSnapshot;
 /** A full snapshot written between the recorded 12th and 13th, by hand. */
-const inside: FullSnapshot = { ...snap(12), _id: 'miginside000000000000000', index: 1000, timestamp: new Date(at(12).getTime() + 60_000) };
+const inside: FullSnapshot = {
+  ...snap(12),
+  _id: 'miginside000000000000000',
+  index: 1000,
+  timestamp: new Date(at(12).getTime() + 60_000),
+};
 
 let s: TestServer;
 const recordedIds = new Map<number, string>();
@@ -42,15 +47,21 @@ function readable(): FullSnapshot[] {
   let before = new Map<string, Summary>();
   history.forEach((x, i) => {
     if (i < 10 || i >= 20) return out.push(x);
-    const same = (a: Summary, b: Summary) => JSON.stringify({ ...a, _updated: 0 }) === JSON.stringify({ ...b, _updated: 0 });
-    const hosts = x.hosts.map((h) => (before.has(h._id) && same(before.get(h._id) as Summary, h) ? (before.get(h._id) as Summary) : h));
+    const same = (a: Summary, b: Summary) =>
+      JSON.stringify({ ...a, _updated: 0 }) === JSON.stringify({ ...b, _updated: 0 });
+    const hosts = x.hosts.map((h) =>
+      before.has(h._id) && same(before.get(h._id) as Summary, h) ? (before.get(h._id) as Summary) : h,
+    );
     before = new Map(hosts.map((h) => [h._id, h]));
     return out.push({ ...x, hosts });
   });
   return [...out, inside];
 }
 
-async function expectStatistics(snapshots: readonly FullSnapshot[], range: { start: Date; end: Date }): Promise<void> {
+async function expectStatistics(
+  snapshots: readonly FullSnapshot[],
+  range: { start: Date; end: Date },
+): Promise<void> {
   for (const kind of KINDS) {
     const res = await s.request.get(`/api/hosts/statistics/${kind}?${query(range)}`).set(auth('viewer'));
     expect({ kind, body: res.body as unknown }).toEqual({ kind, body: expected(kind, snapshots, range) });
@@ -63,10 +74,14 @@ test('older full snapshots go before the history, newer ones after it, one insid
   expect(s.logs()).toMatch(/converted 15 full host-list snapshot/);
   expect(s.logs()).toMatch(/left as they are/);
   const items = await s.store.find('hosts_statistic', {}, { sort: [['timestamp', 1]] });
-  expect(items.filter((d) => Array.isArray(d.hosts) && d.hosts.length > 0).map((d) => d._id)).toEqual([inside._id]);
+  expect(items.filter((d) => Array.isArray(d.hosts) && d.hosts.length > 0).map((d) => d._id)).toEqual([
+    inside._id,
+  ]);
   await expectStatistics(readable(), { start: at(0), end: at(30) });
   const item = await s.request.get(`/api/hosts_statistic/${inside._id}`).set(auth('viewer'));
-  expect((item.body as { hosts: { _id: string }[] }).hosts.map((h) => h._id)).toEqual(inside.hosts.map((h) => h._id));
+  expect((item.body as { hosts: { _id: string }[] }).hosts.map((h) => h._id)).toEqual(
+    inside.hosts.map((h) => h._id),
+  );
 });
 
 test('a snapshot whose item was lost gets it back, its host list read from the history', async () => {
@@ -76,7 +91,9 @@ test('a snapshot whose item was lost gets it back, its host list read from the h
   expect(s.logs()).toMatch(/without their hosts_statistic item were given one/);
   const res = await s.request.get(`/api/hosts_statistic/${lost}`).set(auth('viewer'));
   expect(res.status).toBe(200);
-  expect((res.body as { hosts: { _id: string }[] }).hosts.map((h) => h._id)).toEqual(snap(15).hosts.map((h) => h._id));
+  expect((res.body as { hosts: { _id: string }[] }).hosts.map((h) => h._id)).toEqual(
+    snap(15).hosts.map((h) => h._id),
+  );
 });
 
 test('pruning deletes the items before the retention and the blocks that end before it; the rest reads the same', async () => {

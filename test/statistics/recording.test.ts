@@ -15,10 +15,24 @@ import { expected, KINDS, makeHistory, query, type FullSnapshot, type Summary } 
 
 const START = Date.UTC(2026, 3, 1, 6);
 const PAUSE = 2 * 86_400_000;
-const history = makeHistory({ seed: 11, hosts: 20, count: 60, start: START, stepMs: 300_000, prefix: 'rec' }).map((s, i) =>
-  i < 30 ? s : { ...s, timestamp: new Date(s.timestamp.getTime() + PAUSE) },
-);
-const FIELDS = ['version', 'ip', 'nodegroups', 'status', 'last_stateapply', 'last_distupgrade', '_created', '_soft_deleted'];
+const history = makeHistory({
+  seed: 11,
+  hosts: 20,
+  count: 60,
+  start: START,
+  stepMs: 300_000,
+  prefix: 'rec',
+}).map((s, i) => (i < 30 ? s : { ...s, timestamp: new Date(s.timestamp.getTime() + PAUSE) }));
+const FIELDS = [
+  'version',
+  'ip',
+  'nodegroups',
+  'status',
+  'last_stateapply',
+  'last_distupgrade',
+  '_created',
+  '_soft_deleted',
+];
 
 /** Same summary but for `_updated`. */
 function sameBut_updated(a: Summary, b: Summary): boolean {
@@ -68,19 +82,31 @@ async function record(engine: Engine, from: number, to: number): Promise<void> {
 }
 
 const rendered = (hosts: readonly Summary[]) =>
-  hosts.map((h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v instanceof Date ? formatHttpDate(v) : v])));
+  hosts.map((h) =>
+    Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v instanceof Date ? formatHttpDate(v) : v])),
+  );
 /** A single snapshot names the deletion flag `_deleted` (the spec's item shape); lists keep `_soft_deleted`. */
-const renderedItem = (hosts: readonly Summary[]) => rendered(hosts).map(({ _soft_deleted, ...rest }) => ({ ...rest, _deleted: _soft_deleted }));
+const renderedItem = (hosts: readonly Summary[]) =>
+  rendered(hosts).map(({ _soft_deleted, ...rest }) => ({ ...rest, _deleted: _soft_deleted }));
 
 test('snapshots recorded across a pause and a restart read back as the host list was', async () => {
   await record(s.engine, 0, 40);
   // A restart: a new runtime knows nothing of the history but what is stored.
-  const restarted = createEngine({ definitions: allResources, store: s.store, secrets: s.secrets, log: s.server.log });
+  const restarted = createEngine({
+    definitions: allResources,
+    store: s.store,
+    secrets: s.secrets,
+    log: s.server.log,
+  });
   await record(restarted, 40, history.length);
   for (const i of [0, 1, 29, 30, 31, 39, 40, 59]) {
     const res = await s.request.get(`/api/hosts_statistic/${ids[i] ?? ''}`).set(auth('viewer'));
     const snap = recorded[i] as FullSnapshot;
-    expect(res.body).toMatchObject({ index: i, timestamp: formatHttpDate(snap.timestamp), hosts: renderedItem(snap.hosts) });
+    expect(res.body).toMatchObject({
+      index: i,
+      timestamp: formatHttpDate(snap.timestamp),
+      hosts: renderedItem(snap.hosts),
+    });
   }
   const blocks = await s.store.count('hosts_history', { column: 'snapshots' });
   expect(blocks).toBeGreaterThanOrEqual(2);
@@ -91,13 +117,20 @@ test('the statistics over the recording agree with the plain computation', async
     { start: new Date(START), end: new Date(START + PAUSE + 86_400_000) },
     { start: new Date(START + 20 * 300_000 + 1), end: new Date(START + PAUSE + 35 * 300_000) },
   ];
-  const wheres = [undefined, { json: '{"nodegroups":"db"}', test: (h: Summary) => (h.nodegroups as string[]).includes('db') }];
+  const wheres = [
+    undefined,
+    { json: '{"nodegroups":"db"}', test: (h: Summary) => (h.nodegroups as string[]).includes('db') },
+  ];
   for (const range of ranges) {
     for (const where of wheres) {
       for (const kind of KINDS) {
         const q = { ...range, ...(where ? { where } : {}) };
         const res = await s.request.get(`/api/hosts/statistics/${kind}?${query(q)}`).set(auth('viewer'));
-        expect({ kind, q: query(q), body: res.body as unknown }).toEqual({ kind, q: query(q), body: expected(kind, recorded, q) });
+        expect({ kind, q: query(q), body: res.body as unknown }).toEqual({
+          kind,
+          q: query(q),
+          body: expected(kind, recorded, q),
+        });
       }
     }
   }
@@ -105,5 +138,7 @@ test('the statistics over the recording agree with the plain computation', async
 
 test('a snapshot at or before the newest one is refused: the history only grows at its end', async () => {
   const last = history[history.length - 1] as FullSnapshot;
-  await expect(takeSnapshot(s.engine.runtime, last.timestamp)).rejects.toThrow(/not after the newest snapshot/);
+  await expect(takeSnapshot(s.engine.runtime, last.timestamp)).rejects.toThrow(
+    /not after the newest snapshot/,
+  );
 });

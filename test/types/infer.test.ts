@@ -42,7 +42,9 @@ describe('ItemOf', () => {
     expectTypeOf<Grain['gpus']>().toEqualTypeOf<{ model?: string; vendor?: string }[] | undefined>();
     // `grain` is open: undeclared keys (tool versions) are allowed and unknown.
     expectTypeOf<Grain['saltversion']>().toEqualTypeOf<unknown>();
-    expectTypeOf<NonNullable<Host['vpnsrv_representation']>['otp_secret']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<NonNullable<Host['vpnsrv_representation']>['otp_secret']>().toEqualTypeOf<
+      string | undefined
+    >();
   });
 
   it('groups: the write-only `hosts` is not part of a stored group; type is its enum', () => {
@@ -59,7 +61,11 @@ describe('ItemOf', () => {
   });
 
   it('settings: nested defaults make the sub-fields present', () => {
-    expectTypeOf<ItemOf<typeof settings>['addresses']>().toEqualTypeOf<{ resolver_address: string; master_address: string; file?: string | null }>();
+    expectTypeOf<ItemOf<typeof settings>['addresses']>().toEqualTypeOf<{
+      resolver_address: string;
+      master_address: string;
+      file?: string | null;
+    }>();
   });
 
   it('tasks: server-set fields are part of the stored item', () => {
@@ -78,14 +84,34 @@ describe('CreateInputOf', () => {
     expectTypeOf<Create>().not.toHaveProperty('count_of_execution');
     expectTypeOf<Create>().not.toHaveProperty('last_run');
     expectTypeOf<Create['interval']>().toEqualTypeOf<number | null | undefined>();
-    expectTypeOf<Create['salt_client']>().toEqualTypeOf<'local' | 'local_async' | 'local_batch' | undefined>();
-    expectTypeOf({ name: 'uptime', fun: 'cmd.run', start: new Date(), tgt: ['web-01'], interval: 180 }).toExtend<Create>();
+    expectTypeOf<Create['salt_client']>().toEqualTypeOf<
+      'local' | 'local_async' | 'local_batch' | undefined
+    >();
+    expectTypeOf({
+      name: 'uptime',
+      fun: 'cmd.run',
+      start: new Date(),
+      tgt: ['web-01'],
+      interval: 180,
+    }).toExtend<Create>();
     expectTypeOf<{ name: string; fun: string; tgt: string[] }>().not.toExtend<Create>();
-    expectTypeOf<{ name: string; fun: string; start: Date; tgt: string[]; status: 'running' }>().not.toExtend<Create>();
+    expectTypeOf<{
+      name: string;
+      fun: string;
+      start: Date;
+      tgt: string[];
+      status: 'running';
+    }>().not.toExtend<Create>();
     const readonlyFields = Object.entries(tasks.fields)
       .filter(([, field]) => 'readonly' in field && field.readonly === true)
       .map(([name]) => name);
-    expect(readonlyFields.sort()).toEqual(['count_of_execution', 'last_error', 'last_jid', 'last_run', 'next']);
+    expect(readonlyFields.sort()).toEqual([
+      'count_of_execution',
+      'last_error',
+      'last_jid',
+      'last_run',
+      'next',
+    ]);
   });
 
   it('vpn_managers: every field required, the secret password included', () => {
@@ -106,7 +132,11 @@ describe('CreateInputOf', () => {
 
 describe('PatchInputOf', () => {
   it('hosts: exactly the patchable fields, all optional', () => {
-    expectTypeOf<PatchInputOf<typeof hosts>>().toEqualTypeOf<{ identification_number?: string | null; groups?: string[]; vpn_organization?: string | null }>();
+    expectTypeOf<PatchInputOf<typeof hosts>>().toEqualTypeOf<{
+      identification_number?: string | null;
+      groups?: string[];
+      vpn_organization?: string | null;
+    }>();
     expect(hosts.patchable).toEqual(['identification_number', 'groups', 'vpn_organization']);
   });
 
@@ -115,7 +145,9 @@ describe('PatchInputOf', () => {
   });
 
   it('without `patchable`: every writable field, optional', () => {
-    expectTypeOf<keyof PatchInputOf<typeof groups>>().toEqualTypeOf<'name' | 'type' | 'subgroups' | 'info' | 'hosts'>();
+    expectTypeOf<keyof PatchInputOf<typeof groups>>().toEqualTypeOf<
+      'name' | 'type' | 'subgroups' | 'info' | 'hosts'
+    >();
     expectTypeOf<RequiredKeys<PatchInputOf<typeof groups>>>().toEqualTypeOf<never>();
   });
 });

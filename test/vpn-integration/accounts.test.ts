@@ -5,7 +5,17 @@
  * and each failure point leaves host and server as they were.
  */
 import { auth, expectEnvelope, expectEveError } from '../helpers';
-import { createOrg, eventually, link, newHost, readHost, simSecrets, simUsers, startVpnEnv, type VpnEnv } from './support';
+import {
+  createOrg,
+  eventually,
+  link,
+  newHost,
+  readHost,
+  simSecrets,
+  simUsers,
+  startVpnEnv,
+  type VpnEnv,
+} from './support';
 
 let env: VpnEnv;
 let orgA: { id: string; serverId: string };
@@ -66,7 +76,10 @@ describe('link, unlink, move', () => {
     expect((await link(env, host, orgB.id)).status).toBe(200);
     expect(simUsers(env.sim, orgA.serverId).some((u) => u.name === host)).toBe(false);
     const [moved] = simUsers(env.sim, orgB.serverId).filter((u) => u.name === host);
-    expect(await readHost(env, host)).toMatchObject({ vpn_organization: orgB.id, vpnsrv_representation: { id: moved?.id, organization: orgB.serverId } });
+    expect(await readHost(env, host)).toMatchObject({
+      vpn_organization: orgB.id,
+      vpnsrv_representation: { id: moved?.id, organization: orgB.serverId },
+    });
   });
 
   it('the same organization again changes nothing and calls nothing', async () => {
@@ -87,7 +100,13 @@ describe('link, unlink, move', () => {
 
   it('needs admin (operator: 403)', async () => {
     const host = await newHost(env.api);
-    expectEveError(await env.api.request.patch(`/api/hosts/${host}`).set(auth('operator')).send({ vpn_organization: orgA.id }), 403);
+    expectEveError(
+      await env.api.request
+        .patch(`/api/hosts/${host}`)
+        .set(auth('operator'))
+        .send({ vpn_organization: orgA.id }),
+      403,
+    );
   });
 });
 
@@ -110,12 +129,19 @@ describe('the OTP secret never leaves', () => {
     const item = await env.api.request.get(`/api/hosts/${host}`).set(auth('viewer'));
     expect(rep(item.body as Record<string, unknown>)?.otp_secret).toBe(MASK);
     expect(item.text).not.toContain(otp);
-    for (const projection of ['{"vpnsrv_representation": 1}', '{"vpnsrv_representation.otp_secret": 1}', '{"vpnsrv_representation.name": 0}', '{"grain": 0}']) {
+    for (const projection of [
+      '{"vpnsrv_representation": 1}',
+      '{"vpnsrv_representation.otp_secret": 1}',
+      '{"vpnsrv_representation.name": 0}',
+      '{"grain": 0}',
+    ]) {
       const list = await env.api.request
         .get('/api/hosts')
         .query({ where: JSON.stringify({ _id: host }), projection })
         .set(auth('viewer'));
-      expect(expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpnsrv_representation).toMatchObject({ otp_secret: MASK });
+      expect(
+        expectEnvelope(list, { page: 1, maxResults: 25, total: 1 })._items[0]?.vpnsrv_representation,
+      ).toMatchObject({ otp_secret: MASK });
       expect(list.text).not.toContain(otp);
     }
   });
@@ -135,8 +161,20 @@ describe('the OTP secret never leaves', () => {
   });
 
   it('a sort on it is a 400', async () => {
-    expectEveError(await env.api.request.get('/api/hosts').query({ sort: 'vpnsrv_representation.otp_secret' }).set(auth('viewer')), 400);
-    expectEveError(await env.api.request.get('/api/hosts').query({ sort: '-vpnsrv_representation.otp_secret' }).set(auth('viewer')), 400);
+    expectEveError(
+      await env.api.request
+        .get('/api/hosts')
+        .query({ sort: 'vpnsrv_representation.otp_secret' })
+        .set(auth('viewer')),
+      400,
+    );
+    expectEveError(
+      await env.api.request
+        .get('/api/hosts')
+        .query({ sort: '-vpnsrv_representation.otp_secret' })
+        .set(auth('viewer')),
+      400,
+    );
   });
 
   it('never reaches the logs, nor any secret of the server', () => {
@@ -147,9 +185,14 @@ describe('the OTP secret never leaves', () => {
 });
 
 describe('failures leave host and server as they were', () => {
-  async function expectUnchanged(host: string, org: { id: string; serverId: string } | null, users: number): Promise<void> {
+  async function expectUnchanged(
+    host: string,
+    org: { id: string; serverId: string } | null,
+    users: number,
+  ): Promise<void> {
     expect((await readHost(env, host)).vpn_organization).toBe(org?.id ?? null);
-    if (org !== null) expect(simUsers(env.sim, org.serverId).filter((u) => u.name === host)).toHaveLength(users);
+    if (org !== null)
+      expect(simUsers(env.sim, org.serverId).filter((u) => u.name === host)).toHaveLength(users);
   }
 
   it('server down on a link: 503, nothing anywhere', async () => {
@@ -184,9 +227,17 @@ describe('failures leave host and server as they were', () => {
     const host = await newHost(env.api);
     expect((await link(env, host, orgA.id)).status).toBe(200);
     const before = await readHost(env, host);
-    env.proxy.fail({ method: 'DELETE', path: new RegExp(`^/user/${orgA.serverId}/`), status: 500, when: 'before' });
+    env.proxy.fail({
+      method: 'DELETE',
+      path: new RegExp(`^/user/${orgA.serverId}/`),
+      status: 500,
+      when: 'before',
+    });
     expectEveError(await link(env, host, orgB.id), 502);
-    expect(await readHost(env, host)).toMatchObject({ vpn_organization: orgA.id, vpnsrv_representation: rep(before) });
+    expect(await readHost(env, host)).toMatchObject({
+      vpn_organization: orgA.id,
+      vpnsrv_representation: rep(before),
+    });
     await expectUnchanged(host, orgA, 1);
     expect(simUsers(env.sim, orgB.serverId).some((u) => u.name === host)).toBe(false);
   });
@@ -207,7 +258,9 @@ describe('failures leave host and server as they were', () => {
     const host = await newHost(env.api);
     env.sim.controls.slow(1500);
     try {
-      expect(expectEveError(await link(env, host, orgA.id), 504)._error.message).toMatch(/did not answer within 1000 ms/);
+      expect(expectEveError(await link(env, host, orgA.id), 504)._error.message).toMatch(
+        /did not answer within 1000 ms/,
+      );
     } finally {
       env.sim.controls.slow(0);
     }
@@ -227,14 +280,28 @@ describe('failures leave host and server as they were', () => {
         .send({ vpn_organization: orgA.id })
         .then((r) => r);
       // Another writer changes the host while the account is being made on the server.
-      await eventually(() => (env.proxy.calls.slice(calls).some((c) => c.startsWith('GET /user/')) ? true : undefined), 5000, 'the account lookup');
-      expect((await env.api.request.patch(`/api/hosts/${host}`).set(auth('admin')).send({ identification_number: 'changed meanwhile' })).status).toBe(200);
+      await eventually(
+        () => (env.proxy.calls.slice(calls).some((c) => c.startsWith('GET /user/')) ? true : undefined),
+        5000,
+        'the account lookup',
+      );
+      expect(
+        (
+          await env.api.request
+            .patch(`/api/hosts/${host}`)
+            .set(auth('admin'))
+            .send({ identification_number: 'changed meanwhile' })
+        ).status,
+      ).toBe(200);
       expectEveError(await linking, 412);
     } finally {
       env.sim.controls.slow(0);
     }
     const made = env.proxy.calls.slice(calls).filter((c) => /^(POST|DELETE) \/user\//.test(c));
-    expect(made).toEqual([`POST /user/${orgA.serverId}`, expect.stringMatching(new RegExp(`^DELETE /user/${orgA.serverId}/[0-9a-f]{24}$`))]);
+    expect(made).toEqual([
+      `POST /user/${orgA.serverId}`,
+      expect.stringMatching(new RegExp(`^DELETE /user/${orgA.serverId}/[0-9a-f]{24}$`)),
+    ]);
     await expectUnchanged(host, null, 0);
     expect(simUsers(env.sim, orgA.serverId).some((u) => u.name === host)).toBe(false);
   });

@@ -19,21 +19,50 @@ it('many actions, one login', async () => {
   const before = logins();
   const org = await createOrg(env);
   for (let i = 0; i < 5; i++) expect((await link(env, await newHost(env.api), org.id)).status).toBe(200);
-  expect((await env.api.request.post(`/api/vpn_managers/${env.manager}/reconcile`).set(auth('admin'))).status).toBe(200);
+  expect(
+    (await env.api.request.post(`/api/vpn_managers/${env.manager}/reconcile`).set(auth('admin'))).status,
+  ).toBe(200);
   expect(logins() - before).toBeLessThanOrEqual(1);
 });
 
 it('a changed manager gets a new client: the new password at once, a wrong one a 502', async () => {
   const manager = await createManager(env.api, env.proxy.url);
-  const first = await env.api.request.post('/api/vpn_organizations').set(auth('admin')).send({ name: 'first', vpn_manager: manager });
+  const first = await env.api.request
+    .post('/api/vpn_organizations')
+    .set(auth('admin'))
+    .send({ name: 'first', vpn_manager: manager });
   expect(first.status).toBe(201);
   env.sim.controls.setPassword(ADMIN.username, 'rotated-password-77');
-  expect((await env.api.request.patch(`/api/vpn_managers/${manager}`).set(auth('admin')).send({ password: 'rotated-password-77' })).status).toBe(200);
+  expect(
+    (
+      await env.api.request
+        .patch(`/api/vpn_managers/${manager}`)
+        .set(auth('admin'))
+        .send({ password: 'rotated-password-77' })
+    ).status,
+  ).toBe(200);
   const before = logins();
-  expect((await env.api.request.post('/api/vpn_organizations').set(auth('admin')).send({ name: 'second', vpn_manager: manager })).status).toBe(201);
+  expect(
+    (
+      await env.api.request
+        .post('/api/vpn_organizations')
+        .set(auth('admin'))
+        .send({ name: 'second', vpn_manager: manager })
+    ).status,
+  ).toBe(201);
   expect(logins() - before).toBe(1);
-  expect((await env.api.request.patch(`/api/vpn_managers/${manager}`).set(auth('admin')).send({ password: 'not-it-at-all-99' })).status).toBe(200);
-  const refused = await env.api.request.post('/api/vpn_organizations').set(auth('admin')).send({ name: 'third', vpn_manager: manager });
+  expect(
+    (
+      await env.api.request
+        .patch(`/api/vpn_managers/${manager}`)
+        .set(auth('admin'))
+        .send({ password: 'not-it-at-all-99' })
+    ).status,
+  ).toBe(200);
+  const refused = await env.api.request
+    .post('/api/vpn_organizations')
+    .set(auth('admin'))
+    .send({ name: 'third', vpn_manager: manager });
   expect(expectEveError(refused, 502)._error.message).toMatch(/refused the credentials of user "fleet-api"/);
   env.sim.controls.setPassword(ADMIN.username, ADMIN.password);
 });

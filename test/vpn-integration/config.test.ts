@@ -7,7 +7,9 @@ import { startTestServer } from '../helpers';
 
 it('reads the VPN variables, with their defaults', () => {
   expect(loadConfig({})).toMatchObject({ VPN_RECONCILE_INTERVAL_S: 300, VPN_TIMEOUT_S: 15 });
-  expect(loadConfig({ VPN_RECONCILE_INTERVAL_S: '0', VPN_TIMEOUT_S: '2.5', VPN_CA_FILE: ' /etc/ssl/vpn-ca.pem ' })).toMatchObject({
+  expect(
+    loadConfig({ VPN_RECONCILE_INTERVAL_S: '0', VPN_TIMEOUT_S: '2.5', VPN_CA_FILE: ' /etc/ssl/vpn-ca.pem ' }),
+  ).toMatchObject({
     VPN_RECONCILE_INTERVAL_S: 0,
     VPN_TIMEOUT_S: 2.5,
     VPN_CA_FILE: '/etc/ssl/vpn-ca.pem',
@@ -25,5 +27,7 @@ it.each([
 it('an unreadable VPN_CA_FILE stops the start in one line', async () => {
   const start = startTestServer({ env: { VPN_CA_FILE: '/nonexistent/vpn-ca.pem' } });
   await expect(start).rejects.toBeInstanceOf(ConfigError);
-  await expect(start).rejects.toThrow('Invalid configuration: VPN_CA_FILE /nonexistent/vpn-ca.pem cannot be read (ENOENT)');
+  await expect(start).rejects.toThrow(
+    'Invalid configuration: VPN_CA_FILE /nonexistent/vpn-ca.pem cannot be read (ENOENT)',
+  );
 });

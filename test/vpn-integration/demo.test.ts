@@ -18,12 +18,17 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fleet-demo-vpn-'));
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-  for (const name of ['API_TOKENS', 'DATABASE_URL', 'PORT', 'HOST', 'SALT_API_URL', 'SYNC_INTERVAL_S']) delete env[name];
-  child = spawn(process.execPath, ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '5', '--port', '0', '--data', dir], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  for (const name of ['API_TOKENS', 'DATABASE_URL', 'PORT', 'HOST', 'SALT_API_URL', 'SYNC_INTERVAL_S'])
+    delete env[name];
+  child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/devtools/src/cli.ts', 'demo', '--hosts', '5', '--port', '0', '--data', dir],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.on('data', (d: Buffer) => {
     out += d.toString();
   });
@@ -38,12 +43,20 @@ afterAll(() => {
 });
 
 it('starts the VPN simulator with one manager wired; organizations and accounts work through it', async () => {
-  const banner = await eventually(() => (/Ctrl-C stops/.test(out) ? out : undefined), 20_000, `the demo banner (output so far: ${out})`);
+  const banner = await eventually(
+    () => (/Ctrl-C stops/.test(out) ? out : undefined),
+    20_000,
+    `the demo banner (output so far: ${out})`,
+  );
   const api = /API\s+(http:\/\/127\.0\.0\.1:\d+\/api)/.exec(banner)?.[1] ?? '';
   const vpnUrl = /VPN server\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1];
   const token = /admin token\s+(\S+)/.exec(banner)?.[1] ?? '';
   expect(vpnUrl).toEqual(expect.any(String));
-  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
     const res = await fetch(`${api}${path}`, {
       method,
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -52,13 +65,22 @@ it('starts the VPN simulator with one manager wired; organizations and accounts 
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const managers = (await call('GET', '/vpn_managers')).body._items as Record<string, unknown>[];
-  expect(managers).toEqual([expect.objectContaining({ name: 'vpn-sim', dashboard_address: vpnUrl, password: '********' })]);
-  const org = await call('POST', '/vpn_organizations', { name: 'demo', vpn_manager: managers[0]?._id, cipher_type: 'rsa' });
+  expect(managers).toEqual([
+    expect.objectContaining({ name: 'vpn-sim', dashboard_address: vpnUrl, password: '********' }),
+  ]);
+  const org = await call('POST', '/vpn_organizations', {
+    name: 'demo',
+    vpn_manager: managers[0]?._id,
+    cipher_type: 'rsa',
+  });
   expect(org.status).toBe(201);
   const hosts = (await call('GET', '/hosts?max_results=1')).body._items as { _id: string }[];
   const linked = await call('PATCH', `/hosts/${hosts[0]?._id ?? ''}`, { vpn_organization: org.body._id });
   expect(linked.status).toBe(200);
-  expect((await call('GET', `/hosts/${hosts[0]?._id ?? ''}`)).body.vpnsrv_representation).toMatchObject({ name: hosts[0]?._id, otp_secret: '********' });
+  expect((await call('GET', `/hosts/${hosts[0]?._id ?? ''}`)).body.vpnsrv_representation).toMatchObject({
+    name: hosts[0]?._id,
+    otp_secret: '********',
+  });
 
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   child.kill('SIGTERM');

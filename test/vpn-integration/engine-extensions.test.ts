@@ -36,7 +36,11 @@ const parents = defineResource({
       summary: 'A download',
       download: true,
       handler: async ({ params }) => ({
-        download: { data: Buffer.from(`file of ${params.id ?? ''}\n`), contentType: 'application/x-openvpn-profile', filename: 'a b/é.ovpn' },
+        download: {
+          data: Buffer.from(`file of ${params.id ?? ''}\n`),
+          contentType: 'application/x-openvpn-profile',
+          filename: 'a b/é.ovpn',
+        },
       }),
     },
   ],
@@ -45,7 +49,11 @@ const parents = defineResource({
 const children = defineResource({
   name: 'undo_children',
   description: 'Throwaway: prepare makes a record on a peer; onWriteError removes it.',
-  fields: { name: f.string({ required: true }), parent: f.ref('undo_parents', { onDelete: 'restrict' }), counter: f.integer({ readonly: true, default: 0 }) },
+  fields: {
+    name: f.string({ required: true }),
+    parent: f.ref('undo_parents', { onDelete: 'restrict' }),
+    counter: f.integer({ readonly: true, default: 0 }),
+  },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', patch: 'admin' },
   hooks: {
     async prepare({ fields, original, ctx }) {
@@ -54,7 +62,9 @@ const children = defineResource({
         racesLeft -= 1;
         racing = true;
         try {
-          await ctx.runtime.resources.get('undo_children').patch(original._id, { counter: original.counter + 1 }, systemContext(ctx.runtime));
+          await ctx.runtime.resources
+            .get('undo_children')
+            .patch(original._id, { counter: original.counter + 1 }, systemContext(ctx.runtime));
         } finally {
           racing = false;
         }
@@ -88,9 +98,16 @@ async function parent(name: string): Promise<string> {
 
 describe('onWriteError', () => {
   it('undoes a create whose reference the engine then refused (422)', async () => {
-    expectEveError(await t.request.post('/api/undo_children').set(admin).send({ name: 'orphan', parent: 'ffffffffffffffffffffffff' }), 422, {
-      issues: ['parent'],
-    });
+    expectEveError(
+      await t.request
+        .post('/api/undo_children')
+        .set(admin)
+        .send({ name: 'orphan', parent: 'ffffffffffffffffffffffff' }),
+      422,
+      {
+        issues: ['parent'],
+      },
+    );
     expect(peer.has('orphan')).toBe(false);
     expect(undone).toEqual([{ name: 'orphan', status: 422 }]);
   });
@@ -112,9 +129,13 @@ describe('onWriteError', () => {
   });
 
   it('undoes each attempt that lost a race; the retried attempt (no If-Match) is stored', async () => {
-    const id = ((await t.request.post('/api/undo_children').set(admin).send({ name: 'racer' })).body as { _id: string })._id;
+    const id = (
+      (await t.request.post('/api/undo_children').set(admin).send({ name: 'racer' })).body as { _id: string }
+    )._id;
     racesLeft = 2;
-    expect((await t.request.patch(`/api/undo_children/${id}`).set(admin).send({ name: 'racer-2' })).status).toBe(200);
+    expect(
+      (await t.request.patch(`/api/undo_children/${id}`).set(admin).send({ name: 'racer-2' })).status,
+    ).toBe(200);
     expect(undone).toEqual([
       { name: 'racer-2', status: 412 },
       { name: 'racer-2', status: 412 },
@@ -124,10 +145,15 @@ describe('onWriteError', () => {
   });
 
   it('with If-Match, the lost race is the 412 and its attempt is undone', async () => {
-    const created = (await t.request.post('/api/undo_children').set(admin).send({ name: 'careful' })).body as { _id: string; _etag: string };
+    const created = (await t.request.post('/api/undo_children').set(admin).send({ name: 'careful' }))
+      .body as { _id: string; _etag: string };
     racesLeft = 1;
     expectEveError(
-      await t.request.patch(`/api/undo_children/${created._id}`).set(admin).set('If-Match', `"${created._etag}"`).send({ name: 'careful-2' }),
+      await t.request
+        .patch(`/api/undo_children/${created._id}`)
+        .set(admin)
+        .set('If-Match', `"${created._etag}"`)
+        .send({ name: 'careful-2' }),
       412,
     );
     expect(undone).toEqual([{ name: 'careful-2', status: 412 }]);
@@ -137,7 +163,10 @@ describe('onWriteError', () => {
 describe('beforeDelete', () => {
   it('does not run while a restrict reference refuses the delete (409), and runs once it allows it', async () => {
     const id = await parent('busy');
-    const child = ((await t.request.post('/api/undo_children').set(admin).send({ name: 'uses-busy', parent: id })).body as { _id: string })._id;
+    const child = (
+      (await t.request.post('/api/undo_children').set(admin).send({ name: 'uses-busy', parent: id }))
+        .body as { _id: string }
+    )._id;
     expectEveError(await t.request.delete(`/api/undo_parents/${id}`).set(admin), 409);
     expect(deletedOnPeer).not.toContain('busy');
     await t.store.update('undo_children', { _id: child }, { $unset: { parent: '' } });
@@ -149,7 +178,11 @@ describe('beforeDelete', () => {
 describe('download', () => {
   it('is an attachment with its type and an RFC 8187 filename, never cached, never sniffed', async () => {
     const id = await parent('files');
-    const res = await t.request.get(`/api/undo_parents/${id}/file`).set(auth('viewer')).buffer(true).parse(bytes);
+    const res = await t.request
+      .get(`/api/undo_parents/${id}/file`)
+      .set(auth('viewer'))
+      .buffer(true)
+      .parse(bytes);
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject({
       'content-type': 'application/x-openvpn-profile',

@@ -5,7 +5,18 @@
  * fails, nothing left on the server when the store refuses the write.
  */
 import { auth, expectEveError } from '../helpers';
-import { ADMIN, createManager, createOrg, eventually, link, newHost, orgBody, simOrgIds, startVpnEnv, type VpnEnv } from './support';
+import {
+  ADMIN,
+  createManager,
+  createOrg,
+  eventually,
+  link,
+  newHost,
+  orgBody,
+  simOrgIds,
+  startVpnEnv,
+  type VpnEnv,
+} from './support';
 
 let env: VpnEnv;
 beforeAll(async () => {
@@ -22,14 +33,25 @@ async function storedNamed(name: string): Promise<number> {
 
 describe('POST', () => {
   it('creates the organization on the server and stores its record; cipher_type stays local', async () => {
-    const body = orgBody(env.manager, { name: 'Ops Team', vpnsrv_representation: { name: 'Ops Team', cipher_type: 'rsa' } });
+    const body = orgBody(env.manager, {
+      name: 'Ops Team',
+      vpnsrv_representation: { name: 'Ops Team', cipher_type: 'rsa' },
+    });
     const res = await env.api.request.post('/api/vpn_organizations').set(admin).send(body);
     expect(res.status).toBe(201);
-    const item = await env.api.request.get(`/api/vpn_organizations/${(res.body as { _id: string })._id}`).set(auth('viewer'));
+    const item = await env.api.request
+      .get(`/api/vpn_organizations/${(res.body as { _id: string })._id}`)
+      .set(auth('viewer'));
     const rep = (item.body as { vpnsrv_representation: Record<string, unknown> }).vpnsrv_representation;
     const onServer = env.sim.state.organizations.get(String(rep.id));
     expect(onServer).toMatchObject({ name: 'OpsTeam', auth_api: false });
-    expect(item.body).toMatchObject({ name: 'Ops Team', cipher_type: 'rsa', type: 6, unreachable: false, vpn_manager: env.manager });
+    expect(item.body).toMatchObject({
+      name: 'Ops Team',
+      cipher_type: 'rsa',
+      type: 6,
+      unreachable: false,
+      vpn_manager: env.manager,
+    });
     expect(rep).toEqual({
       id: onServer?.id,
       name: 'OpsTeam',
@@ -43,11 +65,15 @@ describe('POST', () => {
   });
 
   it('auth_api: the server generates a token and a secret, stored sealed and read back masked', async () => {
-    const { id, serverId } = await createOrg(env, { vpnsrv_representation: { name: 'api', cipher_type: 'rsa', auth_api: true } });
+    const { id, serverId } = await createOrg(env, {
+      vpnsrv_representation: { name: 'api', cipher_type: 'rsa', auth_api: true },
+    });
     const onServer = env.sim.state.organizations.get(serverId);
     expect(onServer?.auth_token).toMatch(/^[A-Za-z0-9]{32}$/);
     const item = await env.api.request.get(`/api/vpn_organizations/${id}`).set(auth('viewer'));
-    expect(item.body).toMatchObject({ vpnsrv_representation: { auth_api: true, auth_token: MASK, auth_secret: MASK } });
+    expect(item.body).toMatchObject({
+      vpnsrv_representation: { auth_api: true, auth_token: MASK, auth_secret: MASK },
+    });
     const [doc] = await env.api.store.find('vpn_organizations', { _id: id });
     expect((doc?.vpnsrv_representation as Record<string, string>).auth_token).toMatch(/^enc:v1:/);
     for (const s of [onServer?.auth_token, onServer?.auth_secret]) expect(item.text).not.toContain(String(s));
@@ -55,14 +81,26 @@ describe('POST', () => {
 
   it('embeds the manager with embedded={"vpn_manager":1}, its password masked', async () => {
     const { id } = await createOrg(env);
-    const item = await env.api.request.get(`/api/vpn_organizations/${id}`).query({ embedded: '{"vpn_manager": 1}' }).set(auth('viewer'));
-    expect(item.body).toMatchObject({ vpn_manager: { _id: env.manager, username: ADMIN.username, password: MASK } });
+    const item = await env.api.request
+      .get(`/api/vpn_organizations/${id}`)
+      .query({ embedded: '{"vpn_manager": 1}' })
+      .set(auth('viewer'));
+    expect(item.body).toMatchObject({
+      vpn_manager: { _id: env.manager, username: ADMIN.username, password: MASK },
+    });
     expect(item.text).not.toContain(ADMIN.password);
   });
 
   it('an unknown manager is a 422 and makes no call', async () => {
     const before = env.proxy.calls.length;
-    expectEveError(await env.api.request.post('/api/vpn_organizations').set(admin).send(orgBody('ffffffffffffffffffffffff')), 422, { issues: ['vpn_manager'] });
+    expectEveError(
+      await env.api.request
+        .post('/api/vpn_organizations')
+        .set(admin)
+        .send(orgBody('ffffffffffffffffffffffff')),
+      422,
+      { issues: ['vpn_manager'] },
+    );
     expect(env.proxy.calls.length).toBe(before);
   });
 });
@@ -107,7 +145,10 @@ describe('POST failures leave nothing half-done', () => {
       .set(admin)
       .send([good, { name: 'no manager' }]);
     expect(res.status).toBe(422);
-    expect((res.body as { _items: { _status: string }[] })._items.map((i) => i._status)).toEqual(['OK', 'ERR']);
+    expect((res.body as { _items: { _status: string }[] })._items.map((i) => i._status)).toEqual([
+      'OK',
+      'ERR',
+    ]);
     expect(await storedNamed(String(good.name))).toBe(0);
     expect(env.proxy.calls.slice(calls).filter((c) => /^(POST|DELETE) \/organization/.test(c))).toEqual([
       'POST /organization',
@@ -130,7 +171,10 @@ describe('a slow server', () => {
   let slow: VpnEnv;
   beforeAll(async () => {
     // VPN_TIMEOUT_S 0.25: organization creation may take 1 s; the server takes 1.6 s.
-    slow = await startVpnEnv({ env: { VPN_TIMEOUT_S: '0.25' }, sim: { settings: { orgCreateDelayMs: 1600 } } });
+    slow = await startVpnEnv({
+      env: { VPN_TIMEOUT_S: '0.25' },
+      sim: { settings: { orgCreateDelayMs: 1600 } },
+    });
   });
   afterAll(() => slow.close());
 
@@ -141,7 +185,8 @@ describe('a slow server', () => {
     expect(await slow.api.store.count('vpn_organizations', { name: body.name })).toBe(0);
     // The server made it after 1.6 s; the service looks again 1 s after the failure, and deletes it.
     // The proxy records a call as it arrives: wait for the server to have carried it out too.
-    const deleted = () => slow.proxy.calls.some((c) => c.startsWith('DELETE /organization/')) && simOrgIds(slow.sim).length === 0;
+    const deleted = () =>
+      slow.proxy.calls.some((c) => c.startsWith('DELETE /organization/')) && simOrgIds(slow.sim).length === 0;
     await eventually(() => (deleted() ? true : undefined), 8000, 'the leftover deleted');
     expect(simOrgIds(slow.sim)).toEqual([]);
   });

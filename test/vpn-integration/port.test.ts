@@ -4,7 +4,11 @@
  * run time by the server registering it as `vpn` and taking it away on close.
  */
 import { expectTypeOf } from 'expect-type';
-import type { AccountRecord as ServiceAccount, OrganizationRecord as ServiceOrganization, VpnAccounts } from '@fleet/vpn';
+import type {
+  AccountRecord as ServiceAccount,
+  OrganizationRecord as ServiceOrganization,
+  VpnAccounts,
+} from '@fleet/vpn';
 import type { AccountRecord, OrganizationRecord, VpnService } from '../../resources/lib/vpn';
 import { hosts, type vpn_organizations } from '../../resources';
 import type { ItemOf } from '../../engine/src';

@@ -31,10 +31,16 @@ function profileOf(host: string, role: 'operator' | 'viewer' = 'operator') {
 
 /** The download, its bytes kept. */
 function download(host: string) {
-  return env.api.request.get(`/api/hosts/${host}/vpn_profile`).set(auth('operator')).buffer(true).parse(bytes);
+  return env.api.request
+    .get(`/api/hosts/${host}/vpn_profile`)
+    .set(auth('operator'))
+    .buffer(true)
+    .parse(bytes);
 }
 
-async function linkedHost(attach: readonly string[]): Promise<{ host: string; org: { id: string; serverId: string; name: string } }> {
+async function linkedHost(
+  attach: readonly string[],
+): Promise<{ host: string; org: { id: string; serverId: string; name: string } }> {
   const org = await createOrg(env);
   for (const s of attach) env.sim.controls.attach(s, org.serverId);
   const host = await newHost(env.api);
@@ -86,7 +92,9 @@ it('a host without an account: 404; an unknown host: 404', async () => {
 it('the account gone on the server: 502 naming it', async () => {
   const { host, org } = await linkedHost([servers[0] ?? '']);
   for (const u of simUsers(env.sim, org.serverId)) env.sim.state.users.delete(u.id);
-  expect(expectEveError(await profileOf(host), 502)._error.message).toMatch(/does not exist on the VPN server/);
+  expect(expectEveError(await profileOf(host), 502)._error.message).toMatch(
+    /does not exist on the VPN server/,
+  );
 });
 
 it('the server down: 503', async () => {

@@ -54,15 +54,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       flaskError(res, rule.status);
       return;
     }
-    const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      if (rule?.when === 'after') {
-        answer.resume();
-        flaskError(res, rule.status);
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        if (rule?.when === 'after') {
+          answer.resume();
+          flaskError(res, rule.status);
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

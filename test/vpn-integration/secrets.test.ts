@@ -29,7 +29,9 @@ function keep(res: Response): Response {
 const req = () => env.api.request;
 
 async function everyPath(): Promise<void> {
-  const api = await createOrg(env, { vpnsrv_representation: { name: 'api', cipher_type: 'rsa', auth_api: true } });
+  const api = await createOrg(env, {
+    vpnsrv_representation: { name: 'api', cipher_type: 'rsa', auth_api: true },
+  });
   const plain = await createOrg(env);
   env.sim.controls.attach([...env.sim.state.servers.keys()][0] ?? '', api.serverId);
   const host = await newHost(env.api);
@@ -63,7 +65,12 @@ async function everyFault(): Promise<void> {
   for (const mode of ['refuse', 'reset'] as const) {
     await env.sim.controls.down(mode);
     keep(await link(env, host, org.id));
-    keep(await req().post('/api/vpn_organizations').set(auth('admin')).send({ name: 'down', vpn_manager: env.manager }));
+    keep(
+      await req()
+        .post('/api/vpn_organizations')
+        .set(auth('admin'))
+        .send({ name: 'down', vpn_manager: env.manager }),
+    );
     keep(await req().post('/api/vpn_managers/reconcile').set(auth('admin')));
     await env.sim.controls.down(false);
   }
@@ -77,7 +84,12 @@ async function everyFault(): Promise<void> {
   env.sim.controls.setPassword(ADMIN.username, 'a-new-password-on-the-server');
   env.sim.controls.expireSessions();
   keep(await link(env, host, null));
-  keep(await req().post('/api/vpn_organizations').set(auth('admin')).send({ name: 'refused', vpn_manager: env.manager }));
+  keep(
+    await req()
+      .post('/api/vpn_organizations')
+      .set(auth('admin'))
+      .send({ name: 'refused', vpn_manager: env.manager }),
+  );
   keep(await req().post('/api/vpn_managers/reconcile').set(auth('admin')));
   keep(await req().get('/api/alerts?max_results=100').set(auth('viewer')));
 }

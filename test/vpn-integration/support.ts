@@ -32,7 +32,10 @@ export interface VpnEnvOptions {
 export async function startVpnEnv(o: VpnEnvOptions = {}): Promise<VpnEnv> {
   const sim = await startVpnSim({ seed: 11, admins: [ADMIN], ...o.sim });
   const proxy = await startFaultProxy(sim.url);
-  const api = await startTestServer({ env: { VPN_RECONCILE_INTERVAL_S: '0', VPN_TIMEOUT_S: '3', ...o.env }, logLevel: 'debug' });
+  const api = await startTestServer({
+    env: { VPN_RECONCILE_INTERVAL_S: '0', VPN_TIMEOUT_S: '3', ...o.env },
+    logLevel: 'debug',
+  });
   const manager = await createManager(api, proxy.url);
   return {
     sim,
@@ -48,7 +51,11 @@ export async function startVpnEnv(o: VpnEnvOptions = {}): Promise<VpnEnv> {
 }
 
 /** Stores a manager at `url` with the simulator's administrator; resolves its id. */
-export async function createManager(api: TestServer, url: string, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function createManager(
+  api: TestServer,
+  url: string,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   const res = await api.request
     .post('/api/vpn_managers')
     .set(auth('admin'))
@@ -60,17 +67,30 @@ export async function createManager(api: TestServer, url: string, overrides: Rec
 /** The body of a POST /api/vpn_organizations, as the spec shows it. */
 export function orgBody(manager: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const name = uniqueName('org');
-  return { name, vpn_manager: manager, cipher_type: 'rsa', vpnsrv_representation: { name, cipher_type: 'rsa' }, ...overrides };
+  return {
+    name,
+    vpn_manager: manager,
+    cipher_type: 'rsa',
+    vpnsrv_representation: { name, cipher_type: 'rsa' },
+    ...overrides,
+  };
 }
 
 /** Creates an organization through the API; resolves its id and its id on the server. */
-export async function createOrg(env: VpnEnv, overrides: Record<string, unknown> = {}): Promise<{ id: string; serverId: string; name: string }> {
+export async function createOrg(
+  env: VpnEnv,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; serverId: string; name: string }> {
   const body = orgBody(env.manager, overrides);
   const res = await env.api.request.post('/api/vpn_organizations').set(auth('admin')).send(body);
   expect({ status: res.status, body: res.body as unknown }).toMatchObject({ status: 201 });
   const id = (res.body as { _id: string })._id;
   const item = await env.api.request.get(`/api/vpn_organizations/${id}`).set(auth('viewer'));
-  return { id, serverId: String((item.body as { vpnsrv_representation: { id: string } }).vpnsrv_representation.id), name: String(body.name) };
+  return {
+    id,
+    serverId: String((item.body as { vpnsrv_representation: { id: string } }).vpnsrv_representation.id),
+    name: String(body.name),
+  };
 }
 
 /** Stores a new host (as the sync would); resolves its id. */
@@ -102,14 +122,24 @@ export function simOrgIds(sim: VpnSim): string[] {
 
 /** Every secret the simulator holds: administrators' passwords, sessions, OTP secrets, organization tokens. */
 export function simSecrets(sim: VpnSim): string[] {
-  const out = [...[...sim.state.admins.values()].map((a) => a.password), ...sim.state.sessions.keys(), ...sim.state.tokens.keys(), ...sim.state.csrf.keys()];
+  const out = [
+    ...[...sim.state.admins.values()].map((a) => a.password),
+    ...sim.state.sessions.keys(),
+    ...sim.state.tokens.keys(),
+    ...sim.state.csrf.keys(),
+  ];
   for (const u of sim.state.users.values()) out.push(u.otp_secret);
-  for (const o of sim.state.organizations.values()) for (const s of [o.auth_token, o.auth_secret]) if (s !== null) out.push(s);
+  for (const o of sim.state.organizations.values())
+    for (const s of [o.auth_token, o.auth_secret]) if (s !== null) out.push(s);
   return out;
 }
 
 /** Waits until `probe` resolves a value (polling every 50 ms). */
-export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -120,7 +150,10 @@ export async function eventually<T>(probe: () => Promise<T | undefined> | T | un
 }
 
 /** The alerts of a type, newest first. */
-export async function alertsOf(api: TestServer, type: string): Promise<{ _id: string; payload: Record<string, unknown>; level: string }[]> {
+export async function alertsOf(
+  api: TestServer,
+  type: string,
+): Promise<{ _id: string; payload: Record<string, unknown>; level: string }[]> {
   const res = await api.request
     .get('/api/alerts')
     .query({ where: JSON.stringify({ type }), max_results: '100' })

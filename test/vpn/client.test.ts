@@ -60,7 +60,9 @@ describe('organizations', () => {
   test('a malformed id is refused before any request (the server would act on "none")', async () => {
     const before = sim.controls.stats.requests;
     await expect(vpn.deleteOrganization('not-an-id')).rejects.toBeInstanceOf(Unprocessable);
-    await expect(vpn.getUser('5F1C0C7A9F1B2A0012345678', '5f1c0c7a9f1b2a0012345678')).rejects.toBeInstanceOf(Unprocessable);
+    await expect(vpn.getUser('5F1C0C7A9F1B2A0012345678', '5f1c0c7a9f1b2a0012345678')).rejects.toBeInstanceOf(
+      Unprocessable,
+    );
     expect(sim.controls.stats.requests).toBe(before);
   });
 });
@@ -112,7 +114,11 @@ describe('users', () => {
       network_links: ['10.8.0.0/24'],
     });
     expect(new Set(updated.groups)).toEqual(new Set(['ops', 'db']));
-    expect(sim.state.users.get(user.id)).toMatchObject({ pin: '123456', network_links: ['10.8.0.0/24'], disabled: true });
+    expect(sim.state.users.get(user.id)).toMatchObject({
+      pin: '123456',
+      network_links: ['10.8.0.0/24'],
+      disabled: true,
+    });
     const renamed = await vpn.updateUser(org.id, user.id, { name: 'db02', pin: null });
     expect(renamed).toMatchObject({ name: 'db02', pin: false, disabled: true });
   });
@@ -142,7 +148,11 @@ describe('users', () => {
     await vpn.createUser(org.id, { name: 'b-host' });
     await vpn.createUser(org.id, { name: 'a-host' });
     expect((await vpn.listUsers(org.id))?.map((u) => u.name)).toEqual(['a-host', 'b-host']);
-    expect((await vpn.listUsers(org.id, { includeServerUsers: true }))?.map((u) => u.type)).toEqual(['client', 'client', 'server']);
+    expect((await vpn.listUsers(org.id, { includeServerUsers: true }))?.map((u) => u.type)).toEqual([
+      'client',
+      'client',
+      'server',
+    ]);
     expect((await vpn.findUsers(org.id, 'a-host'))?.map((u) => u.name)).toEqual(['a-host']);
     expect(await vpn.findUsers(org.id, 'a host')).toEqual([]);
     await vpn.deleteOrganization(org.id);
@@ -155,7 +165,12 @@ describe('users', () => {
     await vpn.deleteOrganization(org.id);
     const err: unknown = await vpn.createUser(org.id, { name: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(VpnMissing);
-    expect(err).toMatchObject({ status: 502, kind: 'organization', id: org.id, message: expect.stringContaining('VPN manager "vpn1"') });
+    expect(err).toMatchObject({
+      status: 502,
+      kind: 'organization',
+      id: org.id,
+      message: expect.stringContaining('VPN manager "vpn1"'),
+    });
   });
 });
 
@@ -172,7 +187,10 @@ describe('profiles', () => {
     expect(p1?.files.map((f) => f.name)).toEqual(['prof_h1_gw1.ovpn']);
     expect(p1?.files[0]?.content).toMatch(/^remote 127\.0\.0\.1 1194 udp$/m);
     expect(p1?.files[0]?.content).toContain('<key>');
-    expect((await vpn.getProfile(org.id, ops.id))?.files.map((f) => f.name)).toEqual(['prof_h2_gw1.ovpn', 'prof_h2_gw2.ovpn']);
+    expect((await vpn.getProfile(org.id, ops.id))?.files.map((f) => f.name)).toEqual([
+      'prof_h2_gw1.ovpn',
+      'prof_h2_gw2.ovpn',
+    ]);
   });
 
   test('without an attached server the archive is empty; a missing user has no profile', async () => {
@@ -193,7 +211,10 @@ describe('servers', () => {
     expect(sim.state.servers.get(serverId)?.organizations).toContain(org.id);
     sim.controls.setServerStatus(serverId, 'online');
     const org2 = await vpn.createOrganization({ name: 'attach-2' });
-    await expect(vpn.attachOrganization(serverId, org2.id)).rejects.toMatchObject({ status: 502, message: expect.stringContaining('server_not_offline') });
+    await expect(vpn.attachOrganization(serverId, org2.id)).rejects.toMatchObject({
+      status: 502,
+      message: expect.stringContaining('server_not_offline'),
+    });
     sim.controls.setServerStatus(serverId, 'offline');
   });
 });

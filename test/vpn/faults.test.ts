@@ -72,7 +72,9 @@ describe('transport faults', () => {
     await sim.controls.down('refuse');
     const err = await rejection(vpn.listOrganizations());
     expect(err).toBeInstanceOf(ServiceUnavailable);
-    expect(err.message).toBe(`VPN manager "vpn1" unreachable at ${sim.url}: ECONNREFUSED (POST /auth/session)`);
+    expect(err.message).toBe(
+      `VPN manager "vpn1" unreachable at ${sim.url}: ECONNREFUSED (POST /auth/session)`,
+    );
   });
 
   test('connections dropped by the server -> 503', async () => {
@@ -90,7 +92,9 @@ describe('transport faults', () => {
     sim.controls.slow(1_000);
     const err = await rejection(vpn.listOrganizations());
     expect(err).toBeInstanceOf(GatewayTimeout);
-    expect(err.message).toBe(`VPN manager "vpn1" at ${sim.url} did not answer within 300 ms (GET /organization)`);
+    expect(err.message).toBe(
+      `VPN manager "vpn1" at ${sim.url} did not answer within 300 ms (GET /organization)`,
+    );
   });
 
   test("a server error -> 502 with the server's text", async () => {
@@ -99,7 +103,9 @@ describe('transport faults', () => {
     sim.controls.failNext(1, 500);
     const err = await rejection(vpn.createOrganization({ name: 'x' }));
     expect(err).toBeInstanceOf(BadGateway);
-    expect(err.message).toBe('VPN manager "vpn1": POST /organization answered 500: 500: Internal Server Error');
+    expect(err.message).toBe(
+      'VPN manager "vpn1": POST /organization answered 500: 500: Internal Server Error',
+    );
   });
 });
 
@@ -109,13 +115,17 @@ describe('credentials', () => {
     sim.controls.resetStats();
     const err = await rejection(client().listOrganizations());
     expect(err).toBeInstanceOf(BadGateway);
-    expect(err.message).toBe('VPN manager "vpn1" refused the credentials of user "fleet": Authentication credentials are not valid. (auth_invalid)');
+    expect(err.message).toBe(
+      'VPN manager "vpn1" refused the credentials of user "fleet": Authentication credentials are not valid. (auth_invalid)',
+    );
     expect(sim.controls.stats.loginAttempts).toBe(1);
   });
 
   test('an administrator with two-factor authentication -> 502 saying so', async () => {
     const err = await rejection(
-      client({ manager: { name: 'vpn1', dashboard_address: sim.url, username: 'otp-admin', password: PASSWORD } }).listOrganizations(),
+      client({
+        manager: { name: 'vpn1', dashboard_address: sim.url, username: 'otp-admin', password: PASSWORD },
+      }).listOrganizations(),
     );
     expect(err).toBeInstanceOf(BadGateway);
     expect(err.message).toContain('two-factor authentication');
@@ -135,16 +145,19 @@ describe('credentials', () => {
 });
 
 describe('session expiry', () => {
-  test.each(['flask', 'proxy'] as const)('expired on the %s side: one re-login, then the call succeeds', async (layer) => {
-    const vpn = client();
-    await vpn.listOrganizations();
-    sim.controls.resetStats();
-    sim.controls.expireSessions(layer);
-    await expect(vpn.listOrganizations()).resolves.toEqual(expect.any(Array));
-    expect(sim.controls.stats).toMatchObject({ logins: 1, unauthorized: 1 });
-    await vpn.listOrganizations();
-    expect(sim.controls.stats.logins).toBe(1);
-  });
+  test.each(['flask', 'proxy'] as const)(
+    'expired on the %s side: one re-login, then the call succeeds',
+    async (layer) => {
+      const vpn = client();
+      await vpn.listOrganizations();
+      sim.controls.resetStats();
+      sim.controls.expireSessions(layer);
+      await expect(vpn.listOrganizations()).resolves.toEqual(expect.any(Array));
+      expect(sim.controls.stats).toMatchObject({ logins: 1, unauthorized: 1 });
+      await vpn.listOrganizations();
+      expect(sim.controls.stats.logins).toBe(1);
+    },
+  );
 
   test('eight concurrent calls after expiry share one login', async () => {
     const vpn = client();
@@ -153,7 +166,9 @@ describe('session expiry', () => {
     try {
       sim.controls.expireSessions();
       sim.controls.resetStats();
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? vpn.listOrganizations() : vpn.listUsers(org.id))));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? vpn.listOrganizations() : vpn.listUsers(org.id))),
+      );
       expect(results.every((r) => Array.isArray(r))).toBe(true);
       expect(sim.controls.stats.loginAttempts).toBe(1);
       expect(sim.controls.stats.unauthorized).toBe(8);
@@ -180,7 +195,9 @@ describe('session expiry', () => {
     try {
       const err = await rejection(vpn.listOrganizations());
       expect(err).toBeInstanceOf(BadGateway);
-      expect(err.message).toBe('VPN manager "vpn1" refused GET /organization after a fresh login: 401: Unauthorized');
+      expect(err.message).toBe(
+        'VPN manager "vpn1" refused GET /organization after a fresh login: 401: Unauthorized',
+      );
       expect(sim.controls.stats).toMatchObject({ loginAttempts: 1, unauthorized: 2 });
     } finally {
       csrf.get = lookup;

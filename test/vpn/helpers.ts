@@ -63,8 +63,12 @@ export async function consoleLogin(sim: VpnSim, credentials = sim.credentials): 
 /** A Log keeping every line, debug included, as `<level> <message> <json>`. */
 export function captureLog(): { log: Log; lines: string[] } {
   const lines: string[] = [];
-  const keep = (level: string) => (o: object, m?: string) => void lines.push(`${level} ${m ?? ''} ${JSON.stringify(o)}`);
-  return { log: { info: keep('info'), warn: keep('warn'), error: keep('error'), debug: keep('debug') }, lines };
+  const keep = (level: string) => (o: object, m?: string) =>
+    void lines.push(`${level} ${m ?? ''} ${JSON.stringify(o)}`);
+  return {
+    log: { info: keep('info'), warn: keep('warn'), error: keep('error'), debug: keep('debug') },
+    lines,
+  };
 }
 
 /** Every way an error could be shown: message, stack, own properties, util.inspect. */

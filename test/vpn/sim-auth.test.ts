@@ -31,7 +31,9 @@ afterAll(async () => {
 
 describe('auth_session_post', () => {
   test('a valid login answers {authenticated, default} and sets the session and token cookies', async () => {
-    const res = await raw(sim, 'POST', '/auth/session', { body: { username: ' ADMIN ', password: 'pw-123456' } });
+    const res = await raw(sim, 'POST', '/auth/session', {
+      body: { username: ' ADMIN ', password: 'pw-123456' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ authenticated: true, default: false });
     expect(res.setCookies.map((c) => c.split('=')[0])).toEqual(['session', 'token']);
@@ -53,7 +55,13 @@ describe('auth_session_post', () => {
     const res = await raw(sim, 'POST', '/auth/session', { body: { username: 'otp', password: 'pw-123456' } });
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ error: 'auth_otp_required', otp_auth: true });
-    expect((await raw(sim, 'POST', '/auth/session', { body: { username: 'otp', password: 'pw-123456', otp_code: '424242' } })).status).toBe(200);
+    expect(
+      (
+        await raw(sim, 'POST', '/auth/session', {
+          body: { username: 'otp', password: 'pw-123456', otp_code: '424242' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -61,11 +69,19 @@ describe('limiter.auth_check', () => {
   test('more than 30 attempts per administrator in 600 s: 400 auth_too_many, right password or not; the window then resets', async () => {
     const own = await startVpnSim({ seed: 13, admins: [{ username: 'a', password: 'pw' }] });
     try {
-      for (let i = 0; i < 30; i += 1) await raw(own, 'POST', '/auth/session', { body: { username: 'a', password: i % 2 === 0 ? 'pw' : 'bad' } });
+      for (let i = 0; i < 30; i += 1)
+        await raw(own, 'POST', '/auth/session', {
+          body: { username: 'a', password: i % 2 === 0 ? 'pw' : 'bad' },
+        });
       const limited = await raw(own, 'POST', '/auth/session', { body: { username: 'a', password: 'pw' } });
-      expect([limited.status, limited.body]).toEqual([400, { error: 'auth_too_many', error_msg: 'Too many authentication attempts.' }]);
+      expect([limited.status, limited.body]).toEqual([
+        400,
+        { error: 'auth_too_many', error_msg: 'Too many authentication attempts.' },
+      ]);
       own.controls.advanceClock(600_001);
-      expect((await raw(own, 'POST', '/auth/session', { body: { username: 'a', password: 'pw' } })).status).toBe(200);
+      expect(
+        (await raw(own, 'POST', '/auth/session', { body: { username: 'a', password: 'pw' } })).status,
+      ).toBe(200);
     } finally {
       await own.close();
     }
@@ -114,9 +130,16 @@ describe('check_session', () => {
     const path = '/user/5f1c0c7a9f1b2a0012345678';
     const ts = '1700000000';
     const nonce = '0123456789abcdef0123456789abcdef';
-    const signature = createHmac('sha256', API.secret).update([API.token, ts, nonce, 'POST', path].join('&')).digest('base64');
+    const signature = createHmac('sha256', API.secret)
+      .update([API.token, ts, nonce, 'POST', path].join('&'))
+      .digest('base64');
     expect(signature).toBe('npOM4cGgLuIbT0CT5mfvD3arlHz2ks9Ah9MZBqSiVFE=');
-    const headers = { 'Auth-Token': API.token, 'Auth-Timestamp': ts, 'Auth-Nonce': nonce, 'Auth-Signature': signature };
+    const headers = {
+      'Auth-Token': API.token,
+      'Auth-Timestamp': ts,
+      'Auth-Nonce': nonce,
+      'Auth-Signature': signature,
+    };
     const res = await raw(apiSim, 'POST', path, { body: { name: 'x' }, headers });
     expect([res.status, res.text]).toEqual([500, '500: Internal Server Error']);
     const replay = await raw(apiSim, 'POST', path, { body: { name: 'x' }, headers });
@@ -129,12 +152,23 @@ describe('check_session', () => {
       'Auth-Token': API.token,
       'Auth-Timestamp': ts,
       'Auth-Nonce': nonce,
-      'Auth-Signature': createHmac('sha256', API.secret).update([API.token, ts, nonce, 'GET', '/organization'].join('&')).digest('base64'),
+      'Auth-Signature': createHmac('sha256', API.secret)
+        .update([API.token, ts, nonce, 'GET', '/organization'].join('&'))
+        .digest('base64'),
     });
-    expect((await raw(apiSim, 'GET', '/organization', { headers: sign(String(nowS), 'aaaaaaaa1') })).status).toBe(200);
-    expect((await raw(apiSim, 'GET', '/organization', { headers: sign(String(nowS - 43_300), 'aaaaaaaa2') })).status).toBe(401);
-    expect((await raw(apiSim, 'GET', '/organization', { headers: sign(String(nowS), 'short') })).status).toBe(401);
-    expect((await raw(apiSim, 'GET', '/organization', { headers: sign(`${nowS}.5`, 'aaaaaaaa3') })).status).toBe(401);
+    expect(
+      (await raw(apiSim, 'GET', '/organization', { headers: sign(String(nowS), 'aaaaaaaa1') })).status,
+    ).toBe(200);
+    expect(
+      (await raw(apiSim, 'GET', '/organization', { headers: sign(String(nowS - 43_300), 'aaaaaaaa2') }))
+        .status,
+    ).toBe(401);
+    expect((await raw(apiSim, 'GET', '/organization', { headers: sign(String(nowS), 'short') })).status).toBe(
+      401,
+    );
+    expect(
+      (await raw(apiSim, 'GET', '/organization', { headers: sign(`${nowS}.5`, 'aaaaaaaa3') })).status,
+    ).toBe(401);
   });
 });
 
@@ -166,12 +200,19 @@ describe('Authorize (pritunl-web)', () => {
 
 describe('auth_delete and auth_state_get', () => {
   test('GET /state needs no CSRF and mints a new token each call; DELETE /auth/session ends the session', async () => {
-    const login = await raw(sim, 'POST', '/auth/session', { body: { username: 'admin', password: 'pw-123456' } });
+    const login = await raw(sim, 'POST', '/auth/session', {
+      body: { username: 'admin', password: 'pw-123456' },
+    });
     const cookie = cookieHeader(login.setCookies);
     const one = await raw(sim, 'GET', '/state', { cookie });
     const two = await raw(sim, 'GET', '/state', { cookie });
-    expect(one.body).toMatchObject({ super_user: true, csrf_token: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
-    expect((one.body as { csrf_token: string }).csrf_token).not.toBe((two.body as { csrf_token: string }).csrf_token);
+    expect(one.body).toMatchObject({
+      super_user: true,
+      csrf_token: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+    });
+    expect((one.body as { csrf_token: string }).csrf_token).not.toBe(
+      (two.body as { csrf_token: string }).csrf_token,
+    );
     expect((await raw(sim, 'DELETE', '/auth/session', { cookie })).body).toEqual({ authenticated: false });
     expect((await raw(sim, 'GET', '/state', { cookie })).status).toBe(401);
   });

@@ -8,7 +8,8 @@ import { consoleLogin, raw, type RawAnswer, type RawSession } from './helpers';
 
 let sim: VpnSim;
 let s: RawSession;
-const call = (method: string, path: string, body?: unknown): Promise<RawAnswer> => raw(sim, method, path, { ...s, body });
+const call = (method: string, path: string, body?: unknown): Promise<RawAnswer> =>
+  raw(sim, method, path, { ...s, body });
 type Json = Record<string, unknown>;
 
 async function org(name: string): Promise<string> {
@@ -53,7 +54,11 @@ describe('org_post / org_get / org_delete', () => {
     const names = (list.body as Json[]).map((o) => o.name as string);
     expect(names).toEqual([...names].sort());
     const page = await call('GET', '/organization?page=0');
-    expect(page.body).toMatchObject({ page: 0, page_total: expect.any(Number), organizations: expect.any(Array) });
+    expect(page.body).toMatchObject({
+      page: 0,
+      page_total: expect.any(Number),
+      organizations: expect.any(Array),
+    });
   });
 
   test('org_delete: {} and the users go too; missing -> 500; malformed -> {} doing nothing', async () => {
@@ -113,9 +118,15 @@ describe('user_post', () => {
   test('a missing organization is 500; PIN rules are 400 with {error, error_msg}', async () => {
     expect((await call('POST', '/user/5f1c0c7a9f1b2a0012345678', { name: 'x' })).status).toBe(500);
     const id = await org('pins');
-    expect((await call('POST', `/user/${id}`, { name: 'a', pin: '12ab56' })).body).toMatchObject({ error: 'pin_not_digits' });
-    expect((await call('POST', `/user/${id}`, { name: 'a', pin: '123' })).body).toMatchObject({ error: 'pin_too_short' });
-    expect((await call('POST', `/user/${id}`, { name: 'a', pin: '123456', bypass_secondary: true })).body).toMatchObject({ error: 'pin_bypass_secondary' });
+    expect((await call('POST', `/user/${id}`, { name: 'a', pin: '12ab56' })).body).toMatchObject({
+      error: 'pin_not_digits',
+    });
+    expect((await call('POST', `/user/${id}`, { name: 'a', pin: '123' })).body).toMatchObject({
+      error: 'pin_too_short',
+    });
+    expect(
+      (await call('POST', `/user/${id}`, { name: 'a', pin: '123456', bypass_secondary: true })).body,
+    ).toMatchObject({ error: 'pin_bypass_secondary' });
   });
 
   test('a bad network link answers 400 after the user was created (partial success)', async () => {
@@ -147,7 +158,11 @@ describe('pritunl-web binding and routing', () => {
   });
 
   test('a body that is not JSON is 520; one over 50,000 bytes is 400', async () => {
-    const form = await raw(sim, 'POST', '/organization', { ...s, text: 'name=x', contentType: 'application/x-www-form-urlencoded' });
+    const form = await raw(sim, 'POST', '/organization', {
+      ...s,
+      text: 'name=x',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(520);
     const big = await call('POST', '/organization', { name: 'x'.repeat(50_001) });
     expect(big.status).toBe(400);
@@ -163,9 +178,23 @@ describe('pritunl-web binding and routing', () => {
 describe('user_put / user_get / user_delete', () => {
   test('user_put: every key is applied, so an omitted one is reset; pin true keeps the PIN', async () => {
     const id = await org('put');
-    const u = await user(id, { name: 'db', email: 'db@x.io', groups: ['ops'], pin: '123456', disabled: true, dns_servers: ['10.0.0.2'] });
+    const u = await user(id, {
+      name: 'db',
+      email: 'db@x.io',
+      groups: ['ops'],
+      pin: '123456',
+      disabled: true,
+      dns_servers: ['10.0.0.2'],
+    });
     const res = await call('PUT', `/user/${id}/${u.id as string}`, { pin: true });
-    expect(res.body).toMatchObject({ name: 'undefined', email: null, groups: [], pin: true, disabled: false, dns_servers: null });
+    expect(res.body).toMatchObject({
+      name: 'undefined',
+      email: null,
+      groups: [],
+      pin: true,
+      disabled: false,
+      dns_servers: null,
+    });
     const numeric = await call('PUT', `/user/${id}/${u.id as string}`, { name: 'db', pin: 123456 });
     expect(numeric.status).toBe(500);
   });
@@ -182,7 +211,11 @@ describe('user_put / user_get / user_delete', () => {
       ['b', 'client'],
       [`server_${east?.id ?? ''}`, 'server'],
     ]);
-    expect(list[0]).toMatchObject({ status: false, network_links: [], servers: [expect.objectContaining({ name: 'east' })] });
+    expect(list[0]).toMatchObject({
+      status: false,
+      network_links: [],
+      servers: [expect.objectContaining({ name: 'east' })],
+    });
     expect((await call('GET', `/user/${id}/5f1c0c7a9f1b2a0012345678`)).status).toBe(404);
     expect((await call('GET', '/user/5f1c0c7a9f1b2a0012345678')).status).toBe(404);
     expect(((await call('GET', `/organization/${id}`)).body as Json).user_count).toBe(2);
@@ -192,10 +225,17 @@ describe('user_put / user_get / user_delete', () => {
     const a = await org('scope-a');
     const b = await org('scope-b');
     const u = await user(a, { name: 'owned' });
-    expect((await call('GET', `/user/${b}/${u.id as string}`)).body).toMatchObject({ id: u.id, organization: b });
+    expect((await call('GET', `/user/${b}/${u.id as string}`)).body).toMatchObject({
+      id: u.id,
+      organization: b,
+    });
     const scoped = await call('GET', `/user/${b}?search=id:${u.id as string}&limit=1`);
     expect(scoped.body).toMatchObject({ search: `id:${u.id as string}`, users: [] });
-    expect(((await call('GET', `/user/${a}?search=id:${u.id as string}&limit=1`)).body as { users: Json[] }).users.map((x) => x.id)).toEqual([u.id]);
+    expect(
+      (
+        (await call('GET', `/user/${a}?search=id:${u.id as string}&limit=1`)).body as { users: Json[] }
+      ).users.map((x) => x.id),
+    ).toEqual([u.id]);
   });
 
   test('user_delete: {} once, then 500', async () => {
@@ -223,10 +263,19 @@ describe('user_key_tar_archive_get (/data) and server_org_put', () => {
     const west = [...sim.state.servers.values()][1];
     sim.controls.setServerStatus(west?.id ?? '', 'online');
     const refused = await call('PUT', `/server/${west?.id ?? ''}/organization/${id}`);
-    expect([refused.status, refused.body]).toEqual([400, { error: 'server_not_offline', error_msg: 'Server must be offline to attach an organization.' }]);
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { error: 'server_not_offline', error_msg: 'Server must be offline to attach an organization.' },
+    ]);
     await call('PUT', `/server/${west?.id ?? ''}/operation/stop`);
-    expect((await call('PUT', `/server/${west?.id ?? ''}/organization/${id}`)).body).toEqual({ id, server: west?.id, name: 'attach' });
-    expect([...sim.state.users.values()].filter((u) => u.orgId === id).map((u) => u.type)).toEqual(['server']);
+    expect((await call('PUT', `/server/${west?.id ?? ''}/organization/${id}`)).body).toEqual({
+      id,
+      server: west?.id,
+      name: 'attach',
+    });
+    expect([...sim.state.users.values()].filter((u) => u.orgId === id).map((u) => u.type)).toEqual([
+      'server',
+    ]);
   });
 });
 

@@ -46,7 +46,12 @@ export interface CompiledResource {
   readonly references: readonly Reference[];
   readonly softDelete?: { readonly field: string; readonly param: string };
   /** Bodies of users (writable fields; patch: the patchable ones) and of the system principal (every field). */
-  readonly validators: { readonly create: z.ZodType; readonly patch: z.ZodType; readonly systemCreate: z.ZodType; readonly systemPatch: z.ZodType };
+  readonly validators: {
+    readonly create: z.ZodType;
+    readonly patch: z.ZodType;
+    readonly systemCreate: z.ZodType;
+    readonly systemPatch: z.ZodType;
+  };
   readonly collection: CollectionSpec;
 }
 
@@ -61,15 +66,18 @@ function relationsOf(fields: Fields): Relation[] {
   for (const [name, field] of Object.entries(fields)) {
     if (field.writeOnly) continue;
     if (field.kind === 'ref') out.push({ field: name, to: field.to, many: false });
-    if (field.kind === 'array' && field.of.kind === 'ref') out.push({ field: name, to: field.of.to, many: true });
+    if (field.kind === 'array' && field.of.kind === 'ref')
+      out.push({ field: name, to: field.of.to, many: true });
   }
   return out;
 }
 
 function reference(path: string, ref: RefField, many: boolean, owner: string): Reference {
   const onDelete = ref.onDelete ?? 'restrict';
-  if (onDelete === 'pull' && !many) throw new Error(`${owner}.${path}: onDelete 'pull' needs a list of references (f.array(f.ref(...)))`);
-  if (onDelete === 'nullify' && (many || ref.nullable !== true)) throw new Error(`${owner}.${path}: onDelete 'nullify' needs a single nullable reference`);
+  if (onDelete === 'pull' && !many)
+    throw new Error(`${owner}.${path}: onDelete 'pull' needs a list of references (f.array(f.ref(...)))`);
+  if (onDelete === 'nullify' && (many || ref.nullable !== true))
+    throw new Error(`${owner}.${path}: onDelete 'nullify' needs a single nullable reference`);
   return { path, to: ref.to, many, nullable: ref.nullable === true, onDelete, exists: ref.exists !== false };
 }
 
@@ -95,10 +103,17 @@ function scopedIndexes(indexes: readonly IndexSpec[], softDeleteField: string | 
   if (!softDeleteField) return [...indexes];
   const lead = [softDeleteField, 1] as const;
   // Unique indexes keep their keys: a leading flag would change what they make unique.
-  return [{ fields: [lead] }, ...indexes.map((ix) => (ix.unique ? ix : { ...ix, fields: [lead, ...ix.fields] }))];
+  return [
+    { fields: [lead] },
+    ...indexes.map((ix) => (ix.unique ? ix : { ...ix, fields: [lead, ...ix.fields] })),
+  ];
 }
 
-function collectionSpecOf(def: ResourceDefinition, paths: PathIndex, softDeleteField?: string): CollectionSpec {
+function collectionSpecOf(
+  def: ResourceDefinition,
+  paths: PathIndex,
+  softDeleteField?: string,
+): CollectionSpec {
   const scalarPaths: Record<string, ScalarType> = {};
   for (const info of paths.byPath.values()) {
     const type = scalarTypeOf(info);
@@ -125,14 +140,17 @@ export function compileResource(definition: AnyResourceDefinition): CompiledReso
     const why = routeAnswerError(route);
     if (why) throw new Error(`${def.name}: ${why}`);
   }
-  if (!/^[a-z][a-z0-9_]*$/.test(def.name)) throw new Error(`resource name "${def.name}" must match [a-z][a-z0-9_]*`);
+  if (!/^[a-z][a-z0-9_]*$/.test(def.name))
+    throw new Error(`resource name "${def.name}" must match [a-z][a-z0-9_]*`);
   const entries = Object.entries<Field>(def.fields);
   for (const [name] of entries) {
     if (name.startsWith('_') && name !== def.softDelete?.field) {
       // `_id`, `_created`, `_updated`, `_etag` belong to the engine (Eve refuses them in a schema too).
-      if (['_id', '_created', '_updated', '_etag'].includes(name)) throw new Error(`${def.name}.${name}: meta fields cannot be declared`);
+      if (['_id', '_created', '_updated', '_etag'].includes(name))
+        throw new Error(`${def.name}.${name}: meta fields cannot be declared`);
     }
-    if (name.includes('.') || name.includes('$')) throw new Error(`${def.name}.${name}: field names cannot contain "." or "$"`);
+    if (name.includes('.') || name.includes('$'))
+      throw new Error(`${def.name}.${name}: field names cannot contain "." or "$"`);
   }
   const softDelete = def.softDelete;
   const extra: Fields = softDelete ? { [softDelete.field]: { kind: 'boolean', readonly: true } } : {};
@@ -145,7 +163,9 @@ export function compileResource(definition: AnyResourceDefinition): CompiledReso
   const writableFields = Object.fromEntries(entries.filter(([, f]) => !f.readonly));
   const patchFields = Object.fromEntries(entries.filter(([n, f]) => !f.readonly && patchable.has(n)));
   // The system principal writes server-set fields too; they are validated like any other.
-  const systemFields = Object.fromEntries(entries.map(([n, f]) => [n, f.readonly ? { ...f, readonly: false } : f]));
+  const systemFields = Object.fromEntries(
+    entries.map(([n, f]) => [n, f.readonly ? { ...f, readonly: false } : f]),
+  );
   return Object.freeze({
     def,
     name: def.name,

@@ -49,10 +49,12 @@ export function indexPaths(fields: Fields, extra: Fields = {}): PathIndex {
     byPath.set(name, { path: name, field, inArray, secret: isSecret });
     if (field.kind === 'object') {
       if (field.open) openPrefixes.push(name);
-      for (const [sub, subField] of Object.entries(field.fields)) visit(`${name}.${sub}`, subField, inArray, isSecret);
+      for (const [sub, subField] of Object.entries(field.fields))
+        visit(`${name}.${sub}`, subField, inArray, isSecret);
     } else if (field.kind === 'array' && field.of.kind === 'object') {
       if (field.of.open) openPrefixes.push(name);
-      for (const [sub, subField] of Object.entries(field.of.fields)) visit(`${name}.${sub}`, subField, true, isSecret);
+      for (const [sub, subField] of Object.entries(field.of.fields))
+        visit(`${name}.${sub}`, subField, true, isSecret);
     }
   };
   for (const [name, field] of Object.entries({ ...META_FIELDS, ...extra, ...fields })) {
@@ -71,7 +73,8 @@ export function resolvePath(index: PathIndex, path: string): PathInfo | 'open' |
     .split('.')
     .filter((seg) => !/^\d+$/.test(seg))
     .join('.');
-  if (withoutIndexes !== path && index.byPath.has(withoutIndexes)) return index.byPath.get(withoutIndexes) ?? null;
+  if (withoutIndexes !== path && index.byPath.has(withoutIndexes))
+    return index.byPath.get(withoutIndexes) ?? null;
   return index.openPrefixes.some((p) => path.startsWith(`${p}.`)) ? 'open' : null;
 }
 

@@ -22,7 +22,10 @@ export interface Registry {
 }
 
 /** Compiles and cross-checks the definitions and route groups; throws naming the first problem. */
-export function createRegistry(definitions: readonly AnyResourceDefinition[], routeGroups: readonly RouteGroup[] = []): Registry {
+export function createRegistry(
+  definitions: readonly AnyResourceDefinition[],
+  routeGroups: readonly RouteGroup[] = [],
+): Registry {
   const resources = new Map<string, CompiledResource>();
   for (const def of definitions) {
     if (resources.has(def.name)) throw new Error(`resource "${def.name}" is defined twice`);
@@ -31,13 +34,15 @@ export function createRegistry(definitions: readonly AnyResourceDefinition[], ro
   const referrers = new Map<string, Referrer[]>();
   for (const res of resources.values()) {
     for (const ref of res.references) {
-      if (!resources.has(ref.to)) throw new Error(`${res.name}.${ref.path} refers to unknown resource "${ref.to}"`);
+      if (!resources.has(ref.to))
+        throw new Error(`${res.name}.${ref.path} refers to unknown resource "${ref.to}"`);
       referrers.set(ref.to, [...(referrers.get(ref.to) ?? []), { from: res, ref }]);
     }
   }
   const groups = new Map<string, RouteGroup>();
   for (const group of routeGroups) {
-    if (resources.has(group.base) || groups.has(group.base)) throw new Error(`route group "${group.base}" clashes with a resource or another group`);
+    if (resources.has(group.base) || groups.has(group.base))
+      throw new Error(`route group "${group.base}" clashes with a resource or another group`);
     for (const route of group.routes) {
       const why = routeAnswerError(route);
       if (why) throw new Error(`route group ${group.base}: ${why}`);

@@ -46,11 +46,20 @@ type Params = Readonly<Record<string, string | number | bigint>>;
 
 /** The message of an issue kind with its placeholders filled. */
 export function issueMessage(kind: IssueKind, params: Params = {}): string {
-  return ISSUE_MESSAGES[kind].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return ISSUE_MESSAGES[kind].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
 }
 
 /** Zod's `expected` in the words of our field kinds. */
-const TYPE_NAMES: Readonly<Record<string, string>> = { int: 'integer', date: 'datetime', record: 'object', tuple: 'array', map: 'object', set: 'array' };
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  int: 'integer',
+  date: 'datetime',
+  record: 'object',
+  tuple: 'array',
+  map: 'object',
+  set: 'array',
+};
 
 /** A value quoted for a message: JSON, cut short (a message never carries a long input back). */
 function shown(value: unknown): string {
@@ -69,7 +78,11 @@ function absent(input: unknown): Described | null {
   return input === null ? ['null'] : null;
 }
 
-function bound(side: 'min' | 'max', issue: { origin: string; inclusive?: boolean; exact?: boolean }, limit: number | bigint): Described {
+function bound(
+  side: 'min' | 'max',
+  issue: { origin: string; inclusive?: boolean; exact?: boolean },
+  limit: number | bigint,
+): Described {
   const sized = ['string', 'array', 'set', 'file'].includes(issue.origin);
   if (issue.exact === true) return ['exactLength', { limit }];
   if (sized) return [side === 'min' ? 'minLength' : 'maxLength', { limit }];
@@ -81,7 +94,9 @@ function bound(side: 'min' | 'max', issue: { origin: string; inclusive?: boolean
 function unionTypes(errors: readonly (readonly ZodIssue[])[]): string | null {
   const names = new Set<string>();
   for (const branch of errors) {
-    for (const inner of branch) if (inner.code === 'invalid_type' && inner.path.length === 0) names.add(TYPE_NAMES[inner.expected] ?? inner.expected);
+    for (const inner of branch)
+      if (inner.code === 'invalid_type' && inner.path.length === 0)
+        names.add(TYPE_NAMES[inner.expected] ?? inner.expected);
   }
   return names.size > 0 ? [...names].join(' or ') : null;
 }
@@ -95,7 +110,9 @@ const DESCRIBE: { readonly [C in ZodIssue['code']]: (issue: Extract<ZodIssue, { 
   not_multiple_of: (i) => ['multipleOf', { limit: i.divisor }],
   invalid_format: (i) => {
     if (i.format === DATE_FORMAT) return ['date'];
-    return i.format === 'regex' && i.pattern !== undefined ? ['regex', { pattern: i.pattern }] : ['format', { format: i.format }];
+    return i.format === 'regex' && i.pattern !== undefined
+      ? ['regex', { pattern: i.pattern }]
+      : ['format', { format: i.format }];
   },
   unrecognized_keys: () => ['unknown'],
   invalid_union: (i) => {
@@ -105,7 +122,8 @@ const DESCRIBE: { readonly [C in ZodIssue['code']]: (issue: Extract<ZodIssue, { 
   invalid_key: (i) => ['key', { value: shown(i.input) }],
   invalid_element: () => ['element'],
   // A refinement's own message is the author's words; Zod's default for one ("Invalid input") is not ours.
-  custom: (i) => (i.message && i.message !== 'Invalid input' ? ['custom', { message: i.message }] : ['invalid']),
+  custom: (i) =>
+    i.message && i.message !== 'Invalid input' ? ['custom', { message: i.message }] : ['invalid'],
 };
 
 function describe(issue: ZodIssue): Described {
@@ -215,7 +233,10 @@ export function issuesOf(error: z.ZodError): FlatIssues {
 }
 
 /** Parses with `schema`; the failure is our `_issues`. Inputs are reported so a missing field is told from a wrong one. */
-export function parseWith(schema: z.ZodType, value: unknown): { ok: true; data: unknown } | { ok: false; issues: FlatIssues } {
+export function parseWith(
+  schema: z.ZodType,
+  value: unknown,
+): { ok: true; data: unknown } | { ok: false; issues: FlatIssues } {
   const parsed = schema.safeParse(value, { reportInput: true });
   return parsed.success ? { ok: true, data: parsed.data } : { ok: false, issues: issuesOf(parsed.error) };
 }

@@ -61,21 +61,44 @@ export type WriteOp = 'create' | 'patch' | 'replace';
  */
 export interface Hooks<F extends Fields = Fields> {
   /** Turns validated input into the fields to store; may add server-set fields or refuse (422/409). */
-  prepare?(args: { op: WriteOp; fields: FieldValuesOf<F>; original?: ItemOfFields<F>; extras: ExtrasOf<F>; ctx: CallContext }): Promise<FieldValuesOf<F>>;
+  prepare?(args: {
+    op: WriteOp;
+    fields: FieldValuesOf<F>;
+    original?: ItemOfFields<F>;
+    extras: ExtrasOf<F>;
+    ctx: CallContext;
+  }): Promise<FieldValuesOf<F>>;
   /** After a successful write; `extras` holds the write-only inputs (a group's `hosts`). */
-  afterWrite?(args: { op: WriteOp; doc: ItemOfFields<F>; original?: ItemOfFields<F>; extras: ExtrasOf<F>; ctx: CallContext }): Promise<void>;
+  afterWrite?(args: {
+    op: WriteOp;
+    doc: ItemOfFields<F>;
+    original?: ItemOfFields<F>;
+    extras: ExtrasOf<F>;
+    ctx: CallContext;
+  }): Promise<void>;
   /**
    * A write whose `prepare` ran was not stored: a later check refused it (a reference, another
    * document of the same bulk create), another writer changed the item first, or the store failed.
    * Undoes what `prepare` did outside the store (a record it created on a peer), as Feathers' error
    * hooks do. What it throws is logged; the write's own error stays the answer.
    */
-  onWriteError?(args: { op: WriteOp; fields: FieldValuesOf<F>; original?: ItemOfFields<F>; error: unknown; ctx: CallContext }): Promise<void>;
+  onWriteError?(args: {
+    op: WriteOp;
+    fields: FieldValuesOf<F>;
+    original?: ItemOfFields<F>;
+    error: unknown;
+    ctx: CallContext;
+  }): Promise<void>;
   /** Before an item is deleted, once the declared relations allow it; may refuse (409). */
   beforeDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
   afterDelete?(args: { doc: ItemOfFields<F>; ctx: CallContext }): Promise<void>;
   /** After a read, with the request's extra parameters (an alert's `mark_as_read`). */
-  afterRead?(args: { docs: ItemOfFields<F>[]; params: Readonly<Record<string, string>>; view: 'list' | 'item'; ctx: CallContext }): Promise<void>;
+  afterRead?(args: {
+    docs: ItemOfFields<F>[];
+    params: Readonly<Record<string, string>>;
+    view: 'list' | 'item';
+    ctx: CallContext;
+  }): Promise<void>;
 }
 
 /** Which methods exist and the least role for each. Absent = 405. */
@@ -132,6 +155,8 @@ export type AnyResourceDefinition = Omit<ResourceDefinition, 'hooks' | 'routes'>
 };
 
 /** Declares a resource. The literal is captured (`const`) so its types can be inferred. */
-export function defineResource<const F extends Fields, const D extends ResourceDefinition<F>>(def: D & { fields: F }): D {
+export function defineResource<const F extends Fields, const D extends ResourceDefinition<F>>(
+  def: D & { fields: F },
+): D {
   return def;
 }

@@ -100,7 +100,16 @@ export interface MediaField extends FieldOptions {
   readonly kind: 'media';
 }
 
-export type Field = StringField | IntegerField | NumberField | BooleanField | DatetimeField | ObjectField | ArrayField | RefField | MediaField;
+export type Field =
+  | StringField
+  | IntegerField
+  | NumberField
+  | BooleanField
+  | DatetimeField
+  | ObjectField
+  | ArrayField
+  | RefField
+  | MediaField;
 export type FieldKind = Field['kind'];
 export type Fields = Readonly<Record<string, Field>>;
 
@@ -109,15 +118,24 @@ type Opts<F extends Field> = Omit<F, 'kind'>;
 /** The field builders: `f.string({ required: true })`, `f.array(f.ref('groups'))`, ... */
 export const f = {
   string: <const O extends Opts<StringField>>(o?: O) => ({ kind: 'string', ...o }) as { kind: 'string' } & O,
-  integer: <const O extends Opts<IntegerField>>(o?: O) => ({ kind: 'integer', ...o }) as { kind: 'integer' } & O,
+  integer: <const O extends Opts<IntegerField>>(o?: O) =>
+    ({ kind: 'integer', ...o }) as { kind: 'integer' } & O,
   number: <const O extends Opts<NumberField>>(o?: O) => ({ kind: 'number', ...o }) as { kind: 'number' } & O,
-  boolean: <const O extends Opts<BooleanField>>(o?: O) => ({ kind: 'boolean', ...o }) as { kind: 'boolean' } & O,
-  datetime: <const O extends Opts<DatetimeField>>(o?: O) => ({ kind: 'datetime', ...o }) as { kind: 'datetime' } & O,
-  object: <const S extends Fields, const O extends Omit<Opts<ObjectField>, 'fields'> = Record<never, never>>(fields: S, o?: O) =>
-    ({ kind: 'object', fields, ...o }) as { kind: 'object'; fields: S } & O,
-  array: <const E extends Field, const O extends Omit<Opts<ArrayField>, 'of'> = Record<never, never>>(of: E, o?: O) =>
-    ({ kind: 'array', of, ...o }) as { kind: 'array'; of: E } & O,
-  ref: <const T extends string, const O extends Omit<Opts<RefField>, 'to'> = Record<never, never>>(to: T, o?: O) =>
-    ({ kind: 'ref', to, ...o }) as { kind: 'ref'; to: T } & O,
+  boolean: <const O extends Opts<BooleanField>>(o?: O) =>
+    ({ kind: 'boolean', ...o }) as { kind: 'boolean' } & O,
+  datetime: <const O extends Opts<DatetimeField>>(o?: O) =>
+    ({ kind: 'datetime', ...o }) as { kind: 'datetime' } & O,
+  object: <const S extends Fields, const O extends Omit<Opts<ObjectField>, 'fields'> = Record<never, never>>(
+    fields: S,
+    o?: O,
+  ) => ({ kind: 'object', fields, ...o }) as { kind: 'object'; fields: S } & O,
+  array: <const E extends Field, const O extends Omit<Opts<ArrayField>, 'of'> = Record<never, never>>(
+    of: E,
+    o?: O,
+  ) => ({ kind: 'array', of, ...o }) as { kind: 'array'; of: E } & O,
+  ref: <const T extends string, const O extends Omit<Opts<RefField>, 'to'> = Record<never, never>>(
+    to: T,
+    o?: O,
+  ) => ({ kind: 'ref', to, ...o }) as { kind: 'ref'; to: T } & O,
   media: <const O extends Opts<MediaField>>(o?: O) => ({ kind: 'media', ...o }) as { kind: 'media' } & O,
 };

@@ -40,7 +40,9 @@ type RequiredKeys<S extends Fields> = {
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** A stored sub-document: required and defaulted keys present, the rest optional. */
-export type ObjectOf<S extends Fields> = Simplify<{ [K in RequiredKeys<S>]: ValueOf<S[K]> } & { [K in Exclude<keyof S, RequiredKeys<S>>]?: ValueOf<S[K]> }>;
+export type ObjectOf<S extends Fields> = Simplify<
+  { [K in RequiredKeys<S>]: ValueOf<S[K]> } & { [K in Exclude<keyof S, RequiredKeys<S>>]?: ValueOf<S[K]> }
+>;
 
 type Stored<S extends Fields> = { [K in keyof S as S[K] extends { writeOnly: true } ? never : K]: S[K] };
 type WriteOnly<S extends Fields> = { [K in keyof S as S[K] extends { writeOnly: true } ? K : never]: S[K] };
@@ -59,16 +61,22 @@ export interface ItemMeta {
 export type AnyItem = ItemMeta & Record<string, unknown>;
 
 /** The stored item of a resource, from its fields. */
-export type ItemOfFields<F extends Fields> = string extends keyof F ? AnyItem : Simplify<ItemMeta & ObjectOf<Stored<F>>>;
+export type ItemOfFields<F extends Fields> = string extends keyof F
+  ? AnyItem
+  : Simplify<ItemMeta & ObjectOf<Stored<F>>>;
 
 /** The stored item of a resource. */
 export type ItemOf<D extends Declared> = ItemOfFields<D['fields']>;
 
 /** Stored field values as a write hands them to hooks: any of them, each optional. */
-export type FieldValuesOf<F extends Fields> = string extends keyof F ? Record<string, unknown> : Simplify<{ [K in keyof Stored<F>]?: ValueOf<F[K]> }>;
+export type FieldValuesOf<F extends Fields> = string extends keyof F
+  ? Record<string, unknown>
+  : Simplify<{ [K in keyof Stored<F>]?: ValueOf<F[K]> }>;
 
 /** The write-only inputs of a write (a group's `hosts`), handed to hooks, never stored. */
-export type ExtrasOf<F extends Fields> = string extends keyof F ? Record<string, unknown> : Simplify<{ [K in keyof WriteOnly<F>]?: ValueOf<F[K]> }>;
+export type ExtrasOf<F extends Fields> = string extends keyof F
+  ? Record<string, unknown>
+  : Simplify<{ [K in keyof WriteOnly<F>]?: ValueOf<F[K]> }>;
 
 /**
  * What a write of the local API accepts: any declared field (validation decides which the caller
@@ -87,5 +95,7 @@ export type CreateInputOf<D extends Declared> = Simplify<
 
 /** What a PATCH accepts: the patchable fields (default: the writable ones), all optional. */
 export type PatchInputOf<D extends Declared> = Simplify<{
-  [K in D['patchable'] extends readonly (infer P)[] ? P & keyof D['fields'] : keyof Writable<D['fields']>]?: ValueOf<D['fields'][K]>;
+  [
+    K in D['patchable'] extends readonly (infer P)[] ? P & keyof D['fields'] : keyof Writable<D['fields']>
+  ]?: ValueOf<D['fields'][K]>;
 }>;

@@ -91,7 +91,12 @@ export interface Collection<I extends AnyItem = AnyItem, W extends AnyWriteData 
   /** Merges `data` into the item (sub-documents merge, everything else is replaced). */
   patch(id: string, data: W, ctx: CallContext, options?: WriteOptions): Promise<I>;
   /** The same change to every match, in one batch; items it would not change are not written. */
-  patchMany(where: Filter, data: W, ctx: CallContext, options?: Pick<WriteOptions, 'showDeleted'>): Promise<number>;
+  patchMany(
+    where: Filter,
+    data: W,
+    ctx: CallContext,
+    options?: Pick<WriteOptions, 'showDeleted'>,
+  ): Promise<number>;
   replace(id: string, data: W, ctx: CallContext, options?: WriteOptions): Promise<I>;
   /**
    * System principal: creates the items whose `_id` is new and patches the others with the given
@@ -103,7 +108,11 @@ export interface Collection<I extends AnyItem = AnyItem, W extends AnyWriteData 
   /** Deletes every match (one batch); resolves how many. */
   deleteMany(where: Filter, ctx: CallContext): Promise<number>;
   /** An aggregation pipeline over the visible items (the soft-delete scope comes first). */
-  aggregate(pipeline: readonly Record<string, unknown>[], ctx: CallContext, options?: Pick<FindArgs, 'showDeleted'>): Promise<Record<string, unknown>[]>;
+  aggregate(
+    pipeline: readonly Record<string, unknown>[],
+    ctx: CallContext,
+    options?: Pick<FindArgs, 'showDeleted'>,
+  ): Promise<Record<string, unknown>[]>;
 }
 
 /** Every resource's local API. */

@@ -52,7 +52,11 @@ export interface RouteRequest<B = unknown, Q = Readonly<Record<string, string | 
 }
 
 /** A custom route's request, with its own resource's local API (typed from the definition). */
-export interface ResourceRouteRequest<C extends Collection = Collection, B = unknown, Q = RouteRequest['query']> extends RouteRequest<B, Q> {
+export interface ResourceRouteRequest<
+  C extends Collection = Collection,
+  B = unknown,
+  Q = RouteRequest['query'],
+> extends RouteRequest<B, Q> {
   readonly resource: C;
 }
 
@@ -80,7 +84,12 @@ export interface RouteSpec {
 
 /** Why a route does not declare what it answers (exactly one of `response`, `renders`, `noContent`, `download`), or null. */
 export function routeAnswerError(route: RouteSpec): string | null {
-  const declared = [route.response !== undefined, route.renders !== undefined, route.noContent === true, route.download === true].filter(Boolean).length;
+  const declared = [
+    route.response !== undefined,
+    route.renders !== undefined,
+    route.noContent === true,
+    route.download === true,
+  ].filter(Boolean).length;
   if (declared === 1) return null;
   return `${route.method.toUpperCase()} ${route.path || "''"}: declare what the route answers: exactly one of response (a Zod schema), renders, noContent or download`;
 }
@@ -109,7 +118,11 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : unknown;
 type ParsedQuery<S> = S extends z.ZodType ? z.output<S> : RouteRequest['query'];
 
 /** A custom route whose handler sees its body and query as their schemas parse them. */
-export function defineRoute<F extends Fields = Fields, const B extends z.ZodType | undefined = undefined, const Q extends z.ZodType | undefined = undefined>(
+export function defineRoute<
+  F extends Fields = Fields,
+  const B extends z.ZodType | undefined = undefined,
+  const Q extends z.ZodType | undefined = undefined,
+>(
   route: Omit<RouteSpec, 'body' | 'query'> & {
     readonly body?: B;
     readonly query?: Q;
@@ -120,7 +133,10 @@ export function defineRoute<F extends Fields = Fields, const B extends z.ZodType
 }
 
 /** A route of a route group whose handler sees its body and query as their schemas parse them. */
-export function defineGroupRoute<const B extends z.ZodType | undefined = undefined, const Q extends z.ZodType | undefined = undefined>(
+export function defineGroupRoute<
+  const B extends z.ZodType | undefined = undefined,
+  const Q extends z.ZodType | undefined = undefined,
+>(
   route: Omit<RouteSpec, 'body' | 'query'> & {
     readonly body?: B;
     readonly query?: Q;
@@ -132,6 +148,7 @@ export function defineGroupRoute<const B extends z.ZodType | undefined = undefin
 
 /** Declares a route group. */
 export function defineRoutes(group: RouteGroup): RouteGroup {
-  if (!/^[a-z][a-z0-9_-]*$/.test(group.base)) throw new Error(`route group base "${group.base}" must match [a-z][a-z0-9_-]*`);
+  if (!/^[a-z][a-z0-9_-]*$/.test(group.base))
+    throw new Error(`route group base "${group.base}" must match [a-z][a-z0-9_-]*`);
   return group;
 }

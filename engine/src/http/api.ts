@@ -15,7 +15,13 @@ import type { Authenticator } from './auth';
 import { requireRole } from '../ops/access';
 import { handlersDecideFreshness } from './conditional';
 import type { ApiContext, HttpLimits } from './context';
-import { EXPIRES_PARAM, mediaLinks, SIGNATURE_PARAM, type MediaLinkOptions, type MediaLinks } from './media-links';
+import {
+  EXPIRES_PARAM,
+  mediaLinks,
+  SIGNATURE_PARAM,
+  type MediaLinkOptions,
+  type MediaLinks,
+} from './media-links';
 import { resourceRouter } from './router';
 import { groupRouter } from './routes';
 import { renderMediaWith } from './serialize';
@@ -37,7 +43,13 @@ export interface ApiOptions {
  * XML, scripts) is a download: served inline from the API's origin it would run as the API's page
  * (issue 8: an operator's `text/html` upload was stored script).
  */
-const INLINE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']);
+const INLINE_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+]);
 
 /** A media type as RFC 9110 §8.3.1 writes one (`type/subtype; params`), printable ASCII only. */
 const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*;[\x20-\x7e]*)?$/;
@@ -66,7 +78,10 @@ export function mediaHeaders(info: MediaInfo): Record<string, string> {
  * Who may read a media file: a bearer token of any role, or, without an `Authorization` header, a
  * signed link's parameters. A bad or expired link is a 401 saying how to get a fresh one.
  */
-function mediaReader(authenticator: Authenticator, links: MediaLinks | undefined): (req: Request, id: string) => 'bearer' | 'link' {
+function mediaReader(
+  authenticator: Authenticator,
+  links: MediaLinks | undefined,
+): (req: Request, id: string) => 'bearer' | 'link' {
   return (req, id) => {
     const header = req.get('authorization');
     const expires = single(req.query, EXPIRES_PARAM);
@@ -76,8 +91,10 @@ function mediaReader(authenticator: Authenticator, links: MediaLinks | undefined
       return 'bearer';
     }
     const verdict = links.verify(id, expires, signature);
-    if (verdict === 'expired') throw new Unauthorized('This media link has expired: read its item again for a fresh link');
-    if (verdict === 'invalid') throw new Unauthorized('This media link is not valid: read its item again for a fresh link');
+    if (verdict === 'expired')
+      throw new Unauthorized('This media link has expired: read its item again for a fresh link');
+    if (verdict === 'invalid')
+      throw new Unauthorized('This media link is not valid: read its item again for a fresh link');
     return 'link';
   };
 }
@@ -92,7 +109,8 @@ function freshMediaLinks(registry: Registry, router: Router): void {
     delete req.headers['if-modified-since'];
     next();
   };
-  for (const res of registry.resources.values()) if (res.mediaFields.length > 0) router.get(`/${res.name}/:id`, dropValidators);
+  for (const res of registry.resources.values())
+    if (res.mediaFields.length > 0) router.get(`/${res.name}/:id`, dropValidators);
 }
 
 /** The OpenAPI document the router serves (and `fleet openapi` writes). */
@@ -102,10 +120,20 @@ export function apiDocument(registry: Registry): Record<string, unknown> {
 
 /** Builds the `/api` router of an engine. */
 export function apiRouter(engine: Engine, options: ApiOptions): Router {
-  const api: ApiContext = { registry: engine.registry, runtime: engine.runtime, authenticator: options.authenticator, limits: options.limits };
+  const api: ApiContext = {
+    registry: engine.registry,
+    runtime: engine.runtime,
+    authenticator: options.authenticator,
+    limits: options.limits,
+  };
   const router = Router();
   router.use(handlersDecideFreshness);
-  router.use(express.json({ limit: options.jsonLimitBytes ?? 1024 * 1024, type: ['application/json', 'application/*+json'] }));
+  router.use(
+    express.json({
+      limit: options.jsonLimitBytes ?? 1024 * 1024,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
   // Bounded before anything walks the body recursively (validation, merge, etag, the store's JSON):
   // a body nested 10,000 deep overflowed the stack further on (issue 8). JSON.parse itself does not recurse.
   router.use((req, _res, next) => {

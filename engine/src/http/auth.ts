@@ -64,7 +64,10 @@ export function createAuthenticator(grants: readonly TokenGrant[]): ReloadableAu
     },
     replaceStored(stored) {
       // A new map swapped in whole: a request in flight sees the old set or the new, never half.
-      byDigest = new Map<string, Principal>([...stored.map((g) => [g.digest, { name: g.name, role: g.role }] as const), ...configured]);
+      byDigest = new Map<string, Principal>([
+        ...stored.map((g) => [g.digest, { name: g.name, role: g.role }] as const),
+        ...configured,
+      ]);
     },
   };
 }

@@ -57,12 +57,16 @@ export function setLastModified(resp: Response, at: Date | null): void {
  * dates are finer than the header's), and is ignored when it is not an HTTP date (RFC 9110
  * §13.1.3; Eve answers 500 there).
  */
-export function notModified(req: Request, item: { readonly etag: string; readonly lastModified: Date | null }): boolean {
+export function notModified(
+  req: Request,
+  item: { readonly etag: string; readonly lastModified: Date | null },
+): boolean {
   const verdicts: boolean[] = [];
   const inm = req.get('if-none-match');
   // Quoted or not, weak or strong, a list or `*`, as RFC 9110 §13.1.2 compares them.
   if (inm !== undefined) verdicts.push(etagMatches(inm, item.etag));
   const ims = parseHttpDate(req.get('if-modified-since'));
-  if (ims !== null) verdicts.push(item.lastModified !== null && item.lastModified.getTime() <= ims.getTime() + 1000);
+  if (ims !== null)
+    verdicts.push(item.lastModified !== null && item.lastModified.getTime() <= ims.getTime() + 1000);
   return verdicts.length > 0 && verdicts.every(Boolean);
 }

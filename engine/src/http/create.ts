@@ -20,14 +20,18 @@ export const MAX_BULK_DOCUMENTS = 1000;
 function bulkBodies(res: CompiledResource, body: readonly unknown[]): Record<string, unknown>[] {
   if (body.length === 0) throw new BadRequest('Empty bulk insert');
   if (body.length > MAX_BULK_DOCUMENTS) {
-    throw new PayloadTooLarge(`POST /${res.name}: at most ${MAX_BULK_DOCUMENTS} documents per bulk insert, got ${body.length}`);
+    throw new PayloadTooLarge(
+      `POST /${res.name}: at most ${MAX_BULK_DOCUMENTS} documents per bulk insert, got ${body.length}`,
+    );
   }
   return body.map((doc, i) => {
     const fields = jsonObject(doc, `element ${i}`);
     const given = res.mediaFields.filter((name) => Object.hasOwn(fields, name));
     // A JSON array cannot carry files: a request-level refusal, not one document's issue.
     if (given.length > 0)
-      throw new BadRequest(`POST /${res.name}: element ${i} names ${given.join(', ')}; upload files one document at a time as multipart/form-data`);
+      throw new BadRequest(
+        `POST /${res.name}: element ${i} names ${given.join(', ')}; upload files one document at a time as multipart/form-data`,
+      );
     return fields;
   });
 }
@@ -41,7 +45,12 @@ export function createHandlers(api: ApiContext, res: CompiledResource): RequestH
     let stored: string[] = [];
     let bodies: Record<string, unknown>[];
     if (req.is('multipart/form-data')) {
-      const parsed = await multipartBody(res, req.body, req.files as Record<string, Express.Multer.File[]> | undefined, api.runtime.media);
+      const parsed = await multipartBody(
+        res,
+        req.body,
+        req.files as Record<string, Express.Multer.File[]> | undefined,
+        api.runtime.media,
+      );
       stored = parsed.stored;
       bodies = [parsed.body];
     } else if (Array.isArray(req.body)) {
@@ -52,7 +61,12 @@ export function createHandlers(api: ApiContext, res: CompiledResource): RequestH
       const first = docs[0];
       if (first) resp.setHeader('Location', `/api/${res.name}/${first._id}`);
       const rendered = docs.map((d) => itemJson(res, d, { mode: 'write', registry: api.registry }));
-      sendJson(req, resp, rendered.length === 1 ? (rendered[0] ?? '') : `{"_status":"OK","_items":[${rendered.join(',')}]}`, 201);
+      sendJson(
+        req,
+        resp,
+        rendered.length === 1 ? (rendered[0] ?? '') : `{"_status":"OK","_items":[${rendered.join(',')}]}`,
+        201,
+      );
     } catch (err) {
       await Promise.all(stored.map((id) => api.runtime.media.delete(id)));
       throw err;

@@ -3,7 +3,8 @@
  * accepted as RFC 1123 or ISO 8601. An ISO value without a zone is UTC, never local time.
  */
 
-const RFC1123 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const RFC1123 =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
@@ -37,7 +38,8 @@ export function parseDate(text: string): Date | null {
   const m = ISO.exec(text);
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
-  const normalizedZone = zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const normalizedZone =
+    zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   const ms = frac === '' ? '' : frac.slice(0, 4).padEnd(4, '0');
   const date = validDate(Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}${ms}${normalizedZone}`));
   // Date.parse rolls 31 Feb over to March: refuse values that do not round-trip their day.

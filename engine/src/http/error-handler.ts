@@ -6,7 +6,14 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Log } from '../definition/define';
-import { BadRequest, BulkUnprocessable, HttpError, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../errors';
+import {
+  BadRequest,
+  BulkUnprocessable,
+  HttpError,
+  NotFound,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+} from '../errors';
 
 interface ParserError {
   name?: string;
@@ -22,7 +29,8 @@ interface ParserError {
  * byte (a NUL in the filename, a DEL in its Content-Type) is "Malformed part header".
  */
 const BUSBOY_ERRORS: Readonly<Record<string, string>> = {
-  'Malformed part header': 'Malformed multipart body: a part header is not valid (control characters such as NUL or DEL are not allowed in headers)',
+  'Malformed part header':
+    'Malformed multipart body: a part header is not valid (control characters such as NUL or DEL are not allowed in headers)',
   'Unexpected end of form': 'Malformed multipart body: it ends before its closing boundary',
   'Unexpected end of file': 'Malformed multipart body: a file part ends before its boundary',
   'Multipart: Boundary not found': 'Malformed multipart body: the Content-Type names no boundary',
@@ -53,14 +61,18 @@ function translate(err: unknown, maxUploadBytes: number): HttpError | null {
   const e = err as ParserError;
   if (e.type === 'entity.parse.failed') return new BadRequest('The body is not valid JSON');
   if (e.type === 'entity.too.large') return new PayloadTooLarge('The request body is too large');
-  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new UnsupportedMediaType(e.message ?? 'Unsupported encoding');
-  if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLarge(`The upload is larger than the limit of ${maxUploadBytes} bytes`);
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
+    return new UnsupportedMediaType(e.message ?? 'Unsupported encoding');
+  if (e.code === 'LIMIT_FILE_SIZE')
+    return new PayloadTooLarge(`The upload is larger than the limit of ${maxUploadBytes} bytes`);
   const multer = typeof e.code === 'string' && e.name === 'MulterError' ? MULTER_ERRORS[e.code] : undefined;
-  if (multer !== undefined || e.name === 'MulterError') return new BadRequest(`Upload refused: ${multer ?? 'the multipart body is not valid'}`);
+  if (multer !== undefined || e.name === 'MulterError')
+    return new BadRequest(`Upload refused: ${multer ?? 'the multipart body is not valid'}`);
   const busboy = e.message === undefined ? undefined : BUSBOY_ERRORS[e.message];
   if (busboy !== undefined) return new BadRequest(busboy);
   // Other client errors of Express and its parsers: a bad %-escape in the path, a corrupt compressed body.
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new HttpError(e.status, e.message ?? 'Bad request');
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+    return new HttpError(e.status, e.message ?? 'Bad request');
   return null;
 }
 
@@ -69,8 +81,14 @@ function translate(err: unknown, maxUploadBytes: number): HttpError | null {
  * Eve's `post_internal` does: `{"_status": "OK"}` or `{"_status": "ERR", "_issues": {...}}`.
  */
 export function errorBody(err: HttpError): Record<string, unknown> {
-  const body: Record<string, unknown> = { _status: 'ERR', _error: { code: err.status, message: err.message } };
-  if (err instanceof BulkUnprocessable) body._items = err.items.map((issues) => (issues === null ? { _status: 'OK' } : { _status: 'ERR', _issues: issues }));
+  const body: Record<string, unknown> = {
+    _status: 'ERR',
+    _error: { code: err.status, message: err.message },
+  };
+  if (err instanceof BulkUnprocessable)
+    body._items = err.items.map((issues) =>
+      issues === null ? { _status: 'OK' } : { _status: 'ERR', _issues: issues },
+    );
   else if (err.issues) body._issues = err.issues;
   return body;
 }

@@ -46,7 +46,10 @@ function convert(res: CompiledResource, name: string, value: string): unknown {
 }
 
 /** The fields of a form with their text values converted (values given twice stay lists of text). */
-export function formFields(res: CompiledResource, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function formFields(
+  res: CompiledResource,
+  fields: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   // No prototype: a field named `__proto__` is a field like any other (refused as unknown).
   const out = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' ? convert(res, k, v) : v;
@@ -65,7 +68,8 @@ function parseForm(text: string): Record<string, string | string[]> {
   let count = 0;
   for (const [key, value] of new URLSearchParams(text)) {
     count += 1;
-    if (count > MAX_FORM_FIELDS) throw new PayloadTooLarge(`The form has more than ${MAX_FORM_FIELDS} fields`);
+    if (count > MAX_FORM_FIELDS)
+      throw new PayloadTooLarge(`The form has more than ${MAX_FORM_FIELDS} fields`);
     const seen = out[key];
     if (seen === undefined) out[key] = value;
     else if (Array.isArray(seen)) seen.push(value);

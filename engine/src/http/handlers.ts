@@ -56,7 +56,9 @@ export function acceptBody(res: CompiledResource, upload?: RequestHandler): Requ
     if (req.is('application/json')) return next();
     if (req.is('application/x-www-form-urlencoded')) return form(req, resp, next);
     if (upload && req.is('multipart/form-data')) return upload(req, resp, next);
-    throw new UnsupportedMediaType(`Send the body as application/json or application/x-www-form-urlencoded${upload ? ', or multipart/form-data' : ''}`);
+    throw new UnsupportedMediaType(
+      `Send the body as application/json or application/x-www-form-urlencoded${upload ? ', or multipart/form-data' : ''}`,
+    );
   };
 }
 
@@ -64,7 +66,9 @@ export function acceptBody(res: CompiledResource, upload?: RequestHandler): Requ
 export function jsonObject(body: unknown, what?: string): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new BadRequest(
-      what === undefined ? 'The body must be a JSON object' : `The body must be a JSON object or an array of them: ${what} is not an object`,
+      what === undefined
+        ? 'The body must be a JSON object'
+        : `The body must be a JSON object or an array of them: ${what} is not an object`,
     );
   return body as Record<string, unknown>;
 }

@@ -12,7 +12,17 @@ import type { CompiledResource } from '../compile/compile';
 import type { Registry } from '../compile/registry';
 import type { Doc, Projection } from '../store/port';
 import { formatHttpDate, renderDates } from './dates';
-import { copiedFields, isRecord, linkIds, maskSecrets, mediaHrefFor, META, renderItem, visibleFields, type RenderMode } from './serialize';
+import {
+  copiedFields,
+  isRecord,
+  linkIds,
+  maskSecrets,
+  mediaHrefFor,
+  META,
+  renderItem,
+  visibleFields,
+  type RenderMode,
+} from './serialize';
 
 /** The modes written as text; `embedded` items are rendered inside their parent's value. */
 export type TextMode = Exclude<RenderMode, 'embedded'>;
@@ -59,20 +69,44 @@ function kindOf(res: CompiledResource, name: string): FieldKind {
   return copiedFields(res).has(name) ? 'copied' : 'plain';
 }
 
-function makePlan(res: CompiledResource, mode: TextMode, registry: Registry, projection: Projection | undefined): Plan {
+function makePlan(
+  res: CompiledResource,
+  mode: TextMode,
+  registry: Registry,
+  projection: Projection | undefined,
+): Plan {
   const fields = visibleFields(res, { mode, ...(projection ? { projection } : {}) }).map((name) => ({
     name,
     key: `${q(name)}:`,
     kind: kindOf(res, name),
-    secrets: res.secretPaths.filter((p) => p === name || p.startsWith(`${name}.`)).map((p) => `v${p.slice(name.length)}`),
+    secrets: res.secretPaths
+      .filter((p) => p === name || p.startsWith(`${name}.`))
+      .map((p) => `v${p.slice(name.length)}`),
   }));
   const relations = res.relations.map((rel) => {
     const target = registry.get(rel.to);
-    return { field: rel.field, key: `${q(rel.field)}:`, many: rel.many, head: `{"title":${q(target.itemTitle)},"href":`, to: rel.to, target };
+    return {
+      field: rel.field,
+      key: `${q(rel.field)}:`,
+      many: rel.many,
+      head: `{"title":${q(target.itemTitle)},"href":`,
+      to: rel.to,
+      target,
+    };
   });
-  const itemLinks = mode === 'item' ? `,"parent":{"title":"home","href":"/"},"collection":{"title":${q(res.name)},"href":${q(res.name)}}` : '';
+  const itemLinks =
+    mode === 'item'
+      ? `,"parent":{"title":"home","href":"/"},"collection":{"title":${q(res.name)},"href":${q(res.name)}}`
+      : '';
   planCount += 1;
-  return { id: planCount, registry, fields, relations, selfHead: `"_links":{"self":{"title":${q(res.itemTitle)},"href":`, itemLinks };
+  return {
+    id: planCount,
+    registry,
+    fields,
+    relations,
+    selfHead: `"_links":{"self":{"title":${q(res.itemTitle)},"href":`,
+    itemLinks,
+  };
 }
 
 /** Plans without a projection, per resource and mode. */
@@ -80,7 +114,12 @@ const plans = new WeakMap<CompiledResource, Map<TextMode, Plan>>();
 /** Plans of projections: the parsed projection of one raw string is one object (query/params.ts). */
 const projected = new WeakMap<Projection, Map<CompiledResource, Map<TextMode, Plan>>>();
 
-function planFor(res: CompiledResource, mode: TextMode, registry: Registry, projection: Projection | undefined): Plan {
+function planFor(
+  res: CompiledResource,
+  mode: TextMode,
+  registry: Registry,
+  projection: Projection | undefined,
+): Plan {
   const owner = projection === undefined ? plans : undefined;
   let byMode = owner ? owner.get(res) : projected.get(projection as Projection)?.get(res);
   let plan = byMode?.get(mode);
@@ -90,7 +129,8 @@ function planFor(res: CompiledResource, mode: TextMode, registry: Registry, proj
     byMode = new Map();
     if (owner) owner.set(res, byMode);
     else {
-      const byRes = projected.get(projection as Projection) ?? new Map<CompiledResource, Map<TextMode, Plan>>();
+      const byRes =
+        projected.get(projection as Projection) ?? new Map<CompiledResource, Map<TextMode, Plan>>();
       byRes.set(res, byMode);
       projected.set(projection as Projection, byRes);
     }
@@ -113,14 +153,18 @@ function writable(res: CompiledResource, projection: Projection | undefined): bo
   if (ok === undefined) {
     const special = new Set([...res.mediaFields, ...res.relations.map((r) => r.field)]);
     const secretHeads = res.secretPaths.map((p) => p.split('.')[0] ?? p);
-    ok = !META.some((m) => res.storedFields.includes(m)) && !secretHeads.some((h) => special.has(h)) && ![...copiedFields(res)].some((f) => special.has(f));
+    ok =
+      !META.some((m) => res.storedFields.includes(m)) &&
+      !secretHeads.some((h) => special.has(h)) &&
+      ![...copiedFields(res)].some((f) => special.has(f));
     textable.set(res, ok);
   }
   return ok;
 }
 
 function copiedJson(value: unknown, field: FieldPlan): string | undefined {
-  if (field.secrets.length === 0) return value instanceof Date ? `"${formatHttpDate(value)}"` : JSON.stringify(renderDates(value));
+  if (field.secrets.length === 0)
+    return value instanceof Date ? `"${formatHttpDate(value)}"` : JSON.stringify(renderDates(value));
   const holder: Record<string, unknown> = { v: renderDates(value) };
   maskSecrets(holder, field.secrets);
   return JSON.stringify(holder.v);
@@ -133,10 +177,17 @@ function allStrings(values: readonly unknown[]): boolean {
 
 /** An embedded item (an object with its `_id`) rendered as the target's item; anything else as it is. */
 function embeddedValue(v: unknown, target: CompiledResource | undefined, registry: Registry): unknown {
-  return target !== undefined && isRecord(v) && typeof v._id === 'string' ? renderItem(target, v as Doc, { mode: 'embedded', registry }) : v;
+  return target !== undefined && isRecord(v) && typeof v._id === 'string'
+    ? renderItem(target, v as Doc, { mode: 'embedded', registry })
+    : v;
 }
 
-function relationJson(value: unknown, res: CompiledResource, field: string, registry: Registry): string | undefined {
+function relationJson(
+  value: unknown,
+  res: CompiledResource,
+  field: string,
+  registry: Registry,
+): string | undefined {
   if (value === null || typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value) && allStrings(value)) return JSON.stringify(value);
   const rel = res.relations.find((r) => r.field === field);
@@ -145,14 +196,21 @@ function relationJson(value: unknown, res: CompiledResource, field: string, regi
   return JSON.stringify(embeddedValue(value, target, registry));
 }
 
-function fieldJson(field: FieldPlan, value: unknown, res: CompiledResource, registry: Registry): string | undefined {
+function fieldJson(
+  field: FieldPlan,
+  value: unknown,
+  res: CompiledResource,
+  registry: Registry,
+): string | undefined {
   switch (field.kind) {
     case 'plain':
       return JSON.stringify(value);
     case 'copied':
       return copiedJson(value, field);
     case 'media':
-      return typeof value === 'string' ? JSON.stringify(mediaHrefFor(registry)(value)) : JSON.stringify(value);
+      return typeof value === 'string'
+        ? JSON.stringify(mediaHrefFor(registry)(value))
+        : JSON.stringify(value);
     case 'relation':
       return relationJson(value, res, field.name, registry);
   }
@@ -237,11 +295,22 @@ export interface ItemJsonOptions {
  */
 export function itemJson(res: CompiledResource, doc: Doc, o: ItemJsonOptions): string {
   if (!writable(res, o.projection)) {
-    const item = renderItem(res, doc, { mode: o.mode, registry: o.registry, ...(o.projection ? { projection: o.projection } : {}) });
-    return JSON.stringify(o.mode === 'write' ? { ...pickMeta(item), _links: item._links, _status: 'OK' } : item);
+    const item = renderItem(res, doc, {
+      mode: o.mode,
+      registry: o.registry,
+      ...(o.projection ? { projection: o.projection } : {}),
+    });
+    return JSON.stringify(
+      o.mode === 'write' ? { ...pickMeta(item), _links: item._links, _status: 'OK' } : item,
+    );
   }
   const plan = planFor(res, o.mode, o.registry, o.projection);
-  const cacheable = o.reuse === true && o.mode !== 'write' && typeof doc._etag === 'string' && typeof doc._id === 'string' && reusable(res);
+  const cacheable =
+    o.reuse === true &&
+    o.mode !== 'write' &&
+    typeof doc._etag === 'string' &&
+    typeof doc._id === 'string' &&
+    reusable(res);
   const key = cacheable ? `${plan.id}\u0000${String(doc._id)}\u0000${String(doc._etag)}` : undefined;
   if (key !== undefined) {
     const hit = texts.get(key);

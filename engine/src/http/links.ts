@@ -16,7 +16,8 @@ function otherParams(query: RawQuery): string[] {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(query)) {
     if ((COMMON_PARAMS as readonly string[]).includes(key)) continue;
-    for (const v of Array.isArray(value) ? value : [value]) parts.push(`${key}=${typeof v === 'string' ? v : ''}`);
+    for (const v of Array.isArray(value) ? value : [value])
+      parts.push(`${key}=${typeof v === 'string' ? v : ''}`);
   }
   return parts;
 }
@@ -34,7 +35,12 @@ function href(path: string, query: RawQuery, info: PageInfo, page: number): stri
 }
 
 /** `_links` of a collection page: parent, self, and prev/next/last where they exist. */
-export function collectionLinks(path: string, title: string, query: RawQuery, info: PageInfo): Record<string, { title: string; href: string }> {
+export function collectionLinks(
+  path: string,
+  title: string,
+  query: RawQuery,
+  info: PageInfo,
+): Record<string, { title: string; href: string }> {
   const links: Record<string, { title: string; href: string }> = {
     parent: { title: 'home', href: '/' },
     self: { title, href: info.total > 0 ? href(path, query, info, info.page) : path },
@@ -42,7 +48,10 @@ export function collectionLinks(path: string, title: string, query: RawQuery, in
   if (info.page > 1) links.prev = { title: 'previous page', href: href(path, query, info, info.page - 1) };
   if (info.page * info.maxResults < info.total) {
     links.next = { title: 'next page', href: href(path, query, info, info.page + 1) };
-    links.last = { title: 'last page', href: href(path, query, info, Math.ceil(info.total / info.maxResults)) };
+    links.last = {
+      title: 'last page',
+      href: href(path, query, info, Math.ceil(info.total / info.maxResults)),
+    };
   }
   return links;
 }

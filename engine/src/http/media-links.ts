@@ -44,7 +44,8 @@ const EXPIRY = /^\d{1,12}$/;
 
 /** Signs and checks media links with `options.key`. */
 export function mediaLinks(options: MediaLinkOptions): MediaLinks {
-  const mac = (id: string, expires: number): Buffer => createHmac('sha256', options.key).update(`media\n${id}\n${expires}`).digest();
+  const mac = (id: string, expires: number): Buffer =>
+    createHmac('sha256', options.key).update(`media\n${id}\n${expires}`).digest();
   const sign = (id: string, expires: number): string =>
     `/api/media/${encodeURIComponent(id)}?${EXPIRES_PARAM}=${expires}&${SIGNATURE_PARAM}=${mac(id, expires).toString('base64url')}`;
   return {
@@ -53,7 +54,13 @@ export function mediaLinks(options: MediaLinkOptions): MediaLinks {
       return sign(id, Math.ceil((now / 1000 + options.ttlSeconds) / STEP_S) * STEP_S);
     },
     verify(id, expires, signature, now = Date.now()) {
-      if (expires === undefined || signature === undefined || !EXPIRY.test(expires) || !SIGNATURE.test(signature)) return 'invalid';
+      if (
+        expires === undefined ||
+        signature === undefined ||
+        !EXPIRY.test(expires) ||
+        !SIGNATURE.test(signature)
+      )
+        return 'invalid';
       // Compared as text: base64url has several spellings of the last 2 bits; only ours is taken.
       const given = Buffer.from(signature);
       const expected = Buffer.from(mac(id, Number(expires)).toString('base64url'));

@@ -20,7 +20,13 @@ export function multipartParser(res: CompiledResource, maxUploadBytes: number): 
     // Browsers send a UTF-8 filename without an explicit charset (RFC 7578 §4.2); latin1 garbles it.
     defParamCharset: 'utf8',
     // `a[b][c]` names nest into objects: bounded like JSON bodies, before anything walks them.
-    limits: { fileSize: maxUploadBytes, files: Math.max(1, res.mediaFields.length), fields: 100, fieldSize: 1024 * 1024, fieldNestingDepth: 4 },
+    limits: {
+      fileSize: maxUploadBytes,
+      files: Math.max(1, res.mediaFields.length),
+      fields: 100,
+      fieldSize: 1024 * 1024,
+      fieldNestingDepth: 4,
+    },
   }).fields(res.mediaFields.map((name) => ({ name, maxCount: 1 })));
 }
 

@@ -30,7 +30,12 @@ interface Page {
  */
 export function sendJson(req: Request, resp: Response, text: string, status = 200): void {
   const app = req.app as { get?: (setting: string) => unknown } | undefined;
-  if (app?.get !== undefined && (app.get('json spaces') !== undefined || app.get('json replacer') !== undefined || app.get('json escape') === true)) {
+  if (
+    app?.get !== undefined &&
+    (app.get('json spaces') !== undefined ||
+      app.get('json replacer') !== undefined ||
+      app.get('json escape') === true)
+  ) {
     resp.status(status).json(JSON.parse(text));
     return;
   }
@@ -52,11 +57,21 @@ export function sendList(
 ): void {
   // Only the resource's own list handler says what it embedded; a route's page may hold items it changed.
   const reuse = o.embedded !== undefined && o.embedded.length === 0;
-  const opts = { mode: 'list' as const, registry: api.registry, reuse, ...(o.projection ? { projection: o.projection } : {}) };
+  const opts = {
+    mode: 'list' as const,
+    registry: api.registry,
+    reuse,
+    ...(o.projection ? { projection: o.projection } : {}),
+  };
   const items: string[] = [];
   for (const doc of list.items) items.push(itemJson(res, doc, opts));
   const path = o.path ?? res.name;
-  const info = { page: list.page, maxResults: list.maxResults, total: list.total, defaultMaxResults: api.limits.defaultMaxResults };
+  const info = {
+    page: list.page,
+    maxResults: list.maxResults,
+    total: list.total,
+    defaultMaxResults: api.limits.defaultMaxResults,
+  };
   resp.setHeader('X-Total-Count', String(list.total));
   // Eve: the newest `_updated` of the page; no ETag, and never a 304 (conditional.ts).
   setLastModified(resp, lastModifiedOf(list.items));
@@ -66,18 +81,33 @@ export function sendList(
 }
 
 /** Sends a route's result. `own` is the resource the route is mounted under, if any. */
-export function sendResult(api: ApiContext, req: Request, resp: Response, route: RouteSpec, result: RouteResult, own?: CompiledResource): void {
+export function sendResult(
+  api: ApiContext,
+  req: Request,
+  resp: Response,
+  route: RouteSpec,
+  result: RouteResult,
+  own?: CompiledResource,
+): void {
   for (const [k, v] of Object.entries(result.headers ?? {})) resp.setHeader(k, v);
   const resourceOf = (name: string | undefined): CompiledResource => {
     if (name !== undefined) return api.registry.get(name);
-    if (own === undefined) throw new Error(`${route.method.toUpperCase()} ${route.path}: a route group result must name its resource`);
+    if (own === undefined)
+      throw new Error(
+        `${route.method.toUpperCase()} ${route.path}: a route group result must name its resource`,
+      );
     return own;
   };
   if ('item' in result) {
     const res = resourceOf(result.resource);
     resp.setHeader('ETag', `"${String(result.item._etag)}"`);
     setLastModified(resp, lastModifiedOf([result.item]));
-    sendJson(req, resp, itemJson(res, result.item, { mode: 'item', registry: api.registry }), result.status ?? 200);
+    sendJson(
+      req,
+      resp,
+      itemJson(res, result.item, { mode: 'item', registry: api.registry }),
+      result.status ?? 200,
+    );
     return;
   }
   if ('list' in result) {
@@ -87,7 +117,12 @@ export function sendResult(api: ApiContext, req: Request, resp: Response, route:
   }
   if ('write' in result) {
     resp.setHeader('ETag', `"${String(result.write._etag)}"`);
-    sendJson(req, resp, itemJson(resourceOf(result.resource), result.write, { mode: 'write', registry: api.registry }), result.status ?? 200);
+    sendJson(
+      req,
+      resp,
+      itemJson(resourceOf(result.resource), result.write, { mode: 'write', registry: api.registry }),
+      result.status ?? 200,
+    );
     return;
   }
   if ('download' in result) {

@@ -24,7 +24,13 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
   const collection = api.runtime.resources.get(res.name);
   const m = res.def.methods;
   const allowed: Record<'/' | '/:id', string[]> = { '/': [], '/:id': [] };
-  const add = (method: Method, path: '/' | '/:id', role: Role | undefined, action: string, ...handlers: RequestHandler[]) => {
+  const add = (
+    method: Method,
+    path: '/' | '/:id',
+    role: Role | undefined,
+    action: string,
+    ...handlers: RequestHandler[]
+  ) => {
     if (!role) return;
     allowed[path].push(method.toUpperCase());
     router[method](path, guard(api, role, action), ...handlers);
@@ -47,14 +53,18 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
       },
       callContext(api, resp),
     );
-    sendList(api, req, resp, res, list, { embedded: p.embedded, ...(p.projection ? { projection: p.projection } : {}) });
+    sendList(api, req, resp, res, list, {
+      embedded: p.embedded,
+      ...(p.projection ? { projection: p.projection } : {}),
+    });
   });
 
   add('post', '/', m.create, `POST /${res.name}`, ...createHandlers(api, res));
 
   add('delete', '/', m.deleteMany, `DELETE /${res.name}`, async (req, resp) => {
     const raw = single(req.query, 'where');
-    if (raw === undefined) throw new BadRequest('where: required to delete several items (e.g. where={"type": 2})');
+    if (raw === undefined)
+      throw new BadRequest('where: required to delete several items (e.g. where={"type": 2})');
     const p = parseListParams(res, { where: raw }, api.limits);
     const deleted = await collection.deleteMany(p.where ?? {}, callContext(api, resp));
     resp.setHeader('X-Deleted-Count', String(deleted));
@@ -64,7 +74,8 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
   add('put', '/', m.updateByBody, `PUT /${res.name}`, acceptBody(res), async (req, resp) => {
     const body = writeBody(res, req.body);
     const id = body._id;
-    if (typeof id !== 'string' || id === '') throw new BadRequest('PUT: the body must name the item by "_id"');
+    if (typeof id !== 'string' || id === '')
+      throw new BadRequest('PUT: the body must name the item by "_id"');
     const { _id: _omit, ...fields } = body;
     const doc = await collection.patch(id, fields, callContext(api, resp), ifMatchOf(req));
     resp.setHeader('ETag', `"${doc._etag}"`);
@@ -87,18 +98,39 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
       return;
     }
     const reuse = p.embedded.length === 0;
-    sendJson(req, resp, itemJson(res, doc, { mode: 'item', registry: api.registry, reuse, ...(p.projection ? { projection: p.projection } : {}) }));
+    sendJson(
+      req,
+      resp,
+      itemJson(res, doc, {
+        mode: 'item',
+        registry: api.registry,
+        reuse,
+        ...(p.projection ? { projection: p.projection } : {}),
+      }),
+    );
   });
 
   for (const [method, role, op] of [
     ['patch', m.patch, 'patch'],
     ['put', m.replace, 'replace'],
   ] as const) {
-    add(method, '/:id', role, `${method.toUpperCase()} /${res.name}/{id}`, acceptBody(res), async (req, resp) => {
-      const doc = await collection[op](String(req.params.id), writeBody(res, req.body), callContext(api, resp), ifMatchOf(req));
-      resp.setHeader('ETag', `"${doc._etag}"`);
-      sendJson(req, resp, itemJson(res, doc, { mode: 'write', registry: api.registry }));
-    });
+    add(
+      method,
+      '/:id',
+      role,
+      `${method.toUpperCase()} /${res.name}/{id}`,
+      acceptBody(res),
+      async (req, resp) => {
+        const doc = await collection[op](
+          String(req.params.id),
+          writeBody(res, req.body),
+          callContext(api, resp),
+          ifMatchOf(req),
+        );
+        resp.setHeader('ETag', `"${doc._etag}"`);
+        sendJson(req, resp, itemJson(res, doc, { mode: 'write', registry: api.registry }));
+      },
+    );
   }
 
   add('delete', '/:id', m.delete, `DELETE /${res.name}/{id}`, async (req, resp) => {

@@ -17,7 +17,10 @@ function parseBody(schema: z.ZodType | undefined, body: unknown, where: string):
   if (schema === undefined) return body;
   const parsed = parseWith(schema, body ?? {});
   if (parsed.ok) return parsed.data;
-  throw new Unprocessable(`${where}: the body has ${Object.keys(parsed.issues).length} invalid field(s)`, parsed.issues);
+  throw new Unprocessable(
+    `${where}: the body has ${Object.keys(parsed.issues).length} invalid field(s)`,
+    parsed.issues,
+  );
 }
 
 /** The query as the handler declared it: parsed by its schema (a route made with defineRoute), else raw. */
@@ -38,24 +41,40 @@ function mount(
   call: (req: RouteRequest) => Promise<RouteResult>,
   own?: CompiledResource,
 ): void {
-  router[route.method](route.path === '' ? '/' : route.path, guard(api, route.role, action), async (req, resp) => {
-    const params = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, String(v)]));
-    const ifMatch = req.get('if-match');
-    const result = await call({
-      params,
-      query: parseQuery(route.query, req.query as RouteRequest['query']),
-      body: parseBody(route.body, req.body, action),
-      ...(ifMatch === undefined ? {} : { ifMatch }),
-      ctx: callContext(api, resp),
-    });
-    sendResult(api, req, resp, route, result, own);
-  });
+  router[route.method](
+    route.path === '' ? '/' : route.path,
+    guard(api, route.role, action),
+    async (req, resp) => {
+      const params = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, String(v)]));
+      const ifMatch = req.get('if-match');
+      const result = await call({
+        params,
+        query: parseQuery(route.query, req.query as RouteRequest['query']),
+        body: parseBody(route.body, req.body, action),
+        ...(ifMatch === undefined ? {} : { ifMatch }),
+        ctx: callContext(api, resp),
+      });
+      sendResult(api, req, resp, route, result, own);
+    },
+  );
 }
 
 /** Mounts a custom route of `res` on its router. */
-export function mountRoute(api: ApiContext, router: IRouter, route: CustomRoute, res: CompiledResource): void {
+export function mountRoute(
+  api: ApiContext,
+  router: IRouter,
+  route: CustomRoute,
+  res: CompiledResource,
+): void {
   const resource = api.runtime.resources.get(res.name);
-  mount(api, router, route, `${route.method.toUpperCase()} /${res.name}${route.path}`, (args) => route.handler({ ...args, resource }), res);
+  mount(
+    api,
+    router,
+    route,
+    `${route.method.toUpperCase()} /${res.name}${route.path}`,
+    (args) => route.handler({ ...args, resource }),
+    res,
+  );
 }
 
 /** The router of a route group, mounted at `/<base>`. */
@@ -63,7 +82,9 @@ export function groupRouter(api: ApiContext, group: RouteGroup): Router {
   const router = Router();
   const methods = new Map<string, string[]>();
   for (const route of group.routes) {
-    mount(api, router, route, `${route.method.toUpperCase()} /${group.base}${route.path}`, (args) => route.handler(args));
+    mount(api, router, route, `${route.method.toUpperCase()} /${group.base}${route.path}`, (args) =>
+      route.handler(args),
+    );
     const path = route.path === '' ? '/' : route.path;
     methods.set(path, [...(methods.get(path) ?? []), route.method.toUpperCase()]);
   }

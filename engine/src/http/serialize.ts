@@ -70,12 +70,16 @@ function maskPath(node: unknown, segments: string[]): void {
 }
 
 /** The top-level fields an item of `opts.mode` shows, in definition order. */
-export function visibleFields(res: CompiledResource, opts: Pick<RenderOptions, 'mode' | 'projection'>): string[] {
+export function visibleFields(
+  res: CompiledResource,
+  opts: Pick<RenderOptions, 'mode' | 'projection'>,
+): string[] {
   const fields = [...res.storedFields, ...(res.softDelete ? [res.softDelete.field] : [])];
   const projection = opts.projection ?? {};
   const inclusive = Object.values(projection).includes(1);
   return fields.filter((name) => {
-    if (inclusive) return projection[name] === 1 || Object.keys(projection).some((p) => p.startsWith(`${name}.`));
+    if (inclusive)
+      return projection[name] === 1 || Object.keys(projection).some((p) => p.startsWith(`${name}.`));
     if (projection[name] === 0) return false;
     return !(opts.mode !== 'item' && res.hiddenInList.includes(name));
   });
@@ -136,7 +140,8 @@ function renderEmbedded(res: CompiledResource, out: Record<string, unknown>, opt
     if (value === null || value === undefined || typeof value === 'string') continue;
     const target = opts.registry.get(rel.to);
     const embeddedOpts: RenderOptions = { mode: 'embedded', registry: opts.registry };
-    const render = (v: unknown): unknown => (isRecord(v) && typeof v._id === 'string' ? renderItem(target, v as Doc, embeddedOpts) : v);
+    const render = (v: unknown): unknown =>
+      isRecord(v) && typeof v._id === 'string' ? renderItem(target, v as Doc, embeddedOpts) : v;
     out[rel.field] = Array.isArray(value) ? value.map(render) : render(value);
   }
 }
@@ -207,7 +212,9 @@ function itemLinks(res: CompiledResource, doc: Doc, opts: RenderOptions): Record
     const value = linkIds(doc[rel.field]);
     const title = opts.registry.get(rel.to).itemTitle;
     if (rel.many && Array.isArray(value) && value.length > 0) {
-      related[rel.field] = value.filter((v) => typeof v === 'string').map((v) => ({ title, href: `${rel.to}/${v}` }));
+      related[rel.field] = value
+        .filter((v) => typeof v === 'string')
+        .map((v) => ({ title, href: `${rel.to}/${v}` }));
     } else if (!rel.many && typeof value === 'string' && value !== '') {
       related[rel.field] = { title, href: `${rel.to}/${value}` };
     }

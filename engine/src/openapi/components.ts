@@ -28,7 +28,8 @@ const link = (title: string, href: string): Schema => ({ ...ref('Link'), example
 /** `_issues`: a message per field, nested like the document (errors.ts `Issues`). */
 const ISSUES: Schema = {
   type: 'object',
-  description: 'One message per invalid field, nested like the document ({"info": {"regex": "..."}}); list elements by index',
+  description:
+    'One message per invalid field, nested like the document ({"info": {"regex": "..."}}); list elements by index',
   additionalProperties: { anyOf: [{ type: 'string' }, ref('Issues')] },
   examples: [{ name: 'required field', info: { regex: 'max length is 256' } }],
 };
@@ -44,18 +45,26 @@ const ERROR_STATUS: Schema = {
 export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
   Link: {
     type: 'object',
-    properties: { title: { type: 'string' }, href: { type: 'string', description: 'Relative to /api, no leading slash ("/" for the home)' } },
+    properties: {
+      title: { type: 'string' },
+      href: { type: 'string', description: 'Relative to /api, no leading slash ("/" for the home)' },
+    },
     required: ['title', 'href'],
     additionalProperties: false,
   },
   CollectionLinks: {
     type: 'object',
-    description: 'Links of a page; each href repeats the query (max_results when not the default, where, sort, page, then the rest)',
+    description:
+      'Links of a page; each href repeats the query (max_results when not the default, where, sort, page, then the rest)',
     properties: {
       parent: link('home', '/'),
       self: link('hosts', 'hosts?max_results=2'),
       prev: { ...ref('Link'), description: 'The previous page (page > 1)' },
-      next: { ...ref('Link'), description: 'The next page, when there is one', examples: [{ title: 'next page', href: 'hosts?max_results=2&page=2' }] },
+      next: {
+        ...ref('Link'),
+        description: 'The next page, when there is one',
+        examples: [{ title: 'next page', href: 'hosts?max_results=2&page=2' }],
+      },
       last: { ...ref('Link'), description: 'The last page, when there is a next one' },
     },
     required: ['parent', 'self'],
@@ -65,7 +74,11 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
     type: 'object',
     properties: {
       page: { type: 'integer', minimum: 1 },
-      max_results: { type: 'integer', minimum: 1, description: 'Items per page (default 25, capped by PAGINATION_LIMIT)' },
+      max_results: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Items per page (default 25, capped by PAGINATION_LIMIT)',
+      },
       total: { type: 'integer', minimum: 0, description: 'Items matching the query, on every page' },
     },
     required: ['page', 'max_results', 'total'],
@@ -82,7 +95,8 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
   },
   BulkError: {
     type: 'object',
-    description: 'A bulk insert refused (422): nothing was stored; one entry per submitted document, in order',
+    description:
+      'A bulk insert refused (422): nothing was stored; one entry per submitted document, in order',
     properties: {
       _status: { const: 'ERR' },
       _error: ERROR_STATUS,
@@ -90,7 +104,12 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
         type: 'array',
         items: {
           anyOf: [
-            { type: 'object', properties: { _status: { const: 'OK' } }, required: ['_status'], additionalProperties: false },
+            {
+              type: 'object',
+              properties: { _status: { const: 'OK' } },
+              required: ['_status'],
+              additionalProperties: false,
+            },
             {
               type: 'object',
               properties: { _status: { const: 'ERR' }, _issues: ref('Issues') },
@@ -129,7 +148,12 @@ export const SHARED_PARAMETERS: Readonly<Record<string, Schema>> = {
     'Filter in MongoDB query syntax, as JSON text (operators: $eq $ne $gt $gte $lt $lte $in $nin $and $or $nor $not $exists $regex $size $all $elemMatch)',
     ['{"status": "up"}'],
   ),
-  sort: query('sort', { type: 'string' }, 'Fields to sort by, comma-separated; a leading - is descending (also Eve\'s [("field", -1)])', ['-_updated,_id']),
+  sort: query(
+    'sort',
+    { type: 'string' },
+    'Fields to sort by, comma-separated; a leading - is descending (also Eve\'s [("field", -1)])',
+    ['-_updated,_id'],
+  ),
   projection: query(
     'projection',
     { type: 'string' },
@@ -137,10 +161,18 @@ export const SHARED_PARAMETERS: Readonly<Record<string, Schema>> = {
     ['{"grain": 0}'],
   ),
   page: query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number'),
-  max_results: query('max_results', { type: 'integer', minimum: 1, default: 25 }, "Items per page, capped by the server's PAGINATION_LIMIT"),
+  max_results: query(
+    'max_results',
+    { type: 'integer', minimum: 1, default: 25 },
+    "Items per page, capped by the server's PAGINATION_LIMIT",
+  ),
   IfMatch: header('If-Match', "Write only this version (the item's ETag / _etag); another version is a 412"),
   IfNoneMatch: header('If-None-Match', 'The ETag of a cached copy: 304 when it is still current'),
-  IfModifiedSince: header('If-Modified-Since', 'The Last-Modified of a cached copy (RFC 1123): 304 when unchanged since', HTTP_DATE),
+  IfModifiedSince: header(
+    'If-Modified-Since',
+    'The Last-Modified of a cached copy (RFC 1123): 304 when unchanged since',
+    HTTP_DATE,
+  ),
 };
 
 const hdr = (description: string, schema: Schema = { type: 'string' }): Schema => ({ description, schema });
@@ -157,16 +189,26 @@ export const SHARED_HEADERS: Readonly<Record<string, Schema>> = {
   ContentDisposition: hdr('attachment or inline, with the file name (RFC 8187 filename*)'),
 };
 
-const error = (description: string, headers?: Schema): Schema => ({ description, ...(headers ? { headers } : {}), content: json(ref('Error')) });
+const error = (description: string, headers?: Schema): Schema => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: json(ref('Error')),
+});
 const retry = { 'Retry-After': componentRef('headers', 'RetryAfter') };
 
 /** Error responses by status: every 4xx/5xx the API answers, in the one error shape. */
 export const ERROR_RESPONSES: Readonly<Record<number, Schema>> = {
   400: error('Bad request: a malformed query parameter or body (the message names it)'),
-  401: error('No token, or an unknown one (also: an invalid or expired media link)', { 'WWW-Authenticate': componentRef('headers', 'WWWAuthenticate') }),
-  403: error("The token's role is below the one this operation (or one of its parameters) needs, or the server's policy refuses the call"),
+  401: error('No token, or an unknown one (also: an invalid or expired media link)', {
+    'WWW-Authenticate': componentRef('headers', 'WWWAuthenticate'),
+  }),
+  403: error(
+    "The token's role is below the one this operation (or one of its parameters) needs, or the server's policy refuses the call",
+  ),
   404: error('No such item (or it is hidden by soft delete)'),
-  409: error('Conflict: a duplicate of a unique field (named in _issues), an item still referred to, or a state that forbids the change'),
+  409: error(
+    'Conflict: a duplicate of a unique field (named in _issues), an item still referred to, or a state that forbids the change',
+  ),
   412: error('If-Match names another version of the item'),
   413: error('The body (or an upload, or a bulk insert) is too large'),
   415: error('The body is not of a media type this operation accepts'),
@@ -179,17 +221,23 @@ export const ERROR_RESPONSES: Readonly<Record<number, Schema>> = {
 };
 
 const BULK_422: Schema = {
-  description: 'The body failed validation: _issues names each field; a bulk insert (a JSON array) answers _items, one entry per document',
+  description:
+    'The body failed validation: _issues names each field; a bulk insert (a JSON array) answers _items, one entry per document',
   content: json({ anyOf: [ref('Error'), ref('BulkError')] }),
 };
 
 /** `components.responses`: the errors by name (`Error404`, and `Error422Bulk` for creates), referenced by every operation. */
 export function errorResponseComponents(): Record<string, Schema> {
-  return { ...Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, body]) => [`Error${status}`, body])), Error422Bulk: BULK_422 };
+  return {
+    ...Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, body]) => [`Error${status}`, body])),
+    Error422Bulk: BULK_422,
+  };
 }
 
 /** The error responses of `statuses`, as references; `bulk`: the 422 of a create that takes arrays. */
 export function errorResponses(statuses: Iterable<number>, bulk = false): Record<string, Schema> {
   const name = (s: number): string => (s === 422 && bulk ? 'Error422Bulk' : `Error${s}`);
-  return Object.fromEntries([...new Set(statuses)].sort((a, b) => a - b).map((s) => [String(s), componentRef('responses', name(s))]));
+  return Object.fromEntries(
+    [...new Set(statuses)].sort((a, b) => a - b).map((s) => [String(s), componentRef('responses', name(s))]),
+  );
 }

@@ -30,21 +30,36 @@ function byStatus(schema: Schema): Map<number, Schema> {
     const key = typeof status === 'number' ? status : 200;
     out.set(key, [...(out.get(key) ?? []), rest]);
   }
-  return new Map([...out].map(([status, list]) => [status, list.length === 1 ? (list[0] ?? {}) : { anyOf: list }]));
+  return new Map(
+    [...out].map(([status, list]) => [status, list.length === 1 ? (list[0] ?? {}) : { anyOf: list }]),
+  );
 }
 
 /** What a route answers on success. */
-function successResponses(route: RouteSpec, registry: Registry, own: string | undefined): Record<string, Schema> {
+function successResponses(
+  route: RouteSpec,
+  registry: Registry,
+  own: string | undefined,
+): Record<string, Schema> {
   if (route.response) {
     const out: Record<string, Schema> = {};
     for (const [status, schema] of byStatus(jsonSchemaOf(route.response, 'output'))) {
-      out[String(status)] = { description: status === 202 ? 'Accepted: started, poll the Location' : 'OK', content: json(schema) };
+      out[String(status)] = {
+        description: status === 202 ? 'Accepted: started, poll the Location' : 'OK',
+        content: json(schema),
+      };
     }
     return out;
   }
   if (route.noContent) return { 204: { description: 'Done, no content' } };
   if (route.download) {
-    const file = { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, in its own media type' } };
+    const file = {
+      schema: {
+        type: 'string',
+        contentMediaType: 'application/octet-stream',
+        description: 'The file, in its own media type',
+      },
+    };
     return {
       200: {
         description: 'The file, as an attachment',
@@ -54,12 +69,20 @@ function successResponses(route: RouteSpec, registry: Registry, own: string | un
     };
   }
   const resource = route.renders?.resource ?? own;
-  if (route.renders === undefined || resource === undefined) throw new Error(`${route.method.toUpperCase()} ${route.path}: declares no answer`);
+  if (route.renders === undefined || resource === undefined)
+    throw new Error(`${route.method.toUpperCase()} ${route.path}: declares no answer`);
   const names = schemaNames(registry.get(resource));
   const etag = { ETag: componentRef('headers', 'ETag') };
-  if (route.renders.as === 'write') return { 200: { description: 'Written', headers: etag, content: json(ref(names.written)) } };
+  if (route.renders.as === 'write')
+    return { 200: { description: 'Written', headers: etag, content: json(ref(names.written)) } };
   if (route.renders.as === 'list')
-    return { 200: { description: 'A page', headers: { 'X-Total-Count': componentRef('headers', 'TotalCount') }, content: json(ref(names.page)) } };
+    return {
+      200: {
+        description: 'A page',
+        headers: { 'X-Total-Count': componentRef('headers', 'TotalCount') },
+        content: json(ref(names.page)),
+      },
+    };
   return { 200: { description: 'The item', headers: etag, content: json(ref(names.item)) } };
 }
 
@@ -91,12 +114,19 @@ function requestBody(route: RouteSpec): Schema | undefined {
 }
 
 /** Adds one declared route, mounted at `/api/<base>`, to `paths`. `own`: the resource it is mounted under. */
-export function addRoute(paths: Record<string, Schema>, registry: Registry, at: { base: string; tag: string; own?: string }, route: RouteSpec): void {
+export function addRoute(
+  paths: Record<string, Schema>,
+  registry: Registry,
+  at: { base: string; tag: string; own?: string },
+  route: RouteSpec,
+): void {
   const path = `/api/${at.base}${route.path.replace(/:(\w+)/g, '{$1}')}`;
   const segments = [at.base, ...route.path.split('/').filter((s) => s !== '')];
   const item: Schema = { ...(paths[path] ?? {}) };
   const declared = new Set(((item.parameters ?? []) as Schema[]).map((p) => p.name));
-  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1] ?? '').filter((name) => !declared.has(name));
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)]
+    .map((m) => m[1] ?? '')
+    .filter((name) => !declared.has(name));
   if (pathParams.length > 0)
     item.parameters = [
       ...((item.parameters ?? []) as Schema[]),
@@ -110,7 +140,10 @@ export function addRoute(paths: Record<string, Schema>, registry: Registry, at: 
     ...(route.description ? { description: route.description } : {}),
     role: route.role,
     // A route that renders a write passes If-Match to its handler (RouteRequest.ifMatch).
-    parameters: [...queryParameters(route), ...(route.renders?.as === 'write' ? [componentRef('parameters', 'IfMatch')] : [])],
+    parameters: [
+      ...queryParameters(route),
+      ...(route.renders?.as === 'write' ? [componentRef('parameters', 'IfMatch')] : []),
+    ],
     ...(body ? { requestBody: body } : {}),
     responses: successResponses(route, registry, at.own),
     errors: routeErrors(route),

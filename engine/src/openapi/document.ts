@@ -25,7 +25,9 @@ const DESCRIPTION = [
 
 /** Resources with an HTTP method, and those their items may embed. */
 function exposedResources(registry: Registry): Set<string> {
-  const exposed = new Set([...registry.resources.values()].filter((r) => Object.keys(r.def.methods).length > 0).map((r) => r.name));
+  const exposed = new Set(
+    [...registry.resources.values()].filter((r) => Object.keys(r.def.methods).length > 0).map((r) => r.name),
+  );
   for (const name of [...exposed]) for (const rel of registry.get(name).relations) exposed.add(rel.to);
   return exposed;
 }
@@ -38,7 +40,8 @@ function checkOperationIds(paths: Record<string, Schema>): void {
       const id = (op as Schema).operationId;
       if (typeof id !== 'string') continue;
       const other = seen.get(id);
-      if (other !== undefined) throw new Error(`OpenAPI: operationId "${id}" of ${method.toUpperCase()} ${path} is also ${other}'s`);
+      if (other !== undefined)
+        throw new Error(`OpenAPI: operationId "${id}" of ${method.toUpperCase()} ${path} is also ${other}'s`);
       seen.set(id, `${method.toUpperCase()} ${path}`);
     }
   }
@@ -57,7 +60,10 @@ function refsIn(node: unknown, out: Set<string>): Set<string> {
 }
 
 /** The components the paths use, directly or through other components (a resource's embedded form only where a reference needs it). */
-function usedComponents(paths: Record<string, Schema>, components: Record<string, Record<string, Schema>>): Record<string, Record<string, Schema>> {
+function usedComponents(
+  paths: Record<string, Schema>,
+  components: Record<string, Record<string, Schema>>,
+): Record<string, Record<string, Schema>> {
   const used = refsIn(paths, new Set());
   const seen = new Set<string>();
   for (let todo = [...used]; todo.length > 0;) {
@@ -83,13 +89,16 @@ export function openApiDocument(registry: Registry, info: DocumentInfo): Schema 
   const system = systemPaths();
   const schemas: Record<string, Schema> = { ...SHARED_SCHEMAS, ...system.schemas };
   const paths: Record<string, Schema> = { ...system.paths };
-  const tags: Schema[] = [{ name: 'api', description: "The home document, files' bytes, health and this document" }];
+  const tags: Schema[] = [
+    { name: 'api', description: "The home document, files' bytes, health and this document" },
+  ];
   const exposed = exposedResources(registry);
   for (const res of registry.resources.values()) {
     if (!exposed.has(res.name)) continue;
     Object.assign(schemas, resourceSchemas(res, registry));
     const own = resourcePaths(res, registry);
-    for (const route of res.def.routes ?? []) addRoute(own, registry, { base: res.name, tag: res.name, own: res.name }, route);
+    for (const route of res.def.routes ?? [])
+      addRoute(own, registry, { base: res.name, tag: res.name, own: res.name }, route);
     if (Object.keys(own).length === 0) continue;
     Object.assign(paths, own);
     tags.push({ name: res.name, description: res.def.description });
@@ -101,17 +110,29 @@ export function openApiDocument(registry: Registry, info: DocumentInfo): Schema 
   checkOperationIds(paths);
   return {
     openapi: '3.1.0',
-    info: { ...info, description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
-    servers: [{ url: '/', description: 'The server that serves this document (every path starts with /api)' }],
+    info: {
+      ...info,
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [
+      { url: '/', description: 'The server that serves this document (every path starts with /api)' },
+    ],
     tags,
     paths,
     components: {
-      ...usedComponents(paths, { schemas, parameters: SHARED_PARAMETERS, headers: SHARED_HEADERS, responses: errorResponseComponents() }),
+      ...usedComponents(paths, {
+        schemas,
+        parameters: SHARED_PARAMETERS,
+        headers: SHARED_HEADERS,
+        responses: errorResponseComponents(),
+      }),
       securitySchemes: {
         bearer: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A token of API_TOKENS or made with `fleet token create`; its role is viewer, operator or admin',
+          description:
+            'A token of API_TOKENS or made with `fleet token create`; its role is viewer, operator or admin',
         },
         mediaLink: {
           type: 'apiKey',

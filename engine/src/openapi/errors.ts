@@ -12,7 +12,8 @@ import type { Role } from '../definition/fields';
 import type { RouteSpec } from '../definition/routes';
 
 /** The generic operations of a resource (its `methods`). */
-export type ResourceOperation = 'list' | 'get' | 'create' | 'patch' | 'replace' | 'delete' | 'deleteMany' | 'updateByBody';
+export type ResourceOperation =
+  'list' | 'get' | 'create' | 'patch' | 'replace' | 'delete' | 'deleteMany' | 'updateByBody';
 
 /** Every authenticated call: no or unknown token, an unknown failure, the store unreachable. */
 const ALWAYS = [401, 500, 503] as const;
@@ -31,7 +32,11 @@ function roleErrors(role: Role, raisedBy: readonly Role[] = []): number[] {
 /** Whether a write may be refused as a conflict: a unique field, or a hook that may refuse. */
 function mayConflict(res: CompiledResource, op: ResourceOperation, registry: Registry): boolean {
   const hooks = res.def.hooks ?? {};
-  if (op === 'delete') return registry.referrers(res.name).some((r) => r.ref.onDelete === 'restrict') || hooks.beforeDelete !== undefined;
+  if (op === 'delete')
+    return (
+      registry.referrers(res.name).some((r) => r.ref.onDelete === 'restrict') ||
+      hooks.beforeDelete !== undefined
+    );
   return Object.values(res.def.fields).some((f) => f.unique === true) || hooks.prepare !== undefined;
 }
 
@@ -55,7 +60,13 @@ const OWN: Readonly<Record<ResourceOperation, readonly number[]>> = {
 };
 
 /** The error statuses of a generic operation of `res`. */
-export function resourceErrors(args: { res: CompiledResource; op: ResourceOperation; role: Role; registry: Registry; paramRoles?: readonly Role[] }): number[] {
+export function resourceErrors(args: {
+  res: CompiledResource;
+  op: ResourceOperation;
+  role: Role;
+  registry: Registry;
+  paramRoles?: readonly Role[];
+}): number[] {
   const { res, op, role, registry } = args;
   return [
     ...ALWAYS,

@@ -29,7 +29,8 @@ export interface FieldContext {
 }
 
 /** An RFC 1123 date as `Date.prototype.toUTCString` writes it (http/dates.ts). */
-export const RFC1123_PATTERN = '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$';
+export const RFC1123_PATTERN =
+  '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$';
 export const DATE_EXAMPLE = 'Wed, 25 Nov 2026 21:08:02 GMT';
 
 const isWrite = (ctx: FieldContext): boolean => ctx.mode === 'create' || ctx.mode === 'patch';
@@ -42,7 +43,11 @@ function bounds(ctx: FieldContext, entries: Readonly<Record<string, number | und
 
 function refSchema(field: Field, ctx: FieldContext, inList: boolean): Schema {
   const to = field.kind === 'ref' ? field.to : '';
-  const id: Schema = { type: 'string', description: `Id of a ${to} item`, ...(isWrite(ctx) ? { minLength: 1 } : {}) };
+  const id: Schema = {
+    type: 'string',
+    description: `Id of a ${to} item`,
+    ...(isWrite(ctx) ? { minLength: 1 } : {}),
+  };
   if (ctx.mode !== 'read' || !ctx.topLevel) return id;
   const expanded: Schema[] = [id, { $ref: `#/components/schemas/${ctx.embeddedName(to)}` }];
   // ops/read.ts: a dangling single reference embeds as null; a dangling list entry is dropped.
@@ -51,32 +56,56 @@ function refSchema(field: Field, ctx: FieldContext, inList: boolean): Schema {
 
 const kindSchema = {
   string: (f, ctx) =>
-    f.kind === 'string' ? { type: 'string', ...(f.enum ? { enum: [...f.enum] } : {}), ...bounds(ctx, { minLength: f.minLength, maxLength: f.maxLength }) } : {},
+    f.kind === 'string'
+      ? {
+          type: 'string',
+          ...(f.enum ? { enum: [...f.enum] } : {}),
+          ...bounds(ctx, { minLength: f.minLength, maxLength: f.maxLength }),
+        }
+      : {},
   integer: (f, ctx) =>
-    f.kind === 'integer' ? { type: 'integer', ...(f.enum ? { enum: [...f.enum] } : {}), ...bounds(ctx, { minimum: f.min, maximum: f.max }) } : {},
-  number: (f, ctx) => (f.kind === 'number' ? { type: 'number', ...bounds(ctx, { minimum: f.min, maximum: f.max }) } : {}),
+    f.kind === 'integer'
+      ? {
+          type: 'integer',
+          ...(f.enum ? { enum: [...f.enum] } : {}),
+          ...bounds(ctx, { minimum: f.min, maximum: f.max }),
+        }
+      : {},
+  number: (f, ctx) =>
+    f.kind === 'number' ? { type: 'number', ...bounds(ctx, { minimum: f.min, maximum: f.max }) } : {},
   boolean: () => ({ type: 'boolean' }),
   datetime: (_f, ctx) =>
     isWrite(ctx)
-      ? { type: 'string', description: 'RFC 1123, ISO 8601, or "YYYY-MM-DD HH:MM" (UTC)', examples: [DATE_EXAMPLE, '2026-11-25 21:08'] }
+      ? {
+          type: 'string',
+          description: 'RFC 1123, ISO 8601, or "YYYY-MM-DD HH:MM" (UTC)',
+          examples: [DATE_EXAMPLE, '2026-11-25 21:08'],
+        }
       : { type: 'string', pattern: RFC1123_PATTERN, description: 'RFC 1123 date', examples: [DATE_EXAMPLE] },
   ref: (f, ctx) => refSchema(f, ctx, false),
   media: (_f, ctx) =>
     isWrite(ctx)
-      ? { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file (a part of multipart/form-data)' }
+      ? {
+          type: 'string',
+          contentMediaType: 'application/octet-stream',
+          description: 'The file (a part of multipart/form-data)',
+        }
       : {
           type: 'string',
-          description: 'Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token',
+          description:
+            'Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token',
           examples: ['/api/media/6566d7e2a1b2c3d4e5f60718'],
         },
   array: (f, ctx) => {
     if (f.kind !== 'array') return {};
     // Array elements are whole values even in a PATCH (compile/zod.ts): a list is replaced, never merged.
     const inner: FieldContext = { ...ctx, mode: ctx.mode === 'patch' ? 'create' : ctx.mode };
-    const items = f.of.kind === 'ref' ? refSchema(f.of, ctx, true) : fieldSchema(f.of, { ...inner, topLevel: false });
+    const items =
+      f.of.kind === 'ref' ? refSchema(f.of, ctx, true) : fieldSchema(f.of, { ...inner, topLevel: false });
     return { type: 'array', items };
   },
-  object: (f, ctx) => (f.kind === 'object' ? objectSchema(f.fields, { ...ctx, topLevel: false }, f.open === true) : {}),
+  object: (f, ctx) =>
+    f.kind === 'object' ? objectSchema(f.fields, { ...ctx, topLevel: false }, f.open === true) : {},
 } satisfies Record<FieldKind, (f: Field, ctx: FieldContext) => Schema>;
 
 /** A field's default as a value (defaults of objects and lists are functions returning fresh values). */
@@ -132,5 +161,10 @@ export function objectSchema(fields: Fields, ctx: FieldContext, open: boolean): 
     properties[name] = fieldSchema(field, ctx);
     if (ctx.mode === 'create' && field.required) required.push(name);
   }
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: open };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: open,
+  };
 }

@@ -26,7 +26,8 @@ export interface OperationSpec {
 
 /** The OpenAPI operation object of `spec`. */
 export function operation(spec: OperationSpec): Schema {
-  const roleNote = spec.role === null ? 'No token needed.' : `Needs a bearer token of role ${spec.role} or higher.`;
+  const roleNote =
+    spec.role === null ? 'No token needed.' : `Needs a bearer token of role ${spec.role} or higher.`;
   return {
     operationId: spec.operationId,
     tags: [spec.tag],

@@ -21,7 +21,10 @@ export interface QueryParamDoc {
 }
 
 /** The parameters `res` reads on a list or item GET, as OpenAPI parameter objects. */
-export function queryParamsOf(res: CompiledResource, on: 'list' | 'get'): { parameter: Schema; role?: Role }[] {
+export function queryParamsOf(
+  res: CompiledResource,
+  on: 'list' | 'get',
+): { parameter: Schema; role?: Role }[] {
   const declared = res.def.queryParams ?? {};
   return Object.entries(declared)
     .filter(([, p]) => (p.on ?? ['list', 'get']).includes(on))

@@ -19,13 +19,19 @@ const header = (name: string): Schema => componentRef('headers', name);
 /** `embedded` of `res`: which references it may expand. */
 function embeddedParam(res: CompiledResource): Schema {
   const relations = res.relations.map((r) => r.field);
-  const which = relations.length > 0 ? `References of ${res.name}: ${relations.join(', ')}` : `${res.name} has no references`;
+  const which =
+    relations.length > 0
+      ? `References of ${res.name}: ${relations.join(', ')}`
+      : `${res.name} has no references`;
   return {
     name: 'embedded',
     in: 'query',
     required: false,
     description: `JSON object of references to replace by the items they name ({"field": 1}). ${which}. A single reference naming no visible item becomes null; such list entries are dropped`,
-    schema: { type: 'string', ...(relations.length > 0 ? { examples: [`{"${relations[0] ?? ''}": 1}`] } : {}) },
+    schema: {
+      type: 'string',
+      ...(relations.length > 0 ? { examples: [`{"${relations[0] ?? ''}": 1}`] } : {}),
+    },
   };
 }
 
@@ -56,7 +62,16 @@ function createBody(res: CompiledResource): Schema {
   if (jsonCreate(res)) {
     content['application/json'] = {
       schema: {
-        anyOf: [ref(names.create), { type: 'array', items: ref(names.create), minItems: 1, maxItems: 1000, description: 'A bulk insert: all or nothing' }],
+        anyOf: [
+          ref(names.create),
+          {
+            type: 'array',
+            items: ref(names.create),
+            minItems: 1,
+            maxItems: 1000,
+            description: 'A bulk insert: all or nothing',
+          },
+        ],
       },
     };
     content['application/x-www-form-urlencoded'] = formContent(res, names.create);
@@ -67,14 +82,24 @@ function createBody(res: CompiledResource): Schema {
 
 /** A form body: objects and lists are sent as JSON text (http/form.ts). */
 function formContent(res: CompiledResource, schema: string): Schema {
-  const structured = Object.entries(res.def.fields).filter(([, f]) => f.kind === 'object' || f.kind === 'array');
-  const encoding = Object.fromEntries(structured.map(([name]) => [name, { contentType: 'application/json' }]));
+  const structured = Object.entries(res.def.fields).filter(
+    ([, f]) => f.kind === 'object' || f.kind === 'array',
+  );
+  const encoding = Object.fromEntries(
+    structured.map(([name]) => [name, { contentType: 'application/json' }]),
+  );
   return { schema: ref(schema), ...(structured.length > 0 ? { encoding } : {}) };
 }
 
 /** A PATCH / PUT body: JSON or a form. */
 function writeBody(res: CompiledResource, schema: string): Schema {
-  return { required: true, content: { 'application/json': { schema: ref(schema) }, 'application/x-www-form-urlencoded': formContent(res, schema) } };
+  return {
+    required: true,
+    content: {
+      'application/json': { schema: ref(schema) },
+      'application/x-www-form-urlencoded': formContent(res, schema),
+    },
+  };
 }
 
 /** What one generic operation contributes, beside its id, role and errors. */
@@ -87,7 +112,11 @@ interface Described {
 }
 
 const written = (res: CompiledResource): Record<string, Schema> => ({
-  200: { description: 'Written', headers: { ETag: header('ETag') }, content: json(ref(schemaNames(res).written)) },
+  200: {
+    description: 'Written',
+    headers: { ETag: header('ETag') },
+    content: json(ref(schemaNames(res).written)),
+  },
 });
 const title = (res: CompiledResource): string => res.itemTitle.toLowerCase();
 
@@ -96,8 +125,18 @@ function listOp(res: CompiledResource): Described {
   const headers = { 'X-Total-Count': header('TotalCount'), 'Last-Modified': header('LastModified') };
   return {
     summary: `List ${res.name}`,
-    parameters: [param('where'), param('sort'), param('projection'), embeddedParam(res), param('page'), param('max_results'), ...extra.params],
-    responses: { 200: { description: `A page of ${res.name}`, headers, content: json(ref(schemaNames(res).page)) } },
+    parameters: [
+      param('where'),
+      param('sort'),
+      param('projection'),
+      embeddedParam(res),
+      param('page'),
+      param('max_results'),
+      ...extra.params,
+    ],
+    responses: {
+      200: { description: `A page of ${res.name}`, headers, content: json(ref(schemaNames(res).page)) },
+    },
     paramRoles: extra.roles,
   };
 }
@@ -115,7 +154,11 @@ function createOp(res: CompiledResource): Described {
     headers: { Location: header('Location') },
     content: json({ anyOf: [item, bulk] }),
   };
-  return { summary: `Create ${title(res)} items (one, or a JSON array of them)`, body: createBody(res), responses: { 201: created } };
+  return {
+    summary: `Create ${title(res)} items (one, or a JSON array of them)`,
+    body: createBody(res),
+    responses: { 201: created },
+  };
 }
 
 function getOp(res: CompiledResource): Described {
@@ -127,7 +170,9 @@ function getOp(res: CompiledResource): Described {
     content: json(ref(schemaNames(res).item)),
   };
   // Items with media fields are never 304: a cached copy would keep expired links (http/api.ts).
-  const responses: Record<string, Schema> = media ? { 200: ok } : { 200: ok, 304: { description: 'Not modified: the cached copy is current' } };
+  const responses: Record<string, Schema> = media
+    ? { 200: ok }
+    : { 200: ok, 304: { description: 'Not modified: the cached copy is current' } };
   const conditional = media ? [] : [param('IfNoneMatch'), param('IfModifiedSince')];
   return {
     summary: `Get one ${title(res)}`,
@@ -141,7 +186,12 @@ function getOp(res: CompiledResource): Described {
 const OPERATIONS: Readonly<
   Record<
     ResourceOperation,
-    { at: 'collection' | 'item'; verb: string; id: (item: string, plural: string) => string; describe: (res: CompiledResource) => Described }
+    {
+      at: 'collection' | 'item';
+      verb: string;
+      id: (item: string, plural: string) => string;
+      describe: (res: CompiledResource) => Described;
+    }
   >
 > = {
   list: { at: 'collection', verb: 'get', id: (_i, plural) => `list${plural}`, describe: listOp },
@@ -206,7 +256,10 @@ const OPERATIONS: Readonly<
 export function resourcePaths(res: CompiledResource, registry: Registry): Record<string, Schema> {
   const names = schemaNames(res);
   const built: Record<'collection' | 'item', Record<string, Schema>> = { collection: {}, item: {} };
-  for (const [kind, spec] of Object.entries(OPERATIONS) as [ResourceOperation, (typeof OPERATIONS)[ResourceOperation]][]) {
+  for (const [kind, spec] of Object.entries(OPERATIONS) as [
+    ResourceOperation,
+    (typeof OPERATIONS)[ResourceOperation],
+  ][]) {
     const role = res.def.methods[kind];
     if (role === undefined) continue;
     const d = spec.describe(res);
@@ -218,12 +271,22 @@ export function resourcePaths(res: CompiledResource, registry: Registry): Record
       ...(d.parameters ? { parameters: d.parameters } : {}),
       ...(d.body ? { requestBody: d.body } : {}),
       responses: d.responses,
-      errors: resourceErrors({ res, op: kind, role, registry, ...(d.paramRoles ? { paramRoles: d.paramRoles } : {}) }),
+      errors: resourceErrors({
+        res,
+        op: kind,
+        role,
+        registry,
+        ...(d.paramRoles ? { paramRoles: d.paramRoles } : {}),
+      }),
       bulk: kind === 'create',
     });
   }
   const paths: Record<string, Schema> = {};
   if (Object.keys(built.collection).length > 0) paths[`/api/${res.name}`] = built.collection;
-  if (Object.keys(built.item).length > 0) paths[`/api/${res.name}/{id}`] = { parameters: [pathParameter('id', `The ${title(res)}'s _id`)], ...built.item };
+  if (Object.keys(built.item).length > 0)
+    paths[`/api/${res.name}/{id}`] = {
+      parameters: [pathParameter('id', `The ${title(res)}'s _id`)],
+      ...built.item,
+    };
   return paths;
 }

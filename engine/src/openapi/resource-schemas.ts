@@ -21,7 +21,13 @@ export function fieldContext(registry: Registry, mode: FieldMode, files = false)
 /** The fields an item is rendered with (stored ones, and the soft-delete flag). */
 function renderedFields(res: CompiledResource): Fields {
   const soft: Fields = res.softDelete
-    ? { [res.softDelete.field]: { kind: 'boolean', readonly: true, description: 'Hidden by DELETE; shown only with ' + res.softDelete.param } }
+    ? {
+        [res.softDelete.field]: {
+          kind: 'boolean',
+          readonly: true,
+          description: 'Hidden by DELETE; shown only with ' + res.softDelete.param,
+        },
+      }
     : {};
   return { ...res.def.fields, ...soft };
 }
@@ -37,11 +43,25 @@ function itemDescription(res: CompiledResource): string {
 /** The item as rendered by the serializer (http/serialize.ts), with `_links`. */
 function itemSchema(res: CompiledResource, registry: Registry, embedded: boolean): Schema {
   const names = schemaNames(res);
-  const fields = Object.fromEntries(Object.entries(renderedFields(res)).filter(([n]) => !(embedded && res.hiddenInList.includes(n))));
+  const fields = Object.fromEntries(
+    Object.entries(renderedFields(res)).filter(([n]) => !(embedded && res.hiddenInList.includes(n))),
+  );
   const body = objectSchema(fields, fieldContext(registry, embedded ? 'embedded' : 'read'), false);
-  const properties = { ...META_PROPERTIES, ...(body.properties as Schema), ...(embedded ? {} : { _links: ref(names.links) }) };
-  const description = embedded ? `${res.itemTitle} as embedded in another item (embedded=...): no _links, no list-hidden fields.` : itemDescription(res);
-  return { type: 'object', description, properties, required: [...META_REQUIRED, ...(embedded ? [] : ['_links'])], additionalProperties: false };
+  const properties = {
+    ...META_PROPERTIES,
+    ...(body.properties as Schema),
+    ...(embedded ? {} : { _links: ref(names.links) }),
+  };
+  const description = embedded
+    ? `${res.itemTitle} as embedded in another item (embedded=...): no _links, no list-hidden fields.`
+    : itemDescription(res);
+  return {
+    type: 'object',
+    description,
+    properties,
+    required: [...META_REQUIRED, ...(embedded ? [] : ['_links'])],
+    additionalProperties: false,
+  };
 }
 
 /** `_links.related`: one link per single reference, a list of links per list of references. */
@@ -49,9 +69,16 @@ function relatedSchema(res: CompiledResource): Schema {
   const properties: Schema = {};
   for (const rel of res.relations) {
     const link = { ...ref('Link'), description: `The ${rel.to} item ${rel.field} names` };
-    properties[rel.field] = rel.many ? { type: 'array', items: ref('Link'), description: `The ${rel.to} items ${rel.field} names` } : link;
+    properties[rel.field] = rel.many
+      ? { type: 'array', items: ref('Link'), description: `The ${rel.to} items ${rel.field} names` }
+      : link;
   }
-  return { type: 'object', description: 'Links to the items the references name (only references that have a value)', properties, additionalProperties: false };
+  return {
+    type: 'object',
+    description: 'Links to the items the references name (only references that have a value)',
+    properties,
+    additionalProperties: false,
+  };
 }
 
 function linksSchema(res: CompiledResource): Schema {
@@ -60,7 +87,10 @@ function linksSchema(res: CompiledResource): Schema {
     type: 'object',
     description: 'self always; parent and collection on item GETs; related when a reference has a value',
     properties: {
-      self: { ...ref('Link'), examples: [{ title: res.itemTitle, href: `${res.name}/6566d7e2a1b2c3d4e5f60718` }] },
+      self: {
+        ...ref('Link'),
+        examples: [{ title: res.itemTitle, href: `${res.name}/6566d7e2a1b2c3d4e5f60718` }],
+      },
       parent: { ...ref('Link'), examples: [{ title: 'home', href: '/' }] },
       collection: { ...ref('Link'), examples: [{ title: res.name, href: res.name }] },
       ...(res.relations.length > 0 ? { related: ref(names.related) } : {}),
@@ -86,18 +116,28 @@ function writtenSchema(res: CompiledResource): Schema {
  * listed `readOnly`: sending one is a 422, and typed clients refuse it (openapi-typescript's
  * read/write markers).
  */
-function bodySchema(res: CompiledResource, registry: Registry, mode: 'create' | 'patch', o: { files?: boolean; id?: 'optional' | 'required' } = {}): Schema {
-  const writable = (name: string, field: Field): boolean => !field.readonly && (mode === 'create' || res.patchable.has(name));
+function bodySchema(
+  res: CompiledResource,
+  registry: Registry,
+  mode: 'create' | 'patch',
+  o: { files?: boolean; id?: 'optional' | 'required' } = {},
+): Schema {
+  const writable = (name: string, field: Field): boolean =>
+    !field.readonly && (mode === 'create' || res.patchable.has(name));
   const fields = Object.fromEntries(Object.entries(res.def.fields).filter(([n, f]) => writable(n, f)));
   const body = objectSchema(fields, fieldContext(registry, mode, o.files === true), false);
   const refused = Object.entries(res.def.fields).filter(([n, f]) => !writable(n, f) && !f.writeOnly);
-  const why = (f: Field): string => (f.readonly ? 'Server-set: refused (422) in a body' : 'Not changed by PATCH: refused (422)');
+  const why = (f: Field): string =>
+    f.readonly ? 'Server-set: refused (422) in a body' : 'Not changed by PATCH: refused (422)';
   const properties: Schema = {
     ...(o.id === undefined ? {} : { _id: { type: 'string', minLength: 1, description: 'The item id' } }),
     ...(body.properties as Schema),
     ...Object.fromEntries(refused.map(([n, f]) => [n, { readOnly: true, description: why(f) }])),
   };
-  const required = [...((body.required as string[] | undefined) ?? []), ...(o.id === 'required' ? ['_id'] : [])];
+  const required = [
+    ...((body.required as string[] | undefined) ?? []),
+    ...(o.id === 'required' ? ['_id'] : []),
+  ];
   const { required: _old, ...rest } = body;
   return { ...rest, properties, ...(required.length > 0 ? { required } : {}) };
 }
@@ -125,14 +165,19 @@ export function resourceSchemas(res: CompiledResource, registry: Registry): Reco
     [names.page]: {
       type: 'object',
       description: `A page of ${res.name}`,
-      properties: { _items: { type: 'array', items: ref(names.item) }, _links: ref('CollectionLinks'), _meta: ref('Meta') },
+      properties: {
+        _items: { type: 'array', items: ref(names.item) },
+        _links: ref('CollectionLinks'),
+        _meta: ref('Meta'),
+      },
       required: ['_items', '_links', '_meta'],
       additionalProperties: false,
     },
   };
   if (res.relations.length > 0) out[names.related] = relatedSchema(res);
   if (m.create && jsonCreate(res)) out[names.create] = bodySchema(res, registry, 'create', createId(res));
-  if (m.create && res.mediaFields.length > 0) out[names.upload] = bodySchema(res, registry, 'create', { ...createId(res), files: true });
+  if (m.create && res.mediaFields.length > 0)
+    out[names.upload] = bodySchema(res, registry, 'create', { ...createId(res), files: true });
   if (m.replace) out[names.replace] = bodySchema(res, registry, 'create');
   if (m.patch) out[names.patch] = bodySchema(res, registry, 'patch');
   if (m.updateByBody) out[names.update] = bodySchema(res, registry, 'patch', { id: 'required' });

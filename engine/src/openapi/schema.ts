@@ -12,7 +12,9 @@ export type Schema = Record<string, unknown>;
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 /** `$ref` to another kind of component (`parameters`, `responses`, `headers`). */
-export const componentRef = (kind: 'parameters' | 'responses' | 'headers', name: string): Schema => ({ $ref: `#/components/${kind}/${name}` });
+export const componentRef = (kind: 'parameters' | 'responses' | 'headers', name: string): Schema => ({
+  $ref: `#/components/${kind}/${name}`,
+});
 
 /** A JSON body of `schema`. */
 export const json = (schema: Schema): Schema => ({ 'application/json': { schema } });

@@ -21,7 +21,14 @@ const HEALTH: Schema = {
 
 const HOME: Schema = {
   type: 'object',
-  properties: { _links: { type: 'object', properties: { child: { type: 'array', items: ref('Link') } }, required: ['child'], additionalProperties: false } },
+  properties: {
+    _links: {
+      type: 'object',
+      properties: { child: { type: 'array', items: ref('Link') } },
+      required: ['child'],
+      additionalProperties: false,
+    },
+  },
   required: ['_links'],
   additionalProperties: false,
 };
@@ -45,7 +52,13 @@ const documentOp = (operationId: string, summary: string): Schema =>
     errors: [500],
   });
 
-const mediaQuery = (name: string, description: string): Schema => ({ name, in: 'query', required: false, description, schema: { type: 'string' } });
+const mediaQuery = (name: string, description: string): Schema => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string' },
+});
 
 /** The system paths and the schemas they name. */
 export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<string, Schema> } {
@@ -68,7 +81,9 @@ export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<
       }),
     },
     '/api/openapi.json': { get: documentOp('getOpenApiDocument', 'This document') },
-    '/api/docs/openapi.json': { get: documentOp('getOpenApiDocumentAlias', 'This document (the path it had first)') },
+    '/api/docs/openapi.json': {
+      get: documentOp('getOpenApiDocumentAlias', 'This document (the path it had first)'),
+    },
     '/api': {
       get: operation({
         operationId: 'getHome',
@@ -89,7 +104,10 @@ export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<
           'With a bearer token, or with the expires and signature of the signed link a media field reads back as (no token: for <img src> and download links). Raster images and PDF are shown inline, anything else is an attachment.',
         role: 'viewer',
         security: [{ bearer: [] }, { mediaLink: [] }],
-        parameters: [mediaQuery('expires', 'Signed link: its expiry (unix seconds)'), mediaQuery('signature', 'Signed link: its signature')],
+        parameters: [
+          mediaQuery('expires', 'Signed link: its expiry (unix seconds)'),
+          mediaQuery('signature', 'Signed link: its signature'),
+        ],
         responses: {
           200: {
             description: 'The file, in its own media type',

@@ -34,7 +34,8 @@ export function requireRole(principal: Principal, required: Role, action: string
 export function authorize(res: CompiledResource, op: Operation, principal: Principal): void {
   if (principal.system === true) return;
   const role = METHOD_OF[op](res.def.methods);
-  if (role === undefined) throw new Forbidden(`${res.name}: ${op} is done by the service itself, not through the API`);
+  if (role === undefined)
+    throw new Forbidden(`${res.name}: ${op} is done by the service itself, not through the API`);
   requireRole(principal, role, `${op} of ${res.name}`);
 }
 

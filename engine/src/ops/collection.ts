@@ -6,7 +6,14 @@ import type { CompiledResource } from '../compile/compile';
 import type { CallContext } from '../definition/define';
 import type { Fields } from '../definition/fields';
 import type { AnyItem } from '../definition/infer';
-import type { Collection, CollectionOf, FindArgs, ListArgs, ListResult, LocalApi } from '../definition/local-api';
+import type {
+  Collection,
+  CollectionOf,
+  FindArgs,
+  ListArgs,
+  ListResult,
+  LocalApi,
+} from '../definition/local-api';
 import type { Doc, Filter } from '../store/port';
 import { authorize } from './access';
 import type { OpsDeps, OpsScope } from './context';
@@ -66,7 +73,10 @@ export function createCollection(deps: OpsDeps, res: CompiledResource): Collecti
     async aggregate(pipeline, ctx, options) {
       authorize(res, 'list', ctx.principal);
       const scope = scoped(res, {}, options?.showDeleted);
-      return deps.store.aggregate(res.name, Object.keys(scope).length > 0 ? [{ $match: scope }, ...pipeline] : pipeline);
+      return deps.store.aggregate(
+        res.name,
+        Object.keys(scope).length > 0 ? [{ $match: scope }, ...pipeline] : pipeline,
+      );
     },
   };
 }
@@ -82,7 +92,10 @@ export function createLocalApi(deps: OpsDeps): LocalApi {
   };
   return {
     get,
-    of: <F extends Fields, S extends string = never>(definition: { readonly name: string; readonly fields: F; readonly softDelete?: { readonly field: S } }) =>
-      get(definition.name) as unknown as CollectionOf<F, S>,
+    of: <F extends Fields, S extends string = never>(definition: {
+      readonly name: string;
+      readonly fields: F;
+      readonly softDelete?: { readonly field: S };
+    }) => get(definition.name) as unknown as CollectionOf<F, S>,
   };
 }

@@ -28,25 +28,46 @@ async function deletion(s: OpsScope, docs: readonly Doc[], now: Date): Promise<B
     });
   }
   const effects = await deleteEffects(s, s.res, new Set(docs.map((d) => d._id)), now);
-  return [...effects, ...docs.map((doc): BatchWrite => ({ op: 'delete', collection: s.res.name, id: doc._id, ifEtag: String(doc._etag) }))];
+  return [
+    ...effects,
+    ...docs.map((doc): BatchWrite => ({
+      op: 'delete',
+      collection: s.res.name,
+      id: doc._id,
+      ifEtag: String(doc._etag),
+    })),
+  ];
 }
 
 async function removeMedia(s: OpsScope, docs: readonly Doc[]): Promise<void> {
   if (s.res.softDelete) return;
-  for (const doc of docs) for (const field of s.res.mediaFields) if (typeof doc[field] === 'string') await s.store.media.delete(doc[field]);
+  for (const doc of docs)
+    for (const field of s.res.mediaFields)
+      if (typeof doc[field] === 'string') await s.store.media.delete(doc[field]);
 }
 
-async function runHooks(s: OpsScope, which: 'beforeDelete' | 'afterDelete', docs: readonly Doc[], ctx: CallContext): Promise<void> {
+async function runHooks(
+  s: OpsScope,
+  which: 'beforeDelete' | 'afterDelete',
+  docs: readonly Doc[],
+  ctx: CallContext,
+): Promise<void> {
   const hooks = s.res.def.hooks;
   if (hooks?.[which]) for (const doc of docs) await hooks[which]({ doc: doc as AnyItem, ctx });
 }
 
 /** `delete` of one item. */
-export async function deleteItem(s: OpsScope, id: string, ctx: CallContext, o: Pick<WriteOptions, 'ifMatch'> = {}): Promise<void> {
+export async function deleteItem(
+  s: OpsScope,
+  id: string,
+  ctx: CallContext,
+  o: Pick<WriteOptions, 'ifMatch'> = {},
+): Promise<void> {
   authorize(s.res, 'delete', ctx.principal);
   const doc = await lastWriteWins(o.ifMatch, async () => {
     const found = await getStored(s, id);
-    if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(found._etag))) throw new PreconditionFailed();
+    if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(found._etag)))
+      throw new PreconditionFailed();
     // The relations decide first (a restrict is a 409 before any hook acts on a peer).
     const batch = await deletion(s, [found], ctx.now);
     await runHooks(s, 'beforeDelete', [found], ctx);

@@ -14,7 +14,11 @@ import { scoped } from './scope';
 import { masked, revealed } from './secret-view';
 
 /** The store projection: the client's (meta fields always kept), list-hidden fields out unless asked for. */
-export function storeProjection(res: CompiledResource, projection: Projection | undefined, view: 'list' | 'item'): Projection | undefined {
+export function storeProjection(
+  res: CompiledResource,
+  projection: Projection | undefined,
+  view: 'list' | 'item',
+): Projection | undefined {
   if (projection && Object.values(projection).includes(1)) {
     const keep: Projection = { ...projection, _created: 1, _updated: 1, _etag: 1 };
     if (res.softDelete) keep[res.softDelete.field] = 1;
@@ -37,12 +41,18 @@ async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promi
     const found =
       ids.size === 0
         ? []
-        : await s.store.find(rel.to, scoped(target, { _id: { $in: [...ids] } }), { projection: storeProjection(target, undefined, 'item') ?? {} });
+        : await s.store.find(rel.to, scoped(target, { _id: { $in: [...ids] } }), {
+            projection: storeProjection(target, undefined, 'item') ?? {},
+          });
     const byId = new Map(found.map((d) => [d._id, masked(d, target.secretPaths)]));
     // Eve: a dangling single reference embeds as null, a dangling list entry is dropped.
     out = out.map((doc) => {
       const value = doc[field];
-      if (Array.isArray(value)) return { ...doc, [field]: value.flatMap((id) => (typeof id === 'string' && byId.has(id) ? [byId.get(id)] : [])) };
+      if (Array.isArray(value))
+        return {
+          ...doc,
+          [field]: value.flatMap((id) => (typeof id === 'string' && byId.has(id) ? [byId.get(id)] : [])),
+        };
       if (typeof value === 'string') return { ...doc, [field]: byId.get(value) ?? null };
       return doc;
     });
@@ -55,16 +65,23 @@ export async function finishRead(
   s: OpsScope,
   docs: Doc[],
   ctx: CallContext,
-  o: { params?: Readonly<Record<string, string>>; embedded?: readonly string[]; reveal?: boolean; view?: 'list' | 'item' },
+  o: {
+    params?: Readonly<Record<string, string>>;
+    embedded?: readonly string[];
+    reveal?: boolean;
+    view?: 'list' | 'item';
+  },
 ): Promise<Doc[]> {
   const hooks = s.res.def.hooks;
   // The hook may write (an alert marked as read) and updates `docs` in place to match. It runs on
   // an empty page too: whether the caller may ask for that write does not depend on the page.
-  if (hooks?.afterRead) await hooks.afterRead({ docs: docs as AnyItem[], params: o.params ?? {}, view: o.view ?? 'list', ctx });
+  if (hooks?.afterRead)
+    await hooks.afterRead({ docs: docs as AnyItem[], params: o.params ?? {}, view: o.view ?? 'list', ctx });
   const withEmbedded = o.embedded && o.embedded.length > 0 ? await embed(s, docs, o.embedded) : docs;
   const paths = s.res.secretPaths;
   if (paths.length === 0) return withEmbedded;
-  if (o.reveal === true && ctx.principal.system === true) return withEmbedded.map((d) => revealed(d, paths, s.secrets));
+  if (o.reveal === true && ctx.principal.system === true)
+    return withEmbedded.map((d) => revealed(d, paths, s.secrets));
   return withEmbedded.map((d) => masked(d, paths));
 }
 
@@ -80,9 +97,16 @@ export function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
 }
 
 /** One stored item by id (in scope), or 404. */
-export async function getStored(s: OpsScope, id: string, o: { showDeleted?: boolean; projection?: Projection } = {}): Promise<Doc> {
+export async function getStored(
+  s: OpsScope,
+  id: string,
+  o: { showDeleted?: boolean; projection?: Projection } = {},
+): Promise<Doc> {
   const projection = storeProjection(s.res, o.projection, 'item');
-  const [doc] = await s.store.find(s.res.name, scoped(s.res, { _id: id }, o.showDeleted), { limit: 1, ...(projection ? { projection } : {}) });
+  const [doc] = await s.store.find(s.res.name, scoped(s.res, { _id: id }, o.showDeleted), {
+    limit: 1,
+    ...(projection ? { projection } : {}),
+  });
   if (!doc) throw new NotFound(`${s.res.itemTitle} "${id}" was not found`);
   return doc;
 }

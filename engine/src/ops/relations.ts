@@ -27,7 +27,8 @@ function withValueAt(doc: Doc, path: string, value: unknown): Doc {
   if (head === undefined) return doc;
   if (rest.length === 0) return { ...doc, [head]: value };
   const child = doc[head];
-  const inner = child !== null && typeof child === 'object' && !Array.isArray(child) ? (child as Doc) : ({} as Doc);
+  const inner =
+    child !== null && typeof child === 'object' && !Array.isArray(child) ? (child as Doc) : ({} as Doc);
   return { ...doc, [head]: withValueAt(inner, rest.join('.'), value) };
 }
 
@@ -42,7 +43,11 @@ type Written = readonly { readonly doc: Doc; readonly original?: Doc }[];
  * target (ids already in the original are not checked again). One query per reference field for
  * the whole batch.
  */
-async function missingReferences(deps: OpsDeps, res: CompiledResource, written: Written): Promise<Map<Reference, string[]>[]> {
+async function missingReferences(
+  deps: OpsDeps,
+  res: CompiledResource,
+  written: Written,
+): Promise<Map<Reference, string[]>[]> {
   const out = written.map(() => new Map<Reference, string[]>());
   for (const ref of res.references) {
     if (!ref.exists) continue;
@@ -55,7 +60,9 @@ async function missingReferences(deps: OpsDeps, res: CompiledResource, written: 
     const wanted = new Set(added.flat().filter((id) => !batch.has(id)));
     if (wanted.size === 0) continue;
     const target = deps.registry.get(ref.to);
-    const found = await deps.store.find(ref.to, scoped(target, { _id: { $in: [...wanted] } }), { projection: { _id: 1 } });
+    const found = await deps.store.find(ref.to, scoped(target, { _id: { $in: [...wanted] } }), {
+      projection: { _id: 1 },
+    });
     const present = new Set([...found.map((d) => d._id), ...batch]);
     added.forEach((ids, i) => {
       const missing = ids.filter((id) => !present.has(id));
@@ -70,25 +77,39 @@ function referenceMessage(ref: Reference, missing: readonly string[]): string {
 }
 
 /** Per written document, its reference issues (by dotted path), or null when every id it adds exists. */
-export async function referenceIssues(deps: OpsDeps, res: CompiledResource, written: Written): Promise<(Record<string, string> | null)[]> {
+export async function referenceIssues(
+  deps: OpsDeps,
+  res: CompiledResource,
+  written: Written,
+): Promise<(Record<string, string> | null)[]> {
   return (await missingReferences(deps, res, written)).map((byRef) =>
-    byRef.size === 0 ? null : Object.fromEntries([...byRef].map(([ref, missing]) => [ref.path, referenceMessage(ref, missing)])),
+    byRef.size === 0
+      ? null
+      : Object.fromEntries([...byRef].map(([ref, missing]) => [ref.path, referenceMessage(ref, missing)])),
   );
 }
 
 /** Checks the references the written documents carry: every id added must name a visible item of the target (422). */
 export async function checkReferences(deps: OpsDeps, res: CompiledResource, written: Written): Promise<void> {
   const byRef = new Map<Reference, string[]>();
-  for (const doc of await missingReferences(deps, res, written)) for (const [ref, missing] of doc) byRef.set(ref, [...(byRef.get(ref) ?? []), ...missing]);
+  for (const doc of await missingReferences(deps, res, written))
+    for (const [ref, missing] of doc) byRef.set(ref, [...(byRef.get(ref) ?? []), ...missing]);
   if (byRef.size === 0) return;
-  const issues = Object.fromEntries([...byRef].map(([ref, missing]) => [ref.path, referenceMessage(ref, missing)]));
+  const issues = Object.fromEntries(
+    [...byRef].map(([ref, missing]) => [ref.path, referenceMessage(ref, missing)]),
+  );
   throw new Unprocessable(`${res.name}: a reference names no existing item`, issues);
 }
 
 /** The referring item after dropping the deleted ids from one reference field. */
 function detach(doc: Doc, ref: Reference, deleted: ReadonlySet<string>): Doc {
   const value = valueAt(doc, ref.path);
-  if (ref.many) return withValueAt(doc, ref.path, Array.isArray(value) ? value.filter((v) => !(typeof v === 'string' && deleted.has(v))) : value);
+  if (ref.many)
+    return withValueAt(
+      doc,
+      ref.path,
+      Array.isArray(value) ? value.filter((v) => !(typeof v === 'string' && deleted.has(v))) : value,
+    );
   return withValueAt(doc, ref.path, null);
 }
 
@@ -97,7 +118,12 @@ function detach(doc: Doc, ref: Reference, deleted: ReadonlySet<string>): Doc {
  * the referring items (ids pulled or nulled), or a 409 when a `restrict` reference of a visible
  * item still names one of them. Items being deleted in the same batch are left alone.
  */
-export async function deleteEffects(deps: OpsDeps, res: CompiledResource, ids: ReadonlySet<string>, now: Date): Promise<BatchWrite[]> {
+export async function deleteEffects(
+  deps: OpsDeps,
+  res: CompiledResource,
+  ids: ReadonlySet<string>,
+  now: Date,
+): Promise<BatchWrite[]> {
   const changed = new Map<string, { from: CompiledResource; original: Doc; next: Doc }>();
   const blocked: string[] = [];
   for (const { from, ref } of deps.registry.referrers(res.name)) {
@@ -117,7 +143,9 @@ export async function deleteEffects(deps: OpsDeps, res: CompiledResource, ids: R
   }
   if (blocked.length > 0) {
     const what = [...ids].map((id) => `"${id}"`).join(', ');
-    throw new Conflict(`${res.itemTitle} ${what} is still used by ${blocked.length} item(s): ${blocked.slice(0, 10).join(', ')}; change or delete them first`);
+    throw new Conflict(
+      `${res.itemTitle} ${what} is still used by ${blocked.length} item(s): ${blocked.slice(0, 10).join(', ')}; change or delete them first`,
+    );
   }
   return [...changed.values()].map(({ from, original, next }) => {
     const doc: Doc = { ...next, _updated: now };

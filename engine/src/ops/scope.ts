@@ -26,7 +26,12 @@ export function mentions(filter: unknown, field: string): boolean {
   while (stack.length > 0) {
     const node = stack.pop();
     if (Array.isArray(node)) stack.push(...(node as unknown[]));
-    else if (node !== null && typeof node === 'object' && !(node instanceof Date) && !(node instanceof RegExp)) {
+    else if (
+      node !== null &&
+      typeof node === 'object' &&
+      !(node instanceof Date) &&
+      !(node instanceof RegExp)
+    ) {
       for (const [key, value] of Object.entries(node)) {
         if (key === field) return true;
         stack.push(value);

@@ -11,7 +11,11 @@ export const MASK = '********';
 type Transform = (value: string) => string;
 
 /** A copy of `doc` with `transform` applied to the string at every secret path. */
-export function withSecrets<T extends Record<string, unknown>>(doc: T, paths: readonly string[], transform: Transform): T {
+export function withSecrets<T extends Record<string, unknown>>(
+  doc: T,
+  paths: readonly string[],
+  transform: Transform,
+): T {
   if (paths.length === 0) return doc;
   let out = doc;
   for (const path of paths) out = rewriteAt(out, path.split('.'), transform) as T;
@@ -36,6 +40,10 @@ export function masked<T extends Record<string, unknown>>(doc: T, paths: readonl
 }
 
 /** Opens every secret (system principal, `reveal`). */
-export function revealed<T extends Record<string, unknown>>(doc: T, paths: readonly string[], box: SecretBox): T {
+export function revealed<T extends Record<string, unknown>>(
+  doc: T,
+  paths: readonly string[],
+  box: SecretBox,
+): T {
   return withSecrets(doc, paths, (sealed) => box.open(sealed));
 }

@@ -46,7 +46,13 @@ export class PreparedWrites {
     if (hooks?.onWriteError === undefined) return;
     for (const w of this.done.splice(0).reverse()) {
       try {
-        await hooks.onWriteError({ op: w.op, fields: w.fields, error, ctx: this.ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
+        await hooks.onWriteError({
+          op: w.op,
+          fields: w.fields,
+          error,
+          ctx: this.ctx,
+          ...(w.original ? { original: w.original as AnyItem } : {}),
+        });
       } catch (err) {
         this.ctx.runtime.log.error(
           { resource: this.s.res.name, op: w.op, err: err instanceof Error ? err.message : 'unknown error' },

@@ -36,7 +36,8 @@ function refusal(res: CompiledResource, key: string, op: WriteOp, system: boolea
   if (key === res.softDelete?.field) return readOnly;
   if (system) return null;
   if (res.readonlyFields.has(key)) return readOnly;
-  if (op === 'patch' && Object.hasOwn(res.def.fields, key) && !res.patchable.has(key)) return issueMessage('notPatchable');
+  if (op === 'patch' && Object.hasOwn(res.def.fields, key) && !res.patchable.has(key))
+    return issueMessage('notPatchable');
   return null;
 }
 
@@ -56,7 +57,8 @@ function normalizeDotted(body: Readonly<Record<string, unknown>>): Readonly<Reco
   const dotted = Object.keys(body).filter((k) => k.includes('.'));
   if (dotted.length === 0) return body;
   const out = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(body)) if (!key.includes('.')) out[key] = isPlainRecord(value) ? { ...value } : value;
+  for (const [key, value] of Object.entries(body))
+    if (!key.includes('.')) out[key] = isPlainRecord(value) ? { ...value } : value;
   for (const key of dotted) {
     const parts = key.split('.');
     let node: Record<string, unknown> | null = out;
@@ -66,14 +68,20 @@ function normalizeDotted(body: Readonly<Record<string, unknown>>): Readonly<Reco
       else node = isPlainRecord(node[part]) ? (node[part] = { ...node[part] }) : null;
     }
     const last = parts[parts.length - 1] ?? '';
-    if (node === null || UNSAFE_SEGMENTS.has(last) || last === '' || Object.hasOwn(node, last)) out[key] = body[key];
+    if (node === null || UNSAFE_SEGMENTS.has(last) || last === '' || Object.hasOwn(node, last))
+      out[key] = body[key];
     else node[last] = body[key];
   }
   return out;
 }
 
 /** Validates a write body for `op` by this caller; throws 422 with every issue. */
-export function validateBody(res: CompiledResource, given: Readonly<Record<string, unknown>>, op: WriteOp, system: boolean): ValidBody {
+export function validateBody(
+  res: CompiledResource,
+  given: Readonly<Record<string, unknown>>,
+  op: WriteOp,
+  system: boolean,
+): ValidBody {
   const body = normalizeDotted(given);
   // No prototypes: a key named `__proto__` is a key like any other (reported unknown), never a prototype.
   const issues = Object.create(null) as Record<string, string>;
@@ -87,11 +95,17 @@ export function validateBody(res: CompiledResource, given: Readonly<Record<strin
   }
   const parsed = parseWith(schemaOf(res, op, system), rest);
   if (!parsed.ok) Object.assign(issues, parsed.issues);
-  if (!parsed.ok || Object.keys(issues).length > 0) throw new Unprocessable(`${res.name}: the body has ${Object.keys(issues).length} invalid field(s)`, issues);
+  if (!parsed.ok || Object.keys(issues).length > 0)
+    throw new Unprocessable(
+      `${res.name}: the body has ${Object.keys(issues).length} invalid field(s)`,
+      issues,
+    );
   const extras: Record<string, unknown> = {};
   const stored: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>)) (res.writeOnlyFields.includes(k) ? extras : stored)[k] = v;
+  for (const [k, v] of Object.entries(parsed.data as Record<string, unknown>))
+    (res.writeOnlyFields.includes(k) ? extras : stored)[k] = v;
   if (typeof body._id === 'string' && op === 'create') stored._id = body._id;
-  for (const key of HISTORY_KEYS) if (system && op === 'create' && body[key] instanceof Date) stored[key] = body[key];
+  for (const key of HISTORY_KEYS)
+    if (system && op === 'create' && body[key] instanceof Date) stored[key] = body[key];
   return { stored, extras };
 }

@@ -9,7 +9,13 @@ import type { CompiledResource } from '../compile/compile';
 import type { CallContext, WriteOp } from '../definition/define';
 import type { AnyItem } from '../definition/infer';
 import type { UpsertResult, WriteOptions } from '../definition/local-api';
-import { BulkUnprocessable, PreconditionFailed, ServiceUnavailable, Unprocessable, type IssuesInput } from '../errors';
+import {
+  BulkUnprocessable,
+  PreconditionFailed,
+  ServiceUnavailable,
+  Unprocessable,
+  type IssuesInput,
+} from '../errors';
 import type { BatchWrite, Doc, Filter } from '../store/port';
 import { newObjectId } from '../store/sqlite/ids';
 import { authorize, isSystem } from './access';
@@ -71,16 +77,32 @@ function serverDefaults(res: CompiledResource): Record<string, unknown> {
 
 function naturalId(res: CompiledResource, fields: Record<string, unknown>): string {
   const from = res.def.idFrom ? fields[res.def.idFrom] : fields._id;
-  if (typeof from !== 'string' || from === '') throw new Unprocessable(`${res.name}: an id is required`, { [res.def.idFrom ?? '_id']: 'required field' });
+  if (typeof from !== 'string' || from === '')
+    throw new Unprocessable(`${res.name}: an id is required`, {
+      [res.def.idFrom ?? '_id']: 'required field',
+    });
   return from;
 }
 
 /** Runs `prepare` on a copy of the validated fields (noted in `undo`), then seals the secrets. */
-async function prepared(s: OpsScope, op: WriteOp, body: ValidBody, ctx: CallContext, undo: PreparedWrites, original?: Doc): Promise<Record<string, unknown>> {
+async function prepared(
+  s: OpsScope,
+  op: WriteOp,
+  body: ValidBody,
+  ctx: CallContext,
+  undo: PreparedWrites,
+  original?: Doc,
+): Promise<Record<string, unknown>> {
   const hooks = s.res.def.hooks;
   const fields = { ...body.stored };
   const out = hooks?.prepare
-    ? await hooks.prepare({ op, fields, extras: { ...body.extras }, ctx, ...(original ? { original: original as AnyItem } : {}) })
+    ? await hooks.prepare({
+        op,
+        fields,
+        extras: { ...body.extras },
+        ctx,
+        ...(original ? { original: original as AnyItem } : {}),
+      })
     : fields;
   undo.note({ op, fields: { ...out }, ...(original ? { original } : {}) });
   sealSecrets(out, s.res.secretPaths, s.secrets);
@@ -94,14 +116,26 @@ function newDoc(res: CompiledResource, fields: Record<string, unknown>, now: Dat
   const id = res.def.id === 'natural' ? naturalId(res, fields) : (given ?? newObjectId());
   // `_created` / `_updated` given only by a system import (validate.ts); otherwise now.
   const createdAt = created instanceof Date ? created : now;
-  const doc: Doc = { _id: id, ...serverDefaults(res), ...rest, _created: createdAt, _updated: updated instanceof Date ? updated : createdAt };
+  const doc: Doc = {
+    _id: id,
+    ...serverDefaults(res),
+    ...rest,
+    _created: createdAt,
+    _updated: updated instanceof Date ? updated : createdAt,
+  };
   if (res.softDelete) doc[res.softDelete.field] = false;
   doc._etag = etagOf(doc);
   return doc;
 }
 
 /** The next version of `original` after merging `fields`; null when it would not change. */
-function nextVersion(res: CompiledResource, original: Doc, fields: Record<string, unknown>, now: Date, always: boolean): Doc | null {
+function nextVersion(
+  res: CompiledResource,
+  original: Doc,
+  fields: Record<string, unknown>,
+  now: Date,
+  always: boolean,
+): Doc | null {
   const merged = mergeDeep(original, fields, res);
   if (!always && etagOf({ ...merged, _updated: original._updated }) === original._etag) return null;
   merged._updated = now;
@@ -118,7 +152,13 @@ async function afterWrites(
   const hooks = s.res.def.hooks;
   if (!hooks?.afterWrite) return;
   for (const w of writes)
-    await hooks.afterWrite({ op: w.op, doc: w.doc as AnyItem, extras: w.extras, ctx, ...(w.original ? { original: w.original as AnyItem } : {}) });
+    await hooks.afterWrite({
+      op: w.op,
+      doc: w.doc as AnyItem,
+      extras: w.extras,
+      ctx,
+      ...(w.original ? { original: w.original as AnyItem } : {}),
+    });
 }
 
 type CreateWrite = { op: WriteOp; doc: Doc; extras: Record<string, unknown> };
@@ -140,7 +180,11 @@ async function bulkWrites(
   for (const body of bodies) {
     try {
       const valid = validateBody(s.res, body, 'create', system);
-      writes.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras });
+      writes.push({
+        op: 'create',
+        doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now),
+        extras: valid.extras,
+      });
       issues.push(null);
     } catch (err) {
       if (!(err instanceof Unprocessable)) throw err;
@@ -160,12 +204,20 @@ async function bulkWrites(
     if (refs !== null && at !== undefined) issues[at] = refs;
   });
   const failed = issues.filter((i) => i !== null).length;
-  if (failed > 0) throw new BulkUnprocessable(`Insertion failure: ${failed} of ${bodies.length} document(s) contain errors; nothing was stored`, issues);
+  if (failed > 0)
+    throw new BulkUnprocessable(
+      `Insertion failure: ${failed} of ${bodies.length} document(s) contain errors; nothing was stored`,
+      issues,
+    );
   return checked.map((c) => c.w);
 }
 
 /** `createMany`: all or none. One document fails with its own error; several, with one status each. */
-export async function createItems(s: OpsScope, bodies: readonly Record<string, unknown>[], ctx: CallContext): Promise<Doc[]> {
+export async function createItems(
+  s: OpsScope,
+  bodies: readonly Record<string, unknown>[],
+  ctx: CallContext,
+): Promise<Doc[]> {
   authorize(s.res, 'create', ctx.principal);
   const system = isSystem(ctx.principal);
   let writes: CreateWrite[] = [];
@@ -173,7 +225,13 @@ export async function createItems(s: OpsScope, bodies: readonly Record<string, u
   await undo.guard(async () => {
     if (bodies.length === 1 && bodies[0] !== undefined) {
       const valid = validateBody(s.res, bodies[0], 'create', system);
-      writes = [{ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras }];
+      writes = [
+        {
+          op: 'create',
+          doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now),
+          extras: valid.extras,
+        },
+      ];
       await checkReferences(s, s.res, writes);
     } else writes = await bulkWrites(s, bodies, ctx, system, undo);
     await s.store.write(writes.map((w) => ({ op: 'insert', collection: s.res.name, doc: w.doc })));
@@ -198,12 +256,18 @@ export async function changeItem(
   const done = await lastWriteWins(o.ifMatch, () =>
     undo.guard(async () => {
       const original = await getStored(s, id, { showDeleted: system && o.showDeleted === true });
-      if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(original._etag))) throw new PreconditionFailed();
+      if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(original._etag)))
+        throw new PreconditionFailed();
       const fields = await prepared(s, op, valid, ctx, undo, original);
-      const next = op === 'patch' ? nextVersion(s.res, original, fields, ctx.now, true) : replacement(s.res, original, fields, ctx.now);
+      const next =
+        op === 'patch'
+          ? nextVersion(s.res, original, fields, ctx.now, true)
+          : replacement(s.res, original, fields, ctx.now);
       if (next === null) throw new Error('unreachable: a forced version is never null');
       await checkReferences(s, s.res, [{ doc: next, original }]);
-      await s.store.write([{ op: 'replace', collection: s.res.name, doc: next, ifEtag: String(original._etag) }]);
+      await s.store.write([
+        { op: 'replace', collection: s.res.name, doc: next, ifEtag: String(original._etag) },
+      ]);
       return { original, next };
     }),
   );
@@ -213,8 +277,11 @@ export async function changeItem(
 
 /** A replacement keeps `_id`, `_created` and the server-set fields (readonly ones, the soft-delete flag). */
 function replacement(res: CompiledResource, original: Doc, fields: Record<string, unknown>, now: Date): Doc {
-  const keep: Record<string, unknown> = res.softDelete ? { [res.softDelete.field]: original[res.softDelete.field] } : {};
-  for (const name of res.readonlyFields) if (name in original && !(name in fields)) keep[name] = original[name];
+  const keep: Record<string, unknown> = res.softDelete
+    ? { [res.softDelete.field]: original[res.softDelete.field] }
+    : {};
+  for (const name of res.readonlyFields)
+    if (name in original && !(name in fields)) keep[name] = original[name];
   const doc: Doc = { ...keep, ...fields, _id: original._id, _created: original._created, _updated: now };
   doc._etag = etagOf(doc);
   return doc;
@@ -224,7 +291,9 @@ function replacement(res: CompiledResource, original: Doc, fields: Record<string
 async function writeVersions(s: OpsScope, versions: readonly { doc: Doc; original?: Doc }[]): Promise<void> {
   await checkReferences(s, s.res, versions);
   const batch: BatchWrite[] = versions.map((v) =>
-    v.original ? { op: 'replace', collection: s.res.name, doc: v.doc, ifEtag: String(v.original._etag) } : { op: 'insert', collection: s.res.name, doc: v.doc },
+    v.original
+      ? { op: 'replace', collection: s.res.name, doc: v.doc, ifEtag: String(v.original._etag) }
+      : { op: 'insert', collection: s.res.name, doc: v.doc },
   );
   await s.store.write(batch);
 }
@@ -247,10 +316,20 @@ export async function patchItems(
     const undo = new PreparedWrites(s, ctx);
     const done = await lastWriteWins(undefined, () =>
       undo.guard(async () => {
-        const originals = await s.store.find(s.res.name, scoped(s.res, page, system && o.showDeleted === true), { sort: [['_id', 1]], limit: BATCH });
+        const originals = await s.store.find(
+          s.res.name,
+          scoped(s.res, page, system && o.showDeleted === true),
+          { sort: [['_id', 1]], limit: BATCH },
+        );
         const versions: { op: WriteOp; doc: Doc; original: Doc; extras: Record<string, unknown> }[] = [];
         for (const original of originals) {
-          const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
+          const next = nextVersion(
+            s.res,
+            original,
+            await prepared(s, 'patch', valid, ctx, undo, original),
+            ctx.now,
+            false,
+          );
           if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
         }
         await writeVersions(s, versions);
@@ -266,7 +345,11 @@ export async function patchItems(
 }
 
 /** `upsertMany` (system): new ids are created, existing items patched with the given fields. */
-export async function upsertItems(s: OpsScope, items: readonly (Record<string, unknown> & { _id: string })[], ctx: CallContext): Promise<UpsertResult> {
+export async function upsertItems(
+  s: OpsScope,
+  items: readonly (Record<string, unknown> & { _id: string })[],
+  ctx: CallContext,
+): Promise<UpsertResult> {
   authorize(s.res, 'upsert', ctx.principal);
   const created: string[] = [];
   const updated: string[] = [];
@@ -282,12 +365,22 @@ export async function upsertItems(s: OpsScope, items: readonly (Record<string, u
           const original = byId.get(item._id);
           if (original === undefined) {
             const valid = validateBody(s.res, item, 'create', true);
-            versions.push({ op: 'create', doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now), extras: valid.extras });
+            versions.push({
+              op: 'create',
+              doc: newDoc(s.res, await prepared(s, 'create', valid, ctx, undo), ctx.now),
+              extras: valid.extras,
+            });
             continue;
           }
           const { _id: _same, ...fields } = item;
           const valid = validateBody(s.res, fields, 'patch', true);
-          const next = nextVersion(s.res, original, await prepared(s, 'patch', valid, ctx, undo, original), ctx.now, false);
+          const next = nextVersion(
+            s.res,
+            original,
+            await prepared(s, 'patch', valid, ctx, undo, original),
+            ctx.now,
+            false,
+          );
           if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
         }
         await writeVersions(s, versions);

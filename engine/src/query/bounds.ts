@@ -51,15 +51,21 @@ export function assertJsonBounds(value: unknown, param: string, bounds: JsonBoun
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [unknown, number];
     nodes += 1;
-    if (nodes > bounds.maxNodes) throw new BadRequest(`${param}: too large (more than ${bounds.maxNodes} values in all)`);
+    if (nodes > bounds.maxNodes)
+      throw new BadRequest(`${param}: too large (more than ${bounds.maxNodes} values in all)`);
     if (typeof node !== 'object' || node === null) continue;
-    if (depth > bounds.maxDepth) throw new BadRequest(`${param}: nested deeper than ${bounds.maxDepth} levels`);
+    if (depth > bounds.maxDepth)
+      throw new BadRequest(`${param}: nested deeper than ${bounds.maxDepth} levels`);
     const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
     if (Array.isArray(node) && node.length > bounds.maxArray) {
-      throw new BadRequest(`${param}: a list has ${node.length} items, more than the ${bounds.maxArray} allowed`);
+      throw new BadRequest(
+        `${param}: a list has ${node.length} items, more than the ${bounds.maxArray} allowed`,
+      );
     }
     if (!Array.isArray(node) && children.length > bounds.maxKeys) {
-      throw new BadRequest(`${param}: an object has ${children.length} keys, more than the ${bounds.maxKeys} allowed`);
+      throw new BadRequest(
+        `${param}: an object has ${children.length} keys, more than the ${bounds.maxKeys} allowed`,
+      );
     }
     for (const child of children) stack.push([child, depth + 1]);
   }

@@ -40,7 +40,8 @@ export function parsePositiveInt(query: RawQuery, name: string, fallback: number
 
 /** Checks a sort/projection field: declared, not secret. */
 function checkField(res: CompiledResource, param: string, path: string, allowSecret: boolean): void {
-  if (path.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) throw new BadRequest(`${param}: field "${path}" is not allowed`);
+  if (path.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment)))
+    throw new BadRequest(`${param}: field "${path}" is not allowed`);
   const info = resolvePath(res.paths, path);
   const isSoftDelete = res.softDelete?.field === path;
   if (info === null && !isSoftDelete) throw new BadRequest(`${param}: unknown field "${path}"`);
@@ -49,7 +50,8 @@ function checkField(res: CompiledResource, param: string, path: string, allowSec
   }
   // A path below a secret inside an open object (`vpnsrv_representation.otp_secret.x`) is the secret too.
   const secret = allowSecret ? undefined : secretAncestor(res.paths, path);
-  if (secret !== undefined) throw new BadRequest(`${param}: field "${path}" lies in the secret field "${secret}" and cannot be used`);
+  if (secret !== undefined)
+    throw new BadRequest(`${param}: field "${path}" lies in the secret field "${secret}" and cannot be used`);
 }
 
 /** `sort`: `a,-b` or Eve's `[("a", 1), ("b", -1)]`. */
@@ -72,7 +74,8 @@ export function parseSort(res: CompiledResource, raw: string | undefined): SortS
       spec.push(name.startsWith('-') ? [name.slice(1), -1] : [name, 1]);
     }
   }
-  if (spec.length > MAX_SORT_TERMS) throw new BadRequest(`sort: at most ${MAX_SORT_TERMS} fields, got ${spec.length}`);
+  if (spec.length > MAX_SORT_TERMS)
+    throw new BadRequest(`sort: at most ${MAX_SORT_TERMS} fields, got ${spec.length}`);
   for (const [field] of spec) checkField(res, 'sort', field, false);
   return spec;
 }
@@ -90,18 +93,23 @@ function parseJsonObject(param: string, raw: string): Record<string, unknown> {
 }
 
 /** `projection`: all 1 (inclusive) or all 0 (exclusive); meta fields always stay. */
-export function parseProjection(res: CompiledResource, raw: string | undefined): Record<string, 0 | 1> | undefined {
+export function parseProjection(
+  res: CompiledResource,
+  raw: string | undefined,
+): Record<string, 0 | 1> | undefined {
   if (raw === undefined) return undefined;
   const value = parseJsonObject('projection', raw);
   const out: Record<string, 0 | 1> = {};
   for (const [field, flag] of Object.entries(value)) {
-    if (flag !== 0 && flag !== 1 && flag !== true && flag !== false) throw new BadRequest(`projection: "${field}" must be 0 or 1`);
+    if (flag !== 0 && flag !== 1 && flag !== true && flag !== false)
+      throw new BadRequest(`projection: "${field}" must be 0 or 1`);
     checkField(res, 'projection', field, true);
     if (['_id', '_created', '_updated', '_etag'].includes(field)) continue;
     out[field] = flag === 1 || flag === true ? 1 : 0;
   }
   const flags = new Set(Object.values(out));
-  if (flags.size > 1) throw new BadRequest('projection: mix of inclusion (1) and exclusion (0) is not allowed');
+  if (flags.size > 1)
+    throw new BadRequest('projection: mix of inclusion (1) and exclusion (0) is not allowed');
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -112,9 +120,12 @@ export function parseEmbedded(res: CompiledResource, raw: string | undefined): s
   const fields: string[] = [];
   for (const [field, flag] of Object.entries(value)) {
     if (!res.relations.some((r) => r.field === field)) {
-      throw new BadRequest(`embedded: "${field}" is not a relation of ${res.name} (relations: ${res.relations.map((r) => r.field).join(', ') || 'none'})`);
+      throw new BadRequest(
+        `embedded: "${field}" is not a relation of ${res.name} (relations: ${res.relations.map((r) => r.field).join(', ') || 'none'})`,
+      );
     }
-    if (flag !== 0 && flag !== 1 && flag !== true && flag !== false) throw new BadRequest(`embedded: "${field}" must be 0 or 1`);
+    if (flag !== 0 && flag !== 1 && flag !== true && flag !== false)
+      throw new BadRequest(`embedded: "${field}" must be 0 or 1`);
     if (flag === 1 || flag === true) fields.push(field);
   }
   return fields;
@@ -131,7 +142,12 @@ export interface ListParams {
 }
 
 /** The same parse of the same text (memo.ts); `undefined` when the parameter is absent. */
-function remembered<T>(res: CompiledResource, kind: string, raw: string | undefined, parse: (raw: string) => T): T | undefined {
+function remembered<T>(
+  res: CompiledResource,
+  kind: string,
+  raw: string | undefined,
+  parse: (raw: string) => T,
+): T | undefined {
   return raw === undefined ? undefined : memoized(res, kind, raw, () => parse(raw));
 }
 
@@ -146,27 +162,37 @@ export function parseListParams(res: CompiledResource, query: RawQuery, limits: 
       ? undefined
       : remembered(res, 'where', rawWhere, (raw) => parseWhere(raw, { paths: res.paths, extraFields }));
   const sort = remembered(res, 'sort', single(query, 'sort'), (raw) => parseSort(res, raw));
-  const projection = remembered(res, 'projection', single(query, 'projection'), (raw) => parseProjection(res, raw));
+  const projection = remembered(res, 'projection', single(query, 'projection'), (raw) =>
+    parseProjection(res, raw),
+  );
   const requested = parsePositiveInt(query, 'max_results', limits.defaultMaxResults);
   const maxResults = Math.min(requested, limits.paginationLimit);
   const page = parsePositiveInt(query, 'page', 1);
   // The store skips (page - 1) x max_results items: past 2^53 that is no longer an exact integer.
-  if ((page - 1) * maxResults > Number.MAX_SAFE_INTEGER) throw new BadRequest(`page: too large for max_results=${maxResults}`);
+  if ((page - 1) * maxResults > Number.MAX_SAFE_INTEGER)
+    throw new BadRequest(`page: too large for max_results=${maxResults}`);
   return {
     ...(where ? { where } : {}),
     ...(sort ? { sort } : {}),
     ...(projection ? { projection } : {}),
-    embedded: remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED,
+    embedded:
+      remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED,
     page,
     maxResults,
   };
 }
 
 /** Parses the parameters an item GET accepts (`projection`, `embedded`). */
-export function parseItemParams(res: CompiledResource, query: RawQuery): Pick<ListParams, 'projection' | 'embedded'> {
-  const projection = remembered(res, 'projection', single(query, 'projection'), (raw) => parseProjection(res, raw));
+export function parseItemParams(
+  res: CompiledResource,
+  query: RawQuery,
+): Pick<ListParams, 'projection' | 'embedded'> {
+  const projection = remembered(res, 'projection', single(query, 'projection'), (raw) =>
+    parseProjection(res, raw),
+  );
   return {
     ...(projection ? { projection } : {}),
-    embedded: remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED,
+    embedded:
+      remembered(res, 'embedded', single(query, 'embedded'), (raw) => parseEmbedded(res, raw)) ?? NO_EMBEDDED,
   };
 }

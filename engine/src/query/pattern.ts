@@ -22,7 +22,11 @@ export const MAX_PATTERN_LENGTH = 256;
  * `m` `^`/`$` at line breaks, `s` `.` matches a line break. `x` (PCRE's extended syntax) is refused:
  * RE2 has no such mode, and stripping whitespace and comments ourselves would not be faithful.
  */
-const FLAG_BITS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+const FLAG_BITS: Readonly<Record<string, number>> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  m: RE2JS.MULTILINE,
+  s: RE2JS.DOTALL,
+};
 
 /** A compiled pattern: `test` answers whether it matches anywhere in the input, in linear time. */
 export interface Pattern {
@@ -34,7 +38,8 @@ export interface Pattern {
 /** RE2's parse error codes (re2js `Parser.ERR_*`) in our words, so its text never reaches a client. */
 const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
   'invalid character class range': 'a character range is reversed or invalid (like [z-a])',
-  'invalid escape sequence': 'it uses an escape RE2 does not know (\\u, \\c, \\Z and back-references like \\1 are not supported)',
+  'invalid escape sequence':
+    'it uses an escape RE2 does not know (\\u, \\c, \\Z and back-references like \\1 are not supported)',
   'invalid named capture': 'a named group is malformed (use (?P<name>...) or (?<name>...))',
   'invalid or unsupported Perl syntax': 'it uses a (?...) construct RE2 does not support',
   'invalid nested repetition operator': 'a quantifier follows another one (like a** or the possessive a++)',
@@ -51,8 +56,14 @@ const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
 
 /** Constructs RE2 rejects that PCRE (MongoDB) and JavaScript accept, each with its own message. */
 const UNSUPPORTED: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^\\[1-9]|^\\k[<{']|^\\g|^\(\?P=/, 'back-references (\\1, \\k<name>) are not supported: patterns run on a linear-time engine (RE2)'],
-  [/^\(\?<?[=!]/, 'look-ahead and look-behind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on a linear-time engine (RE2)'],
+  [
+    /^\\[1-9]|^\\k[<{']|^\\g|^\(\?P=/,
+    'back-references (\\1, \\k<name>) are not supported: patterns run on a linear-time engine (RE2)',
+  ],
+  [
+    /^\(\?<?[=!]/,
+    'look-ahead and look-behind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on a linear-time engine (RE2)',
+  ],
   [/^\(\?>/, 'atomic groups (?>...) are not supported: patterns run on a linear-time engine (RE2)'],
 ];
 
@@ -112,12 +123,18 @@ function compileOrExplain(source: string, flags: string): RE2JS | string {
   if (source.length > MAX_PATTERN_LENGTH) return `pattern is longer than ${MAX_PATTERN_LENGTH} characters`;
   const bits = flagBits(flags);
   if (typeof bits === 'string') return bits;
-  if (repeatTotal(source) > MAX_REPEAT_TOTAL) return `its repeat counts ({n,m}) add up to more than ${MAX_REPEAT_TOTAL}`;
+  if (repeatTotal(source) > MAX_REPEAT_TOTAL)
+    return `its repeat counts ({n,m}) add up to more than ${MAX_REPEAT_TOTAL}`;
   try {
     const compiled = RE2JS.compile(source, bits);
-    return compiled.programSize() > MAX_PROGRAM_SIZE ? `it is too complex (more than ${MAX_PROGRAM_SIZE} steps once compiled)` : compiled;
+    return compiled.programSize() > MAX_PROGRAM_SIZE
+      ? `it is too complex (more than ${MAX_PROGRAM_SIZE} steps once compiled)`
+      : compiled;
   } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'error' in error && typeof error.error === 'string' ? error.error : '';
+    const code =
+      typeof error === 'object' && error !== null && 'error' in error && typeof error.error === 'string'
+        ? error.error
+        : '';
     const why = unsupportedConstruct(source) ?? SYNTAX_MESSAGES[code] ?? 'it is not valid RE2 syntax';
     return `not a valid regular expression: ${why}`;
   }
@@ -174,7 +191,8 @@ export function isPrefixOnly(source: string, flags = ''): boolean {
 
 function literalStart(source: string, flags: string): { prefix: string; whole: boolean } {
   // Any `|` could be a top-level alternation (`^a|b`), whose other branch starts anywhere.
-  if (!source.startsWith('^') || /[im]/.test(flags) || source.includes('|')) return { prefix: '', whole: false };
+  if (!source.startsWith('^') || /[im]/.test(flags) || source.includes('|'))
+    return { prefix: '', whole: false };
   let out = '';
   let i = 1;
   while (i < source.length) {

@@ -16,7 +16,9 @@ export const MAX_REGEX_LENGTH = MAX_PATTERN_LENGTH;
 export function unsafeRegexReason(pattern: string, options = ''): string | null {
   const why = patternError(pattern, options);
   if (why !== null) return why;
-  return hasNestedQuantifier(pattern) ? "it has a nested quantifier (like (a+)+), which MongoDB's backtracking engine could run for ever" : null;
+  return hasNestedQuantifier(pattern)
+    ? "it has a nested quantifier (like (a+)+), which MongoDB's backtracking engine could run for ever"
+    : null;
 }
 
 /** Scans groups: a quantified group containing a quantifier or `|` is refused. */

@@ -48,8 +48,32 @@ type Json = unknown;
 
 /** `$type` operands: MongoDB's aliases and numbers (https://www.mongodb.com/docs/manual/reference/operator/query/type/). */
 const BSON_TYPES: ReadonlySet<string | number> = new Set<string | number>([
-  ...['double', 'string', 'object', 'array', 'binData', 'undefined', 'objectId', 'bool', 'date', 'null', 'regex'],
-  ...['dbPointer', 'javascript', 'symbol', 'javascriptWithScope', 'int', 'timestamp', 'long', 'decimal', 'minKey', 'maxKey', 'number'],
+  ...[
+    'double',
+    'string',
+    'object',
+    'array',
+    'binData',
+    'undefined',
+    'objectId',
+    'bool',
+    'date',
+    'null',
+    'regex',
+  ],
+  ...[
+    'dbPointer',
+    'javascript',
+    'symbol',
+    'javascriptWithScope',
+    'int',
+    'timestamp',
+    'long',
+    'decimal',
+    'minKey',
+    'maxKey',
+    'number',
+  ],
   ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -1, 127],
 ]);
 
@@ -73,7 +97,12 @@ export function parseWhere(raw: string, ctx: WhereContext): Record<string, unkno
 }
 
 /** Checks a filter document (top level or inside `$and`/`$or`/`$nor`/`$elemMatch`). */
-export function checkFilter(filter: Record<string, Json>, ctx: WhereContext, depth: number, prefix = ''): Record<string, unknown> {
+export function checkFilter(
+  filter: Record<string, Json>,
+  ctx: WhereContext,
+  depth: number,
+  prefix = '',
+): Record<string, unknown> {
   if (depth > 16) throw new BadRequest('where: nested too deeply');
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filter)) {
@@ -96,12 +125,16 @@ export function checkFilter(filter: Record<string, Json>, ctx: WhereContext, dep
 /** The declared kind of a path; throws 400 for unknown or secret paths. */
 function fieldKindOf(path: string, ctx: WhereContext): string {
   if (ctx.extraFields?.includes(path)) return 'boolean';
-  if (path.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment))) throw new BadRequest(`where: field "${path}" is not allowed`);
+  if (path.split('.').some((segment) => FORBIDDEN_SEGMENTS.has(segment)))
+    throw new BadRequest(`where: field "${path}" is not allowed`);
   const info = resolvePath(ctx.paths, path);
   if (info === null) throw new BadRequest(`where: unknown field "${path}"`);
   if (info === 'open') {
     const secret = secretAncestor(ctx.paths, path);
-    if (secret !== undefined) throw new BadRequest(`where: field "${path}" is inside the secret field "${secret}" and cannot be queried`);
+    if (secret !== undefined)
+      throw new BadRequest(
+        `where: field "${path}" is inside the secret field "${secret}" and cannot be queried`,
+      );
     return 'open';
   }
   if (info.secret) throw new BadRequest(`where: field "${path}" is secret and cannot be queried`);
@@ -125,7 +158,8 @@ export function secretAncestor(paths: PathIndex, path: string): string | undefin
 }
 
 function checkCondition(path: string, kind: string, value: Json, ctx: WhereContext, depth: number): unknown {
-  if (!isPlainObject(value) || !Object.keys(value).some((k) => k.startsWith('$'))) return coerceValue(path, kind, value);
+  if (!isPlainObject(value) || !Object.keys(value).some((k) => k.startsWith('$')))
+    return coerceValue(path, kind, value);
   const out: Record<string, unknown> = {};
   for (const [op, operand] of Object.entries(value)) {
     if (REFUSED.has(op)) throw new BadRequest(`where: operator ${op} is not allowed`);
@@ -158,7 +192,11 @@ function checkOperand(c: OperandCheck): unknown {
       if (!Array.isArray(c.operand)) return bad('expects an array');
       return c.operand.map((v) => coerceValue(c.path, c.kind, v));
     case 'boolean':
-      return typeof c.operand === 'boolean' ? c.operand : c.operand === 1 || c.operand === 0 ? c.operand === 1 : bad('expects true or false');
+      return typeof c.operand === 'boolean'
+        ? c.operand
+        : c.operand === 1 || c.operand === 0
+          ? c.operand === 1
+          : bad('expects true or false');
     case 'integer':
       return Number.isInteger(c.operand) ? c.operand : bad('expects an integer');
     case 'type':
@@ -166,18 +204,26 @@ function checkOperand(c: OperandCheck): unknown {
         ? c.operand
         : bad('expects a BSON type name or number (like "string" or 2)');
     case 'mod':
-      return Array.isArray(c.operand) && c.operand.length === 2 && c.operand.every(Number.isInteger) && c.operand[0] !== 0
+      return Array.isArray(c.operand) &&
+        c.operand.length === 2 &&
+        c.operand.every(Number.isInteger) &&
+        c.operand[0] !== 0
         ? c.operand
         : bad('expects [divisor, remainder] with a non-zero divisor');
     case 'options':
       if (typeof c.operand !== 'string') return bad('expects a string of flags');
       if (c.siblings.$regex === undefined) return bad('needs a $regex beside it');
-      return /^[ims]*$/.test(c.operand) ? c.operand : bad(`accepts only the flags i, m and s, got "${c.operand}"`);
+      return /^[ims]*$/.test(c.operand)
+        ? c.operand
+        : bad(`accepts only the flags i, m and s, got "${c.operand}"`);
     case 'regex': {
       if (typeof c.operand !== 'string') return bad('expects a string pattern');
       // A bad `$options` is reported by its own case, whichever key comes first.
       const options = c.siblings.$options;
-      const why = unsafeRegexReason(c.operand, typeof options === 'string' && /^[ims]*$/.test(options) ? options : '');
+      const why = unsafeRegexReason(
+        c.operand,
+        typeof options === 'string' && /^[ims]*$/.test(options) ? options : '',
+      );
       return why ? bad(`refused: ${why}`) : c.operand;
     }
     case 'operators':

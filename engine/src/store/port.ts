@@ -122,7 +122,12 @@ export interface Store {
   /** An update with operators, or a whole replacement document (no `$` keys, `_id` kept). */
   update(collection: string, filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
   /** Atomic read-modify-write of one document: claims, counters. */
-  findOneAndUpdate(collection: string, filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<Doc | null>;
+  findOneAndUpdate(
+    collection: string,
+    filter: Filter,
+    update: Update,
+    options?: FindOneAndUpdateOptions,
+  ): Promise<Doc | null>;
   /** Deletes every match; resolves the number deleted. */
   delete(collection: string, filter: Filter): Promise<number>;
   /**
@@ -133,7 +138,10 @@ export interface Store {
    */
   write(batch: readonly BatchWrite[]): Promise<void>;
   /** Runs a MongoDB aggregation pipeline. */
-  aggregate(collection: string, pipeline: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  aggregate(
+    collection: string,
+    pipeline: readonly Record<string, unknown>[],
+  ): Promise<Record<string, unknown>[]>;
   readonly media: MediaStore;
   readonly leases: LeaseStore;
   /** Flushes and closes; further calls reject. */

@@ -32,7 +32,10 @@ export interface FleetClientOptions {
 export function createFleetClient(options: FleetClientOptions): FleetClient {
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { ...(options.token === undefined ? {} : { Authorization: `Bearer ${options.token}` }), ...options.headers },
+    headers: {
+      ...(options.token === undefined ? {} : { Authorization: `Bearer ${options.token}` }),
+      ...options.headers,
+    },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }

@@ -30,7 +30,11 @@ export async function generateSchema(): Promise<string> {
   // make it required). readOnly / writeOnly fields are marked, so openapi-fetch refuses a body
   // that sets a server-set field and a response type never shows a write-only one.
   // As JSON text, the form GET /api/openapi.json serves: openapi-typescript parses and checks it.
-  const ast = await openapiTS(JSON.stringify(fleetDocument()), { silent: true, defaultNonNullable: false, readWriteMarkers: true });
+  const ast = await openapiTS(JSON.stringify(fleetDocument()), {
+    silent: true,
+    defaultNonNullable: false,
+    readWriteMarkers: true,
+  });
   const options = (await resolveConfig(SCHEMA_FILE)) ?? {};
   // openapi-typescript's read/write markers test against `$Read<any>`: `unknown` says the same
   // (the marker's one property is read-only, so any `$Read<X>` extends `$Read<unknown>`).

@@ -5470,7 +5470,8 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['VpnManagerCreate'] | components['schemas']['VpnManagerCreate'][];
+        'application/json':
+          components['schemas']['VpnManagerCreate'] | components['schemas']['VpnManagerCreate'][];
         'application/x-www-form-urlencoded': components['schemas']['VpnManagerCreate'];
       };
     };
@@ -5802,7 +5803,8 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['VpnOrganizationCreate'] | components['schemas']['VpnOrganizationCreate'][];
+        'application/json':
+          components['schemas']['VpnOrganizationCreate'] | components['schemas']['VpnOrganizationCreate'][];
         'application/x-www-form-urlencoded': components['schemas']['VpnOrganizationCreate'];
       };
     };

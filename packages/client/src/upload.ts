@@ -9,14 +9,17 @@ import { byPathKind, type UploadBody, type Uploaded, type UploadPath } from './k
 export type { UploadPath } from './kinds';
 
 /** The fields of an upload: a file field takes a `Blob` (a `File` keeps its name). */
-export type UploadFields<P extends UploadPath> = { [K in keyof UploadBody<P>]: UploadBody<P>[K] extends string ? string | Blob : UploadBody<P>[K] };
+export type UploadFields<P extends UploadPath> = {
+  [K in keyof UploadBody<P>]: UploadBody<P>[K] extends string ? string | Blob : UploadBody<P>[K];
+};
 
 /** The multipart body of `fields`; a `Blob` that is not a `File` is named `filename` (default: the field name). */
 export function formDataOf(fields: Readonly<Record<string, unknown>>, filename?: string): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : (filename ?? name));
+    if (value instanceof Blob)
+      form.append(name, value, value instanceof File ? value.name : (filename ?? name));
     else form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
   }
   return form;

@@ -8,11 +8,14 @@ import { demoCommand } from './demo';
 const [command = 'demo', ...rest] = process.argv.slice(2);
 
 async function main(): Promise<void> {
-  if (command !== 'demo') throw new ConfigError(`Unknown command "${command}": the development tools have demo`);
+  if (command !== 'demo')
+    throw new ConfigError(`Unknown command "${command}": the development tools have demo`);
   await demoCommand(rest);
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `${err instanceof ConfigError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -20,7 +20,8 @@ function count(value: unknown): string {
   return typeof value === 'number' ? String(value) : '?';
 }
 
-const USAGE = 'usage: demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P (any free)] [--vpn-port P (any free)] [--data DIR (./data/demo)]';
+const USAGE =
+  'usage: demo [--hosts N (50)] [--port P (PORT or 5000)] [--sim-port P (any free)] [--vpn-port P (any free)] [--data DIR (./data/demo)]';
 /** The VPN manager the demo wires to the VPN server simulator. */
 const DEMO_MANAGER = 'vpn-sim';
 /** Between two simulated fleet changes. */
@@ -51,7 +52,8 @@ function parseDemoArgs(argv: readonly string[]): DemoArgs {
   const num = (name: string, dflt: number, max: number): number => {
     const raw = values[name];
     const n = typeof raw === 'string' ? Number(raw) : dflt;
-    if (!Number.isInteger(n) || n < 0 || n > max) throw new ConfigError(`demo: --${name} must be a whole number from 0 to ${max}; ${USAGE}`);
+    if (!Number.isInteger(n) || n < 0 || n > max)
+      throw new ConfigError(`demo: --${name} must be a whole number from 0 to ${max}; ${USAGE}`);
     return n;
   };
   const data = values.data;
@@ -105,7 +107,11 @@ function startActivity(sim: SaltSim): NodeJS.Timeout {
 async function wireVpnManager(runtime: Runtime, vpn: VpnSim): Promise<void> {
   const api = runtime.resources.of(vpn_managers);
   const ctx = systemContext(runtime);
-  const fields = { dashboard_address: vpn.url, server_address: `${new URL(vpn.url).hostname}:1194`, ...vpn.credentials };
+  const fields = {
+    dashboard_address: vpn.url,
+    server_address: `${new URL(vpn.url).hostname}:1194`,
+    ...vpn.credentials,
+  };
   const [kept] = await api.find({ where: { name: DEMO_MANAGER } }, ctx);
   if (kept === undefined) await api.create({ name: DEMO_MANAGER, ...fields }, ctx);
   else await api.patch(kept._id, fields, ctx);
@@ -160,7 +166,9 @@ export async function demoCommand(argv: readonly string[]): Promise<void> {
     throw err;
   }
   const service = masterIfRunning({ runtime: running.engine.runtime });
-  const report = service ? await service.syncNow({ principal: SYSTEM, now: stampNow(), runtime: running.engine.runtime }) : {};
+  const report = service
+    ? await service.syncNow({ principal: SYSTEM, now: stampNow(), runtime: running.engine.runtime })
+    : {};
   process.stdout.write(banner(running, sim, vpn, report));
   const activity = startActivity(sim);
   let stopping = false;

@@ -79,7 +79,11 @@ function plural(n: number, word: string): string {
  * Python 3 argument binding (`func(*args, **kwargs)`): positional values fill parameters in
  * order, keywords by name; defaults fill the rest. Raises TypeError texts as CPython words them.
  */
-export function bind(s: Signature, args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function bind(
+  s: Signature,
+  args: readonly unknown[],
+  kwargs: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const names = params(s);
   if (args.length > names.length && s.varArgs !== true) {
     throw new PyError(
@@ -94,13 +98,17 @@ export function bind(s: Signature, args: readonly unknown[], kwargs: Readonly<Re
   if (s.varArgs === true) out[VAR_ARGS] = args.slice(names.length);
   for (const [k, v] of Object.entries(kwargs)) {
     if (k in out) throw new PyError('TypeError', `${s.name}() got multiple values for argument '${k}'`);
-    if (!names.includes(k) && s.varKw !== true) throw new PyError('TypeError', `${s.name}() got an unexpected keyword argument '${k}'`);
+    if (!names.includes(k) && s.varKw !== true)
+      throw new PyError('TypeError', `${s.name}() got an unexpected keyword argument '${k}'`);
     out[k] = v;
   }
   const missing = s.required.filter((n) => !(n in out));
   if (missing.length > 0) {
     const list = missing.map((n) => `'${n}'`).join(' and ');
-    throw new PyError('TypeError', `${s.name}() missing ${plural(missing.length, 'required positional argument')}: ${list}`);
+    throw new PyError(
+      'TypeError',
+      `${s.name}() missing ${plural(missing.length, 'required positional argument')}: ${list}`,
+    );
   }
   for (const [k, v] of Object.entries(s.optional)) if (!(k in out)) out[k] = v;
   return out;
@@ -114,12 +122,16 @@ export function formatCall(s: Signature, data: Readonly<Record<string, unknown>>
   const found = s.required.filter((n) => n in data);
   if (found.length < s.required.length) {
     const total = s.required.length;
-    throw new PyError('SaltInvocationError', `${s.name} takes at least ${total} argument${total > 1 ? 's' : ''} (${found.length} given)`);
+    throw new PyError(
+      'SaltInvocationError',
+      `${s.name} takes at least ${total} argument${total > 1 ? 's' : ''} (${found.length} given)`,
+    );
   }
   const out: Record<string, unknown> = {};
   for (const n of params(s)) out[n] = n in data ? data[n] : s.optional[n];
   if (s.varKw === true) {
-    for (const [k, v] of Object.entries(data)) if (!(k in out) && !CLIENT_INTERNAL_KEYWORDS.has(k)) out[k] = v;
+    for (const [k, v] of Object.entries(data))
+      if (!(k in out) && !CLIENT_INTERNAL_KEYWORDS.has(k)) out[k] = v;
   }
   return out;
 }
@@ -142,11 +154,17 @@ export function wheelCall(s: Signature, chunk: Readonly<Record<string, unknown>>
   if ('arg' in chunk && 'kwarg' in chunk) {
     const args: unknown[] = Array.isArray(chunk['arg']) ? (chunk['arg'] as unknown[]) : [];
     const kwargs = isRecord(chunk['kwarg']) ? chunk['kwarg'] : {};
-    return { values: bind(s, args, kwargs), funArgs: [...args, ...(Object.keys(kwargs).length > 0 ? [kwargs] : [])] };
+    return {
+      values: bind(s, args, kwargs),
+      funArgs: [...args, ...(Object.keys(kwargs).length > 0 ? [kwargs] : [])],
+    };
   }
   const values = formatCall(s, chunk);
   const optional = Object.fromEntries(Object.keys(s.optional).map((k) => [k, values[k]]));
-  return { values, funArgs: [...s.required.map((n) => values[n]), ...(Object.keys(optional).length > 0 ? [optional] : [])] };
+  return {
+    values,
+    funArgs: [...s.required.map((n) => values[n]), ...(Object.keys(optional).length > 0 ? [optional] : [])],
+  };
 }
 
 /** `salt.utils.args.parse_input(arg, condition=False)`: `k=v` strings become kwargs. */
@@ -157,14 +175,23 @@ function parseInput(arg: unknown): { args: unknown[]; kwargs: Record<string, unk
   for (const a of list) {
     const m = typeof a === 'string' ? /^([^\W\d]\w*)=(?!=)(.*)$/s.exec(a) : null;
     if (m?.[1] !== undefined) kwargs[m[1]] = m[2];
-    else if (isRecord(a) && a['__kwarg__'] === true) Object.assign(kwargs, Object.fromEntries(Object.entries(a).filter(([k]) => k !== '__kwarg__')));
+    else if (isRecord(a) && a['__kwarg__'] === true)
+      Object.assign(kwargs, Object.fromEntries(Object.entries(a).filter(([k]) => k !== '__kwarg__')));
     else args.push(a);
   }
   return { args, kwargs };
 }
 
 /** Keys `RunnerClient._reformat_low` pops as credentials before the kwargs are built (2018.3). */
-export const RUNNER_CREDENTIAL_KEYS = ['username', 'password', 'eauth', 'token', 'client', 'user', 'key'] as const;
+export const RUNNER_CREDENTIAL_KEYS = [
+  'username',
+  'password',
+  'eauth',
+  'token',
+  'client',
+  'user',
+  'key',
+] as const;
 /** Keys `NetapiClient.runner` takes itself (`fun`, `timeout`, `full_return`). */
 const NETAPI_RUNNER_KEYS = new Set(['fun', 'timeout', 'full_return']);
 
@@ -178,6 +205,11 @@ export function runnerCall(s: Signature, chunk: Readonly<Record<string, unknown>
   if (isRecord(low['kwarg'])) Object.assign(kwargs, low['kwarg']);
   for (const [k, v] of Object.entries(low)) if (k !== 'arg' && k !== 'kwarg') kwargs[k] = v;
   // load_args_and_kwargs(ignore_invalid=True): kwargs the function does not take are dropped.
-  const accepted = Object.fromEntries(Object.entries(kwargs).filter(([k]) => s.varKw === true || params(s).includes(k)));
-  return { values: bind(s, args, accepted), funArgs: [...args, ...(Object.keys(accepted).length > 0 ? [accepted] : [])] };
+  const accepted = Object.fromEntries(
+    Object.entries(kwargs).filter(([k]) => s.varKw === true || params(s).includes(k)),
+  );
+  return {
+    values: bind(s, args, accepted),
+    funArgs: [...args, ...(Object.keys(accepted).length > 0 ? [accepted] : [])],
+  };
 }

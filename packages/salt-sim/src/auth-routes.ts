@@ -47,10 +47,24 @@ function postLogin(ctx: SimContext, req: Request, res: Response): void {
   }
   const maxAge = Math.round(ctx.settings.sessionTtlMs / 1000);
   res.setHeader('X-Auth-Token', session.id);
-  res.setHeader('Set-Cookie', `session_id=${session.id}; expires=${new Date(Date.now() + maxAge * 1000).toUTCString()}; Max-Age=${maxAge}; Path=/`);
+  res.setHeader(
+    'Set-Cookie',
+    `session_id=${session.id}; expires=${new Date(Date.now() + maxAge * 1000).toUTCString()}; Max-Age=${maxAge}; Path=/`,
+  );
   // An empty perms list is serialized as `{}` (issue #42622 sample).
   const perms = session.perms.length > 0 ? session.perms : {};
-  sendJson(res, { return: [{ token: session.id, expire: session.expire, start: session.start, user: session.user, eauth: session.eauth, perms }] });
+  sendJson(res, {
+    return: [
+      {
+        token: session.id,
+        expire: session.expire,
+        start: session.start,
+        user: session.user,
+        eauth: session.eauth,
+        perms,
+      },
+    ],
+  });
 }
 
 /** Mounts the authentication endpoints. */
@@ -65,7 +79,10 @@ export function mountAuth(router: Router, ctx: SimContext): void {
   router.post('/logout', (req, res) => {
     const session = requireSession(ctx, req);
     ctx.sessions.logout(session.id);
-    res.setHeader('Set-Cookie', `session_id=${session.id}; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`);
+    res.setHeader(
+      'Set-Cookie',
+      `session_id=${session.id}; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`,
+    );
     sendJson(res, { return: 'Your token has been cleared' });
   });
   router.post('/token', (req, res) => {

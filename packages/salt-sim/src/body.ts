@@ -7,7 +7,13 @@
 import type { Request } from 'express';
 import { SimError } from './http-errors';
 
-const ACCEPTED_IN = ['application/json', 'application/x-www-form-urlencoded', 'application/x-yaml', 'text/yaml', 'text/plain'];
+const ACCEPTED_IN = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'application/x-yaml',
+  'text/yaml',
+  'text/plain',
+];
 
 /** `yamlify_arg` for the scalars and flow collections a form field carries. */
 function yamlify(value: string): unknown {
@@ -53,9 +59,16 @@ export function parseBody(req: Request): unknown {
 
 /** `lowdata_fmt`: a non-empty dict becomes a one-chunk list; anything else must be a list. */
 export function toLowstate(body: unknown): Array<Record<string, unknown>> {
-  const data = body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0 ? [body] : body;
+  const data =
+    body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0
+      ? [body]
+      : body;
   if (!Array.isArray(data)) throw new SimError(400, 'Lowstates must be a list');
-  return data.map((chunk) => (chunk !== null && typeof chunk === 'object' && !Array.isArray(chunk) ? (chunk as Record<string, unknown>) : {}));
+  return data.map((chunk) =>
+    chunk !== null && typeof chunk === 'object' && !Array.isArray(chunk)
+      ? (chunk as Record<string, unknown>)
+      : {},
+  );
 }
 
 /** `hypermedia_out`: JSON unless the Accept header excludes it (the simulator does not write YAML). */
@@ -69,6 +82,8 @@ export function assertAcceptsJson(req: Request): void {
   if (!ok)
     throw new SimError(
       406,
-      'Your client sent this Accept header: ' + accept + '. But this resource only emits these media types: application/json, application/x-yaml.',
+      'Your client sent this Accept header: ' +
+        accept +
+        '. But this resource only emits these media types: application/json, application/x-yaml.',
     );
 }

@@ -24,7 +24,10 @@ function text(name: string): string | undefined {
 async function main(): Promise<void> {
   const host = text('host') ?? '127.0.0.1';
   const versions = { masterVersion: text('master-version'), masterTz: text('master-tz') };
-  const defined = Object.fromEntries(Object.entries(versions).filter(([, v]) => v !== undefined)) as { masterVersion?: string; masterTz?: string };
+  const defined = Object.fromEntries(Object.entries(versions).filter(([, v]) => v !== undefined)) as {
+    masterVersion?: string;
+    masterTz?: string;
+  };
   const sim = await startSaltSim({
     host,
     port: flag('port', 8000),

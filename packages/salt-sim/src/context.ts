@@ -9,7 +9,17 @@ import type { SessionStore } from './sessions';
 import { atLeast } from './version';
 
 /** The simulator's clients list, as `GET /` reports it (alphabetical, salt-api notes §0). */
-export const CLIENTS = ['local', 'local_async', 'local_batch', 'local_subset', 'runner', 'runner_async', 'ssh', 'wheel', 'wheel_async'] as const;
+export const CLIENTS = [
+  'local',
+  'local_async',
+  'local_batch',
+  'local_subset',
+  'runner',
+  'runner_async',
+  'ssh',
+  'wheel',
+  'wheel_async',
+] as const;
 
 /** Settings tests may change at run time. */
 export interface SimSettings {
@@ -57,7 +67,16 @@ export const MAX_RECORDED_LOWSTATES = 2000;
 
 /** Fresh zeroed counters. */
 export function emptyStats(): SimStats {
-  return { requests: 0, logins: 0, failedLogins: 0, byRoute: {}, byFun: {}, injectedFailures: 0, unauthorized: 0, lowstates: [] };
+  return {
+    requests: 0,
+    logins: 0,
+    failedLogins: 0,
+    byRoute: {},
+    byFun: {},
+    injectedFailures: 0,
+    unauthorized: 0,
+    lowstates: [],
+  };
 }
 
 /** Shared state of one simulator instance. */
@@ -95,7 +114,12 @@ export function truthy(v: unknown): boolean {
  * The string a runner/wheel call returns (HTTP 200, `success: false`) when it raises:
  * `SyncClientMixin._low`'s `'Exception occurred in {client} {fun}: ' + traceback.format_exc()`.
  */
-export function exceptionText(kind: 'runner' | 'wheel', fun: string, pyClass: string, message: string): string {
+export function exceptionText(
+  kind: 'runner' | 'wheel',
+  fun: string,
+  pyClass: string,
+  message: string,
+): string {
   return `Exception occurred in ${kind} ${fun}: Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/salt/client/mixins.py", line 395, in _low\n    data[u'return'] = self.functions[fun](*args, **kwargs)\n${pyClass}: ${message}\n`;
 }
 
@@ -105,9 +129,17 @@ export function exceptionText(kind: 'runner' | 'wheel', fun: string, pyClass: st
  * 3006 `_low` (salt/client/mixins.py) catch TypeError around the call and return
  * `"\nPassed invalid arguments: ..."` with `success` still true.
  */
-export function typeErrorReturn(ctx: SimContext, kind: 'runner' | 'wheel', fun: string, message: string): { ret: string; success: boolean } {
+export function typeErrorReturn(
+  ctx: SimContext,
+  kind: 'runner' | 'wheel',
+  fun: string,
+  message: string,
+): { ret: string; success: boolean } {
   if (atLeast(ctx.settings.masterVersion, '3000'))
-    return { ret: `\nPassed invalid arguments: ${message}\n\nUsage:\n    (see salt-run -d ${fun})`, success: true };
+    return {
+      ret: `\nPassed invalid arguments: ${message}\n\nUsage:\n    (see salt-run -d ${fun})`,
+      success: true,
+    };
   return { ret: exceptionText(kind, fun, 'TypeError', message), success: false };
 }
 

@@ -39,7 +39,10 @@ export interface SimControls {
   /** Brings a minion up (firing its start events) or takes it down. */
   setUp(minionId: string, up: boolean): void;
   /** Adds a minion (default: a pending key, as a freshly installed host presents). */
-  addMinion(minionId: string, options?: { key?: KeyState; grains?: Record<string, unknown>; up?: boolean }): SimMinion;
+  addMinion(
+    minionId: string,
+    options?: { key?: KeyState; grains?: Record<string, unknown>; up?: boolean },
+  ): SimMinion;
   /** Removes a minion and its key. */
   removeMinion(minionId: string): void;
   /** Fires a raw bus event (as runner `event.send` would: the data dict as given). */
@@ -49,7 +52,10 @@ export interface SimControls {
   /** Puts an IP resolver at `host` (a URL's `name[:port]`) on the simulated internet, or removes it (null). */
   setResolver(host: string, resolver: SimResolver | null): void;
   /** Changes how a minion reaches the internet: its outward address, its egress, its HTTP tools. */
-  setNetwork(minionId: string, network: { publicIp?: string; egress?: Egress; httpTools?: readonly HttpTool[] }): void;
+  setNetwork(
+    minionId: string,
+    network: { publicIp?: string; egress?: Egress; httpTools?: readonly HttpTool[] },
+  ): void;
   /** Live settings (return delay, session TTL, enabled clients...). */
   readonly settings: SimSettings;
   /** Counters of received requests. */
@@ -117,7 +123,13 @@ function callsFun(body: unknown, fun: string): boolean {
 export function callFaultMiddleware(ctx: SimContext, faults: Faults) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const call = faults.failCall;
-    if (call === undefined || call.count <= 0 || req.method !== 'POST' || (req.path !== '/' && req.path !== '/run') || !callsFun(req.body, call.fun)) {
+    if (
+      call === undefined ||
+      call.count <= 0 ||
+      req.method !== 'POST' ||
+      (req.path !== '/' && req.path !== '/run') ||
+      !callsFun(req.body, call.fun)
+    ) {
       next();
       return;
     }
@@ -135,7 +147,13 @@ function minion(ctx: SimContext, id: string): SimMinion {
 
 function fireStart(ctx: SimContext, id: string): void {
   const data = `Minion ${id} started at ${new Date().toUTCString()}`;
-  ctx.bus.fire(`salt/minion/${id}/start`, { id, cmd: '_minion_event', pretag: null, data, tag: `salt/minion/${id}/start` });
+  ctx.bus.fire(`salt/minion/${id}/start`, {
+    id,
+    cmd: '_minion_event',
+    pretag: null,
+    data,
+    tag: `salt/minion/${id}/start`,
+  });
   ctx.bus.fire('minion_start', { id, cmd: '_minion_event', pretag: null, data, tag: 'minion_start' });
 }
 
@@ -148,7 +166,11 @@ function changeKey(ctx: SimContext, id: string): string {
 }
 
 /** A freshly installed host presenting its key (pending by default). */
-function addMinion(ctx: SimContext, id: string, options: { key?: KeyState; grains?: Record<string, unknown>; up?: boolean }): SimMinion {
+function addMinion(
+  ctx: SimContext,
+  id: string,
+  options: { key?: KeyState; grains?: Record<string, unknown>; up?: boolean },
+): SimMinion {
   const key = options.key ?? 'pending';
   const m = generateMinion(ctx.fleet, id, key, ctx.fleet.minions.size + 1);
   Object.assign(m.grains, options.grains ?? {});
@@ -160,7 +182,11 @@ function addMinion(ctx: SimContext, id: string, options: { key?: KeyState; grain
 }
 
 /** Builds the controls of one simulator. */
-export function createControls(ctx: SimContext, faults: Faults, setDown: (down: boolean) => Promise<void>): SimControls {
+export function createControls(
+  ctx: SimContext,
+  faults: Faults,
+  setDown: (down: boolean) => Promise<void>,
+): SimControls {
   return {
     masterDown: setDown,
     masterUnavailable: (u) => {

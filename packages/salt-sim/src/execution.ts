@@ -32,11 +32,17 @@ function canned(ctx: ExecContext, commandLine: string): { stdout: string; retcod
     [/^hostname$/, () => ({ stdout: String(g['host']), retcode: 0 })],
     [/^uname -r$/, () => ({ stdout: String(g['kernelrelease']), retcode: 0 })],
     [/^whoami$/, () => ({ stdout: 'root', retcode: 0 })],
-    [/^uptime$/, () => ({ stdout: ' 10:12:01 up 3 days,  4:07,  1 user,  load average: 0.08, 0.12, 0.10', retcode: 0 })],
+    [
+      /^uptime$/,
+      () => ({ stdout: ' 10:12:01 up 3 days,  4:07,  1 user,  load average: 0.08, 0.12, 0.10', retcode: 0 }),
+    ],
     [/^echo\s+/, () => ({ stdout: cmd.replace(/^echo\s+/, '').replace(/^(['"])(.*)\1$/, '$2'), retcode: 0 })],
     [/^(false|exit 1)$/, () => ({ stdout: '', retcode: 1 })],
     [/^exit (\d+)$/, () => ({ stdout: '', retcode: Number(/\d+/.exec(cmd)?.[0] ?? 1) })],
-    [/^no-such-command\b/, () => ({ stdout: `/bin/sh: 1: ${cmd.split(' ')[0] ?? ''}: not found`, retcode: 127 })],
+    [
+      /^no-such-command\b/,
+      () => ({ stdout: `/bin/sh: 1: ${cmd.split(' ')[0] ?? ''}: not found`, retcode: 127 }),
+    ],
   ];
   const hit = table.find(([re]) => re.test(cmd));
   return hit ? hit[1]() : { stdout: '', retcode: 0 };
@@ -48,17 +54,31 @@ function canned(ctx: ExecContext, commandLine: string): { stdout: string; retcod
  */
 function shell(ctx: ExecContext, fun: string): CmdResult {
   const byName = 'cmd' in ctx.kwargs;
-  if (byName && ctx.args.length > 0) return { output: `Passed invalid arguments to ${fun}: run() got multiple values for argument 'cmd'\n`, retcode: 1 };
+  if (byName && ctx.args.length > 0)
+    return {
+      output: `Passed invalid arguments to ${fun}: run() got multiple values for argument 'cmd'\n`,
+      retcode: 1,
+    };
   if (!byName && ctx.args.length === 0)
-    return { output: `Passed invalid arguments to ${fun}: run() missing 1 required positional argument: 'cmd'\n`, retcode: 1 };
+    return {
+      output: `Passed invalid arguments to ${fun}: run() missing 1 required positional argument: 'cmd'\n`,
+      retcode: 1,
+    };
   const cmd = String(byName ? ctx.kwargs['cmd'] : ctx.args[0]);
-  return cmdRun({ fleet: ctx.fleet, minion: ctx.minion, fallback: (line) => canned(ctx, line) }, cmd, ctx.kwargs);
+  return cmdRun(
+    { fleet: ctx.fleet, minion: ctx.minion, fallback: (line) => canned(ctx, line) },
+    cmd,
+    ctx.kwargs,
+  );
 }
 
 function grainsGet(grains: Record<string, unknown>, key: string): unknown {
   let node: unknown = grains;
   for (const part of key.split(':')) {
-    node = node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
+    node =
+      node !== null && typeof node === 'object' && !Array.isArray(node)
+        ? (node as Record<string, unknown>)[part]
+        : undefined;
   }
   return node ?? '';
 }
@@ -73,7 +93,10 @@ function pkgUpgrade(ctx: ExecContext): MinionOutput {
   const tool = ctx.minion.grains[ctx.fleet.toolKey];
   const toolObj = tool !== null && typeof tool === 'object' ? (tool as Record<string, unknown>) : {};
   ctx.minion.grains[ctx.fleet.toolKey] = { ...toolObj, last_distupgrade: toolTimestamp(Date.now()) };
-  return ok({ openssl: { old: '3.0.2-0ubuntu1.15', new: '3.0.2-0ubuntu1.18' }, libssl3: { old: '3.0.2-0ubuntu1.15', new: '3.0.2-0ubuntu1.18' } });
+  return ok({
+    openssl: { old: '3.0.2-0ubuntu1.15', new: '3.0.2-0ubuntu1.18' },
+    libssl3: { old: '3.0.2-0ubuntu1.15', new: '3.0.2-0ubuntu1.18' },
+  });
 }
 
 const FUNCTIONS: Record<string, ExecFn> = {
@@ -84,15 +107,26 @@ const FUNCTIONS: Record<string, ExecFn> = {
   'test.echo': (c) => ok(text(c.args[0] ?? c.kwargs['text'])),
   'cmd.run': (c) => {
     const r = shell(c, 'cmd.run');
-    return 'noReturn' in r ? { ret: null, retcode: 0, noReturn: true } : { ret: r.output, retcode: r.retcode };
+    return 'noReturn' in r
+      ? { ret: null, retcode: 0, noReturn: true }
+      : { ret: r.output, retcode: r.retcode };
   },
   'cmd.run_all': (c) => {
     const r = shell(c, 'cmd.run_all');
     if ('noReturn' in r) return { ret: null, retcode: 0, noReturn: true };
-    return { ret: { pid: 1000 + Math.floor(Math.random() * 60_000), retcode: r.retcode, stdout: r.output, stderr: '' }, retcode: r.retcode };
+    return {
+      ret: {
+        pid: 1000 + Math.floor(Math.random() * 60_000),
+        retcode: r.retcode,
+        stdout: r.output,
+        stderr: '',
+      },
+      retcode: r.retcode,
+    };
   },
   'grains.items': (c) => ok(structuredClone(c.minion.grains)),
-  'grains.item': (c) => ok(Object.fromEntries(c.args.map((k) => [String(k), grainsGet(c.minion.grains, String(k))]))),
+  'grains.item': (c) =>
+    ok(Object.fromEntries(c.args.map((k) => [String(k), grainsGet(c.minion.grains, String(k))]))),
   'grains.get': (c) => ok(grainsGet(c.minion.grains, text(c.args[0] ?? c.kwargs['key']))),
   'state.apply': (c) => stateApply(c.fleet, c.minion, modsOf(c)),
   'state.sls': (c) => stateApply(c.fleet, c.minion, modsOf(c)),
@@ -103,7 +137,18 @@ const FUNCTIONS: Record<string, ExecFn> = {
     return ok(c.fleet.files.get(path) ?? false);
   },
   'pkg.upgrade': pkgUpgrade,
-  'saltutil.sync_all': () => ok({ beacons: [], clouds: [], grains: [], modules: [], output: [], renderers: [], returners: [], states: [], utils: [] }),
+  'saltutil.sync_all': () =>
+    ok({
+      beacons: [],
+      clouds: [],
+      grains: [],
+      modules: [],
+      output: [],
+      renderers: [],
+      returners: [],
+      states: [],
+      utils: [],
+    }),
   'saltutil.refresh_grains': () => ok(true),
   'saltutil.running': () => ok([]),
   'saltutil.find_job': () => ok({}),

@@ -19,7 +19,9 @@ export const PATCH_FILES: ReadonlyArray<[string, string]> = [
     ['openssl_upgrade', 'apt-get install -y --only-upgrade openssl libssl3'],
     ['openssl_restart_services', 'needrestart -r a'],
   ]),
-  patch('sudo-cve-2023-42465', 'sudo 1.9.15p5 (CVE-2023-42465)', [['sudo_upgrade', 'apt-get install -y --only-upgrade sudo']]),
+  patch('sudo-cve-2023-42465', 'sudo 1.9.15p5 (CVE-2023-42465)', [
+    ['sudo_upgrade', 'apt-get install -y --only-upgrade sudo'],
+  ]),
   patch('chrony-pool', 'Point chrony at the internal NTP pool', [
     ['chrony_pool', "sed -i 's/^pool .*/pool ntp.fleet.example.com iburst/' /etc/chrony/chrony.conf"],
     ['chrony_restart', 'systemctl restart chrony'],

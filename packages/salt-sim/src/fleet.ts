@@ -39,14 +39,31 @@ function hostAddress(site: Site, siteIndex: number, n: number): { ip: string; pu
   return { ip, publicIp: ip };
 }
 
-function makeMinion(rng: Rng, n: number, key: KeyState, opts: Required<FleetOptions>, saltVersion: string): SimMinion {
+function makeMinion(
+  rng: Rng,
+  n: number,
+  key: KeyState,
+  opts: Required<FleetOptions>,
+  saltVersion: string,
+): SimMinion {
   const siteIndex = rng.int(0, SITES.length - 1);
   const site = SITES[siteIndex] ?? SITES[0]!;
   const role = rng.pick(ROLES);
   const id = `${role}-${String(n + 1).padStart(3, '0')}.${site.code}.fleet.example.com`;
   const { ip, publicIp } = hostAddress(site, siteIndex, n);
-  const virtual = role === 'ws' || role === 'kiosk' || role === 'gw' ? 'physical' : rng.pick(['physical', 'kvm', 'kvm', 'VMware'] as const);
-  const grains = makeGrains(rng, { id, role, ip, virtual, saltVersion, toolKey: opts.toolKey, referenceTime: opts.referenceTime });
+  const virtual =
+    role === 'ws' || role === 'kiosk' || role === 'gw'
+      ? 'physical'
+      : rng.pick(['physical', 'kvm', 'kvm', 'VMware'] as const);
+  const grains = makeGrains(rng, {
+    id,
+    role,
+    ip,
+    virtual,
+    saltVersion,
+    toolKey: opts.toolKey,
+    referenceTime: opts.referenceTime,
+  });
   return {
     id,
     grains,
@@ -118,8 +135,23 @@ export function generateFleet(options: FleetOptions): Fleet {
 export function generateMinion(fleet: Fleet, id: string, key: KeyState, seed: number): SimMinion {
   const rng = createRng(seed);
   const n = fleet.minions.size;
-  const base = makeMinion(rng, n, key, { hosts: 1, seed, toolKey: fleet.toolKey, referenceTime: Date.now() }, fleet.saltVersion);
+  const base = makeMinion(
+    rng,
+    n,
+    key,
+    { hosts: 1, seed, toolKey: fleet.toolKey, referenceTime: Date.now() },
+    fleet.saltVersion,
+  );
   const [host = id, ...rest] = id.split('.');
-  const grains = { ...base.grains, id, fqdn: id, host, localhost: host, nodename: host, domain: rest.join('.'), fqdns: [id] };
+  const grains = {
+    ...base.grains,
+    id,
+    fqdn: id,
+    host,
+    localhost: host,
+    nodename: host,
+    domain: rest.join('.'),
+    fqdns: [id],
+  };
   return { ...base, id, grains, up: key === 'accepted', failingStates: false };
 }

@@ -19,9 +19,15 @@ const STOCK: Record<number, [string, string]> = {
   405: ['Method Not Allowed', 'Specified method is invalid for this resource'],
   406: ['Not Acceptable', 'URI not available in preferred format'],
   413: ['Request Entity Too Large', 'Entity is too large'],
-  500: ['Internal Server Error', 'The server encountered an unexpected condition which prevented it from fulfilling the request.'],
+  500: [
+    'Internal Server Error',
+    'The server encountered an unexpected condition which prevented it from fulfilling the request.',
+  ],
   502: ['Bad Gateway', 'Invalid responses from another server/proxy'],
-  503: ['Service Unavailable', 'The server is currently unable to handle the request due to a temporary overloading or maintenance of the server.'],
+  503: [
+    'Service Unavailable',
+    'The server is currently unable to handle the request due to a temporary overloading or maintenance of the server.',
+  ],
   504: ['Gateway Timeout', 'The gateway server did not receive a timely response'],
 };
 

@@ -16,7 +16,17 @@ import { SessionStore, type SimUser } from './sessions';
 import { assertTimeZone, DEFAULT_MASTER_VERSION } from './version';
 
 export { generateFleet } from './fleet';
-export { createRng, renderGrains, toolTimes, type GrainChoices, type HostSpec, type OsProfile, type Rng, type ToolTimes, type Virtual } from '@fleet/fixtures';
+export {
+  createRng,
+  renderGrains,
+  toolTimes,
+  type GrainChoices,
+  type HostSpec,
+  type OsProfile,
+  type Rng,
+  type ToolTimes,
+  type Virtual,
+} from '@fleet/fixtures';
 export { pemFinger } from './keys';
 export { DEFAULT_MASTER_VERSION } from './version';
 export { resolveTarget, compoundMatches, nodegroupExpression } from './match';
@@ -90,11 +100,24 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 function createContext(options: SaltSimOptions, users: SimUser[]): SimContext {
   assertTimeZone(options.masterTz ?? 'UTC');
-  const fleet = options.fleet ?? generateFleet({ hosts: options.hosts ?? 20, seed: options.seed ?? 1, toolKey: options.toolKey ?? 'tool' });
+  const fleet =
+    options.fleet ??
+    generateFleet({
+      hosts: options.hosts ?? 20,
+      seed: options.seed ?? 1,
+      toolKey: options.toolKey ?? 'tool',
+    });
   const settings = settingsFrom(options);
   const bus = new EventBus();
   const jobs = new JobStore(fleet, bus, settings);
-  return { fleet, bus, jobs, sessions: new SessionStore(users, () => settings), settings, stats: emptyStats() };
+  return {
+    fleet,
+    bus,
+    jobs,
+    sessions: new SessionStore(users, () => settings),
+    settings,
+    stats: emptyStats(),
+  };
 }
 
 /** Tracks sockets so that "master down" and close() can cut them. */

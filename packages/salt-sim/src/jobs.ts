@@ -145,9 +145,19 @@ export class JobStore {
   private deliver(job: SimJob, id: string, pub: Publication): void {
     const minion = this.fleet.minions.get(id);
     if (minion === undefined || !minion.up) return;
-    const out: MinionOutput = execute(pub.fun, { fleet: this.fleet, minion, args: pub.args, kwargs: pub.kwargs });
+    const out: MinionOutput = execute(pub.fun, {
+      fleet: this.fleet,
+      minion,
+      args: pub.args,
+      kwargs: pub.kwargs,
+    });
     if (out.noReturn === true) return;
-    const entry: JobReturn = { return: out.ret, retcode: out.retcode, success: out.retcode === 0, ...(out.out ? { out: out.out } : {}) };
+    const entry: JobReturn = {
+      return: out.ret,
+      retcode: out.retcode,
+      success: out.retcode === 0,
+      ...(out.out ? { out: out.out } : {}),
+    };
     job.returns.set(id, entry);
     const kw = Object.keys(pub.kwargs).length > 0 ? [pub.kwargs] : [];
     this.bus.fire(`salt/job/${job.jid}/ret/${id}`, {
@@ -211,7 +221,13 @@ export class JobStore {
    */
   listJob(jid: string): Record<string, unknown> {
     const j = this.jobs.get(jid);
-    if (j === undefined) return { jid, Error: 'Cannot contact returner or no job with this jid', StartTime: jidToTime(jid), Result: {} };
+    if (j === undefined)
+      return {
+        jid,
+        Error: 'Cannot contact returner or no job with this jid',
+        StartTime: jidToTime(jid),
+        Result: {},
+      };
     return { jid, ...this.summary(j), Minions: [...j.minions].sort(), Result: Object.fromEntries(j.returns) };
   }
 

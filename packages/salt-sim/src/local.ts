@@ -21,7 +21,8 @@ function sleep(ms: number): Promise<void> {
  * to the text and `retcode: EX_GENERIC` (1). Neither carries a `jid`.
  */
 function noResponse(ctx: SimContext, jid: string): { out: string; ret: string; retcode?: number } {
-  if (!atLeast(ctx.settings.masterVersion, '3006')) return { out: 'no_return', ret: 'Minion did not return. [No response]' };
+  if (!atLeast(ctx.settings.masterVersion, '3006'))
+    return { out: 'no_return', ret: 'Minion did not return. [No response]' };
   const ret =
     'Minion did not return. [No response]\nThe minions may not have all finished running and any remaining minions will ' +
     'return upon completion. To look up the return data for this job later, run the following command:\n\n' +
@@ -30,15 +31,27 @@ function noResponse(ctx: SimContext, jid: string): { out: string; ret: string; r
 }
 
 /** `arg` (a list; salt-api wraps a lone value) and `kwarg` of a `local*` chunk. */
-function localCall(chunk: Record<string, unknown>): { fun: string; args: unknown[]; kwargs: Record<string, unknown> } {
+function localCall(chunk: Record<string, unknown>): {
+  fun: string;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+} {
   const raw = chunk['arg'];
   const args = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const kwarg = chunk['kwarg'];
-  const kwargs = kwarg !== null && typeof kwarg === 'object' && !Array.isArray(kwarg) ? { ...(kwarg as Record<string, unknown>) } : {};
+  const kwargs =
+    kwarg !== null && typeof kwarg === 'object' && !Array.isArray(kwarg)
+      ? { ...(kwarg as Record<string, unknown>) }
+      : {};
   return { fun: text(chunk['fun']), args, kwargs };
 }
 
-function publish(ctx: SimContext, chunk: Record<string, unknown>, user: string, minions?: string[]): SimJob | undefined {
+function publish(
+  ctx: SimContext,
+  chunk: Record<string, unknown>,
+  user: string,
+  minions?: string[],
+): SimJob | undefined {
   const tgtType = text(chunk['tgt_type'], 'glob');
   const target = resolveTarget(ctx.fleet, chunk['tgt'], tgtType);
   const targeted = minions ?? target.minions;
@@ -60,7 +73,11 @@ function publish(ctx: SimContext, chunk: Record<string, unknown>, user: string, 
 }
 
 /** `LocalClient.cmd`: waits for the returns, then fills non-answering minions with `false`. */
-export async function runLocal(ctx: SimContext, chunk: Record<string, unknown>, user: string): Promise<Record<string, unknown>> {
+export async function runLocal(
+  ctx: SimContext,
+  chunk: Record<string, unknown>,
+  user: string,
+): Promise<Record<string, unknown>> {
   const job = publish(ctx, chunk, user);
   if (job === undefined) return {};
   await job.settled;
@@ -71,7 +88,10 @@ export async function runLocal(ctx: SimContext, chunk: Record<string, unknown>, 
   for (const id of job.minions) {
     const r = job.returns.get(id);
     if (r === undefined) out[id] = false;
-    else out[id] = full ? { ret: r.return, retcode: r.retcode, jid: job.jid, ...(r.out ? { out: r.out } : {}) } : r.return;
+    else
+      out[id] = full
+        ? { ret: r.return, retcode: r.retcode, jid: job.jid, ...(r.out ? { out: r.out } : {}) }
+        : r.return;
   }
   for (const id of job.missing) {
     const entry = noResponse(ctx, job.jid);
@@ -81,7 +101,11 @@ export async function runLocal(ctx: SimContext, chunk: Record<string, unknown>, 
 }
 
 /** `LocalClient.run_job`: `{jid, minions}` right away, or `{}` when nothing matched. */
-export function runLocalAsync(ctx: SimContext, chunk: Record<string, unknown>, user: string): Record<string, unknown> {
+export function runLocalAsync(
+  ctx: SimContext,
+  chunk: Record<string, unknown>,
+  user: string,
+): Record<string, unknown> {
   const job = publish(ctx, chunk, user);
   return job === undefined || job.minions.length === 0 ? {} : { jid: job.jid, minions: job.minions };
 }
@@ -93,7 +117,11 @@ function batchSize(spec: unknown, total: number): number {
 }
 
 /** `LocalClient.cmd_batch`: minions that do not answer the initial ping are left out. */
-export async function runLocalBatch(ctx: SimContext, chunk: Record<string, unknown>, user: string): Promise<unknown[]> {
+export async function runLocalBatch(
+  ctx: SimContext,
+  chunk: Record<string, unknown>,
+  user: string,
+): Promise<unknown[]> {
   const target = resolveTarget(ctx.fleet, chunk['tgt'], text(chunk['tgt_type'], 'glob'));
   const up = target.minions.filter((id) => ctx.fleet.minions.get(id)?.up === true);
   const size = batchSize(chunk['batch'], up.length);

@@ -24,13 +24,20 @@ import { runLocal, runLocalAsync, runLocalBatch } from './local';
  */
 function refused(ctx: SimContext, client: string, localMessage: string, otherMessage: string): SimError {
   if (!client.startsWith('local')) return new SimError(401, otherMessage);
-  return atLeast(ctx.settings.masterVersion, '2018.3.3') ? new SimError(401, localMessage) : unexpectedError();
+  return atLeast(ctx.settings.masterVersion, '2018.3.3')
+    ? new SimError(401, localMessage)
+    : unexpectedError();
 }
 
 /** `LoadAuth.check_authentication` for a token: the Salt token must still be valid. */
 function authenticate(ctx: SimContext, session: Session, client: string): void {
   if (ctx.sessions.saltTokenValid(session)) return;
-  throw refused(ctx, client, 'Authentication error occurred.', 'Authentication failure of type "token" occurred.');
+  throw refused(
+    ctx,
+    client,
+    'Authentication error occurred.',
+    'Authentication failure of type "token" occurred.',
+  );
 }
 
 /** external_auth perms: regexes for execution functions, `@runner`/`@wheel`/`@<module>` for the rest. */
@@ -39,14 +46,26 @@ function authorize(ctx: SimContext, session: Session, client: string, fun: strin
   const strings = perms.filter((p): p is string => typeof p === 'string');
   const mod = `@${fun.split('.')[0] ?? ''}`;
   let allowed: boolean;
-  if (client.startsWith('runner')) allowed = strings.some((p) => ['@runner', '@runners', mod].includes(p) || (p === '@jobs' && fun.startsWith('jobs.')));
+  if (client.startsWith('runner'))
+    allowed = strings.some(
+      (p) => ['@runner', '@runners', mod].includes(p) || (p === '@jobs' && fun.startsWith('jobs.')),
+    );
   else if (client.startsWith('wheel')) allowed = strings.some((p) => p === '@wheel' || p === mod);
   else {
     allowed =
       strings.some((p) => !p.startsWith('@') && pyMatch(`${p}$`, fun)) ||
-      perms.some((p) => typeof p === 'object' && Object.values(p).some((funs) => funs.some((f) => pyMatch(`${f}$`, fun))));
+      perms.some(
+        (p) =>
+          typeof p === 'object' && Object.values(p).some((funs) => funs.some((f) => pyMatch(`${f}$`, fun))),
+      );
   }
-  if (!allowed) throw refused(ctx, client, 'Authorization error occurred.', `Authentication failure of type "token" occurred for user ${session.user}.`);
+  if (!allowed)
+    throw refused(
+      ctx,
+      client,
+      'Authorization error occurred.',
+      `Authentication failure of type "token" occurred for user ${session.user}.`,
+    );
 }
 
 /**
@@ -60,10 +79,16 @@ function requireArgs(client: string, chunk: Record<string, unknown>): void {
     if (chunk['tgt'] === undefined || chunk['fun'] === undefined) throw unexpectedError();
     return;
   }
-  if (chunk['fun'] === undefined) throw new SimError(400, `${client.replace(/_async$/, '')} takes at least 1 argument (0 given)`);
+  if (chunk['fun'] === undefined)
+    throw new SimError(400, `${client.replace(/_async$/, '')} takes at least 1 argument (0 given)`);
 }
 
-async function dispatch(ctx: SimContext, client: string, chunk: Record<string, unknown>, session: Session): Promise<unknown[]> {
+async function dispatch(
+  ctx: SimContext,
+  client: string,
+  chunk: Record<string, unknown>,
+  session: Session,
+): Promise<unknown[]> {
   switch (client) {
     case 'local':
       return [await runLocal(ctx, chunk, session.user)];
@@ -72,7 +97,9 @@ async function dispatch(ctx: SimContext, client: string, chunk: Record<string, u
     case 'local_batch':
       return runLocalBatch(ctx, chunk, session.user);
     case 'local_subset': {
-      const up = resolveTarget(ctx.fleet, chunk['tgt'], text(chunk['tgt_type'], 'glob')).minions.filter((id) => ctx.fleet.minions.get(id)?.up);
+      const up = resolveTarget(ctx.fleet, chunk['tgt'], text(chunk['tgt_type'], 'glob')).minions.filter(
+        (id) => ctx.fleet.minions.get(id)?.up,
+      );
       const subset = up.sort(() => Math.random() - 0.5).slice(0, Number(chunk['subset'] ?? 3));
       return [await runLocal(ctx, { ...chunk, tgt: subset, tgt_type: 'list' }, session.user)];
     }
@@ -81,7 +108,16 @@ async function dispatch(ctx: SimContext, client: string, chunk: Record<string, u
       const fun = text(chunk['fun']);
       return [
         chunk['full_return'] === true
-          ? { tag: `salt/run/${r.jid}/ret`, data: { fun: `runner.${fun}`, jid: r.jid, user: session.user, return: r.ret, success: r.success } }
+          ? {
+              tag: `salt/run/${r.jid}/ret`,
+              data: {
+                fun: `runner.${fun}`,
+                jid: r.jid,
+                user: session.user,
+                return: r.ret,
+                success: r.success,
+              },
+            }
           : r.ret,
       ];
     }
@@ -102,16 +138,24 @@ async function dispatch(ctx: SimContext, client: string, chunk: Record<string, u
   }
 }
 
-async function runChunk(ctx: SimContext, chunk: Record<string, unknown>, session: Session): Promise<unknown[]> {
+async function runChunk(
+  ctx: SimContext,
+  chunk: Record<string, unknown>,
+  session: Session,
+): Promise<unknown[]> {
   const client = text(chunk['client']);
   const fun = text(chunk['fun']);
   ctx.stats.byFun[`${client}:${fun}`] = (ctx.stats.byFun[`${client}:${fun}`] ?? 0) + 1;
   ctx.stats.lowstates.push(withoutToken(chunk));
   if (ctx.stats.lowstates.length > MAX_RECORDED_LOWSTATES) ctx.stats.lowstates.shift();
   if (!ctx.settings.masterRunning) throw new SimError(503, 'Salt Master is not available.');
-  if (!(CLIENTS as readonly string[]).includes(client)) throw new SimError(400, `Invalid client specified: '${client}'`);
+  if (!(CLIENTS as readonly string[]).includes(client))
+    throw new SimError(400, `Invalid client specified: '${client}'`);
   if (atLeast(ctx.settings.masterVersion, '3006') && !ctx.settings.enabledClients.includes(client)) {
-    throw new SimError(400, `Client disabled: '${client}'. Add to 'netapi_enable_clients' master config option to enable.`);
+    throw new SimError(
+      400,
+      `Client disabled: '${client}'. Add to 'netapi_enable_clients' master config option to enable.`,
+    );
   }
   requireArgs(client, chunk);
   authenticate(ctx, session, client);
@@ -125,7 +169,11 @@ function withoutToken(chunk: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Runs every chunk in order and concatenates their results (the `return` list). */
-export async function runLowstate(ctx: SimContext, chunks: Array<Record<string, unknown>>, session: Session): Promise<unknown[]> {
+export async function runLowstate(
+  ctx: SimContext,
+  chunks: Array<Record<string, unknown>>,
+  session: Session,
+): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const chunk of chunks) out.push(...(await runChunk(ctx, chunk, session)));
   return out;

@@ -42,7 +42,14 @@ function valueMatches(value: unknown, pattern: string, regex: boolean): boolean 
   if (Array.isArray(value)) return value.some((v) => valueMatches(v, pattern, regex));
   if (value === null || typeof value === 'object') return false;
   // Python's str() of a grain value: booleans capitalised, numbers and strings as they are.
-  const shown = typeof value === 'boolean' ? (value ? 'True' : 'False') : typeof value === 'number' || typeof value === 'string' ? String(value) : '';
+  const shown =
+    typeof value === 'boolean'
+      ? value
+        ? 'True'
+        : 'False'
+      : typeof value === 'number' || typeof value === 'string'
+        ? String(value)
+        : '';
   return regex ? pyMatch(pattern, shown) : globToRegExp(pattern.toLowerCase()).test(shown.toLowerCase());
 }
 
@@ -52,7 +59,10 @@ export function grainMatches(grains: Record<string, unknown>, expr: string, rege
   for (let i = 1; i < parts.length; i += 1) {
     let node: unknown = grains;
     for (const key of parts.slice(0, i)) {
-      node = node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+      node =
+        node !== null && typeof node === 'object' && !Array.isArray(node)
+          ? (node as Record<string, unknown>)[key]
+          : undefined;
     }
     if (node !== undefined && valueMatches(node, parts.slice(i).join(':'), regex)) return true;
   }
@@ -167,7 +177,10 @@ export function resolveTarget(fleet: Fleet, tgt: unknown, tgtType = 'glob'): Tar
   if (tgtType === 'list') {
     const wanted = listTargets(tgt);
     const ids = new Set(accepted.map((m) => m.id));
-    return { minions: wanted.filter((id) => ids.has(id)).sort(), missing: wanted.filter((id) => !ids.has(id)).sort() };
+    return {
+      minions: wanted.filter((id) => ids.has(id)).sort(),
+      missing: wanted.filter((id) => !ids.has(id)).sort(),
+    };
   }
   const text = String(tgt);
   const predicate: Record<string, (m: SimMinion) => boolean> = {

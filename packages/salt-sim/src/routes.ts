@@ -64,7 +64,10 @@ function jobRoutes(ctx: SimContext, r: (m: 'get' | 'post', path: string, h: Hand
     const ret = await one(ctx, s, { client: 'runner', fun: 'jobs.list_job', jid });
     const info = ret !== null && typeof ret === 'object' ? (ret as Record<string, unknown>) : {};
     const result = (info['Result'] ?? {}) as Record<string, { return: unknown }>;
-    sendJson(res, { info: [info], return: [Object.fromEntries(Object.entries(result).map(([id, v]) => [id, v.return]))] });
+    sendJson(res, {
+      info: [info],
+      return: [Object.fromEntries(Object.entries(result).map(([id, v]) => [id, v.return]))],
+    });
   });
 }
 
@@ -80,19 +83,28 @@ function minionAndKeyRoutes(ctx: SimContext, r: (m: 'get' | 'post', path: string
     const s = requireSession(ctx, req);
     const chunks = toLowstate(parseBody(req)).map((c) => ({ ...c, client: 'local_async' }));
     const ret = await runLowstate(ctx, chunks, s);
-    const jobs = ret.flatMap((x) => (x !== null && typeof x === 'object' && 'jid' in x ? [{ href: `/jobs/${String(x.jid)}` }] : []));
+    const jobs = ret.flatMap((x) =>
+      x !== null && typeof x === 'object' && 'jid' in x ? [{ href: `/jobs/${String(x.jid)}` }] : [],
+    );
     sendJson(res, { return: ret, _links: { jobs } }, 202);
   });
   // app.py Keys.GET: `{client: wheel, fun: key.list_all}` or `{..., fun: key.finger, match: mid}`;
   // it answers the wheel's `data.return` directly, not wrapped in a list.
-  const wheelReturn = (ret: unknown): unknown => (ret !== null && typeof ret === 'object' ? (ret as { data?: { return?: unknown } }).data?.return : undefined);
+  const wheelReturn = (ret: unknown): unknown =>
+    ret !== null && typeof ret === 'object'
+      ? (ret as { data?: { return?: unknown } }).data?.return
+      : undefined;
   r('get', '/keys', async (req, res) => {
     const s = requireSession(ctx, req);
     sendJson(res, { return: wheelReturn(await one(ctx, s, { client: 'wheel', fun: 'key.list_all' })) });
   });
   r('get', '/keys/:mid', async (req, res) => {
     const s = requireSession(ctx, req);
-    sendJson(res, { return: wheelReturn(await one(ctx, s, { client: 'wheel', fun: 'key.finger', match: String(req.params['mid']) })) });
+    sendJson(res, {
+      return: wheelReturn(
+        await one(ctx, s, { client: 'wheel', fun: 'key.finger', match: String(req.params['mid']) }),
+      ),
+    });
   });
 }
 
@@ -114,7 +126,8 @@ export function saltApiRouter(ctx: SimContext): Router {
   });
   r('post', '/run', async (req, res) => {
     const out: unknown[] = [];
-    for (const chunk of toLowstate(parseBody(req))) out.push(...(await runLowstate(ctx, [chunk], runCredentials(ctx, chunk))));
+    for (const chunk of toLowstate(parseBody(req)))
+      out.push(...(await runLowstate(ctx, [chunk], runCredentials(ctx, chunk))));
     sendJson(res, { return: out });
   });
   mountAuth(router, ctx);

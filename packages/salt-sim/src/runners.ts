@@ -21,9 +21,21 @@ async function manageStatus(ctx: SimContext, call: FunCall): Promise<{ up: strin
   const tgtType = text(call.values['tgt_type'], 'glob');
   const { minions } = resolveTarget(ctx.fleet, tgt, tgtType);
   if (minions.length === 0) return { up: [], down: [] };
-  const job = ctx.jobs.publish({ fun: 'test.ping', args: [], kwargs: {}, tgt, tgtType, user: call.user, minions, missing: [] });
+  const job = ctx.jobs.publish({
+    fun: 'test.ping',
+    args: [],
+    kwargs: {},
+    tgt,
+    tgtType,
+    user: call.user,
+    minions,
+    missing: [],
+  });
   await job.settled;
-  return { up: minions.filter((id) => job.returns.has(id)).sort(), down: minions.filter((id) => !job.returns.has(id)).sort() };
+  return {
+    up: minions.filter((id) => job.returns.has(id)).sort(),
+    down: minions.filter((id) => !job.returns.has(id)).sort(),
+  };
 }
 
 function withJid(fn: (ctx: SimContext, jid: string, call: FunCall) => unknown): Runner {
@@ -42,7 +54,11 @@ function listJobs(ctx: SimContext, call: FunCall): unknown {
   const tgt = call.values['search_target'];
   const all = ctx.jobs.listJobs();
   return Object.fromEntries(
-    Object.entries(all).filter(([, j]) => (fn === null || j['Function'] === fn) && (tgt === null || JSON.stringify(j['Target']).includes(text(tgt)))),
+    Object.entries(all).filter(
+      ([, j]) =>
+        (fn === null || j['Function'] === fn) &&
+        (tgt === null || JSON.stringify(j['Target']).includes(text(tgt))),
+    ),
   );
 }
 
@@ -76,7 +92,10 @@ function configGet(ctx: SimContext, call: FunCall): unknown {
   };
   let node: unknown = opts;
   for (const part of key.split(text(call.values['delimiter'], ':'))) {
-    node = node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[part] : undefined;
+    node =
+      node !== null && typeof node === 'object' && !Array.isArray(node)
+        ? (node as Record<string, unknown>)[part]
+        : undefined;
   }
   return node ?? call.values['default'];
 }
@@ -121,10 +140,21 @@ const RUNNERS: Record<string, { sig: Signature; run: Runner }> = {
     }),
     run: listJobs,
   },
-  'jobs.list_job': { sig: sig('list_job', JID, { ext_source: null, display_progress: false }), run: withJid((ctx, jid) => ctx.jobs.listJob(jid)) },
-  'jobs.print_job': { sig: sig('print_job', JID, { ext_source: null }), run: withJid((ctx, jid) => ({ [jid]: ctx.jobs.listJob(jid) })) },
+  'jobs.list_job': {
+    sig: sig('list_job', JID, { ext_source: null, display_progress: false }),
+    run: withJid((ctx, jid) => ctx.jobs.listJob(jid)),
+  },
+  'jobs.print_job': {
+    sig: sig('print_job', JID, { ext_source: null }),
+    run: withJid((ctx, jid) => ({ [jid]: ctx.jobs.listJob(jid) })),
+  },
   'jobs.lookup_jid': {
-    sig: sig('lookup_jid', JID, { ext_source: null, returned: true, missing: false, display_progress: false }),
+    sig: sig('lookup_jid', JID, {
+      ext_source: null,
+      returned: true,
+      missing: false,
+      display_progress: false,
+    }),
     run: withJid((ctx, jid, call) => ctx.jobs.lookupJid(jid, truthy(call.values['missing']))),
   },
   'jobs.exit_success': {
@@ -178,7 +208,11 @@ async function callRunner(
 }
 
 /** Runs a runner lowstate chunk; returns its value (or its exception text). */
-export async function runRunner(ctx: SimContext, chunk: Record<string, unknown>, user: string): Promise<{ jid: string; ret: unknown; success: boolean }> {
+export async function runRunner(
+  ctx: SimContext,
+  chunk: Record<string, unknown>,
+  user: string,
+): Promise<{ jid: string; ret: unknown; success: boolean }> {
   const fun = text(chunk['fun']);
   // verify_fun runs in RunnerClient._reformat_low, before the master: an unknown runner is a 500.
   if (!hasRunner(fun)) throw unexpectedError();

@@ -54,7 +54,8 @@ export class SessionStore {
   /** `Resolver.mk_token`: a session for valid credentials, else undefined. */
   login(username: unknown, password: unknown, eauth: unknown): Session | undefined {
     const user = this.users.find((u) => u.username === username && u.password === password);
-    if (user === undefined || typeof eauth !== 'string' || !(user.eauth ?? ['pam', 'auto']).includes(eauth)) return undefined;
+    if (user === undefined || typeof eauth !== 'string' || !(user.eauth ?? ['pam', 'auto']).includes(eauth))
+      return undefined;
     const nowMs = Date.now();
     const start = nowMs / 1000;
     const session: Session = {
@@ -94,7 +95,9 @@ export class SessionStore {
   /** Whether the session still exists and its Salt token is valid, without sliding it. */
   isValid(id: string): boolean {
     const s = this.sessions.get(id);
-    return s !== undefined && Date.now() - s.lastUsedMs <= this.options().sessionTtlMs && this.saltTokenValid(s);
+    return (
+      s !== undefined && Date.now() - s.lastUsedMs <= this.options().sessionTtlMs && this.saltTokenValid(s)
+    );
   }
 
   /** Resolves a Salt eauth token (for `/run` and `/events?salt_token=`). */

@@ -81,8 +81,15 @@ export interface Redirects {
 /** The parsed script. */
 export type Node =
   | { readonly kind: 'simple'; readonly argv: readonly string[]; readonly redirects: Redirects }
-  | { readonly kind: 'if'; readonly branches: ReadonlyArray<{ readonly test: Node; readonly body: Node }>; readonly otherwise: Node | null }
-  | { readonly kind: 'list'; readonly items: ReadonlyArray<{ readonly node: Node; readonly then: ';' | '&&' | '||' }> };
+  | {
+      readonly kind: 'if';
+      readonly branches: ReadonlyArray<{ readonly test: Node; readonly body: Node }>;
+      readonly otherwise: Node | null;
+    }
+  | {
+      readonly kind: 'list';
+      readonly items: ReadonlyArray<{ readonly node: Node; readonly then: ';' | '&&' | '||' }>;
+    };
 
 const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'fi']);
 
@@ -93,7 +100,8 @@ class Parser {
 
   parse(): Node {
     const node = this.list(new Set());
-    if (this.at < this.tokens.length) throw new ShUnsupported(`Syntax error: unexpected ${JSON.stringify(this.tokens[this.at])}`);
+    if (this.at < this.tokens.length)
+      throw new ShUnsupported(`Syntax error: unexpected ${JSON.stringify(this.tokens[this.at])}`);
     return node;
   }
 
@@ -132,7 +140,8 @@ class Parser {
     while (this.at < this.tokens.length) {
       const t = this.tokens[this.at] as Token;
       if ('word' in t) {
-        if (argv.length === 0 && KEYWORDS.has(t.word)) throw new ShUnsupported(`Syntax error: "${t.word}" unexpected`);
+        if (argv.length === 0 && KEYWORDS.has(t.word))
+          throw new ShUnsupported(`Syntax error: "${t.word}" unexpected`);
         argv.push(t.word);
         this.at += 1;
       } else if (t.op === '2>&1') {
@@ -144,7 +153,8 @@ class Parser {
       } else if (t.op === '>' || t.op === '2>') {
         this.at += 1;
         const target = this.peekWord();
-        if (target !== '/dev/null') throw new ShUnsupported('only /dev/null is simulated as a redirection target');
+        if (target !== '/dev/null')
+          throw new ShUnsupported('only /dev/null is simulated as a redirection target');
         this.at += 1;
         if (t.op === '>') redirects.stdout = 'null';
         else redirects.stderr = 'null';

@@ -26,14 +26,30 @@ export interface ShellEnv {
 export type CmdResult = { readonly output: string; readonly retcode: number } | { readonly noReturn: true };
 
 /** Binaries every simulated host has besides its HTTP tools. */
-const BINARIES = new Set(['sh', 'echo', 'true', 'false', 'hostname', 'uname', 'whoami', 'uptime', 'id', 'df', 'systemctl']);
+const BINARIES = new Set([
+  'sh',
+  'echo',
+  'true',
+  'false',
+  'hostname',
+  'uname',
+  'whoami',
+  'uptime',
+  'id',
+  'df',
+  'systemctl',
+]);
 const BUILTINS = new Set(['command', 'echo', 'true', 'false', 'exit', 'if', 'then', 'else', 'elif', 'fi']);
 
 function has(env: ShellEnv, name: string): boolean {
   return BINARIES.has(name) || (httpTools(env.minion) as readonly string[]).includes(name);
 }
 
-const done = (code: number, stdout = ''): Output => ({ chunks: stdout ? [{ stream: 'stdout', text: stdout }] : [], code, seconds: 0 });
+const done = (code: number, stdout = ''): Output => ({
+  chunks: stdout ? [{ stream: 'stdout', text: stdout }] : [],
+  code,
+  seconds: 0,
+});
 
 /** One simple command. */
 function simple(env: ShellEnv, argv: readonly string[]): Output {
@@ -47,7 +63,11 @@ function simple(env: ShellEnv, argv: readonly string[]): Output {
   if (name === 'false') return done(1);
   if (name === 'echo') return done(0, `${args.join(' ')}\n`);
   if ((name === 'curl' || name === 'wget') && !has(env, name))
-    return { chunks: [{ stream: 'stderr', text: `/bin/sh: 1: ${name}: not found\n` }], code: 127, seconds: 0 };
+    return {
+      chunks: [{ stream: 'stderr', text: `/bin/sh: 1: ${name}: not found\n` }],
+      code: 127,
+      seconds: 0,
+    };
   if (name === 'curl') return curl(env.fleet, env.minion, args);
   if (name === 'wget') return wget(env.fleet, env.minion, args);
   const r = env.fallback(argv.join(' '));
@@ -66,7 +86,11 @@ function redirect(o: Output, r: Redirects): Output {
 function run(env: ShellEnv, node: Node): Output {
   if (node.kind === 'simple') return redirect(simple(env, node.argv), node.redirects);
   const parts: Output[] = [];
-  const total = (code: number): Output => ({ chunks: parts.flatMap((p) => p.chunks), code, seconds: parts.reduce((s, p) => s + p.seconds, 0) });
+  const total = (code: number): Output => ({
+    chunks: parts.flatMap((p) => p.chunks),
+    code,
+    seconds: parts.reduce((s, p) => s + p.seconds, 0),
+  });
   if (node.kind === 'if') {
     for (const branch of node.branches) {
       const test = run(env, branch.test);
@@ -109,7 +133,12 @@ function execDirect(env: ShellEnv, cmd: string, node: Node): Output | string {
 }
 
 function seconds(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
@@ -128,7 +157,8 @@ export function cmdRun(env: ShellEnv, cmd: string, kwargs: Readonly<Record<strin
   const o = shell ? run(env, node) : execDirect(env, cmd, node);
   if (typeof o === 'string') return { output: o, retcode: 1 };
   const limit = seconds(kwargs['timeout']);
-  if (limit !== null && o.seconds > limit) return { output: `${cmd} : Timed out after ${limit} seconds`, retcode: 1 };
+  if (limit !== null && o.seconds > limit)
+    return { output: `${cmd} : Timed out after ${limit} seconds`, retcode: 1 };
   if (!Number.isFinite(o.seconds)) return { noReturn: true };
   return {
     output: o.chunks

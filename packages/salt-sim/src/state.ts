@@ -61,7 +61,10 @@ function runStep(step: SlsStep, sls: string, runNum: number, fail: boolean): Rec
       ...base,
       changes: {},
       result: true,
-      comment: step.module === 'pkg' ? 'All specified packages are already installed' : `File ${step.name} is in the correct state`,
+      comment:
+        step.module === 'pkg'
+          ? 'All specified packages are already installed'
+          : `File ${step.name} is in the correct state`,
     };
   }
   const retcode = fail ? 100 : 0;
@@ -69,7 +72,9 @@ function runStep(step: SlsStep, sls: string, runNum: number, fail: boolean): Rec
     pid: 1000 + Math.floor(Math.random() * 60_000),
     retcode,
     stdout: fail ? '' : `${step.name.split(' ')[0] ?? step.name}: done`,
-    stderr: fail ? 'E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 2211 (unattended-upgr)' : '',
+    stderr: fail
+      ? 'E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 2211 (unattended-upgr)'
+      : '',
   };
   // states/cmd.py: the comment is the same either way; result is retcode == 0.
   return { ...base, changes, result: !fail, comment: `Command "${step.name}" run` };

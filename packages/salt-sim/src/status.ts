@@ -56,7 +56,16 @@ export function allStatus(m: SimMinion, now = Date.now()): Record<string, unknow
   return {
     cpuinfo: cpuinfo(m),
     cpustats: {
-      cpu: { user: 812_331, nice: 112, system: 203_114, idle: 41_559_201, iowait: 10_221, irq: 0, softirq: 4_012, steal: 0 },
+      cpu: {
+        user: 812_331,
+        nice: 112,
+        system: 203_114,
+        idle: 41_559_201,
+        iowait: 10_221,
+        irq: 0,
+        softirq: 4_012,
+        steal: 0,
+      },
       intr: { total: 912_331_201, irqs: [] },
       softirq: { total: 221_331_020, softirqs: [] },
       ctxt: 1_552_331_201,
@@ -83,7 +92,10 @@ export function allStatus(m: SimMinion, now = Date.now()): Record<string, unknow
         weighted_ms_spent_in_io: 2_021_331,
       },
     },
-    diskusage: { '/': { available: 41_331_220_480, total: 105_089_261_568 }, '/boot': { available: 801_331_200, total: 1_020_702_720 } },
+    diskusage: {
+      '/': { available: 41_331_220_480, total: 105_089_261_568 },
+      '/boot': { available: 801_331_200, total: 1_020_702_720 },
+    },
     loadavg: { '1-min': load, '5-min': Math.round(load * 80) / 100, '15-min': Math.round(load * 60) / 100 },
     meminfo: {
       MemTotal: { value: String(memKb), unit: 'kB' },
@@ -92,7 +104,10 @@ export function allStatus(m: SimMinion, now = Date.now()): Record<string, unknow
       HugePages_Total: { value: '0' },
     },
     netdev: { lo: iface('lo', 91_331_220), eth0: iface('eth0', 8_331_220_480) },
-    netstats: { TcpExt: { SyncookiesSent: 0, TCPTimeouts: 1_331 }, IpExt: { InOctets: 8_331_220_480, OutOctets: 2_771_331_220 } },
+    netstats: {
+      TcpExt: { SyncookiesSent: 0, TCPTimeouts: 1_331 },
+      IpExt: { InOctets: 8_331_220_480, OutOctets: 2_771_331_220 },
+    },
     uptime: {
       seconds: uptimeS,
       since_iso: since.toISOString().slice(0, 23),
@@ -102,6 +117,16 @@ export function allStatus(m: SimMinion, now = Date.now()): Record<string, unknow
       users: 1,
     },
     vmstats: { nr_free_pages: Math.floor(memKb / 10), pgfault: 1_331_220_480, pgmajfault: 12_331 },
-    w: [{ user: 'admin', tty: 'pts/0', login: '09:12', idle: '3:02m', jcpu: '0.05s', pcpu: '0.01s', what: '-bash' }],
+    w: [
+      {
+        user: 'admin',
+        tty: 'pts/0',
+        login: '09:12',
+        idle: '3:02m',
+        jcpu: '0.05s',
+        pcpu: '0.01s',
+        what: '-bash',
+      },
+    ],
   };
 }

@@ -53,5 +53,8 @@ export function wallClock(ms: number, tz: string): { digits: string; millis: num
   const partsOf = fmt.formatToParts(new Date(ms));
   const get = (type: string): string => partsOf.find((p) => p.type === type)?.value ?? '00';
   const millis = ((ms % 1000) + 1000) % 1000;
-  return { digits: `${get('year')}${get('month')}${get('day')}${get('hour')}${get('minute')}${get('second')}`, millis };
+  return {
+    digits: `${get('year')}${get('month')}${get('day')}${get('hour')}${get('minute')}${get('second')}`,
+    millis,
+  };
 }

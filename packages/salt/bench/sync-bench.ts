@@ -27,7 +27,11 @@ function flag(name: string, fallback: number): number {
 function startSim(hosts: number, seed: number): Promise<{ url: string; child: ChildProcess }> {
   const tsx = require.resolve('tsx/cli', { paths: [ROOT] });
   const cli = join(ROOT, 'packages', 'salt-sim', 'src', 'cli.ts');
-  const child = spawn(process.execPath, [tsx, cli, '--port', '0', '--hosts', String(hosts), '--seed', String(seed)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [tsx, cli, '--port', '0', '--hosts', String(hosts), '--seed', String(seed)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -40,7 +44,9 @@ function startSim(hosts: number, seed: number): Promise<{ url: string; child: Ch
 }
 
 /** Samples this process's RSS while `fn` runs; resolves its result, wall time and peak RSS. */
-async function measure<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number; peakRss: number; peakHeap: number }> {
+async function measure<T>(
+  fn: () => Promise<T>,
+): Promise<{ value: T; ms: number; cpuMs: number; peakRss: number; peakHeap: number }> {
   let peakRss = process.memoryUsage().rss;
   let peakHeap = process.memoryUsage().heapUsed;
   const timer = setInterval(() => {
@@ -53,13 +59,22 @@ async function measure<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number;
   try {
     const value = await fn();
     const used = process.cpuUsage(cpu);
-    return { value, ms: Number(process.hrtime.bigint() - started) / 1e6, cpuMs: (used.user + used.system) / 1000, peakRss, peakHeap };
+    return {
+      value,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      cpuMs: (used.user + used.system) / 1000,
+      peakRss,
+      peakHeap,
+    };
   } finally {
     clearInterval(timer);
   }
 }
 
-function line(label: string, r: { value: SyncReport; ms: number; cpuMs: number; peakRss: number; peakHeap: number }): string {
+function line(
+  label: string,
+  r: { value: SyncReport; ms: number; cpuMs: number; peakRss: number; peakHeap: number },
+): string {
   const v = r.value;
   return (
     `${label}: ${(r.ms / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU in this process, peak RSS ${(r.peakRss / MB).toFixed(0)} MiB (heap ${(r.peakHeap / MB).toFixed(0)} MiB); ` +
@@ -72,7 +87,8 @@ async function main(): Promise<void> {
   const hosts = flag('hosts', 10_000);
   const quiet: Log = {
     info: (o, m) => {
-      if (m === 'fleet sync done') console.log('  phases (ms):', JSON.stringify((o as { phasesMs?: unknown }).phasesMs));
+      if (m === 'fleet sync done')
+        console.log('  phases (ms):', JSON.stringify((o as { phasesMs?: unknown }).phasesMs));
     },
     debug: () => undefined,
     warn: (o, m) => console.warn(m, o),
@@ -82,16 +98,28 @@ async function main(): Promise<void> {
   const { url, child } = await startSim(hosts, flag('seed', 1));
   const store = openSqliteStore({ path: join(dir, 'fleet.db') });
   try {
-    const engine = createEngine({ definitions: allResources, store, secrets: createSecretBox('bench'), log: quiet });
+    const engine = createEngine({
+      definitions: allResources,
+      store,
+      secrets: createSecretBox('bench'),
+      log: quiet,
+    });
     await engine.ensureCollections();
     const runtime = engine.runtime;
     // manage.status over the whole fleet answers once every minion has (20 s in the simulator).
-    const client = createSaltClient({ url, username: 'saltdev', password: 'saltdev', timeouts: { read: 180_000, exec: 180_000 } });
+    const client = createSaltClient({
+      url,
+      username: 'saltdev',
+      password: 'saltdev',
+      timeouts: { read: 180_000, exec: 180_000 },
+    });
     // A job cache to repair: a patch run on one site's hosts (a fifth of the fleet).
     await client.local('berlin', 'state.apply', { arg: ['patches.chrony-pool'], tgt_type: 'nodegroup' });
     const sync = createFleetSync({ client, runtime, log: quiet, toolKey: 'tool' });
     const baseline = process.memoryUsage().rss;
-    console.log(`salt-sim: ${hosts} accepted hosts at ${url}; SQLite at ${dir}; baseline RSS ${(baseline / MB).toFixed(0)} MiB`);
+    console.log(
+      `salt-sim: ${hosts} accepted hosts at ${url}; SQLite at ${dir}; baseline RSS ${(baseline / MB).toFixed(0)} MiB`,
+    );
     console.log(line('first sync (full)', await measure(() => sync.runOnce())));
     console.log(line('second sync (no change)', await measure(() => sync.runOnce())));
     console.log(`process maxRSS (getrusage): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);

@@ -7,8 +7,24 @@ export * from './client';
 export { safeUrl } from './client/errors';
 export { DEFAULT_EVENTS_IDLE_MS, startEventConsumer, type EventConsumerOptions } from './events';
 export { isTimeZone, jidAt, jidInstant, shiftJid } from './jid';
-export { createMasterService, EXEC_CLIENTS, NO_RESPONSE, NOT_TARGETED, type MasterOptions, type RunningMaster, type SyncTrigger } from './master';
-export { answerOf, OUTWARD_METADATA, probeCommand, probeKwarg, probeOutward, shellQuote, type ProbeDeps } from './master/outward';
+export {
+  createMasterService,
+  EXEC_CLIENTS,
+  NO_RESPONSE,
+  NOT_TARGETED,
+  type MasterOptions,
+  type RunningMaster,
+  type SyncTrigger,
+} from './master';
+export {
+  answerOf,
+  OUTWARD_METADATA,
+  probeCommand,
+  probeKwarg,
+  probeOutward,
+  shellQuote,
+  type ProbeDeps,
+} from './master/outward';
 export {
   executeTask,
   recordOutcome,

@@ -42,7 +42,15 @@ export function isTimeZone(tz: string): boolean {
 function wallAsUtc(ms: number, tz: string): number {
   const parts = format(tz).formatToParts(new Date(ms));
   const n = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'), ((ms % 1000) + 1000) % 1000);
+  return Date.UTC(
+    n('year'),
+    n('month') - 1,
+    n('day'),
+    n('hour'),
+    n('minute'),
+    n('second'),
+    ((ms % 1000) + 1000) % 1000,
+  );
 }
 
 const JID = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{6})/;
@@ -51,7 +59,15 @@ const JID = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{6})/;
 function jidWall(jid: string): number {
   const m = JID.exec(jid);
   if (!m) return Number.NaN;
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Math.floor(Number(m[7]) / 1000));
+  return Date.UTC(
+    Number(m[1]),
+    Number(m[2]) - 1,
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6]),
+    Math.floor(Number(m[7]) / 1000),
+  );
 }
 
 /**

@@ -92,12 +92,23 @@ function valueMatches(value: unknown, pattern: string, regex: boolean): boolean 
   if (Array.isArray(value)) return value.some((v) => valueMatches(v, pattern, regex));
   if (value === null || value === undefined || typeof value === 'object') return false;
   // Python's str() of a grain value: booleans capitalised, numbers and strings as they are.
-  const shown = typeof value === 'boolean' ? (value ? 'True' : 'False') : typeof value === 'number' || typeof value === 'string' ? String(value) : '';
+  const shown =
+    typeof value === 'boolean'
+      ? value
+        ? 'True'
+        : 'False'
+      : typeof value === 'number' || typeof value === 'string'
+        ? String(value)
+        : '';
   return regex ? pyMatch(pattern, shown) : globRegExp(pattern.toLowerCase()).test(shown.toLowerCase());
 }
 
 /** Salt's `subdict_match`: every split of `a:b:c` into a key path and a value pattern is tried. */
-export function grainMatches(grains: Readonly<Record<string, unknown>>, expr: string, regex = false): boolean {
+export function grainMatches(
+  grains: Readonly<Record<string, unknown>>,
+  expr: string,
+  regex = false,
+): boolean {
   const parts = expr.split(':');
   for (let i = 1; i < parts.length; i += 1) {
     let node: unknown = grains;
@@ -132,7 +143,12 @@ function termMatches(term: string, host: MatchTarget, groups: Groups, depth: num
 }
 
 /** Evaluates a compound expression for one host; nesting deeper than 10 (a cycle) never matches. */
-export function expressionMatches(expression: string, host: MatchTarget, groups: Groups = {}, depth = 0): boolean {
+export function expressionMatches(
+  expression: string,
+  host: MatchTarget,
+  groups: Groups = {},
+  depth = 0,
+): boolean {
   if (depth > 10) return false;
   const tokens = tokenize(expression);
   let pos = 0;
@@ -189,6 +205,7 @@ export function parseNodegroup(expression: string): NodegroupInfo {
       info.grain = { ...info.grain, [key]: value };
     } else if (engine === 'L') info.hosts = [...(info.hosts ?? []), ...expr.split(',').filter(Boolean)];
   }
-  if (regexes.length > 0) info.regex = regexes.length === 1 ? (regexes[0] ?? '') : regexes.map((r) => `(?:${r})`).join('|');
+  if (regexes.length > 0)
+    info.regex = regexes.length === 1 ? (regexes[0] ?? '') : regexes.map((r) => `(?:${r})`).join('|');
   return info;
 }

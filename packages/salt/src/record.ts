@@ -70,12 +70,15 @@ export function stateSteps(ret: unknown): Record<string, unknown>[] | null {
 }
 
 /** The failed-patch fields of a return, or null when it is no failed state run. */
-export function failedPatchFields(r: JobReturn): (WriteDataOf<(typeof failed_patches)['fields']> & { jid: string; host: string; patch: string }) | null {
+export function failedPatchFields(
+  r: JobReturn,
+): (WriteDataOf<(typeof failed_patches)['fields']> & { jid: string; host: string; patch: string }) | null {
   if (!STATE_FUNS.has(r.fun)) return null;
   const steps = stateSteps(r.ret);
   if (!steps || !steps.some((s) => s.result === false)) return null;
   const firstArg = r.funArgs.find((a) => typeof a === 'string');
-  const patch = typeof firstArg === 'string' ? firstArg : text(steps.find((s) => s.result === false)?.__sls__, r.fun);
+  const patch =
+    typeof firstArg === 'string' ? firstArg : text(steps.find((s) => s.result === false)?.__sls__, r.fun);
   return { jid: r.jid, action: r.fun, host: r.host, state: 'finished', patch, return: steps };
 }
 
@@ -83,19 +86,32 @@ export function failedPatchFields(r: JobReturn): (WriteDataOf<(typeof failed_pat
  * Moves each host's `last_action` forward to the newest of `ids` (jid + host name). Jids sort by
  * time, so a lower one never replaces a higher one. Hosts the sync has not stored yet are skipped.
  */
-async function advanceLastAction(runtime: Runtime, newest: ReadonlyMap<string, string>, now: Date): Promise<void> {
+async function advanceLastAction(
+  runtime: Runtime,
+  newest: ReadonlyMap<string, string>,
+  now: Date,
+): Promise<void> {
   const ctx = systemContext(runtime, now);
   const api = runtime.resources.of(hosts);
-  const stored = await api.find({ where: { _id: { $in: [...newest.keys()] } }, projection: { last_action: 1 }, showDeleted: true }, ctx);
+  const stored = await api.find(
+    { where: { _id: { $in: [...newest.keys()] } }, projection: { last_action: 1 }, showDeleted: true },
+    ctx,
+  );
   const moves = stored.flatMap((h) => {
     const id = newest.get(h._id);
-    return id !== undefined && (h.last_action === null || h.last_action === undefined || h.last_action < id) ? [{ _id: h._id, last_action: id }] : [];
+    return id !== undefined && (h.last_action === null || h.last_action === undefined || h.last_action < id)
+      ? [{ _id: h._id, last_action: id }]
+      : [];
   });
   if (moves.length > 0) await api.upsertMany(moves, ctx);
 }
 
 /** Records a batch of returns; resolves the ids of the actions that were new. */
-export async function recordReturns(runtime: Runtime, returns: readonly JobReturn[], now = stampNow()): Promise<string[]> {
+export async function recordReturns(
+  runtime: Runtime,
+  returns: readonly JobReturn[],
+  now = stampNow(),
+): Promise<string[]> {
   if (returns.length === 0) return [];
   const ctx = systemContext(runtime, now);
   const byId = new Map(returns.map((r) => [`${r.jid}${r.host}`, r] as const));
@@ -111,7 +127,10 @@ export async function recordReturns(runtime: Runtime, returns: readonly JobRetur
     const patches = await runtime.resources.of(failed_patches).upsertMany(failed, ctx);
     const raised = failed
       .filter((f) => patches.created.includes(f._id))
-      .map((f) => ({ _id: `patch-${f._id}`.slice(0, 200), ...alert('patch.failed', 'error', { hostname: f.host, jid: f.jid, patch: f.patch }) }));
+      .map((f) => ({
+        _id: `patch-${f._id}`.slice(0, 200),
+        ...alert('patch.failed', 'error', { hostname: f.host, jid: f.jid, patch: f.patch }),
+      }));
     if (raised.length > 0) await runtime.resources.of(alerts).upsertMany(raised, ctx);
   }
   const newest = new Map<string, string>();
@@ -121,11 +140,19 @@ export async function recordReturns(runtime: Runtime, returns: readonly JobRetur
 }
 
 /** The fields of an alert raised by the service. */
-export function alert(type: string, level: 'info' | 'warning' | 'error' | 'critical', payload: Record<string, unknown>): AlertFields {
+export function alert(
+  type: string,
+  level: 'info' | 'warning' | 'error' | 'critical',
+  payload: Record<string, unknown>,
+): AlertFields {
   return { type, level, payload, read: false };
 }
 
 /** Raises a new alert; resolves it. */
-export async function raiseAlert(runtime: Runtime, fields: AlertFields, now = stampNow()): Promise<ItemOf<typeof alerts>> {
+export async function raiseAlert(
+  runtime: Runtime,
+  fields: AlertFields,
+  now = stampNow(),
+): Promise<ItemOf<typeof alerts>> {
   return runtime.resources.of(alerts).create(fields, systemContext(runtime, now));
 }

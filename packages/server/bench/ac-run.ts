@@ -7,7 +7,12 @@
 import autocannon from 'autocannon';
 
 const options: unknown = JSON.parse(process.argv[2] ?? '{}');
-if (typeof options !== 'object' || options === null || !('url' in options) || typeof options.url !== 'string') {
+if (
+  typeof options !== 'object' ||
+  options === null ||
+  !('url' in options) ||
+  typeof options.url !== 'string'
+) {
   throw new Error('usage: ac-run.ts <autocannon options as JSON, with url>');
 }
 autocannon({ ...options, url: options.url }).then(

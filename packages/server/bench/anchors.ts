@@ -29,17 +29,30 @@ export function parseAnchors(stdout: string): Map<AnchorServer, AnchorFigures> {
     const [name, rps, p50, p99, bad, rss] = line.split('\t');
     const server = ANCHOR_SERVERS.find((s) => s === name);
     if (server === undefined) continue;
-    out.set(server, { rps: Number(rps), p50: Number(p50), p99: Number(p99), bad: Number(bad), rss: Number(rss) });
+    out.set(server, {
+      rps: Number(rps),
+      p50: Number(p50),
+      p99: Number(p99),
+      bad: Number(bad),
+      rss: Number(rss),
+    });
   }
   return out;
 }
 
 /** Runs one round of anchors.sh with `seconds` measured per server; resolves every server's figures. */
-export async function anchorsRound(seconds: number, connections = 10): Promise<Map<AnchorServer, AnchorFigures>> {
+export async function anchorsRound(
+  seconds: number,
+  connections = 10,
+): Promise<Map<AnchorServer, AnchorFigures>> {
   // gen.js reads HOSTS: the anchors are 10,000 hosts whatever this process was given.
   const { HOSTS: _hosts, ...inherited } = process.env;
   const env = { ...inherited, ROUNDS: '1', DUR: String(seconds), CONN: String(connections) };
-  const child = spawn('bash', [resolve(REPO, 'packages/server/bench/anchors.sh')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', [resolve(REPO, 'packages/server/bench/anchors.sh')], {
+    cwd: REPO,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -47,6 +60,7 @@ export async function anchorsRound(seconds: number, connections = 10): Promise<M
   const code = await new Promise<number | null>((done) => child.on('close', done));
   const figures = parseAnchors(stdout);
   const missing = ANCHOR_SERVERS.filter((s) => !figures.has(s));
-  if (code !== 0 || missing.length > 0) throw new Error(`anchors.sh exited ${String(code)} without ${missing.join(', ')}:\n${stdout}\n${stderr}`);
+  if (code !== 0 || missing.length > 0)
+    throw new Error(`anchors.sh exited ${String(code)} without ${missing.join(', ')}:\n${stdout}\n${stderr}`);
   return figures;
 }

@@ -35,7 +35,12 @@ function plan(o: BenchOptions): { defs: ScenarioDef[]; anchors: boolean; rss: bo
   const needsBase = ['S1', 'S2', 'S8', 'S10'].some((id) => selected(o, id));
   const defs = SCENARIOS.filter((d) => selected(o, d.id) || (d.id === 'S1s' && needsBase));
   const store = defs.some((d) => d.server === 'seeded');
-  return { defs, anchors: selected(o, 'S1') || selected(o, 'S3'), rss: store || selected(o, 'RSS'), s9: selected(o, 'S9') };
+  return {
+    defs,
+    anchors: selected(o, 'S1') || selected(o, 'S3'),
+    rss: store || selected(o, 'RSS'),
+    s9: selected(o, 'S9'),
+  };
 }
 
 /** Seeds or reuses the file of every server the plan needs. */
@@ -57,7 +62,11 @@ async function files(o: BenchOptions, defs: readonly ScenarioDef[], rss: boolean
 }
 
 /** One request of each scenario before any load: one answering 4xx/5xx would measure its error path. */
-async function firstRequests(servers: Servers, defs: readonly ScenarioDef[], fixtures: Fixtures): Promise<void> {
+async function firstRequests(
+  servers: Servers,
+  defs: readonly ScenarioDef[],
+  fixtures: Fixtures,
+): Promise<void> {
   for (const def of defs) {
     const api = servers.api[def.server];
     if (api === undefined) continue;
@@ -69,7 +78,8 @@ async function firstRequests(servers: Servers, defs: readonly ScenarioDef[], fix
       ...(body === undefined ? {} : { body }),
     });
     const text = await res.text();
-    const answer = res.status < 300 ? `${res.status}, ${text.length} bytes` : `${res.status} (!): ${text.slice(0, 300)}`;
+    const answer =
+      res.status < 300 ? `${res.status}, ${text.length} bytes` : `${res.status} (!): ${text.slice(0, 300)}`;
     say(`  ${def.id.padEnd(4)} ${s.method} ${decodeURIComponent(s.path)} -> ${answer}`);
   }
 }
@@ -79,25 +89,50 @@ function serverRss(api: ApiChild, tree: boolean): number {
 }
 
 /** One round of the load scenarios; throws when a server died under load. */
-async function loadRound(o: BenchOptions, servers: Servers, defs: readonly ScenarioDef[], fixtures: Fixtures, round: number, r: Results): Promise<void> {
+async function loadRound(
+  o: BenchOptions,
+  servers: Servers,
+  defs: readonly ScenarioDef[],
+  fixtures: Fixtures,
+  round: number,
+  r: Results,
+): Promise<void> {
   let storeRss = Number.NaN;
   for (const def of defs) {
     const api = servers.api[def.server];
     if (api === undefined) continue;
     const s: Scenario = def.request(fixtures);
-    const m = await measure(s, { baseUrl: api.url, token: TOKEN, connections: 10, seconds: o.seconds, warmupSeconds: o.warmupSeconds });
-    if (api.exited() !== undefined) throw new Error(`the ${def.server} server exited (${api.exited() ?? ''}) during ${def.id}:\n${api.output()}`);
+    const m = await measure(s, {
+      baseUrl: api.url,
+      token: TOKEN,
+      connections: 10,
+      seconds: o.seconds,
+      warmupSeconds: o.warmupSeconds,
+    });
+    if (api.exited() !== undefined)
+      throw new Error(
+        `the ${def.server} server exited (${api.exited() ?? ''}) during ${def.id}:\n${api.output()}`,
+      );
     const rss = serverRss(api, def.server === 'workers');
     if (def.server === 'seeded') storeRss = Number.isNaN(storeRss) ? rss : Math.max(storeRss, rss);
     // No answer in the whole run: its latency is beyond the run, not 0 ms.
     const none = m.requests === 0 ? Number.POSITIVE_INFINITY : undefined;
-    r.add(def.id, s.name, round, { rps: m.rps, p50: none ?? m.p50, p99: none ?? m.p99, non2xx: m.non2xx, errors: m.errors, timeouts: m.timeouts, rss });
+    r.add(def.id, s.name, round, {
+      rps: m.rps,
+      p50: none ?? m.p50,
+      p99: none ?? m.p99,
+      non2xx: m.non2xx,
+      errors: m.errors,
+      timeouts: m.timeouts,
+      rss,
+    });
     say(
       `  round ${round} ${def.id.padEnd(4)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  non-2xx ${m.non2xx}  errors ${m.errors}  RSS ${rss.toFixed(0)} MB`,
     );
   }
   const nothing = { p50: Number.NaN, p99: Number.NaN, non2xx: 0, errors: 0, timeouts: 0 };
-  if (!Number.isNaN(storeRss)) r.add('RSS', 'server RSS with the whole seeded store (max)', round, { ...nothing, rss: storeRss });
+  if (!Number.isNaN(storeRss))
+    r.add('RSS', 'server RSS with the whole seeded store (max)', round, { ...nothing, rss: storeRss });
 }
 
 /** One round of the anchors (S1 and its references). */
@@ -107,21 +142,43 @@ async function anchorRound(o: BenchOptions, round: number, r: Results): Promise<
     const f = figures.get(name);
     if (f === undefined) continue;
     const id = name === 'ours' ? 'S1' : `S1:${name}`;
-    const label = name === 'ours' ? 'S1 anchor query, 10,000 hosts (anchors.sh: ours)' : `S1 query on ${name} (anchors.sh)`;
-    r.add(id, label, round, { rps: f.rps, p50: f.p50, p99: f.p99, non2xx: f.bad, errors: 0, timeouts: 0, rss: f.rss });
-    say(`  round ${round} ${id.padEnd(13)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  RSS ${f.rss} MB`);
+    const label =
+      name === 'ours'
+        ? 'S1 anchor query, 10,000 hosts (anchors.sh: ours)'
+        : `S1 query on ${name} (anchors.sh)`;
+    r.add(id, label, round, {
+      rps: f.rps,
+      p50: f.p50,
+      p99: f.p99,
+      non2xx: f.bad,
+      errors: 0,
+      timeouts: 0,
+      rss: f.rss,
+    });
+    say(
+      `  round ${round} ${id.padEnd(13)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  RSS ${f.rss} MB`,
+    );
   }
 }
 
 async function removeBenchTasks(path: string): Promise<number> {
-  return withEngine(path, CLEANUP_KEY, (runtime) => runtime.resources.get('tasks').deleteMany({ name: BENCH_TASK }, systemContext(runtime)));
+  return withEngine(path, CLEANUP_KEY, (runtime) =>
+    runtime.resources.get('tasks').deleteMany({ name: BENCH_TASK }, systemContext(runtime)),
+  );
 }
 
 /** Runs the rounds on started servers; resolves the results. */
 async function rounds(o: BenchOptions, p: ReturnType<typeof plan>, servers: Servers): Promise<Results> {
   const r = new Results();
   servers.storeStartsMs.forEach((ms, i) =>
-    r.add('START', 'start-up with the whole seeded store (median)', i + 1, { p50: ms, p99: Number.NaN, non2xx: 0, errors: 0, timeouts: 0, rss: Number.NaN }),
+    r.add('START', 'start-up with the whole seeded store (median)', i + 1, {
+      p50: ms,
+      p99: Number.NaN,
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+      rss: Number.NaN,
+    }),
   );
   const fixtures = await findFixtures(TOKEN, servers.api.seeded?.url, servers.api.graph?.url);
   await firstRequests(servers, p.defs, fixtures);
@@ -134,7 +191,14 @@ async function rounds(o: BenchOptions, p: ReturnType<typeof plan>, servers: Serv
       if (stats === undefined) continue;
       const labels = new Map(s9Rows(o.statDays).map((row) => [row.id, row.label]));
       for (const s of await s9Round(stats.api, o.statDays, o.statRequests)) {
-        r.add(s.id, labels.get(s.id) ?? s.id, round, { p50: s.p50, p99: s.max, non2xx: 0, errors: 0, timeouts: 0, rss: s.rss });
+        r.add(s.id, labels.get(s.id) ?? s.id, round, {
+          p50: s.p50,
+          p99: s.max,
+          non2xx: 0,
+          errors: 0,
+          timeouts: 0,
+          rss: s.rss,
+        });
       }
     }
   } finally {
@@ -147,7 +211,10 @@ async function main(): Promise<number> {
   const o = benchOptions();
   const p = plan(o);
   const started = new Date();
-  const pinned = pinTo(0).length > 0 ? 'servers pinned to core 0, autocannon to core 1' : 'not pinned (no taskset or one core)';
+  const pinned =
+    pinTo(0).length > 0
+      ? 'servers pinned to core 0, autocannon to core 1'
+      : 'not pinned (no taskset or one core)';
   say(`fleet-api bench ${started.toISOString()}: ${cpus().length} cores (${pinned}); load average ${load()}`);
   say(
     `${o.rounds} round(s) of ${o.seconds} s per scenario after ${o.warmupSeconds} s of warm-up${o.quick ? ' (quick)' : ''}; scenarios ${p.defs.map((d) => d.id).join(' ')}${p.anchors ? ' + anchors' : ''}${p.s9 ? ' + S9' : ''}`,
@@ -175,7 +242,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

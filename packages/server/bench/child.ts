@@ -49,7 +49,10 @@ function descendants(pid: number): number[] {
   const out: number[] = [];
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
-      for (const kid of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      for (const kid of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)) {
         out.push(Number(kid), ...descendants(Number(kid)));
       }
     }
@@ -85,7 +88,12 @@ function serverProcess(root: number, port: number): number {
   if (inode === undefined) return root;
   for (const pid of [root, ...descendants(root)]) {
     try {
-      if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`)) return pid;
+      if (
+        readdirSync(`/proc/${pid}/fd`).some(
+          (fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`,
+        )
+      )
+        return pid;
     } catch {
       // Not ours to read, or gone.
     }
@@ -158,7 +166,8 @@ export async function startApi(env: Record<string, string>, core: number | undef
     } catch {
       // Not listening yet.
     }
-    if (process.hrtime.bigint() - started > 120_000_000_000n) throw new Error(`the API did not answer /api/health in 120 s:\n${tail}`);
+    if (process.hrtime.bigint() - started > 120_000_000_000n)
+      throw new Error(`the API did not answer /api/health in 120 s:\n${tail}`);
     await new Promise((r) => setTimeout(r, 25));
   }
   const coldStartMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -39,7 +39,12 @@ interface Meta extends DatasetParams {
 }
 
 function same(meta: Meta, params: DatasetParams): boolean {
-  return meta.format === SEED_FORMAT && meta.hosts === params.hosts && meta.actions === params.actions && meta.seed === params.seed;
+  return (
+    meta.format === SEED_FORMAT &&
+    meta.hosts === params.hosts &&
+    meta.actions === params.actions &&
+    meta.seed === params.seed
+  );
 }
 
 function readMeta(path: string): Meta | undefined {
@@ -52,12 +57,17 @@ function readMeta(path: string): Meta | undefined {
 
 /** The seeded file for `params` under `<tmp>/fleet-api-bench`, seeding it when missing or stale. */
 export async function ensureDataset(params: DatasetParams, log: (line: string) => void): Promise<Dataset> {
-  const dir = join(process.env.BENCH_DIR ?? join(tmpdir(), 'fleet-api-bench'), `h${params.hosts}-a${params.actions}-s${params.seed}`);
+  const dir = join(
+    process.env.BENCH_DIR ?? join(tmpdir(), 'fleet-api-bench'),
+    `h${params.hosts}-a${params.actions}-s${params.seed}`,
+  );
   const path = join(dir, 'fleet.db');
   const metaPath = join(dir, 'seed.json');
   const meta = readMeta(metaPath);
   if (meta && same(meta, params) && existsSync(path)) {
-    log(`reusing the seeded file ${path} (seeded ${meta.seededAt} in ${(meta.seedMs / 1000).toFixed(1)} s; delete ${dir} to reseed)`);
+    log(
+      `reusing the seeded file ${path} (seeded ${meta.seededAt} in ${(meta.seedMs / 1000).toFixed(1)} s; delete ${dir} to reseed)`,
+    );
     return { path, dir, reused: true, seedMs: meta.seedMs, counts: meta.counts, seededAt: meta.seededAt };
   }
   rmSync(dir, { recursive: true, force: true });
@@ -68,9 +78,17 @@ export async function ensureDataset(params: DatasetParams, log: (line: string) =
       seedFleet(runtime, { hosts: params.hosts, actions: params.actions, seed: params.seed }),
     );
     const seededAt = new Date().toISOString();
-    const written: Meta = { format: SEED_FORMAT, ...params, seedMs: result.ms, counts: result.counts, seededAt };
+    const written: Meta = {
+      format: SEED_FORMAT,
+      ...params,
+      seedMs: result.ms,
+      counts: result.counts,
+      seededAt,
+    };
     writeFileSync(metaPath, `${JSON.stringify(written, null, 2)}\n`);
-    log(`seeded in ${(result.ms / 1000).toFixed(1)} s (actions ${(result.timings.actions / 1000).toFixed(1)} s)`);
+    log(
+      `seeded in ${(result.ms / 1000).toFixed(1)} s (actions ${(result.timings.actions / 1000).toFixed(1)} s)`,
+    );
     return { path, dir, reused: false, seedMs: result.ms, counts: result.counts, seededAt };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });

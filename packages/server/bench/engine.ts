@@ -8,7 +8,11 @@ import { allResources, allRouteGroups } from '@fleet/resources';
 import { createLogger } from '../src/logger';
 
 /** Runs `work` with the runtime of an engine over the file at `path`; closes the file after. */
-export async function withEngine<T>(path: string, secretKey: string, work: (runtime: Runtime) => Promise<T>): Promise<T> {
+export async function withEngine<T>(
+  path: string,
+  secretKey: string,
+  work: (runtime: Runtime) => Promise<T>,
+): Promise<T> {
   const store = openSqliteStore({ path });
   try {
     const engine = createEngine({

@@ -72,7 +72,11 @@ function selfTimes(profile: CpuProfile): Map<number, number> {
 }
 
 /** Groups native builtins (JSON.stringify, JSON.parse, the sqlite addon) by name; the rest by layer. */
-function summarize(profile: CpuProfile): { layers: Map<string, number>; functions: Map<string, number>; total: number } {
+function summarize(profile: CpuProfile): {
+  layers: Map<string, number>;
+  functions: Map<string, number>;
+  total: number;
+} {
   const self = selfTimes(profile);
   const layers = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -84,7 +88,9 @@ function summarize(profile: CpuProfile): { layers: Map<string, number>; function
     const nativeName = layer.startsWith('native: ') ? layer : undefined;
     const key = nativeName === undefined ? layer : 'native (JSON, crypto, addon, builtins)';
     layers.set(key, (layers.get(key) ?? 0) + ms);
-    const file = node.callFrame.url.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '').replace(/^.*\/work\/main\//, '');
+    const file = node.callFrame.url
+      .replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '')
+      .replace(/^.*\/work\/main\//, '');
     const name = `${node.callFrame.functionName || '(anonymous)'} ${file === '' ? '(native)' : `${file}:${node.callFrame.lineNumber + 1}`}`;
     functions.set(name, (functions.get(name) ?? 0) + ms);
     if (layer !== 'idle') total += ms;
@@ -99,7 +105,8 @@ function main(): void {
   const requests = Number(process.env.REQUESTS ?? 0);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const { layers, functions, total } = summarize(profile);
-  const per = (ms: number) => (requests > 0 ? `${((ms / requests) * 1000).toFixed(0).padStart(6)} us/req` : '');
+  const per = (ms: number) =>
+    requests > 0 ? `${((ms / requests) * 1000).toFixed(0).padStart(6)} us/req` : '';
   const pct = (ms: number) => `${((100 * ms) / total).toFixed(1).padStart(5)} %`;
   process.stdout.write(
     `busy ${total.toFixed(0)} ms of ${((profile.endTime - profile.startTime) / 1000).toFixed(0)} ms profiled${requests > 0 ? `, ${requests} requests` : ''}\n\nself time by layer:\n`,

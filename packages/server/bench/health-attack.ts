@@ -60,7 +60,9 @@ async function attack(api: ApiChild, seconds: number): Promise<string> {
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 20);
-  const dataset = await ensureDataset({ hosts: 10_000, actions: 1_000_000, seed: 1 }, (line) => process.stderr.write(`${line}\n`));
+  const dataset = await ensureDataset({ hosts: 10_000, actions: 1_000_000, seed: 1 }, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
   for (const readWorkers of ['0', '2']) {
     const env = {
       DATABASE_URL: `sqlite:${dataset.path}`,
@@ -72,7 +74,10 @@ async function main(): Promise<void> {
     const api = await startApi(env, process.env.PIN === '0' ? 0 : undefined);
     try {
       // One pass first: the first heavy read starts its thread, the first reads warm the caches.
-      for (const path of WORST) await (await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).arrayBuffer();
+      for (const path of WORST)
+        await (
+          await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+        ).arrayBuffer();
       process.stdout.write(`READ_WORKERS=${readWorkers}: ${await attack(api, seconds)}\n`);
     } finally {
       await api.stop();
@@ -81,6 +86,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`health-attack failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `health-attack failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -29,7 +29,8 @@ function raw(url: string, request: string | Buffer): Promise<Answer> {
     const socket = net.connect(Number(port), hostname, () => socket.write(request));
     let text = '';
     socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
-    const done = () => resolve({ status: Number(text.split(' ')[1] ?? 0), text: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    const done = () =>
+      resolve({ status: Number(text.split(' ')[1] ?? 0), text: text.slice(text.indexOf('\r\n\r\n') + 4) });
     socket.on('close', done);
     socket.on('error', done);
   });
@@ -41,7 +42,12 @@ async function fetched(url: string, init: RequestInit): Promise<Answer> {
 }
 
 function json(path: string, token: string, body: string, method = 'POST'): Attack['send'] {
-  return (url) => fetched(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  return (url) =>
+    fetched(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
 }
 
 function multipart(token: string, filename: string, contentType: string): Attack['send'] {
@@ -61,11 +67,23 @@ const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 export function hostileRequests(t: Tokens): Attack[] {
   const bulk = JSON.stringify(Array.from({ length: 70_000 }, (_, i) => ({ type: 'bulk', payload: { i } })));
   return [
-    { name: 'body nested 10,000 deep (alerts)', send: json('/api/alerts', t.operator, `{"type":"x","payload":${nested(10_000)}}`) },
-    { name: 'body: arrays nested 500,000 deep (1 MB)', send: json('/api/alerts', t.operator, `${'['.repeat(500_000)}${']'.repeat(500_000)}`) },
-    { name: 'PATCH body nested 1,000 deep (tasks)', send: json('/api/tasks/none', t.operator, `{"kwarg":${nested(1000)}}`, 'PATCH') },
+    {
+      name: 'body nested 10,000 deep (alerts)',
+      send: json('/api/alerts', t.operator, `{"type":"x","payload":${nested(10_000)}}`),
+    },
+    {
+      name: 'body: arrays nested 500,000 deep (1 MB)',
+      send: json('/api/alerts', t.operator, `${'['.repeat(500_000)}${']'.repeat(500_000)}`),
+    },
+    {
+      name: 'PATCH body nested 1,000 deep (tasks)',
+      send: json('/api/tasks/none', t.operator, `{"kwarg":${nested(1000)}}`, 'PATCH'),
+    },
     { name: 'bulk POST of 70,000 alerts', send: json('/api/alerts', t.operator, bulk) },
-    { name: 'headers of 20 KB (raw)', send: (url) => raw(url, `GET /api/hosts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`) },
+    {
+      name: 'headers of 20 KB (raw)',
+      send: (url) => raw(url, `GET /api/hosts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    },
     {
       name: 'bad chunk size (raw)',
       send: (url) =>
@@ -76,9 +94,16 @@ export function hostileRequests(t: Tokens): Attack[] {
     },
     {
       name: 'Content-Length + Transfer-Encoding (raw)',
-      send: (url) => raw(url, `POST /api/groups HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`),
+      send: (url) =>
+        raw(
+          url,
+          `POST /api/groups HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+        ),
     },
-    { name: 'control byte in the path (raw)', send: (url) => raw(url, `GET /api/ho\u0001sts HTTP/1.1\r\nHost: x\r\n\r\n`) },
+    {
+      name: 'control byte in the path (raw)',
+      send: (url) => raw(url, `GET /api/ho\u0001sts HTTP/1.1\r\nHost: x\r\n\r\n`),
+    },
     { name: 'multipart: NUL in the filename', send: multipart(t.operator, 'a\u0000b.txt', 'text/plain') },
     { name: 'multipart: DEL in the Content-Type', send: multipart(t.operator, 'a.txt', 'text/pl\u007fain') },
     {
@@ -94,13 +119,19 @@ export function hostileRequests(t: Tokens): Attack[] {
           })(),
         }),
     },
-    { name: 'body field "constructor" (groups)', send: json('/api/groups', t.admin, '{"name":"stall","constructor":1}') },
+    {
+      name: 'body field "constructor" (groups)',
+      send: json('/api/groups', t.admin, '{"name":"stall","constructor":1}'),
+    },
     {
       name: 'where on a secret sub-path',
       send: (url) =>
-        fetched(`${url}/api/vpn_organizations?where=${q({ 'vpnsrv_representation.auth_token.length': { $gt: 0 } })}`, {
-          headers: { authorization: `Bearer ${t.viewer}` },
-        }),
+        fetched(
+          `${url}/api/vpn_organizations?where=${q({ 'vpnsrv_representation.auth_token.length': { $gt: 0 } })}`,
+          {
+            headers: { authorization: `Bearer ${t.viewer}` },
+          },
+        ),
     },
     { name: '/api/health (read + write probe)', send: (url) => fetched(`${url}/api/health`, {}) },
   ];

@@ -19,17 +19,25 @@ import { withEngine } from './engine';
 /** A host as gen.js writes it: `heartbeat` is an ISO string. */
 type RawHost = { _id: string; heartbeat?: string } & Record<string, unknown>;
 
-function* asStored(raw: readonly RawHost[], groupIds: ReadonlyMap<string, string>, now: Date): Generator<Doc> {
+function* asStored(
+  raw: readonly RawHost[],
+  groupIds: ReadonlyMap<string, string>,
+  now: Date,
+): Generator<Doc> {
   for (const host of raw) {
     const heartbeat = typeof host.heartbeat === 'string' ? new Date(host.heartbeat) : null;
-    const groups = Array.isArray(host.groups) ? host.groups.map((g) => groupIds.get(String(g)) ?? String(g)) : [];
+    const groups = Array.isArray(host.groups)
+      ? host.groups.map((g) => groupIds.get(String(g)) ?? String(g))
+      : [];
     yield stamped({ ...host, heartbeat, groups }, now);
   }
 }
 
 /** The distinct strings of one list field over every host. */
 function names(raw: readonly RawHost[], field: 'nodegroups' | 'groups'): string[] {
-  return [...new Set(raw.flatMap((h) => (Array.isArray(h[field]) ? (h[field] as unknown[]).map(String) : [])))].sort();
+  return [
+    ...new Set(raw.flatMap((h) => (Array.isArray(h[field]) ? (h[field] as unknown[]).map(String) : []))),
+  ].sort();
 }
 
 /** Creates the nodegroups and groups the hosts name, then the hosts; resolves how many hosts. */
@@ -52,7 +60,10 @@ async function load(runtime: Runtime, raw: readonly RawHost[]): Promise<number> 
  * Loads the hosts of the JSON file `file` (gen.js's) into a new store `fleet.db` in `into` (a new
  * temp dir when not given); resolves the dir and the file.
  */
-export async function loadHostsJson(file: string, into?: string): Promise<{ dir: string; path: string; loaded: number }> {
+export async function loadHostsJson(
+  file: string,
+  into?: string,
+): Promise<{ dir: string; path: string; loaded: number }> {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as RawHost[];
   const dir = into ?? mkdtempSync(join(tmpdir(), 'fleet-anchors-'));
   const path = join(dir, 'fleet.db');

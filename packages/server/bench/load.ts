@@ -55,10 +55,24 @@ async function autocannon(s: Scenario, options: LoadOptions, seconds: number): P
     connections: s.connections ?? options.connections,
     duration: seconds,
     headers,
-    requests: bodies.map((body) => ({ method: s.method, path: s.path, ...(body === undefined ? {} : { body }) })),
+    requests: bodies.map((body) => ({
+      method: s.method,
+      path: s.path,
+      ...(body === undefined ? {} : { body }),
+    })),
   };
-  const [command, ...rest] = [...pinTo(1), process.execPath, '--import', 'tsx', resolve(__dirname, 'ac-run.ts'), JSON.stringify(run)];
-  const { stdout } = await exec(command ?? process.execPath, rest, { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+  const [command, ...rest] = [
+    ...pinTo(1),
+    process.execPath,
+    '--import',
+    'tsx',
+    resolve(__dirname, 'ac-run.ts'),
+    JSON.stringify(run),
+  ];
+  const { stdout } = await exec(command ?? process.execPath, rest, {
+    cwd: REPO,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const last = stdout.trim().split('\n').pop() ?? '{}';
   return JSON.parse(last) as AutocannonJson;
 }

@@ -29,7 +29,8 @@ function envInt(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number (got "${raw}")`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new Error(`${name} must be a positive whole number (got "${raw}")`);
   return n;
 }
 
@@ -38,7 +39,10 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
   const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
   const only = env.BENCH_ONLY?.trim();
   return {
-    only: only === undefined || only === '' ? undefined : new Set(only.split(',').map((s) => s.trim().toUpperCase())),
+    only:
+      only === undefined || only === ''
+        ? undefined
+        : new Set(only.split(',').map((s) => s.trim().toUpperCase())),
     quick,
     rounds: envInt(env, 'BENCH_ROUNDS', quick ? 1 : 3),
     seconds: envInt(env, 'BENCH_SECONDS', quick ? 2 : 5),

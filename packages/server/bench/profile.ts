@@ -23,12 +23,24 @@ const run = promisify(execFile);
 const TOKEN = 'bench-token-0123456789abcdef';
 
 async function load(url: string, seconds: number): Promise<{ total: number; rps: number; p99: number }> {
-  const args = ['-j', '-c', process.env.CONN ?? '10', '-d', String(seconds), '-H', `Authorization=Bearer ${TOKEN}`];
+  const args = [
+    '-j',
+    '-c',
+    process.env.CONN ?? '10',
+    '-d',
+    String(seconds),
+    '-H',
+    `Authorization=Bearer ${TOKEN}`,
+  ];
   if (process.env.METHOD !== undefined) args.push('-m', process.env.METHOD);
-  if (process.env.BODY !== undefined) args.push('-H', 'Content-Type=application/json', '-b', process.env.BODY);
+  if (process.env.BODY !== undefined)
+    args.push('-H', 'Content-Type=application/json', '-b', process.env.BODY);
   const [command, ...rest] = [...pinTo(1), resolve(REPO, 'node_modules/.bin/autocannon'), ...args, url];
   const { stdout } = await run(command, rest, { maxBuffer: 64 * 1024 * 1024 });
-  const j = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { requests: { total: number; average: number }; latency: { p99: number } };
+  const j = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+    requests: { total: number; average: number };
+    latency: { p99: number };
+  };
   return { total: j.requests.total, rps: j.requests.average, p99: j.latency.p99 };
 }
 
@@ -43,12 +55,24 @@ async function main(): Promise<void> {
       ? { path: resolve(file), dir: dirname(resolve(file)) }
       : json === undefined
         ? await ensureDataset(
-            { hosts: Number(process.env.BENCH_HOSTS ?? 10_000), actions: Number(process.env.BENCH_ACTIONS ?? 1_000_000), seed: 1 },
+            {
+              hosts: Number(process.env.BENCH_HOSTS ?? 10_000),
+              actions: Number(process.env.BENCH_ACTIONS ?? 1_000_000),
+              seed: 1,
+            },
             () => undefined,
           )
         : await loadHostsJson(json);
-  const env = { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dataset.path}`, API_TOKENS: `bench=${TOKEN}:admin`, SNAPSHOT_INTERVAL_S: '86400' };
-  const server = await startServer(loadConfig({ ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }), { cwd: dataset.dir });
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${dataset.path}`,
+    API_TOKENS: `bench=${TOKEN}:admin`,
+    SNAPSHOT_INTERVAL_S: '86400',
+  };
+  const server = await startServer(loadConfig({ ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }), {
+    cwd: dataset.dir,
+  });
   const session = new Session();
   try {
     const url = `${server.url}${path}`;
@@ -61,10 +85,16 @@ async function main(): Promise<void> {
     const { profile } = await session.post('Profiler.stop');
     const out = `${process.env.PROFILE_OUT ?? '/tmp/fleet-profile'}.cpuprofile`;
     writeFileSync(out, JSON.stringify(profile));
-    process.stdout.write(`${measured.total} requests, ${measured.rps.toFixed(0)} req/s, p99 ${measured.p99} ms; profile ${out}\n`);
-    const flame = await run(process.execPath, [...process.execArgv, resolve(__dirname, 'flame.ts'), out, process.env.TOP ?? '30'], {
-      env: { ...process.env, REQUESTS: String(measured.total) },
-    });
+    process.stdout.write(
+      `${measured.total} requests, ${measured.rps.toFixed(0)} req/s, p99 ${measured.p99} ms; profile ${out}\n`,
+    );
+    const flame = await run(
+      process.execPath,
+      [...process.execArgv, resolve(__dirname, 'flame.ts'), out, process.env.TOP ?? '30'],
+      {
+        env: { ...process.env, REQUESTS: String(measured.total) },
+      },
+    );
     process.stdout.write(flame.stdout);
   } finally {
     session.disconnect();
@@ -76,7 +106,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`profile failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `profile failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -21,7 +21,9 @@ export interface S9Sample {
 }
 
 /** The rows: which requests each covers (by name) and its p50 target. */
-export function s9Rows(days: number): Array<{ id: S9Sample['id']; label: string; target: number; names: string[] }> {
+export function s9Rows(
+  days: number,
+): Array<{ id: S9Sample['id']; label: string; target: number; names: string[] }> {
   const all = requests(days).filter((r) => r.target !== undefined);
   const day = all.filter((r) => r.name.endsWith('24 h')).map((r) => r.name);
   const month = all.filter((r) => !r.name.endsWith('24 h'));
@@ -43,11 +45,19 @@ export function s9Rows(days: number): Array<{ id: S9Sample['id']; label: string;
 }
 
 /** A server over a freshly seeded history (not cached: the history ends now, as the 24 h rows need). */
-export async function startStatistics(hosts: number, days: number, log: (line: string) => void): Promise<{ api: ApiChild; close(): Promise<void> }> {
+export async function startStatistics(
+  hosts: number,
+  days: number,
+  log: (line: string) => void,
+): Promise<{ api: ApiChild; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-s9-'));
   const path = join(dir, 'history.db');
   try {
-    const seeded = await seed(path, { hosts, snapshots: Math.floor((days * 86_400) / INTERVAL_S), intervalS: INTERVAL_S });
+    const seeded = await seed(path, {
+      hosts,
+      snapshots: Math.floor((days * 86_400) / INTERVAL_S),
+      intervalS: INTERVAL_S,
+    });
     log(`S9: seeded ${hosts} hosts with ${days} days of history in ${(seeded.ms / 1000).toFixed(1)} s`);
     const env = {
       DATABASE_URL: `sqlite:${path}`,

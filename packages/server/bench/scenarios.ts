@@ -57,38 +57,72 @@ const anchorQuery = (name: string, connections?: number): Scenario => ({
 
 /** Every load scenario, in the order a round runs them (the table has its own order). */
 export const SCENARIOS: readonly ScenarioDef[] = [
-  { id: 'S1s', server: 'anchor', request: () => anchorQuery('S1 on fleet serve, 10,000 hosts (base of S2/S8/S10)') },
+  {
+    id: 'S1s',
+    server: 'anchor',
+    request: () => anchorQuery('S1 on fleet serve, 10,000 hosts (base of S2/S8/S10)'),
+  },
   // Right after S1s: their ratio is the target, and the machine drifts over a round.
   { id: 'S10', server: 'workers', request: () => anchorQuery('S1 with WORKERS=2 (all cores)') },
   { id: 'S2', server: 'big', request: () => anchorQuery('S1 query at 100,000 hosts') },
-  { id: 'S3', server: 'seeded', request: (f) => ({ name: 'host item with grains', method: 'GET', path: `/api/hosts/${encodeURIComponent(f.host)}` }) },
+  {
+    id: 'S3',
+    server: 'seeded',
+    request: (f) => ({
+      name: 'host item with grains',
+      method: 'GET',
+      path: `/api/hosts/${encodeURIComponent(f.host)}`,
+    }),
+  },
   {
     id: 'S4',
     server: 'seeded',
-    request: (f) => ({ name: "one host's actions, -_created, of 1M", method: 'GET', path: `/api/actions?where=${q({ host: f.host })}&sort=-_created` }),
+    request: (f) => ({
+      name: "one host's actions, -_created, of 1M",
+      method: 'GET',
+      path: `/api/actions?where=${q({ host: f.host })}&sort=-_created`,
+    }),
   },
   {
     id: 'S5a',
     server: 'seeded',
-    request: () => ({ name: 'hosts where grain.os=Debian', method: 'GET', path: `/api/hosts?where=${q({ 'grain.os': 'Debian' })}` }),
+    request: () => ({
+      name: 'hosts where grain.os=Debian',
+      method: 'GET',
+      path: `/api/hosts?where=${q({ 'grain.os': 'Debian' })}`,
+    }),
   },
   {
     id: 'S5b',
     server: 'seeded',
-    request: () => ({ name: 'hosts where _id $regex ^db-', method: 'GET', path: `/api/hosts?where=${q({ _id: { $regex: '^db-' } })}` }),
+    request: () => ({
+      name: 'hosts where _id $regex ^db-',
+      method: 'GET',
+      path: `/api/hosts?where=${q({ _id: { $regex: '^db-' } })}`,
+    }),
   },
   // One connection: a request costs ~0.3 s alone (10,000 names from 80 rule branches); 10 at once
   // would answer none in a short run, and the figure of interest is what one request costs.
   {
     id: 'S6a',
     server: 'graph',
-    request: (f) => ({ name: 'hostnames of a 3-level group (1 connection)', method: 'GET', path: `/api/groups/${f.group}/hostnames`, connections: 1 }),
+    request: (f) => ({
+      name: 'hostnames of a 3-level group (1 connection)',
+      method: 'GET',
+      path: `/api/groups/${f.group}/hostnames`,
+      connections: 1,
+    }),
   },
   // Issue 9's graph of 2,000 groups, on the same store (its target: p99 <= 100 ms one at a time).
   {
     id: 'S6b',
     server: 'graph',
-    request: (f) => ({ name: 'graph of 2,000 groups (1 connection)', method: 'GET', path: `/api/graph/${f.root}`, connections: 1 }),
+    request: (f) => ({
+      name: 'graph of 2,000 groups (1 connection)',
+      method: 'GET',
+      path: `/api/graph/${f.root}`,
+      connections: 1,
+    }),
   },
   {
     id: 'S7a',
@@ -97,7 +131,13 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       name: 'POST tasks (durable writes/s)',
       method: 'POST',
       path: '/api/tasks',
-      body: JSON.stringify({ name: BENCH_TASK, fun: 'test.ping', tgt: [f.host], start: '2030-01-01 00:00', interval: 3600 }),
+      body: JSON.stringify({
+        name: BENCH_TASK,
+        fun: 'test.ping',
+        tgt: [f.host],
+        start: '2030-01-01 00:00',
+        interval: 3600,
+      }),
     }),
   },
   {

@@ -26,11 +26,21 @@ export interface Servers {
 
 function env(file: string, extra: Record<string, string> = {}): Record<string, string> {
   // No snapshot of the host list in the middle of a measurement (the first is a day away).
-  return { DATABASE_URL: `sqlite:${file}`, API_TOKENS: `bench=${TOKEN}:admin`, LOG_LEVEL: 'warn', SNAPSHOT_INTERVAL_S: '86400', ...extra };
+  return {
+    DATABASE_URL: `sqlite:${file}`,
+    API_TOKENS: `bench=${TOKEN}:admin`,
+    LOG_LEVEL: 'warn',
+    SNAPSHOT_INTERVAL_S: '86400',
+    ...extra,
+  };
 }
 
 /** Starts a server for every file given; `restarts` cold starts of the seeded fleet are timed. */
-export async function startServers(files: ServerFiles, restarts: number, log: (line: string) => void): Promise<Servers> {
+export async function startServers(
+  files: ServerFiles,
+  restarts: number,
+  log: (line: string) => void,
+): Promise<Servers> {
   const api: Partial<Record<ServerKey, ApiChild>> = {};
   const storeStartsMs: number[] = [];
   const scratch = mkdtempSync(join(tmpdir(), 'fleet-bench-workers-'));
@@ -56,7 +66,8 @@ export async function startServers(files: ServerFiles, restarts: number, log: (l
       const file = files[key];
       if (file !== undefined) api[key] = await startApi(env(file), 0);
     }
-    if (files.workers !== undefined) api.workers = await startApi(env(workersFile, { WORKERS: '2' }), undefined);
+    if (files.workers !== undefined)
+      api.workers = await startApi(env(workersFile, { WORKERS: '2' }), undefined);
   } catch (err) {
     await stopAll();
     throw err;

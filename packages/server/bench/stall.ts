@@ -35,8 +35,14 @@ function queries(): [string, string][] {
   const nestedIn = `{"_id":{"$in":${'['.repeat(7000)}${']'.repeat(7000)}}}`;
   return [
     ['$regex .*x7= on hosts._id', `/api/hosts?where=${q({ _id: { $regex: '.*.*.*.*.*.*.*=' } })}`],
-    ['$regex [a-z0-9.-]*x7= on hosts._id', `/api/hosts?where=${q({ _id: { $regex: `${'[a-z0-9.-]*'.repeat(7)}=` } })}`],
-    ['$regex on actions.action (unindexed)', `/api/actions?where=${q({ action: { $regex: 'nomatch$' } })}&max_results=1`],
+    [
+      '$regex [a-z0-9.-]*x7= on hosts._id',
+      `/api/hosts?where=${q({ _id: { $regex: `${'[a-z0-9.-]*'.repeat(7)}=` } })}`,
+    ],
+    [
+      '$regex on actions.action (unindexed)',
+      `/api/actions?where=${q({ action: { $regex: 'nomatch$' } })}&max_results=1`,
+    ],
     ['actions sort=args (unindexed)', '/api/actions?sort=args&max_results=1'],
     ['actions where user (unindexed)', `/api/actions?where=${q({ user: 'nobody' })}&max_results=1`],
     ['actions where return $exists', `/api/actions?where=${q({ return: { $exists: true } })}&max_results=1`],
@@ -44,7 +50,10 @@ function queries(): [string, string][] {
     ['actions where host (indexed)', `/api/actions?where=${q({ host: 'nohost' })}&max_results=1`],
     ['actions newest page (indexed)', '/api/actions?max_results=25'],
     ['hosts sort by a grain (in memory)', '/api/hosts?sort=grain.osfullname&max_results=1'],
-    ['hosts where grain $regex (in memory)', `/api/hosts?where=${q({ 'grain.osfullname': { $regex: 'nomatch$' } })}&max_results=1`],
+    [
+      'hosts where grain $regex (in memory)',
+      `/api/hosts?where=${q({ 'grain.osfullname': { $regex: 'nomatch$' } })}&max_results=1`,
+    ],
     // Barely encoded: percent-encoding would push it past Node's 16 KB request head (a 431).
     ['$in nested 7,000 deep', `/api/hosts?where=${nestedIn}`],
     ['sort with 2,001 terms', `/api/hosts?sort=${Array.from({ length: 2001 }, () => '_id').join(',')}`],
@@ -102,7 +111,11 @@ async function attack(url: string, send: (url: string) => Promise<Answer>): Prom
 }
 
 async function main(): Promise<void> {
-  const params = { hosts: envInt('BENCH_HOSTS', 10_000), actions: envInt('BENCH_ACTIONS', 1_000_000), seed: 1 };
+  const params = {
+    hosts: envInt('BENCH_HOSTS', 10_000),
+    actions: envInt('BENCH_ACTIONS', 1_000_000),
+    seed: 1,
+  };
   const dataset = await ensureDataset(params, say);
   const dir = mkdtempSync(join(tmpdir(), 'fleet-stall-'));
   const config = loadConfig({
@@ -115,16 +128,25 @@ async function main(): Promise<void> {
   });
   const server = await startServer(config, { log: createLogger('fatal'), cwd: dir });
   try {
-    await fetch(`${server.url}/api/actions?max_results=1`, { headers: { authorization: `Bearer ${VIEWER}` } });
+    await fetch(`${server.url}/api/actions?max_results=1`, {
+      headers: { authorization: `Bearer ${VIEWER}` },
+    });
     say(`store: ${dataset.counts.hosts} hosts, ${dataset.counts.actions} actions (${dataset.path})`);
     say(`${'attack'.padEnd(40)} status     total   worst stall   answer`);
     // STALL_ONLY / STALL_SKIP: a regular expression on the attack names (a backtracking engine
     // can take hours on the first two, so a "before" run may skip them).
     const only = new RegExp(process.env.STALL_ONLY ?? '');
     const skip = process.env.STALL_SKIP === undefined ? undefined : new RegExp(process.env.STALL_SKIP);
-    for (const { name, send } of attacks().filter((a) => only.test(a.name) && !(skip?.test(a.name) ?? false))) {
+    for (const { name, send } of attacks().filter(
+      (a) => only.test(a.name) && !(skip?.test(a.name) ?? false),
+    )) {
       const o = await attack(server.url, send);
-      const cols = [name.padEnd(40), String(o.status).padEnd(6), `${o.ms.toFixed(0)} ms`.padStart(9), `${o.stallMs.toFixed(0)} ms`.padStart(13)];
+      const cols = [
+        name.padEnd(40),
+        String(o.status).padEnd(6),
+        `${o.ms.toFixed(0)} ms`.padStart(9),
+        `${o.stallMs.toFixed(0)} ms`.padStart(13),
+      ];
       say(`${cols.join(' ')}   ${o.message}`);
     }
   } finally {

@@ -21,7 +21,13 @@ export const STAT_TOKEN = 'bench-statistics-token-0123456789';
 /** The seed seals secrets (VPN passwords) with it; the server must open them. */
 export const SECRET_KEY = 'bench-statistics-secret-0123456789';
 /** The five statistics. */
-export const KINDS = ['online', 'unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'] as const;
+export const KINDS = [
+  'online',
+  'unique_online',
+  'unique_updated',
+  'unique_dist_upgraded',
+  'new_hosts',
+] as const;
 /** The issue's targets (p50 ms, MB, bytes). */
 export const TARGETS = { day: 50, onlineMonth: 200, otherMonth: 300, rssMb: 300, projectedBytes: 1e9 };
 
@@ -39,9 +45,17 @@ function bytesOf(path: string): number {
 }
 
 /** Seeds `hosts` hosts and `snapshots` snapshots `intervalS` apart into a new file; resolves the seed time. */
-export async function seed(path: string, o: { hosts: number; snapshots: number; intervalS: number }): Promise<{ ms: number; snapshotsMs: number }> {
+export async function seed(
+  path: string,
+  o: { hosts: number; snapshots: number; intervalS: number },
+): Promise<{ ms: number; snapshotsMs: number }> {
   const result = await withEngine(path, SECRET_KEY, (runtime) =>
-    seedFleet(runtime, { hosts: o.hosts, actions: 0, snapshots: o.snapshots, snapshotIntervalMs: o.intervalS * 1000 }),
+    seedFleet(runtime, {
+      hosts: o.hosts,
+      actions: 0,
+      snapshots: o.snapshots,
+      snapshotIntervalMs: o.intervalS * 1000,
+    }),
   );
   return { ms: result.ms, snapshotsMs: result.timings.hosts_statistic };
 }
@@ -99,15 +113,28 @@ export function requests(days: number): Array<{ name: string; path: string; targ
       ...(days <= 30 ? { target: k === 'online' ? TARGETS.onlineMonth : TARGETS.otherMonth } : {}),
     })),
     { name: 'online where nodegroups=workstations, 24 h', path: `/api/hosts/statistics/online?${where}` },
-    { name: `online where nodegroups=workstations, ${days} d`, path: `/api/hosts/statistics/online?${range}&${where}` },
-    { name: 'hosts_statistic, 25 items without hosts', path: `/api/hosts_statistic?page=100&projection=${encodeURIComponent('{"hosts":0}')}` },
-    { name: 'hosts_statistic, 1 whole snapshot (page 5000)', path: '/api/hosts_statistic?max_results=1&page=5000' },
+    {
+      name: `online where nodegroups=workstations, ${days} d`,
+      path: `/api/hosts/statistics/online?${range}&${where}`,
+    },
+    {
+      name: 'hosts_statistic, 25 items without hosts',
+      path: `/api/hosts_statistic?page=100&projection=${encodeURIComponent('{"hosts":0}')}`,
+    },
+    {
+      name: 'hosts_statistic, 1 whole snapshot (page 5000)',
+      path: '/api/hosts_statistic?max_results=1&page=5000',
+    },
   ];
 }
 
 /** Runs the statistics scenario and prints its figures; resolves whether every target was met. */
 export async function statisticsBench(say: Say): Promise<boolean> {
-  const o = { hosts: envInt('BENCH_STAT_HOSTS', 10_000), days: envInt('BENCH_STAT_DAYS', 30), intervalS: envInt('BENCH_STAT_INTERVAL_S', 300) };
+  const o = {
+    hosts: envInt('BENCH_STAT_HOSTS', 10_000),
+    days: envInt('BENCH_STAT_DAYS', 30),
+    intervalS: envInt('BENCH_STAT_INTERVAL_S', 300),
+  };
   const snapshots = Math.floor((o.days * 86_400) / o.intervalS);
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-statistics-'));
   try {
@@ -119,7 +146,13 @@ export async function statisticsBench(say: Say): Promise<boolean> {
     const base = join(dir, 'base.db');
     await seed(base, { ...o, snapshots: 1 });
     const api = await startApi(
-      { DATABASE_URL: `sqlite:${path}`, API_TOKENS: `bench=${STAT_TOKEN}:admin`, SECRET_KEY, LOG_LEVEL: 'warn', SNAPSHOT_INTERVAL_S: String(o.intervalS) },
+      {
+        DATABASE_URL: `sqlite:${path}`,
+        API_TOKENS: `bench=${STAT_TOKEN}:admin`,
+        SECRET_KEY,
+        LOG_LEVEL: 'warn',
+        SNAPSHOT_INTERVAL_S: String(o.intervalS),
+      },
       0,
     );
     let ok = true;
@@ -131,7 +164,9 @@ export async function statisticsBench(say: Say): Promise<boolean> {
         const verdict = r.target === undefined ? '     ' : mark(t.p50 <= r.target);
         if (r.target !== undefined) ok &&= t.p50 <= r.target;
         const figures = `p50 ${t.p50.toFixed(1).padStart(7)} ms  max ${t.max.toFixed(1).padStart(7)} ms  ${(t.bytes / 1024).toFixed(0).padStart(6)} KiB  RSS ${t.rss.toFixed(0).padStart(4)} MB`;
-        say(`  ${verdict} ${r.name.padEnd(52)} ${figures}${r.target === undefined ? '' : `  (<= ${r.target} ms)`}`);
+        say(
+          `  ${verdict} ${r.name.padEnd(52)} ${figures}${r.target === undefined ? '' : `  (<= ${r.target} ms)`}`,
+        );
       }
     } finally {
       await api.stop();
@@ -139,7 +174,9 @@ export async function statisticsBench(say: Say): Promise<boolean> {
     const size = bytesOf(path);
     const baseSize = bytesOf(base);
     const projected = baseSize + ((size - baseSize) * 90) / o.days;
-    say(`  ${mark(rss <= TARGETS.rssMb)} server RSS during the requests: max ${rss.toFixed(0)} MB (<= ${TARGETS.rssMb} MB)`);
+    say(
+      `  ${mark(rss <= TARGETS.rssMb)} server RSS during the requests: max ${rss.toFixed(0)} MB (<= ${TARGETS.rssMb} MB)`,
+    );
     say(
       `  ${mark(projected <= TARGETS.projectedBytes)} database: ${MB(size)} with ${o.days} days (${MB(baseSize)} of it the fleet itself); 90 days projected: ${MB(projected)} (<= 1 GB)`,
     );
@@ -153,7 +190,9 @@ if (require.main === module) {
   statisticsBench((line) => process.stdout.write(`${line}\n`)).then(
     () => process.exit(0),
     (err: unknown) => {
-      process.stderr.write(`statistics bench crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `statistics bench crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
       process.exit(1);
     },
   );

@@ -24,7 +24,11 @@ function benchDir(): string {
 }
 
 /** The file of `dir`, made by `make` (into a clean dir) unless a finished one is there; resolves it and what `make` noted. */
-async function cached<T>(name: string, make: (dir: string) => Promise<T>, log: (line: string) => void): Promise<{ path: string; dir: string; meta: T }> {
+async function cached<T>(
+  name: string,
+  make: (dir: string) => Promise<T>,
+  log: (line: string) => void,
+): Promise<{ path: string; dir: string; meta: T }> {
   const dir = join(benchDir(), `${name}-f${FORMAT}`);
   const path = join(dir, 'fleet.db');
   const done = join(dir, 'done.json');
@@ -48,11 +52,17 @@ async function cached<T>(name: string, make: (dir: string) => Promise<T>, log: (
 }
 
 /** The anchors' `hosts` hosts (gen.js, HOSTS=n) in a store of ours. */
-export async function ensureAnchorStore(hosts: number, log: (line: string) => void): Promise<{ path: string; dir: string }> {
+export async function ensureAnchorStore(
+  hosts: number,
+  log: (line: string) => void,
+): Promise<{ path: string; dir: string }> {
   return cached(
     `anchors-h${hosts}`,
     async (dir) => {
-      execFileSync(process.execPath, [join(ANCHORS_DIR, 'gen.js'), dir], { env: { ...process.env, HOSTS: String(hosts) }, stdio: 'ignore' });
+      execFileSync(process.execPath, [join(ANCHORS_DIR, 'gen.js'), dir], {
+        env: { ...process.env, HOSTS: String(hosts) },
+        stdio: 'ignore',
+      });
       const { loaded } = await loadHostsJson(join(dir, 'hosts.json'), dir);
       rmSync(join(dir, 'hosts.json'));
       return { loaded };
@@ -62,7 +72,9 @@ export async function ensureAnchorStore(hosts: number, log: (line: string) => vo
 }
 
 /** The graph bench's 2,000 groups over 10,000 hosts; `meta.container` is a three-level group (S6). */
-export async function ensureGraphStore(log: (line: string) => void): Promise<{ path: string; dir: string; meta: { root: string; container: string } }> {
+export async function ensureGraphStore(
+  log: (line: string) => void,
+): Promise<{ path: string; dir: string; meta: { root: string; container: string } }> {
   return cached(
     'graph',
     async (dir) => {

@@ -39,7 +39,8 @@ export const ROW_ORDER = [
   'START',
 ] as const;
 
-const fixed = (n: number, digits = 0) => (Number.isNaN(n) ? '-' : Number.isFinite(n) ? n.toFixed(digits) : 'none');
+const fixed = (n: number, digits = 0) =>
+  Number.isNaN(n) ? '-' : Number.isFinite(n) ? n.toFixed(digits) : 'none';
 const ratioText = (n: number) => (Number.isNaN(n) ? '-' : `${n.toFixed(n < 1 ? 3 : 2)} x`);
 
 function check(target: string, value: number, ok: (v: number) => boolean, shown: string): Verdict {
@@ -49,8 +50,10 @@ function check(target: string, value: number, ok: (v: number) => boolean, shown:
 /** The issue's targets, per row, from the medians; `s9Targets` maps S9 rows to their p50 limit. */
 export function judge(r: Results, s9Targets: ReadonlyMap<string, number>): Map<string, Verdict[]> {
   const v = new Map<string, Verdict[]>();
-  const p99 = (id: string, limit: number) => check(`p99 <= ${limit} ms`, r.median(id, 'p99'), (x) => x <= limit, `${fixed(r.median(id, 'p99'))} ms`);
-  const ratio = (a: string, b: string, text: string, ok: (x: number) => boolean) => check(text, r.ratio(a, b), ok, ratioText(r.ratio(a, b)));
+  const p99 = (id: string, limit: number) =>
+    check(`p99 <= ${limit} ms`, r.median(id, 'p99'), (x) => x <= limit, `${fixed(r.median(id, 'p99'))} ms`);
+  const ratio = (a: string, b: string, text: string, ok: (x: number) => boolean) =>
+    check(text, r.ratio(a, b), ok, ratioText(r.ratio(a, b)));
   v.set('S1', [
     ratio('S1', 'S1:sqlite-ref', '>= 0.9 x sqlite-ref', (x) => x >= 0.9),
     ratio('S1', 'S1:feathers', '>= 15 x feathers', (x) => x >= 15),
@@ -63,21 +66,51 @@ export function judge(r: Results, s9Targets: ReadonlyMap<string, number>): Map<s
   for (const id of ['S4', 'S5a', 'S5b']) v.set(id, [p99(id, 15)]);
   v.set('S6a', [p99('S6a', 20)]);
   v.set('S6b', [p99('S6b', 100)]);
-  for (const id of ['S7a', 'S7b']) v.set(id, [check('>= 1500 writes/s', r.median(id, 'rps'), (x) => x >= 1500, `${fixed(r.median(id, 'rps'))}/s`)]);
+  for (const id of ['S7a', 'S7b'])
+    v.set(id, [
+      check('>= 1500 writes/s', r.median(id, 'rps'), (x) => x >= 1500, `${fixed(r.median(id, 'rps'))}/s`),
+    ]);
   const clean = (id: string) => {
     const bad = r.sum(id, 'non2xx') + r.sum(id, 'errors');
     return check('no errors/timeouts', r.has(id) ? bad : Number.NaN, (x) => x === 0, String(bad));
   };
   v.set('S8a', [clean('S8a'), p99('S8a', 60)]);
   v.set('S8b', [clean('S8b')]);
-  for (const [id, limit] of s9Targets) v.set(id, [check(`p50 <= ${limit} ms`, r.median(id, 'p50'), (x) => x <= limit, `${fixed(r.median(id, 'p50'), 1)} ms`)]);
+  for (const [id, limit] of s9Targets)
+    v.set(id, [
+      check(
+        `p50 <= ${limit} ms`,
+        r.median(id, 'p50'),
+        (x) => x <= limit,
+        `${fixed(r.median(id, 'p50'), 1)} ms`,
+      ),
+    ]);
   v.set('S10', [ratio('S10', 'S1s', '>= 1.7 x S1s', (x) => x >= 1.7)]);
   v.set('RSS', [check('<= 300 MB', r.maxRss('RSS'), (x) => x <= 300, `${fixed(r.maxRss('RSS'))} MB`)]);
-  v.set('START', [check('<= 2 s', r.median('START', 'p50'), (x) => x <= 2000, `${fixed(r.median('START', 'p50') / 1000, 2)} s`)]);
+  v.set('START', [
+    check(
+      '<= 2 s',
+      r.median('START', 'p50'),
+      (x) => x <= 2000,
+      `${fixed(r.median('START', 'p50') / 1000, 2)} s`,
+    ),
+  ]);
   return v;
 }
 
-const HEAD = ['id', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'err (t/o)', 'RSS MB', 'target', 'measured', ''];
+const HEAD = [
+  'id',
+  'scenario',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'non-2xx',
+  'err (t/o)',
+  'RSS MB',
+  'target',
+  'measured',
+  '',
+];
 const WIDTH = [13, 50, 7, 7, 7, 7, 9, 7, 22, 10, 4];
 
 function line(cells: readonly string[]): string {
@@ -101,7 +134,13 @@ export function table(r: Results, verdicts: ReadonlyMap<string, Verdict[]>): str
     ];
     const list = verdicts.get(id) ?? [];
     const verdict = (x: Verdict | undefined) =>
-      x === undefined ? ['', '', ''] : [x.target, x.measured, x.pass === undefined ? '-' : x.info === true ? '' : x.pass ? 'PASS' : 'FAIL'];
+      x === undefined
+        ? ['', '', '']
+        : [
+            x.target,
+            x.measured,
+            x.pass === undefined ? '-' : x.info === true ? '' : x.pass ? 'PASS' : 'FAIL',
+          ];
     out.push(line([id, r.label(id), ...figures, ...verdict(list[0])]));
     for (const more of list.slice(1)) out.push(line(['', '', '', '', '', '', '', '', ...verdict(more)]));
   }

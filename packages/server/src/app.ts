@@ -50,14 +50,18 @@ function requestLog(log: Logger): RequestHandler {
     const path = req.path;
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ reqId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info(
+        { reqId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
     });
     next();
   };
 }
 
 /** Response headers a cross-origin caller may read (the Fetch standard's safelist is only the basic ones). */
-const EXPOSED_HEADERS = 'ETag, Last-Modified, Location, X-Total-Count, X-Deleted-Count, X-Request-Id, Retry-After, Content-Disposition';
+const EXPOSED_HEADERS =
+  'ETag, Last-Modified, Location, X-Total-Count, X-Deleted-Count, X-Request-Id, Retry-After, Content-Disposition';
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** What CORS_ORIGINS, CORS_ALLOWED_HEADERS and CORS_MAX_AGE_S configure. */
@@ -88,7 +92,8 @@ export function cors(options: CorsOptions): RequestHandler {
     }
     res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
     const asked = req.get('access-control-request-headers');
-    if (options.allowedHeaders) res.setHeader('Access-Control-Allow-Headers', options.allowedHeaders.join(', '));
+    if (options.allowedHeaders)
+      res.setHeader('Access-Control-Allow-Headers', options.allowedHeaders.join(', '));
     else {
       // The answer depends on the question: caches must keep one per set of asked headers.
       res.vary('Access-Control-Request-Headers');
@@ -109,7 +114,13 @@ export function createApp(options: AppOptions): Express {
   app.use(requestLog(options.log));
   const { CORS_ORIGINS, CORS_ALLOWED_HEADERS, CORS_MAX_AGE_S } = options.config;
   if (CORS_ORIGINS.length > 0)
-    app.use(cors({ origins: CORS_ORIGINS, maxAgeS: CORS_MAX_AGE_S, ...(CORS_ALLOWED_HEADERS ? { allowedHeaders: CORS_ALLOWED_HEADERS } : {}) }));
+    app.use(
+      cors({
+        origins: CORS_ORIGINS,
+        maxAgeS: CORS_MAX_AGE_S,
+        ...(CORS_ALLOWED_HEADERS ? { allowedHeaders: CORS_ALLOWED_HEADERS } : {}),
+      }),
+    );
   app.get('/api/health', async (_req, res) => {
     const status = await options.health();
     if (status.status !== 'ok') res.setHeader('Retry-After', String(HEALTH_RETRY_AFTER_S));
@@ -127,7 +138,11 @@ export function createApp(options: AppOptions): Express {
     '/api',
     apiRouter(options.engine, {
       authenticator: options.authenticator,
-      limits: { defaultMaxResults: 25, paginationLimit: options.config.PAGINATION_LIMIT, maxUploadBytes: options.config.MAX_UPLOAD_BYTES },
+      limits: {
+        defaultMaxResults: 25,
+        paginationLimit: options.config.PAGINATION_LIMIT,
+        maxUploadBytes: options.config.MAX_UPLOAD_BYTES,
+      },
       mediaLinks: { key: mediaSigningKey(options.secretKey), ttlSeconds: options.config.MEDIA_LINK_TTL_S },
     }),
   );

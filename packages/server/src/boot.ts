@@ -70,7 +70,9 @@ interface Background {
 
 /** Starts the API with `config`; resolves once it listens. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const log = options.log ?? createLogger(config.LOG_LEVEL, undefined, options.worker === undefined ? {} : { worker: options.worker });
+  const log =
+    options.log ??
+    createLogger(config.LOG_LEVEL, undefined, options.worker === undefined ? {} : { worker: options.worker });
   const choice = chooseStore(config.DATABASE_URL, options.cwd, { readWorkers: config.READ_WORKERS });
   const store = await choice.open(log, { checked: options.worker !== undefined });
   try {
@@ -90,7 +92,10 @@ interface Serving {
 }
 
 /** The engine over `store`, with the secret box (its key made and saved when there is none yet). */
-function engineOver(s: { config: Config; options: StartOptions; log: Logger; choice: StoreChoice; store: Store }, services: Map<string, unknown>) {
+function engineOver(
+  s: { config: Config; options: StartOptions; log: Logger; choice: StoreChoice; store: Store },
+  services: Map<string, unknown>,
+) {
   const { config } = s;
   return secretBox(config, s.choice.dataDir, (box) =>
     createEngine({
@@ -100,7 +105,11 @@ function engineOver(s: { config: Config; options: StartOptions; log: Logger; cho
       secrets: box,
       log: s.log,
       services,
-      config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
+      config: {
+        saltMasterName: config.SALT_MASTER_NAME,
+        grainToolKey: config.GRAIN_TOOL_KEY,
+        execAllowedFuns: config.EXEC_ALLOWED_FUNS,
+      },
     }),
   );
 }
@@ -139,17 +148,28 @@ async function serve(s: Serving): Promise<RunningServer> {
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
   const authenticator = createAuthenticator(grants);
   const background = await startBackground(s, engine, services, authenticator);
-  const app = createApp({ engine, config, authenticator, log, secretKey: key, health: async () => healthReport(engine, choice.kind) });
+  const app = createApp({
+    engine,
+    config,
+    authenticator,
+    log,
+    secretKey: key,
+    health: async () => healthReport(engine, choice.kind),
+  });
   const server = await listen(app, config, log).catch(async (err: unknown) => {
     await background.stop();
     throw err;
   });
   server.keepAliveTimeout = 5000;
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the server does not listen on a TCP port');
+  if (address === null || typeof address === 'string')
+    throw new Error('the server does not listen on a TCP port');
   const port = address.port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  log.info({ port, store: choice.describe, resources: engine.registry.resources.size }, 'fleet-api listening');
+  log.info(
+    { port, store: choice.describe, resources: engine.registry.resources.size },
+    'fleet-api listening',
+  );
   return {
     url: `http://${host}:${port}`,
     port,
@@ -183,7 +203,12 @@ async function secretBox(
 }
 
 /** The stored tokens' refresh (first read before the server listens), the integrations (salt-api, VPN) and the snapshot loop. */
-async function startBackground(s: Serving, engine: Engine, services: Map<string, unknown>, authenticator: ReloadableAuthenticator): Promise<Background> {
+async function startBackground(
+  s: Serving,
+  engine: Engine,
+  services: Map<string, unknown>,
+  authenticator: ReloadableAuthenticator,
+): Promise<Background> {
   const log = s.log;
   const tokens = await startStoredTokens({
     runtime: engine.runtime,
@@ -194,12 +219,17 @@ async function startBackground(s: Serving, engine: Engine, services: Map<string,
   // Worker 1 of a cluster, or a lone process, runs the loops; the other workers serve requests.
   const background = s.options.worker === undefined || s.options.worker === 1;
   const relay = s.options.syncRelay ? { syncRelay: s.options.syncRelay } : {};
-  const integrations = await startIntegrations({ config: s.config, log, services, runtime: engine.runtime, background, ...relay }).catch(
-    async (err: unknown) => {
-      await tokens.stop();
-      throw err;
-    },
-  );
+  const integrations = await startIntegrations({
+    config: s.config,
+    log,
+    services,
+    runtime: engine.runtime,
+    background,
+    ...relay,
+  }).catch(async (err: unknown) => {
+    await tokens.stop();
+    throw err;
+  });
   const snapshots = background
     ? startSnapshotLoop({
         runtime: engine.runtime,
@@ -231,9 +261,17 @@ async function listen(app: Express, config: Config, log: Logger): Promise<Server
   }).catch((err: unknown) => {
     const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
     if (code === 'EADDRINUSE')
-      throw new ConfigError(`Port ${config.PORT} on ${config.HOST} is already in use: stop the process holding it, or set PORT to a free port`);
-    if (code === 'EACCES') throw new ConfigError(`Port ${config.PORT} on ${config.HOST} needs privileges this process lacks: set PORT to 1024 or above`);
-    if (code === 'EADDRNOTAVAIL') throw new ConfigError(`HOST ${config.HOST} is not an address of this machine: set HOST (0.0.0.0 for every interface)`);
+      throw new ConfigError(
+        `Port ${config.PORT} on ${config.HOST} is already in use: stop the process holding it, or set PORT to a free port`,
+      );
+    if (code === 'EACCES')
+      throw new ConfigError(
+        `Port ${config.PORT} on ${config.HOST} needs privileges this process lacks: set PORT to 1024 or above`,
+      );
+    if (code === 'EADDRNOTAVAIL')
+      throw new ConfigError(
+        `HOST ${config.HOST} is not an address of this machine: set HOST (0.0.0.0 for every interface)`,
+      );
     throw err;
   });
   return server;
@@ -268,5 +306,11 @@ function closer(server: Server, background: Background, s: Serving): () => Promi
 async function healthReport(engine: Engine, kind: string): Promise<Record<string, unknown>> {
   const h = await engine.health();
   if (h.readable && h.writable) return { status: 'ok', store: kind };
-  return { status: 'unavailable', store: kind, readable: h.readable, writable: h.writable, ...(h.problem === undefined ? {} : { problem: h.problem }) };
+  return {
+    status: 'unavailable',
+    store: kind,
+    readable: h.readable,
+    writable: h.writable,
+    ...(h.problem === undefined ? {} : { problem: h.problem }),
+  };
 }

@@ -27,7 +27,10 @@ runCli(argv).then(
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof ConfigError) process.stderr.write(`${message}\n`);
     else if (command === 'serve') process.stderr.write(`fleet-api failed to start: ${message}\n`);
-    else process.stderr.write(`fleet ${command}: ${err instanceof HttpError ? message : `failed: ${message}`}\n`);
+    else
+      process.stderr.write(
+        `fleet ${command}: ${err instanceof HttpError ? message : `failed: ${message}`}\n`,
+      );
     process.exit(1);
   },
 );

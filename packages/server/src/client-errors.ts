@@ -18,7 +18,10 @@ const PARSER_ERRORS: Readonly<Record<string, readonly [status: number, message: 
   HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'The chunk extensions of the body are too large'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request did not arrive in time'],
   // llhttp reports Content-Length beside Transfer-Encoding as either code, by version.
-  HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'The request has both Content-Length and Transfer-Encoding (RFC 9112 §6.3): send one of them'],
+  HPE_UNEXPECTED_CONTENT_LENGTH: [
+    400,
+    'The request has both Content-Length and Transfer-Encoding (RFC 9112 §6.3): send one of them',
+  ],
   HPE_INVALID_TRANSFER_ENCODING: [
     400,
     'The Transfer-Encoding of the request is not valid: chunked must be its last coding, and Content-Length may not come with it (RFC 9112 §6.1, §6.3)',
@@ -50,7 +53,12 @@ export function parserErrorResponse(code: string | undefined): string {
 /** The socket's response in flight, if any: Node's own handler checks it the same way (a private field). */
 function headSent(socket: Duplex): boolean {
   const current: unknown = Reflect.get(socket, '_httpMessage');
-  return typeof current === 'object' && current !== null && 'headersSent' in current && current.headersSent === true;
+  return (
+    typeof current === 'object' &&
+    current !== null &&
+    'headersSent' in current &&
+    current.headersSent === true
+  );
 }
 
 /** The `clientError` listener of the HTTP server. */

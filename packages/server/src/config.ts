@@ -12,7 +12,10 @@ const intIn = (min: number, max: number, dflt: number) =>
       if (v === undefined || v.trim() === '') return dflt;
       const n = Number(v);
       if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max} (got "${v}")` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a whole number from ${min} to ${max} (got "${v}")`,
+        });
         return z.NEVER;
       }
       return n;
@@ -27,7 +30,10 @@ const secondsIn = (min: number, max: number, dflt: number) =>
       if (v === undefined || v.trim() === '') return dflt;
       const n = Number(v);
       if (!Number.isFinite(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `must be a number of seconds from ${min} to ${max} (got "${v}")` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a number of seconds from ${min} to ${max} (got "${v}")`,
+        });
         return z.NEVER;
       }
       return n;
@@ -38,7 +44,10 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-const url = optionalString.refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), 'must be an http(s) URL');
+const url = optionalString.refine(
+  (v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v),
+  'must be an http(s) URL',
+);
 
 /** Whether Intl (Node's ICU data) knows the IANA zone. */
 function knownZone(tz: string): boolean {
@@ -58,7 +67,9 @@ const schema = z.object({
     'must be sqlite:<path>, memory: or mongodb://... / mongodb+srv://...',
   ),
   API_TOKENS: optionalString.refine(
-    (v) => v === undefined || v.split(',').every((t) => /^(?:[\w.-]+=)?[^\s:,=]{16,}:(viewer|operator|admin)$/.test(t.trim())),
+    (v) =>
+      v === undefined ||
+      v.split(',').every((t) => /^(?:[\w.-]+=)?[^\s:,=]{16,}:(viewer|operator|admin)$/.test(t.trim())),
     'must be a comma list of [name=]token:role, role viewer|operator|admin, tokens of 16+ characters',
   ),
   SALT_API_URL: url,
@@ -67,7 +78,9 @@ const schema = z.object({
   SALT_API_EAUTH: optionalString.transform((v) => v ?? 'pam'),
   SALT_MASTER_NAME: optionalString,
   /** The master's time zone: Salt 2018.3 writes jids in the master's local time (packages/salt/src/jid.ts). */
-  SALT_MASTER_TZ: optionalString.transform((v) => v ?? 'UTC').refine(knownZone, 'must be an IANA time zone such as UTC or Europe/Berlin'),
+  SALT_MASTER_TZ: optionalString
+    .transform((v) => v ?? 'UTC')
+    .refine(knownZone, 'must be an IANA time zone such as UTC or Europe/Berlin'),
   /**
    * Longest quiet spell of the salt-api event stream before the service checks it (salt-api sends
    * no keep-alives, so a dropped connection is silent): a probe the master answers must show up
@@ -98,10 +111,16 @@ const schema = z.object({
           .filter(Boolean),
   ),
   GRAIN_TOOL_KEY: optionalString.transform((v) => v ?? 'tool'),
-  SECRET_KEY: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  SECRET_KEY: optionalString.refine(
+    (v) => v === undefined || v.length >= 16,
+    'must be at least 16 characters',
+  ),
   LOG_LEVEL: optionalString
     .transform((v) => v ?? 'info')
-    .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), 'must be one of fatal, error, warn, info, debug, trace, silent'),
+    .refine(
+      (v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v),
+      'must be one of fatal, error, warn, info, debug, trace, silent',
+    ),
   /** Writes per token per minute (0: no limit); executions are counted apart (ratelimit.ts). */
   RATE_LIMIT_WRITES_PER_MIN: intIn(0, 1_000_000, 0),
   /** Executions on the master per token per minute (0: no limit). */
@@ -119,7 +138,10 @@ const schema = z.object({
    * asks for. Each must be a header name (RFC 9110 §5.1 token).
    */
   CORS_ALLOWED_HEADERS: optionalString
-    .refine((v) => v === undefined || v.split(',').every((h) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h.trim())), 'must be a comma list of header names')
+    .refine(
+      (v) => v === undefined || v.split(',').every((h) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(h.trim())),
+      'must be a comma list of header names',
+    )
     .transform((v) => v?.split(',').map((h) => h.trim())),
   /** How long a browser may reuse a preflight's answer (Chromium caps it at 7200 s). */
   CORS_MAX_AGE_S: intIn(0, 86400, 7200),

@@ -91,7 +91,10 @@ export function docsPage(): Router {
     if (req.params.version !== viewer.version || file === undefined) return next();
     // The URL names the version: a new one is a new URL, so the files may be kept for good. The
     // package lives below pnpm's `.pnpm` folder, which `send` would refuse as a dotfile.
-    res.sendFile(join(viewer.dir, file), { dotfiles: 'allow', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } });
+    res.sendFile(join(viewer.dir, file), {
+      dotfiles: 'allow',
+      headers: { 'Cache-Control': 'public, max-age=31536000, immutable' },
+    });
   });
   return router;
 }

@@ -59,8 +59,10 @@ export interface IntegrationOptions {
 }
 
 function saltClient(config: Config, log: Logger): SaltClient {
-  if (config.SALT_API_USER === undefined) throw new ConfigError('Invalid configuration: SALT_API_USER must be set with SALT_API_URL');
-  if (config.SALT_API_PASSWORD === undefined) throw new ConfigError('Invalid configuration: SALT_API_PASSWORD must be set with SALT_API_URL');
+  if (config.SALT_API_USER === undefined)
+    throw new ConfigError('Invalid configuration: SALT_API_USER must be set with SALT_API_URL');
+  if (config.SALT_API_PASSWORD === undefined)
+    throw new ConfigError('Invalid configuration: SALT_API_PASSWORD must be set with SALT_API_URL');
   const exec = Math.round(config.SALT_API_TIMEOUT_S * 1000);
   return createSaltClient({
     url: config.SALT_API_URL ?? '',
@@ -84,7 +86,9 @@ function vpnClientSettings(config: Config): Parameters<typeof startVpnService>[0
   } catch (err) {
     // Not instanceof Error: under Jest, node:fs errors come from another realm.
     const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-    throw new ConfigError(`Invalid configuration: VPN_CA_FILE ${config.VPN_CA_FILE} cannot be read (${typeof code === 'string' ? code : 'unreadable'})`);
+    throw new ConfigError(
+      `Invalid configuration: VPN_CA_FILE ${config.VPN_CA_FILE} cannot be read (${typeof code === 'string' ? code : 'unreadable'})`,
+    );
   }
 }
 
@@ -112,7 +116,10 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
     await vpn.stop();
   };
   if (config.SALT_API_URL === undefined) {
-    log.info({}, 'no master configured (SALT_API_URL unset): execution, patches, monitoring and sync are off');
+    log.info(
+      {},
+      'no master configured (SALT_API_URL unset): execution, patches, monitoring and sync are off',
+    );
     return { stop: stopVpn };
   }
   let client: SaltClient;
@@ -127,20 +134,52 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   const toolKey = config.GRAIN_TOOL_KEY;
   const syncLog = log.child({ component: 'sync' });
   const masterTz = config.SALT_MASTER_TZ;
-  const sync = startSyncLoop({ client, runtime: o.runtime, log: syncLog, toolKey, intervalMs: config.SYNC_INTERVAL_S * 1000, holder, masterTz });
+  const sync = startSyncLoop({
+    client,
+    runtime: o.runtime,
+    log: syncLog,
+    toolKey,
+    intervalMs: config.SYNC_INTERVAL_S * 1000,
+    holder,
+    masterTz,
+  });
   const onReconnect = (): void => {
     sync
       .runNow()
-      .catch((err: unknown) => syncLog.warn({ err: err instanceof Error ? err.message : String(err) }, 'sync after an event stream reconnect did not run'));
+      .catch((err: unknown) =>
+        syncLog.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'sync after an event stream reconnect did not run',
+        ),
+      );
   };
   const idleMs = Math.round(config.SALT_EVENTS_IDLE_S * 1000);
-  const events = startEventConsumer({ client, runtime: o.runtime, log: log.child({ component: 'events' }), toolKey, onReconnect, idleMs });
-  const master = createMasterService({ client, runtime: o.runtime, log: log.child({ component: 'master' }), monitorIntervalMs, sync, masterTz });
+  const events = startEventConsumer({
+    client,
+    runtime: o.runtime,
+    log: log.child({ component: 'events' }),
+    toolKey,
+    onReconnect,
+    idleMs,
+  });
+  const master = createMasterService({
+    client,
+    runtime: o.runtime,
+    log: log.child({ component: 'master' }),
+    monitorIntervalMs,
+    sync,
+    masterTz,
+  });
   o.services.set('master', master);
   const schedulerLog = log.child({ component: 'scheduler' });
   const scheduler = startScheduler({ log: schedulerLog, master, runtime: o.runtime });
   log.info(
-    { url: safeUrl(config.SALT_API_URL), syncIntervalS: config.SYNC_INTERVAL_S, masterTz, eventsIdleS: config.SALT_EVENTS_IDLE_S },
+    {
+      url: safeUrl(config.SALT_API_URL),
+      syncIntervalS: config.SYNC_INTERVAL_S,
+      masterTz,
+      eventsIdleS: config.SALT_EVENTS_IDLE_S,
+    },
     'master integration started',
   );
   return {

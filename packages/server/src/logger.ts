@@ -23,6 +23,13 @@ export const REDACT_PATHS = [
  * A pino logger writing JSON lines to `destination` (stdout by default); `base` adds fields to
  * every line (a cluster worker's number).
  */
-export function createLogger(level: string, destination?: pino.DestinationStream, base: Readonly<Record<string, unknown>> = {}): Logger {
-  return pino({ level, base: { service: 'fleet-api', ...base }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
+export function createLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  base: Readonly<Record<string, unknown>> = {},
+): Logger {
+  return pino(
+    { level, base: { service: 'fleet-api', ...base }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    destination,
+  );
 }

@@ -24,7 +24,10 @@ export interface RateLimitOptions {
 type Kind = 'exec' | 'writes';
 
 /** Routes that run a Salt function through the master (resources/hosts.ts, groups.ts). */
-const EXEC_ROUTES: readonly RegExp[] = [/^\/api\/hosts\/[^/]+(?:\/all_status)?\/?$/, /^\/api\/groups\/[^/]+\/?$/];
+const EXEC_ROUTES: readonly RegExp[] = [
+  /^\/api\/hosts\/[^/]+(?:\/all_status)?\/?$/,
+  /^\/api\/groups\/[^/]+\/?$/,
+];
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** 429 with the seconds to wait. */
@@ -45,7 +48,10 @@ function kindOf(method: string, path: string): Kind | undefined {
 export function rateLimits(options: RateLimitOptions): RequestHandler {
   const now = options.now ?? Date.now;
   const perMin: Record<Kind, number> = { exec: options.execPerMin, writes: options.writesPerMin };
-  const variable: Record<Kind, string> = { exec: 'RATE_LIMIT_EXEC_PER_MIN', writes: 'RATE_LIMIT_WRITES_PER_MIN' };
+  const variable: Record<Kind, string> = {
+    exec: 'RATE_LIMIT_EXEC_PER_MIN',
+    writes: 'RATE_LIMIT_WRITES_PER_MIN',
+  };
   const buckets = new Map<string, Bucket>();
   if (perMin.exec === 0 && perMin.writes === 0) return (_req, _res, next) => next();
   return (req, _res, next) => {
@@ -72,6 +78,11 @@ export function rateLimits(options: RateLimitOptions): RequestHandler {
     }
     const waitS = Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000));
     const what = kind === 'exec' ? 'executions' : 'writes';
-    next(new RateLimited(`Too many ${what} by token "${name}": the limit is ${limit} a minute (${variable[kind]}); retry in ${waitS} s`, waitS));
+    next(
+      new RateLimited(
+        `Too many ${what} by token "${name}": the limit is ${limit} a minute (${variable[kind]}); retry in ${waitS} s`,
+        waitS,
+      ),
+    );
   };
 }

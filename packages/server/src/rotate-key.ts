@@ -18,11 +18,16 @@ import { chooseStore } from './store';
 function nextKey(env: NodeJS.ProcessEnv, nextPath: string | undefined): string {
   const given = env.NEW_SECRET_KEY?.trim();
   if (given !== undefined && given !== '') {
-    if (given.length < MIN_KEY_LENGTH) throw new ConfigError(`Invalid configuration: NEW_SECRET_KEY must be at least ${MIN_KEY_LENGTH} characters`);
+    if (given.length < MIN_KEY_LENGTH)
+      throw new ConfigError(
+        `Invalid configuration: NEW_SECRET_KEY must be at least ${MIN_KEY_LENGTH} characters`,
+      );
     return given;
   }
   if (nextPath === undefined)
-    throw new ConfigError('SECRET_KEY gives the current key: set NEW_SECRET_KEY to the new one (16+ characters), then SECRET_KEY to it once this is done');
+    throw new ConfigError(
+      'SECRET_KEY gives the current key: set NEW_SECRET_KEY to the new one (16+ characters), then SECRET_KEY to it once this is done',
+    );
   if (existsSync(nextPath)) return readFileSync(nextPath, 'utf8').trim();
   const key = randomBytes(32).toString('base64url');
   writeFileSync(nextPath, `${key}\n`, { mode: 0o600, flag: 'wx' });
@@ -33,9 +38,13 @@ function nextKey(env: NodeJS.ProcessEnv, nextPath: string | undefined): string {
 export async function rotateKeyCommand(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const config = loadConfig(env);
   const choice = chooseStore(config.DATABASE_URL);
-  if (choice.kind === 'memory') throw new ConfigError('rotate-key needs a stored database: DATABASE_URL is memory:');
+  if (choice.kind === 'memory')
+    throw new ConfigError('rotate-key needs a stored database: DATABASE_URL is memory:');
   const current = loadSecretKey(config.SECRET_KEY, choice.dataDir);
-  if (current.save) throw new ConfigError(`There is no key to rotate: ${current.path ?? 'the key file'} is missing and SECRET_KEY is unset`);
+  if (current.save)
+    throw new ConfigError(
+      `There is no key to rotate: ${current.path ?? 'the key file'} is missing and SECRET_KEY is unset`,
+    );
   const keyFile = config.SECRET_KEY === undefined ? current.path : undefined;
   const nextPath = keyFile === undefined ? undefined : `${keyFile}.next`;
   const key = nextKey(env, nextPath);
@@ -43,7 +52,13 @@ export async function rotateKeyCommand(env: NodeJS.ProcessEnv = process.env): Pr
   const store = await choice.open(log);
   let count: number;
   try {
-    const engine = createEngine({ definitions: allResources, routeGroups: allRouteGroups, store, secrets: createSecretBox(key), log });
+    const engine = createEngine({
+      definitions: allResources,
+      routeGroups: allRouteGroups,
+      store,
+      secrets: createSecretBox(key),
+      log,
+    });
     count = await engine.resealSecrets(createSecretBox(current.key));
   } finally {
     await store.close();

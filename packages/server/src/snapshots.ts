@@ -10,7 +10,17 @@ import { stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
 import { hosts, hosts_statistic, snapshotHistory } from '@fleet/resources';
 
 /** The host fields a snapshot keeps (DESIGN §5 hosts_statistic). */
-const SUMMARY_FIELDS = ['version', 'ip', 'nodegroups', 'status', 'last_stateapply', 'last_distupgrade', '_created', '_updated', '_soft_deleted'] as const;
+const SUMMARY_FIELDS = [
+  'version',
+  'ip',
+  'nodegroups',
+  'status',
+  'last_stateapply',
+  'last_distupgrade',
+  '_created',
+  '_updated',
+  '_soft_deleted',
+] as const;
 const LEASE = 'snapshots';
 const DAY_MS = 86_400_000;
 
@@ -30,19 +40,31 @@ export interface TakenSnapshot {
 export async function takeSnapshot(runtime: Runtime, now: Date): Promise<TakenSnapshot> {
   const ctx = systemContext(runtime, now);
   const projection = Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, 1 as const]));
-  const all = await runtime.resources.of(hosts).find({ projection, sort: [['_id', 1]], showDeleted: true }, ctx);
+  const all = await runtime.resources
+    .of(hosts)
+    .find({ projection, sort: [['_id', 1]], showDeleted: true }, ctx);
   const summaries = all.map((h) => {
     const summary: Record<string, unknown> = { _id: h._id, nodegroups: [], _soft_deleted: false };
     for (const f of SUMMARY_FIELDS) if (h[f] !== undefined) summary[f] = h[f];
     return summary;
   });
   const w = await snapshotHistory.recordSnapshot(ctx, summaries);
-  return { id: w.head.id, index: w.head.index, keyframe: w.starts, up: w.head.up, down: w.head.down, changes: w.changes };
+  return {
+    id: w.head.id,
+    index: w.head.index,
+    keyframe: w.starts,
+    up: w.head.up,
+    down: w.head.down,
+    changes: w.changes,
+  };
 }
 
 /** Deletes the snapshots older than `retentionDays`; resolves how many. */
 export function pruneSnapshots(runtime: Runtime, now: Date, retentionDays: number): Promise<number> {
-  return snapshotHistory.pruneSnapshots(systemContext(runtime, now), new Date(now.getTime() - retentionDays * DAY_MS));
+  return snapshotHistory.pruneSnapshots(
+    systemContext(runtime, now),
+    new Date(now.getTime() - retentionDays * DAY_MS),
+  );
 }
 
 export interface SnapshotLoopOptions {
@@ -77,7 +99,10 @@ const converting = new WeakMap<Runtime, Promise<unknown>>();
  * caller makes sure no other instance does the same at the same time (the loop holds the
  * `snapshots` lease).
  */
-export function convertSnapshots(o: ConvertOptions, now: Date = stampNow()): Promise<snapshotHistory.Conversion> {
+export function convertSnapshots(
+  o: ConvertOptions,
+  now: Date = stampNow(),
+): Promise<snapshotHistory.Conversion> {
   const before = converting.get(o.runtime) ?? Promise.resolve();
   const run = before.catch(() => undefined).then(() => convert(o, now));
   converting.set(o.runtime, run);
@@ -89,8 +114,16 @@ async function convert(o: ConvertOptions, now: Date): Promise<snapshotHistory.Co
   const since = new Date(now.getTime() - o.retentionDays * DAY_MS);
   const started = Date.now();
   const exact = o.exact !== false;
-  const done = await snapshotHistory.convertFullSnapshots(ctx, { since, exact, ...(o.keepGoing ? { keepGoing: o.keepGoing } : {}) });
-  const repaired = await snapshotHistory.repairItems(ctx, { from: since, to: snapshotHistory.END_OF_TIME }, { exact });
+  const done = await snapshotHistory.convertFullSnapshots(ctx, {
+    since,
+    exact,
+    ...(o.keepGoing ? { keepGoing: o.keepGoing } : {}),
+  });
+  const repaired = await snapshotHistory.repairItems(
+    ctx,
+    { from: since, to: snapshotHistory.END_OF_TIME },
+    { exact },
+  );
   if (done.converted > 0) {
     o.log.info(
       { ...done, first: done.first?.toISOString(), last: done.last?.toISOString(), ms: Date.now() - started },
@@ -99,8 +132,15 @@ async function convert(o: ConvertOptions, now: Date): Promise<snapshotHistory.Co
   }
   // Said once, at start: a tick finds them again (the numbers differ) and has nothing new to say.
   if (done.skipped > 0 && exact)
-    o.log.warn({ skipped: done.skipped }, "full host-list snapshots inside the compact history's span were left as they are (reads take them as stored)");
-  if (repaired > 0) o.log.warn({ repaired }, 'snapshots found in the history without their hosts_statistic item were given one');
+    o.log.warn(
+      { skipped: done.skipped },
+      "full host-list snapshots inside the compact history's span were left as they are (reads take them as stored)",
+    );
+  if (repaired > 0)
+    o.log.warn(
+      { repaired },
+      'snapshots found in the history without their hosts_statistic item were given one',
+    );
   return done;
 }
 
@@ -108,11 +148,23 @@ async function convert(o: ConvertOptions, now: Date): Promise<snapshotHistory.Co
  * Converts full snapshots (convertSnapshots) if this instance gets the lease; false when another
  * one holds it. `exact` at start; a tick only looks closer when the numbers differ.
  */
-export async function migrateSnapshots(o: SnapshotLoopOptions, when: { now?: Date; exact?: boolean } = {}): Promise<boolean> {
+export async function migrateSnapshots(
+  o: SnapshotLoopOptions,
+  when: { now?: Date; exact?: boolean } = {},
+): Promise<boolean> {
   const ttl = o.intervalMs * 2;
   if (!(await o.runtime.leases.acquire(LEASE, o.holder, ttl))) return false;
   const keepGoing = async () => (await o.runtime.leases.renew(LEASE, o.holder, ttl)) !== null;
-  await convertSnapshots({ runtime: o.runtime, log: o.log, retentionDays: o.retentionDays, keepGoing, exact: when.exact !== false }, when.now);
+  await convertSnapshots(
+    {
+      runtime: o.runtime,
+      log: o.log,
+      retentionDays: o.retentionDays,
+      keepGoing,
+      exact: when.exact !== false,
+    },
+    when.now,
+  );
   return true;
 }
 
@@ -122,7 +174,9 @@ async function tick(o: SnapshotLoopOptions): Promise<boolean> {
   if (!lease) return false;
   const now = stampNow();
   const ctx = systemContext(o.runtime, now);
-  const [latest] = await o.runtime.resources.of(hosts_statistic).find({ sort: [['timestamp', -1]], limit: 1, projection: { hosts: 0 } }, ctx);
+  const [latest] = await o.runtime.resources
+    .of(hosts_statistic)
+    .find({ sort: [['timestamp', -1]], limit: 1, projection: { hosts: 0 } }, ctx);
   const due = latest === undefined || now.getTime() - latest.timestamp.getTime() >= o.intervalMs - 500;
   if (!due) return false;
   const pruned = await pruneSnapshots(o.runtime, now, o.retentionDays);
@@ -138,10 +192,15 @@ async function tick(o: SnapshotLoopOptions): Promise<boolean> {
  * start); `stop` waits for a running tick.
  */
 export function startSnapshotLoop(o: SnapshotLoopOptions): { stop(): Promise<void> } {
-  const failed = (what: string) => (err: unknown) => o.log.warn({ err: err instanceof Error ? err.message : String(err) }, what);
-  let running: Promise<unknown> = migrateSnapshots(o).catch(failed('converting full host-list snapshots failed; retrying at the next interval'));
+  const failed = (what: string) => (err: unknown) =>
+    o.log.warn({ err: err instanceof Error ? err.message : String(err) }, what);
+  let running: Promise<unknown> = migrateSnapshots(o).catch(
+    failed('converting full host-list snapshots failed; retrying at the next interval'),
+  );
   const run = () => {
-    running = running.then(() => tick(o)).catch(failed('host-list snapshot failed; retrying at the next interval'));
+    running = running
+      .then(() => tick(o))
+      .catch(failed('host-list snapshot failed; retrying at the next interval'));
   };
   const timer = setInterval(run, o.intervalMs);
   return {

@@ -22,11 +22,20 @@ export interface StoreChoice {
 }
 
 /** Interprets DATABASE_URL. */
-export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd(), o: { readWorkers?: number } = {}): StoreChoice {
+export function chooseStore(
+  databaseUrl: string | undefined,
+  cwd = process.cwd(),
+  o: { readWorkers?: number } = {},
+): StoreChoice {
   const readOffload = o.readWorkers === undefined ? {} : { readOffload: { workers: o.readWorkers } };
   const url = databaseUrl ?? `sqlite:${resolve(cwd, 'data', 'fleet.db')}`;
   if (url === 'memory:') {
-    return { kind: 'memory', dataDir: resolve(cwd, 'data'), describe: 'memory:', open: async () => openSqliteStore({ path: ':memory:' }) };
+    return {
+      kind: 'memory',
+      dataDir: resolve(cwd, 'data'),
+      describe: 'memory:',
+      open: async () => openSqliteStore({ path: ':memory:' }),
+    };
   }
   if (url.startsWith('sqlite:')) {
     const path = resolve(cwd, url.slice('sqlite:'.length));
@@ -36,7 +45,11 @@ export function chooseStore(databaseUrl: string | undefined, cwd = process.cwd()
       describe: `sqlite:${path}`,
       open: async (_log, opened) => {
         mkdirSync(dirname(path), { recursive: true });
-        return openSqliteStore({ path, ...readOffload, ...(opened?.checked === true ? { check: 'none' as const } : {}) });
+        return openSqliteStore({
+          path,
+          ...readOffload,
+          ...(opened?.checked === true ? { check: 'none' as const } : {}),
+        });
       },
     };
   }

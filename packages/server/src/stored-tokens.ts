@@ -29,8 +29,13 @@ export interface StoredTokens {
 export async function startStoredTokens(options: StoredTokenOptions): Promise<StoredTokens> {
   const tokens = options.runtime.resources.of(api_tokens);
   const refresh = async (): Promise<void> => {
-    const docs = await tokens.find({ where: { revoked: null }, projection: { name: 1, role: 1, digest: 1 } }, systemContext(options.runtime));
-    options.authenticator.replaceStored(docs.map((d) => ({ name: d.name, role: d.role satisfies Role, digest: d.digest })));
+    const docs = await tokens.find(
+      { where: { revoked: null }, projection: { name: 1, role: 1, digest: 1 } },
+      systemContext(options.runtime),
+    );
+    options.authenticator.replaceStored(
+      docs.map((d) => ({ name: d.name, role: d.role satisfies Role, digest: d.digest })),
+    );
   };
   await refresh();
   let running: Promise<void> | undefined;
@@ -38,7 +43,10 @@ export async function startStoredTokens(options: StoredTokenOptions): Promise<St
     // A slow store never stacks reads: the next tick starts once this one is done.
     running ??= refresh()
       .catch((err: unknown) => {
-        options.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'stored tokens: refresh failed; the last set stays in force');
+        options.log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'stored tokens: refresh failed; the last set stays in force',
+        );
       })
       .finally(() => {
         running = undefined;

@@ -41,7 +41,10 @@ function send(ctx: SimContext, res: Response, answer: SimResponse): void {
 }
 
 /** The body bound to the route's struct: undefined for a bind failure, [] without struct. */
-function bodies(route: Route, req: Request): Readonly<Record<string, unknown>>[] | undefined | 'content-type' {
+function bodies(
+  route: Route,
+  req: Request,
+): Readonly<Record<string, unknown>>[] | undefined | 'content-type' {
   if (route.struct === undefined) return [];
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') return 'content-type';

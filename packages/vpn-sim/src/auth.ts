@@ -79,7 +79,11 @@ function tokenAuth(ctx: SimContext, call: Call, rawToken: string): SimAdmin | un
   const timestamp = ts.slice(0, 64);
   const nonce = rawNonce.slice(0, 32);
   const seconds = pyInt(timestamp);
-  if (seconds === undefined || Math.abs(seconds - Math.floor(ctx.clock.now() / 1000)) > ctx.settings.authTimeWindowS) return undefined;
+  if (
+    seconds === undefined ||
+    Math.abs(seconds - Math.floor(ctx.clock.now() / 1000)) > ctx.settings.authTimeWindowS
+  )
+    return undefined;
   const admin = [...ctx.state.admins.values()].find((a) => a.api?.token === token);
   if (admin?.api === undefined) return undefined;
   const authString = [token, timestamp, nonce, call.method, call.path].join('&');
@@ -138,11 +142,18 @@ function openSession(ctx: SimContext, admin: SimAdmin): string[] {
   const sessionCookie = ctx.gen.secret() + ctx.gen.secret();
   const tokenCookie = ctx.gen.secret() + ctx.gen.secret();
   ctx.state.sessions.set(sessionCookie, { adminId: admin.id, sessionId, loginAtMs: ctx.clock.now() });
-  ctx.state.tokens.set(tokenCookie, { adminId: admin.id, expiresAtMs: ctx.clock.now() + ctx.settings.tokenTtlMs });
+  ctx.state.tokens.set(tokenCookie, {
+    adminId: admin.id,
+    expiresAtMs: ctx.clock.now() + ctx.settings.tokenTtlMs,
+  });
   ctx.stats.logins += 1;
   return [
     cookie('session', sessionCookie, 'HttpOnly; Path=/; Secure; SameSite=Lax'),
-    cookie('token', tokenCookie, `Max-Age=${Math.floor(ctx.settings.tokenTtlMs / 1000)}; HttpOnly; Secure; Path=/`),
+    cookie(
+      'token',
+      tokenCookie,
+      `Max-Age=${Math.floor(ctx.settings.tokenTtlMs / 1000)}; HttpOnly; Secure; Path=/`,
+    ),
   ];
 }
 
@@ -155,11 +166,21 @@ export async function login(ctx: SimContext, call: Call): Promise<SimResponse> {
   if (ctx.settings.loginDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.settings.loginDelayMs));
   const admin = [...ctx.state.admins.values()].find((a) => a.username === username);
   // No RADIUS and no enterprise plugin: an unknown name is `auth_invalid_username` (_auth_plugin).
-  if (admin === undefined) return appError(401, { error: 'auth_invalid_username', error_msg: 'Authentication username is not valid.' });
+  if (admin === undefined)
+    return appError(401, {
+      error: 'auth_invalid_username',
+      error_msg: 'Authentication username is not valid.',
+    });
   if (otpCode === undefined && admin.otpAuth) {
-    return appError(402, { error: 'auth_otp_required', error_msg: 'Two-factor authentication required.', otp_auth: true, yubico_auth: false });
+    return appError(402, {
+      error: 'auth_otp_required',
+      error_msg: 'Two-factor authentication required.',
+      otp_auth: true,
+      yubico_auth: false,
+    });
   }
-  if (!limiterAllows(ctx, admin.id)) return appError(400, { error: 'auth_too_many', error_msg: 'Too many authentication attempts.' });
+  if (!limiterAllows(ctx, admin.id))
+    return appError(400, { error: 'auth_too_many', error_msg: 'Too many authentication attempts.' });
   const otpOk = !admin.otpAuth || otpCode === admin.otpCode;
   if (admin.disabled || !otpOk || !constEqual(password, admin.password)) {
     return appError(401, { error: 'auth_invalid', error_msg: 'Authentication credentials are not valid.' });

@@ -74,7 +74,11 @@ function server(ctx: SimContext, id: string): SimServer {
 }
 
 /** Builds the controls of one simulator. */
-export function createControls(ctx: SimContext, faults: Faults, setDown: (mode: 'refuse' | 'reset' | false) => Promise<void>): VpnSimControls {
+export function createControls(
+  ctx: SimContext,
+  faults: Faults,
+  setDown: (mode: 'refuse' | 'reset' | false) => Promise<void>,
+): VpnSimControls {
   return {
     down: setDown,
     slow: (ms) => {

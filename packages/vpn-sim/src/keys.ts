@@ -86,7 +86,11 @@ function allows(server: SimServer, user: SimUser): boolean {
   return server.groups.length === 0 || server.groups.some((g) => user.groups.includes(g));
 }
 
-function load(ctx: SimContext, orgParam: string | undefined, userParam: string): { org: SimOrg; user: SimUser } | undefined {
+function load(
+  ctx: SimContext,
+  orgParam: string | undefined,
+  userParam: string,
+): { org: SimOrg; user: SimUser } | undefined {
   const org = ctx.state.organizations.get(argId(orgParam) ?? '');
   const user = ctx.state.users.get(argId(userParam) ?? '');
   return org === undefined || user === undefined ? undefined : { org, user };
@@ -103,8 +107,13 @@ export function dataGet(ctx: SimContext, call: Call): SimResponse {
   const found = load(ctx, call.params.org_id, file.slice(0, -'.tar'.length));
   if (found === undefined) return abort(500);
   const { org, user } = found;
-  const servers = [...ctx.state.servers.values()].filter((s) => s.organizations.includes(org.id) && allows(s, user));
-  const files = servers.map((s) => ({ name: `${org.name}_${user.name}_${s.name}.ovpn`, data: Buffer.from(ovpn(ctx, org, user, s)) }));
+  const servers = [...ctx.state.servers.values()].filter(
+    (s) => s.organizations.includes(org.id) && allows(s, user),
+  );
+  const files = servers.map((s) => ({
+    name: `${org.name}_${user.name}_${s.name}.ovpn`,
+    data: Buffer.from(ovpn(ctx, org, user, s)),
+  }));
   return {
     status: 200,
     body: buildTar(files, ctx.clock.now()),
@@ -119,7 +128,8 @@ export function dataServerGet(ctx: SimContext, call: Call): SimResponse {
   if (!file.endsWith('.key')) return GIN_NOT_FOUND;
   const found = load(ctx, call.params.org_id, call.params.user_id ?? '');
   const server = ctx.state.servers.get(argId(file.slice(0, -'.key'.length)) ?? '');
-  if (found === undefined || server === undefined || !server.organizations.includes(found.org.id)) return abort(500);
+  if (found === undefined || server === undefined || !server.organizations.includes(found.org.id))
+    return abort(500);
   const name = `${found.org.name}_${found.user.name}_${server.name}.ovpn`;
   return {
     status: 200,

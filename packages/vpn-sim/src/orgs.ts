@@ -38,7 +38,9 @@ export function orgDict(ctx: SimContext, org: SimOrg): Record<string, unknown> {
 }
 
 function sortedOrgs(ctx: SimContext): SimOrg[] {
-  return [...ctx.state.organizations.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...ctx.state.organizations.values()].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
 }
 
 /** `GET /organization[/<org_id>]`: a None id (malformed) falls through to the list. */
@@ -54,7 +56,11 @@ export function orgGet(ctx: SimContext, call: Call): SimResponse {
   const page = Number.parseInt(pageText, 10);
   if (!Number.isInteger(page)) return abort(500);
   const slice = orgs.slice(page * ORG_PAGE_COUNT, (page + 1) * ORG_PAGE_COUNT);
-  return jsonify({ page, page_total: Math.floor(orgs.length / ORG_PAGE_COUNT), organizations: slice.map((o) => orgDict(ctx, o)) });
+  return jsonify({
+    page,
+    page_total: Math.floor(orgs.length / ORG_PAGE_COUNT),
+    organizations: slice.map((o) => orgDict(ctx, o)),
+  });
 }
 
 /** A new organization; with `auth_api`, a token and a secret are generated. */
@@ -74,7 +80,8 @@ function newOrg(ctx: SimContext, name: string, authApi: boolean): SimOrg {
 /** `POST /organization`: only `name` and `auth_api` reach Flask (orgPostData); 200, not 201. */
 export async function orgPost(ctx: SimContext, call: Call): Promise<SimResponse> {
   // The CA's RSA key is generated synchronously: creation takes seconds on a real server.
-  if (ctx.settings.orgCreateDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.settings.orgCreateDelayMs));
+  if (ctx.settings.orgCreateDelayMs > 0)
+    await new Promise((r) => setTimeout(r, ctx.settings.orgCreateDelayMs));
   const org = newOrg(ctx, filterStr(String(call.json.name)), call.json.auth_api === true);
   return jsonify(orgDict(ctx, org));
 }

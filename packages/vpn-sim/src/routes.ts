@@ -23,24 +23,62 @@ export interface Route {
   readonly struct?: GoStruct;
   /** The body is a JSON array of `struct` (`/user/<org>/multi`). */
   readonly array?: boolean;
-  readonly handle: (ctx: SimContext, call: Call, bodies: readonly Readonly<Record<string, unknown>>[]) => SimResponse | Promise<SimResponse>;
+  readonly handle: (
+    ctx: SimContext,
+    call: Call,
+    bodies: readonly Readonly<Record<string, unknown>>[],
+  ) => SimResponse | Promise<SimResponse>;
 }
 
 const route = (r: Route): Route => r;
 
 export const ROUTES: readonly Route[] = [
-  route({ method: 'POST', path: '/auth/session', proxy: 'open', flask: 'open', struct: STRUCTS.authSession, handle: login }),
+  route({
+    method: 'POST',
+    path: '/auth/session',
+    proxy: 'open',
+    flask: 'open',
+    struct: STRUCTS.authSession,
+    handle: login,
+  }),
   route({ method: 'DELETE', path: '/auth/session', proxy: 'open', flask: 'open', handle: logout }),
   route({ method: 'GET', path: '/state', proxy: 'auth', flask: 'light', handle: stateGet }),
   route({ method: 'GET', path: '/ping', proxy: 'open', flask: 'open', handle: ping }),
   route({ method: 'GET', path: '/organization', proxy: 'auth', flask: 'session', handle: orgGet }),
   route({ method: 'GET', path: '/organization/:org_id', proxy: 'auth', flask: 'session', handle: orgGet }),
-  route({ method: 'POST', path: '/organization', proxy: 'auth', flask: 'session', struct: STRUCTS.orgPost, handle: orgPost }),
-  route({ method: 'PUT', path: '/organization/:org_id', proxy: 'auth', flask: 'session', struct: STRUCTS.orgPut, handle: orgPut }),
-  route({ method: 'DELETE', path: '/organization/:org_id', proxy: 'auth', flask: 'session', handle: orgDelete }),
+  route({
+    method: 'POST',
+    path: '/organization',
+    proxy: 'auth',
+    flask: 'session',
+    struct: STRUCTS.orgPost,
+    handle: orgPost,
+  }),
+  route({
+    method: 'PUT',
+    path: '/organization/:org_id',
+    proxy: 'auth',
+    flask: 'session',
+    struct: STRUCTS.orgPut,
+    handle: orgPut,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/organization/:org_id',
+    proxy: 'auth',
+    flask: 'session',
+    handle: orgDelete,
+  }),
   route({ method: 'GET', path: '/user/:org_id', proxy: 'auth', flask: 'session', handle: userGet }),
   route({ method: 'GET', path: '/user/:org_id/:user_id', proxy: 'auth', flask: 'session', handle: userGet }),
-  route({ method: 'POST', path: '/user/:org_id', proxy: 'auth', flask: 'session', struct: STRUCTS.userPost, handle: (c, k, b) => userPost(c, k, b) }),
+  route({
+    method: 'POST',
+    path: '/user/:org_id',
+    proxy: 'auth',
+    flask: 'session',
+    struct: STRUCTS.userPost,
+    handle: (c, k, b) => userPost(c, k, b),
+  }),
   route({
     method: 'POST',
     path: '/user/:org_id/multi',
@@ -50,14 +88,57 @@ export const ROUTES: readonly Route[] = [
     array: true,
     handle: (c, k, b) => userPost(c, k, b),
   }),
-  route({ method: 'PUT', path: '/user/:org_id/:user_id', proxy: 'auth', flask: 'session', struct: STRUCTS.userPut, handle: userPut }),
-  route({ method: 'DELETE', path: '/user/:org_id/:user_id', proxy: 'auth', flask: 'session', handle: userDelete }),
+  route({
+    method: 'PUT',
+    path: '/user/:org_id/:user_id',
+    proxy: 'auth',
+    flask: 'session',
+    struct: STRUCTS.userPut,
+    handle: userPut,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/user/:org_id/:user_id',
+    proxy: 'auth',
+    flask: 'session',
+    handle: userDelete,
+  }),
   route({ method: 'GET', path: '/data/:org_id/:file', proxy: 'auth', flask: 'light', handle: dataGet }),
-  route({ method: 'GET', path: '/data/:org_id/:user_id/:file', proxy: 'auth', flask: 'light', handle: dataServerGet }),
+  route({
+    method: 'GET',
+    path: '/data/:org_id/:user_id/:file',
+    proxy: 'auth',
+    flask: 'light',
+    handle: dataServerGet,
+  }),
   route({ method: 'GET', path: '/server', proxy: 'auth', flask: 'session', handle: serversGet }),
   route({ method: 'GET', path: '/server/:server_id', proxy: 'auth', flask: 'session', handle: serversGet }),
-  route({ method: 'GET', path: '/server/:server_id/organization', proxy: 'auth', flask: 'session', handle: serverOrgsGet }),
-  route({ method: 'PUT', path: '/server/:server_id/organization/:org_id', proxy: 'auth', flask: 'session', handle: serverOrgPut }),
-  route({ method: 'DELETE', path: '/server/:server_id/organization/:org_id', proxy: 'auth', flask: 'session', handle: serverOrgDelete }),
-  route({ method: 'PUT', path: '/server/:server_id/operation/:operation', proxy: 'auth', flask: 'session', handle: serverOperationPut }),
+  route({
+    method: 'GET',
+    path: '/server/:server_id/organization',
+    proxy: 'auth',
+    flask: 'session',
+    handle: serverOrgsGet,
+  }),
+  route({
+    method: 'PUT',
+    path: '/server/:server_id/organization/:org_id',
+    proxy: 'auth',
+    flask: 'session',
+    handle: serverOrgPut,
+  }),
+  route({
+    method: 'DELETE',
+    path: '/server/:server_id/organization/:org_id',
+    proxy: 'auth',
+    flask: 'session',
+    handle: serverOrgDelete,
+  }),
+  route({
+    method: 'PUT',
+    path: '/server/:server_id/operation/:operation',
+    proxy: 'auth',
+    flask: 'session',
+    handle: serverOperationPut,
+  }),
 ];

@@ -50,7 +50,8 @@ function parseSearch(text: string): Spec {
 function matches(user: SimUser, spec: Spec): boolean {
   if (spec.id !== undefined && user.id !== spec.id.toLowerCase()) return false;
   if (spec.group !== undefined && !user.groups.includes(spec.group)) return false;
-  if (spec.email !== undefined && !(user.email ?? '').toLowerCase().includes(spec.email.toLowerCase())) return false;
+  if (spec.email !== undefined && !(user.email ?? '').toLowerCase().includes(spec.email.toLowerCase()))
+    return false;
   // No client is ever connected to the simulator: everyone is offline.
   if (spec.status === 'online') return false;
   return user.name.toLowerCase().includes(spec.name);
@@ -75,7 +76,15 @@ export function searchUsers(ctx: SimContext, call: Call, org: SimOrg): SimRespon
     if (!Number.isInteger(limit)) return abort(500);
     const spec = parseSearch(search);
     if (spec.status !== undefined && spec.status !== 'online' && spec.status !== 'offline') {
-      return jsonify({ search, search_more: false, search_limit: limit, search_count: 0, search_time: 0.001, server_count: serverCount, users: [] });
+      return jsonify({
+        search,
+        search_more: false,
+        search_limit: limit,
+        search_count: 0,
+        search_time: 0.001,
+        server_count: serverCount,
+        users: [],
+      });
     }
     const found = searched(orgUsers, spec);
     return jsonify({
@@ -88,7 +97,10 @@ export function searchUsers(ctx: SimContext, call: Call, org: SimOrg): SimRespon
       users: render(found.slice(0, limit)),
     });
   }
-  const all = [...orgUsers.filter((u) => u.type === 'client').sort(byName), ...orgUsers.filter((u) => u.type === 'server').sort(byName)];
+  const all = [
+    ...orgUsers.filter((u) => u.type === 'client').sort(byName),
+    ...orgUsers.filter((u) => u.type === 'server').sort(byName),
+  ];
   if (!call.query.page) return jsonify(render(all));
   const page = Number.parseInt(call.query.page, 10);
   if (!Number.isInteger(page)) return abort(500);

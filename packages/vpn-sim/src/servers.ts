@@ -82,7 +82,8 @@ export function serverOrgPut(ctx: SimContext, call: Call): SimResponse {
   const s = server(ctx, call);
   const org = ctx.state.organizations.get(argId(call.params.org_id) ?? '');
   if (s === undefined || org === undefined) return abort(500);
-  if (s.status === 'online') return appError(400, { error: 'server_not_offline', error_msg: NOT_OFFLINE.attach });
+  if (s.status === 'online')
+    return appError(400, { error: 'server_not_offline', error_msg: NOT_OFFLINE.attach });
   attach(ctx, s, org.id);
   return jsonify({ id: org.id, server: s.id, name: org.name });
 }
@@ -92,9 +93,11 @@ export function serverOrgDelete(ctx: SimContext, call: Call): SimResponse {
   const s = server(ctx, call);
   const orgId = argId(call.params.org_id) ?? '';
   if (s === undefined || !ctx.state.organizations.has(orgId)) return abort(500);
-  if (s.status === 'online') return appError(400, { error: 'server_not_offline', error_msg: NOT_OFFLINE.detach });
+  if (s.status === 'online')
+    return appError(400, { error: 'server_not_offline', error_msg: NOT_OFFLINE.detach });
   s.organizations = s.organizations.filter((o) => o !== orgId);
-  for (const [id, u] of ctx.state.users) if (u.orgId === orgId && u.name === `server_${s.id}`) ctx.state.users.delete(id);
+  for (const [id, u] of ctx.state.users)
+    if (u.orgId === orgId && u.name === `server_${s.id}`) ctx.state.users.delete(id);
   return jsonify({});
 }
 

@@ -46,9 +46,18 @@ const PIN_MIN_LENGTH = 6;
 const ERRORS = {
   pinNotDigits: { error: 'pin_not_digits', error_msg: 'Pin must contain only digits.' },
   pinTooShort: { error: 'pin_too_short', error_msg: 'Pin is not long enough.' },
-  pinBypassSecondary: { error: 'pin_bypass_secondary', error_msg: 'Cannot set pin with secondary authentication bypass enabled.' },
-  yubikeyBypassSecondary: { error: 'yubikey_bypass_secondary', error_msg: 'Cannot set YubiKey with secondary authentication bypass enabled.' },
-  networkLinkInvalid: { error: 'network_link_invalid', error_msg: 'Network link is not a valid network address.' },
+  pinBypassSecondary: {
+    error: 'pin_bypass_secondary',
+    error_msg: 'Cannot set pin with secondary authentication bypass enabled.',
+  },
+  yubikeyBypassSecondary: {
+    error: 'yubikey_bypass_secondary',
+    error_msg: 'Cannot set YubiKey with secondary authentication bypass enabled.',
+  },
+  networkLinkInvalid: {
+    error: 'network_link_invalid',
+    error_msg: 'Network link is not a valid network address.',
+  },
 } as const;
 /** More users than this in one POST are created in the background (202). */
 const FOREGROUND_MAX = 10;
@@ -82,7 +91,11 @@ export function userDict(user: SimUser, org: SimOrg): Record<string, unknown> {
 /** `user_get` adds the console's fields to each dict (no server is ever online here). */
 export function userReadDict(ctx: SimContext, user: SimUser, org: SimOrg): Record<string, unknown> {
   const servers = [...ctx.state.servers.values()]
-    .filter((s) => s.organizations.includes(org.id) && (s.groups.length === 0 || s.groups.some((g) => user.groups.includes(g))))
+    .filter(
+      (s) =>
+        s.organizations.includes(org.id) &&
+        (s.groups.length === 0 || s.groups.some((g) => user.groups.includes(g))),
+    )
     .map((s) => ({
       id: s.id,
       name: s.name,
@@ -111,11 +124,17 @@ export function userReadDict(ctx: SimContext, user: SimUser, org: SimOrg): Recor
 
 function portForwarding(value: unknown): PortForward[] {
   const list = Array.isArray(value) ? (value as Record<string, string>[]) : [];
-  return list.map((p) => ({ protocol: filterStr(p.protocol ?? ''), port: filterStr(p.port ?? ''), dport: filterStr(p.dport ?? '') }));
+  return list.map((p) => ({
+    protocol: filterStr(p.protocol ?? ''),
+    port: filterStr(p.port ?? ''),
+    dport: filterStr(p.dport ?? ''),
+  }));
 }
 
 const strings = (v: unknown): string[] | null => (Array.isArray(v) && v.length > 0 ? (v as string[]) : null);
-const groupsOf = (v: unknown): string[] => [...new Set((Array.isArray(v) ? (v as string[]) : []).map((g) => filterStr(g)))];
+const groupsOf = (v: unknown): string[] => [
+  ...new Set((Array.isArray(v) ? (v as string[]) : []).map((g) => filterStr(g))),
+];
 
 /** A CIDR network (`ipaddress.ip_network`, strict): IPv4 only in the simulator. */
 function validNetwork(text: string): boolean {
@@ -129,7 +148,11 @@ function validNetwork(text: string): boolean {
 }
 
 /** `_create_user`: one body; returns the error answer, or the user (network links added last). */
-function createUser(ctx: SimContext, org: SimOrg, data: Readonly<Record<string, unknown>>): SimResponse | SimUser {
+function createUser(
+  ctx: SimContext,
+  org: SimOrg,
+  data: Readonly<Record<string, unknown>>,
+): SimResponse | SimUser {
   const authTypeIn = filterStr(pyText(data.auth_type));
   const authType = AUTH_TYPES.has(authTypeIn) ? authTypeIn : 'local';
   const pin = filterStr(pyText(data.pin)) || null;
@@ -170,10 +193,15 @@ function createUser(ctx: SimContext, org: SimOrg, data: Readonly<Record<string, 
 }
 
 /** `POST /user/<org_id>`: an array of dicts, even for one user; more than 10 go to the background. */
-export function userPost(ctx: SimContext, call: Call, bodies: readonly Readonly<Record<string, unknown>>[]): SimResponse {
+export function userPost(
+  ctx: SimContext,
+  call: Call,
+  bodies: readonly Readonly<Record<string, unknown>>[],
+): SimResponse {
   const org = ctx.state.organizations.get(argId(call.params.org_id) ?? '');
   if (org === undefined) return abort(500);
-  if (bodies.length > FOREGROUND_MAX) return jsonify({ status: 'users_background', status_msg: 'Users will be created in background.' }, 202);
+  if (bodies.length > FOREGROUND_MAX)
+    return jsonify({ status: 'users_background', status_msg: 'Users will be created in background.' }, 202);
   const created: Record<string, unknown>[] = [];
   for (const body of bodies) {
     const result = createUser(ctx, org, body);

@@ -26,7 +26,10 @@ export function jsonify(data: unknown, status = 200): SimResponse {
 }
 
 /** `{"error", "error_msg"}` application errors (notes §4), extra keys kept (402's `otp_auth`). */
-export function appError(status: number, body: { error: string; error_msg: string } & Record<string, unknown>): SimResponse {
+export function appError(
+  status: number,
+  body: { error: string; error_msg: string } & Record<string, unknown>,
+): SimResponse {
   return jsonify(body, status);
 }
 
@@ -45,7 +48,11 @@ const REASONS: Record<number, string> = {
 
 /** `flask.abort(status)` rendered by handlers/errors.py: `"401: Unauthorized"` as text/html. */
 export function abort(status: number): SimResponse {
-  return { status, body: `${status}: ${REASONS[status] ?? 'Error'}`, contentType: 'text/html; charset=utf-8' };
+  return {
+    status,
+    body: `${status}: ${REASONS[status] ?? 'Error'}`,
+    contentType: 'text/html; charset=utf-8',
+  };
 }
 
 /** pritunl-web's `request.AbortWithStatus(c, code, msg)`: text `"401 Missing token"` (notes §4). */
@@ -54,7 +61,11 @@ export function proxyAbort(status: number, message: string): SimResponse {
 }
 
 /** gin's answer for a route pritunl-web does not register (any other path or method). */
-export const GIN_NOT_FOUND: SimResponse = { status: 404, body: '404 page not found', contentType: 'text/plain' };
+export const GIN_NOT_FOUND: SimResponse = {
+  status: 404,
+  body: '404 page not found',
+  contentType: 'text/plain',
+};
 
 /** gin's `c.Bind` failure: 400 with an empty body (notes §0). */
 export const BIND_ERROR: SimResponse = { status: 400, body: '' };
@@ -145,7 +156,8 @@ function decodeField(kind: GoKind, value: unknown): { ok: true; value: unknown }
     case 'any':
       return { ok: true, value };
     case 'strings':
-      if (!Array.isArray(value) || !value.every((v) => v === null || typeof v === 'string')) return { ok: false };
+      if (!Array.isArray(value) || !value.every((v) => v === null || typeof v === 'string'))
+        return { ok: false };
       return { ok: true, value: value.map((v: unknown) => (typeof v === 'string' ? v : '')) };
     case 'portfwd': {
       if (!Array.isArray(value)) return { ok: false };

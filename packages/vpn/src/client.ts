@@ -16,7 +16,16 @@ import { checkId, filterName, searchable } from './names';
 import { list, parseOrganization, parseServer, parseUser, searchUsers, ShapeError } from './parse';
 import { readTar } from './tar';
 import { Transport, type Call } from './transport';
-import type { DeleteOutcome, VpnClientOptions, VpnOrganization, VpnProfile, VpnServer, VpnUser, VpnUserChanges, VpnUserInput } from './types';
+import type {
+  DeleteOutcome,
+  VpnClientOptions,
+  VpnOrganization,
+  VpnProfile,
+  VpnServer,
+  VpnUser,
+  VpnUserChanges,
+  VpnUserInput,
+} from './types';
 
 /** A write found its organization or user gone on the server (502, told apart by `instanceof`). */
 export class VpnMissing extends BadGateway {
@@ -118,7 +127,12 @@ export class VpnClient {
   /** A `?search=` of the organization's users; null when the organization does not exist. */
   private async search(orgId: string, search: string, limit: number): Promise<VpnUser[] | null> {
     const what = `GET /user/${orgId}?search`;
-    const res = await this.t.request({ method: 'GET', path: `/user/${orgId}`, query: { search, limit: String(limit) }, timeout: 'request' });
+    const res = await this.t.request({
+      method: 'GET',
+      path: `/user/${orgId}`,
+      query: { search, limit: String(limit) },
+      timeout: 'request',
+    });
     if (res.status === 404) return null;
     return this.shaped(what, () => searchUsers(this.t.json(res, what)).map(parseUser));
   }
@@ -135,7 +149,9 @@ export class VpnClient {
   async findUsers(orgId: string, name: string): Promise<VpnUser[] | null> {
     checkId(this.manager, 'organization', orgId);
     const stored = filterName(name);
-    const candidates = searchable(stored) ? await this.search(orgId, stored, NAME_SEARCH_LIMIT) : await this.listUsers(orgId);
+    const candidates = searchable(stored)
+      ? await this.search(orgId, stored, NAME_SEARCH_LIMIT)
+      : await this.listUsers(orgId);
     return candidates === null ? null : candidates.filter((u) => u.type === 'client' && u.name === stored);
   }
 
@@ -143,8 +159,14 @@ export class VpnClient {
   async createUser(orgId: string, input: VpnUserInput): Promise<VpnUser> {
     checkId(this.manager, 'organization', orgId);
     const what = `POST /user/${orgId}`;
-    const res = await this.t.request({ method: 'POST', path: `/user/${orgId}`, body: createBody(input), timeout: 'request' });
-    if (res.status === 500 && (await this.getOrganization(orgId)) === null) throw new VpnMissing(this.manager, 'organization', orgId);
+    const res = await this.t.request({
+      method: 'POST',
+      path: `/user/${orgId}`,
+      body: createBody(input),
+      timeout: 'request',
+    });
+    if (res.status === 500 && (await this.getOrganization(orgId)) === null)
+      throw new VpnMissing(this.manager, 'organization', orgId);
     const created = this.shaped(what, () => list(this.t.json(res, what), 'created users').map(parseUser));
     const user = created[0];
     if (user === undefined) throw malformed(this.manager, what, 'no user in the answer');
@@ -160,8 +182,14 @@ export class VpnClient {
     if (current === null) throw new VpnMissing(this.manager, 'user', userId);
     const body = putBody(current, changes);
     const what = `PUT /user/${orgId}/${userId}`;
-    const res = await this.t.request({ method: 'PUT', path: `/user/${orgId}/${userId}`, body, timeout: 'request' });
-    if (res.status === 500 && (await this.getUser(orgId, userId)) === null) throw new VpnMissing(this.manager, 'user', userId);
+    const res = await this.t.request({
+      method: 'PUT',
+      path: `/user/${orgId}/${userId}`,
+      body,
+      timeout: 'request',
+    });
+    if (res.status === 500 && (await this.getUser(orgId, userId)) === null)
+      throw new VpnMissing(this.manager, 'user', userId);
     const user = this.shaped(what, () => parseUser(this.t.json(res, what)));
     return { ...user, network_links: body.network_links };
   }
@@ -170,7 +198,11 @@ export class VpnClient {
   async deleteUser(orgId: string, userId: string): Promise<DeleteOutcome> {
     if ((await this.getUser(orgId, userId)) === null) return 'absent';
     const what = `DELETE /user/${orgId}/${userId}`;
-    const res = await this.t.request({ method: 'DELETE', path: `/user/${orgId}/${userId}`, timeout: 'request' });
+    const res = await this.t.request({
+      method: 'DELETE',
+      path: `/user/${orgId}/${userId}`,
+      timeout: 'request',
+    });
     if (res.status === 200) return 'deleted';
     if (res.status === 500 && (await this.getUser(orgId, userId)) === null) return 'absent';
     throw this.t.failure(res, what);

@@ -9,7 +9,16 @@ import { isAxiosError } from 'axios';
 import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine';
 
 const MAX_MESSAGE = 300;
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_SOCKET_CLOSED']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_SOCKET_CLOSED',
+]);
 const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_CANCELED']);
 
 /** Removes secrets (password, cookie values, CSRF token) from a text. */
@@ -60,7 +69,13 @@ export function errorCode(body: string, contentType: string): string | undefined
   if (!contentType.includes('json')) return undefined;
   try {
     const parsed: unknown = JSON.parse(body);
-    if (parsed !== null && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') return parsed.error;
+    if (
+      parsed !== null &&
+      typeof parsed === 'object' &&
+      'error' in parsed &&
+      typeof parsed.error === 'string'
+    )
+      return parsed.error;
   } catch {
     return undefined;
   }
@@ -68,13 +83,20 @@ export function errorCode(body: string, contentType: string): string | undefined
 }
 
 /** A non-2xx answer: the server answered with an error (502). */
-export function statusError(a: { manager: string; what: string; status: number; message: string }): BadGateway {
+export function statusError(a: {
+  manager: string;
+  what: string;
+  status: number;
+  message: string;
+}): BadGateway {
   return new BadGateway(`VPN manager "${a.manager}": ${a.what} answered ${a.status}: ${a.message}`);
 }
 
 /** A 2xx answer whose body is not what the API promises. */
 export function malformed(manager: string, what: string, detail: string): BadGateway {
-  return new BadGateway(`VPN manager "${manager}": ${what} sent an unexpected answer: ${detail}`.slice(0, MAX_MESSAGE + 80));
+  return new BadGateway(
+    `VPN manager "${manager}": ${what} sent an unexpected answer: ${detail}`.slice(0, MAX_MESSAGE + 80),
+  );
 }
 
 export interface TransportContext {
@@ -87,13 +109,30 @@ export interface TransportContext {
 /** Maps an axios or network failure to 503 (unreachable) or 504 (no answer in time). */
 export function transportError(err: unknown, c: TransportContext): HttpError {
   if (err instanceof HttpError) return err;
-  const code = isAxiosError(err) ? err.code : err instanceof Error && 'code' in err ? String(err.code) : undefined;
+  const code = isAxiosError(err)
+    ? err.code
+    : err instanceof Error && 'code' in err
+      ? String(err.code)
+      : undefined;
   const message = err instanceof Error ? err.message : '';
   const name = err instanceof Error ? err.name : '';
-  if ((code !== undefined && TIMEOUT.has(code)) || name === 'CanceledError' || name === 'TimeoutError' || /timeout/i.test(message)) {
-    return new GatewayTimeout(`VPN manager "${c.manager}" at ${safeUrl(c.url)} did not answer within ${c.timeoutMs} ms (${c.what})`);
+  if (
+    (code !== undefined && TIMEOUT.has(code)) ||
+    name === 'CanceledError' ||
+    name === 'TimeoutError' ||
+    /timeout/i.test(message)
+  ) {
+    return new GatewayTimeout(
+      `VPN manager "${c.manager}" at ${safeUrl(c.url)} did not answer within ${c.timeoutMs} ms (${c.what})`,
+    );
   }
   const reason =
-    code !== undefined && UNREACHABLE.has(code) ? code : /hang up/i.test(message) ? 'connection closed (socket hang up)' : (code ?? 'network error');
-  return new ServiceUnavailable(`VPN manager "${c.manager}" unreachable at ${safeUrl(c.url)}: ${reason} (${c.what})`);
+    code !== undefined && UNREACHABLE.has(code)
+      ? code
+      : /hang up/i.test(message)
+        ? 'connection closed (socket hang up)'
+        : (code ?? 'network error');
+  return new ServiceUnavailable(
+    `VPN manager "${c.manager}" unreachable at ${safeUrl(c.url)}: ${reason} (${c.what})`,
+  );
 }

@@ -28,9 +28,12 @@ const OBJECT_ID = /^[0-9a-f]{24}$/;
  */
 export function checkId(manager: string, kind: string, id: string): void {
   if (!OBJECT_ID.test(id)) {
-    throw new Unprocessable(`VPN manager "${manager}": invalid ${kind} id "${id.slice(0, 40)}" (24 lowercase hex characters expected)`, {
-      [kind]: 'not a VPN server id',
-    });
+    throw new Unprocessable(
+      `VPN manager "${manager}": invalid ${kind} id "${id.slice(0, 40)}" (24 lowercase hex characters expected)`,
+      {
+        [kind]: 'not a VPN server id',
+      },
+    );
   }
 }
 

@@ -11,7 +11,8 @@ export class ShapeError extends Error {}
 type Obj = Record<string, unknown>;
 
 function obj(value: unknown, what: string): Obj {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ShapeError(`${what} is not an object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ShapeError(`${what} is not an object`);
   return value as Obj;
 }
 
@@ -26,7 +27,8 @@ const strOrNull = (o: Obj, key: string): string | null => {
   return typeof v === 'string' ? v : null;
 };
 const bool = (o: Obj, key: string): boolean => o[key] === true;
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 const stringsOrNull = (v: unknown): string[] | null => (Array.isArray(v) ? strings(v) : null);
 
 /** A list answer. */
@@ -92,7 +94,11 @@ export function parseUser(value: unknown): VpnUser {
 /** `Server.dict()`: the fields the client reads. */
 export function parseServer(value: unknown): VpnServer {
   const o = obj(value, 'server');
-  return { id: str(o, 'id'), name: str(o, 'name'), status: typeof o.status === 'string' ? o.status : 'unknown' };
+  return {
+    id: str(o, 'id'),
+    name: str(o, 'name'),
+    status: typeof o.status === 'string' ? o.status : 'unknown',
+  };
 }
 
 /** The `users` list of a `?search=` answer. */

@@ -28,7 +28,12 @@ interface Session {
   csrf: string;
 }
 
-const QUIET: Log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const QUIET: Log = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 /** Closing the session is a courtesy to the 16-session cap; it must not hold `close()` long. */
 const LOGOUT_TIMEOUT_MS = 2_000;
 
@@ -55,14 +60,25 @@ export class Transport {
     this.manager = options.manager.name;
     this.url = options.manager.dashboard_address.replace(/\/+$/, '');
     this.log = options.log ?? QUIET;
-    this.timeouts = { login: 15_000, request: 15_000, createOrganization: 60_000, download: 30_000, ...options.timeouts };
+    this.timeouts = {
+      login: 15_000,
+      request: 15_000,
+      createOrganization: 60_000,
+      download: 30_000,
+      ...options.timeouts,
+    };
     this.budget = options.loginBudget ?? { max: 10, windowMs: 600_000 };
     // Keep-alive; an idle socket is dropped after 4 s, before common server idle timeouts (5 s)
     // close it under a request.
     const tls = options.tls ?? {};
     this.agents = {
       http: new http.Agent({ keepAlive: true, timeout: 4_000 }),
-      https: new https.Agent({ keepAlive: true, timeout: 4_000, ca: tls.ca, rejectUnauthorized: tls.rejectUnauthorized ?? true }),
+      https: new https.Agent({
+        keepAlive: true,
+        timeout: 4_000,
+        ca: tls.ca,
+        rejectUnauthorized: tls.rejectUnauthorized ?? true,
+      }),
     };
     this.http = axios.create({
       baseURL: this.url,
@@ -104,11 +120,17 @@ export class Transport {
         signal: AbortSignal.timeout(timeout),
       });
       if (session !== undefined) applySetCookie(session.cookies, res.headers['set-cookie']);
-      this.log.debug({ manager: this.manager, what, status: res.status, ms: Date.now() - started }, 'VPN server call');
+      this.log.debug(
+        { manager: this.manager, what, status: res.status, ms: Date.now() - started },
+        'VPN server call',
+      );
       return res;
     } catch (err) {
       const mapped = transportError(err, { manager: this.manager, url: this.url, what, timeoutMs: timeout });
-      this.log.warn({ manager: this.manager, what, status: mapped.status, ms: Date.now() - started }, 'VPN server call failed');
+      this.log.warn(
+        { manager: this.manager, what, status: mapped.status, ms: Date.now() - started },
+        'VPN server call failed',
+      );
       throw mapped;
     }
   }
@@ -136,14 +158,18 @@ export class Transport {
   private async login(): Promise<Session> {
     this.spendLogin();
     const { username, password } = this.options.manager;
-    const res = await this.send({ method: 'POST', path: '/auth/session', body: { username, password }, timeout: 'login' }, undefined);
+    const res = await this.send(
+      { method: 'POST', path: '/auth/session', body: { username, password }, timeout: 'login' },
+      undefined,
+    );
     if (res.status !== 200) throw this.loginRefused(res);
     const cookies = new Map<string, string>();
     applySetCookie(cookies, res.headers['set-cookie']);
     const session: Session = { cookies, csrf: '' };
     const state = await this.send({ method: 'GET', path: '/state', timeout: 'login' }, session);
     const body = this.json(state, 'GET /state');
-    const csrf = body !== null && typeof body === 'object' && 'csrf_token' in body ? body.csrf_token : undefined;
+    const csrf =
+      body !== null && typeof body === 'object' && 'csrf_token' in body ? body.csrf_token : undefined;
     if (typeof csrf !== 'string' || csrf === '') throw malformed(this.manager, 'GET /state', 'no csrf_token');
     session.csrf = csrf;
     this.session = session;
@@ -160,10 +186,14 @@ export class Transport {
     const message = this.redact(errorMessage(text, type, res.status));
     this.log.error({ manager: this.manager, user, status: res.status, code }, 'VPN server login refused');
     if (code === 'auth_invalid' || code === 'auth_invalid_username') {
-      return new BadGateway(`VPN manager "${this.manager}" refused the credentials of user "${user}": ${message}`);
+      return new BadGateway(
+        `VPN manager "${this.manager}" refused the credentials of user "${user}": ${message}`,
+      );
     }
     if (code === 'auth_otp_required') {
-      return new BadGateway(`VPN manager "${this.manager}": user "${user}" has two-factor authentication, which the service cannot answer: ${message}`);
+      return new BadGateway(
+        `VPN manager "${this.manager}": user "${user}" has two-factor authentication, which the service cannot answer: ${message}`,
+      );
     }
     if (code === 'auth_too_many') {
       return new BadGateway(
@@ -178,12 +208,17 @@ export class Transport {
     const session = await this.current();
     const res = await this.send(call, session);
     if (res.status !== 401) return res;
-    this.log.warn({ manager: this.manager, what: `${call.method} ${call.path}` }, 'VPN server session refused, logging in again');
+    this.log.warn(
+      { manager: this.manager, what: `${call.method} ${call.path}` },
+      'VPN server session refused, logging in again',
+    );
     if (this.session === session) this.session = undefined;
     const retried = await this.send(call, await this.current());
     if (retried.status === 401) {
       const message = this.redact(errorMessage(retried.data.toString('utf8'), contentType(retried), 401));
-      throw new BadGateway(`VPN manager "${this.manager}" refused ${call.method} ${call.path} after a fresh login: ${message}`);
+      throw new BadGateway(
+        `VPN manager "${this.manager}" refused ${call.method} ${call.path} after a fresh login: ${message}`,
+      );
     }
     return retried;
   }
@@ -197,7 +232,8 @@ export class Transport {
   /** Parses a 2xx JSON answer, or throws the mapped error. */
   json(res: AxiosResponse<Buffer>, what: string): unknown {
     if (res.status < 200 || res.status >= 300) throw this.failure(res, what);
-    if (!contentType(res).includes('json')) throw malformed(this.manager, what, `content type ${contentType(res) || 'none'}`);
+    if (!contentType(res).includes('json'))
+      throw malformed(this.manager, what, `content type ${contentType(res) || 'none'}`);
     try {
       return JSON.parse(res.data.toString('utf8')) as unknown;
     } catch {

@@ -19,19 +19,33 @@ export function batchTests(ctx: Context, options: { atomic: boolean }): void {
     expect(await ctx.one('h2')).toBeUndefined();
   });
   test('a versioned replace writes only the version it read', async () => {
-    await ctx.store.write([{ op: 'replace', collection: 'hosts', doc: { _id: 'h3', name: 'gamma', _etag: 'v1' } }]);
-    await ctx.store.write([{ op: 'replace', collection: 'hosts', doc: { _id: 'h3', name: 'gamma2', _etag: 'v2' }, ifEtag: 'v1' }]);
-    const stale = ctx.store.write([{ op: 'replace', collection: 'hosts', doc: { _id: 'h3', name: 'gamma3', _etag: 'v3' }, ifEtag: 'v1' }]);
+    await ctx.store.write([
+      { op: 'replace', collection: 'hosts', doc: { _id: 'h3', name: 'gamma', _etag: 'v1' } },
+    ]);
+    await ctx.store.write([
+      { op: 'replace', collection: 'hosts', doc: { _id: 'h3', name: 'gamma2', _etag: 'v2' }, ifEtag: 'v1' },
+    ]);
+    const stale = ctx.store.write([
+      { op: 'replace', collection: 'hosts', doc: { _id: 'h3', name: 'gamma3', _etag: 'v3' }, ifEtag: 'v1' },
+    ]);
     await expect(stale).rejects.toBeInstanceOf(PreconditionFailed);
     expect((await ctx.one('h3'))?.name).toBe('gamma2');
   });
   test('a replace or delete of a missing document is PreconditionFailed', async () => {
-    await expect(ctx.store.write([{ op: 'replace', collection: 'hosts', doc: { _id: 'nope', name: 'x' } }])).rejects.toBeInstanceOf(PreconditionFailed);
-    await expect(ctx.store.write([{ op: 'delete', collection: 'hosts', id: 'nope' }])).rejects.toBeInstanceOf(PreconditionFailed);
+    await expect(
+      ctx.store.write([{ op: 'replace', collection: 'hosts', doc: { _id: 'nope', name: 'x' } }]),
+    ).rejects.toBeInstanceOf(PreconditionFailed);
+    await expect(ctx.store.write([{ op: 'delete', collection: 'hosts', id: 'nope' }])).rejects.toBeInstanceOf(
+      PreconditionFailed,
+    );
   });
   test('a versioned delete', async () => {
-    await ctx.store.write([{ op: 'replace', collection: 'hosts', doc: { _id: 'h4', name: 'delta', _etag: 'd1' } }]);
-    await expect(ctx.store.write([{ op: 'delete', collection: 'hosts', id: 'h4', ifEtag: 'other' }])).rejects.toBeInstanceOf(PreconditionFailed);
+    await ctx.store.write([
+      { op: 'replace', collection: 'hosts', doc: { _id: 'h4', name: 'delta', _etag: 'd1' } },
+    ]);
+    await expect(
+      ctx.store.write([{ op: 'delete', collection: 'hosts', id: 'h4', ifEtag: 'other' }]),
+    ).rejects.toBeInstanceOf(PreconditionFailed);
     await ctx.store.write([{ op: 'delete', collection: 'hosts', id: 'h4', ifEtag: 'd1' }]);
     expect(await ctx.one('h4')).toBeUndefined();
   });

@@ -6,27 +6,64 @@ import { at, type Context } from './fixtures';
 /** `findOneAndUpdate`: before/after, sort order, upsert, one winner per document. */
 export function findOneAndUpdateTests(ctx: Context): void {
   test('returns the document after the update by default', async () => {
-    expect(await ctx.store.findOneAndUpdate('hosts', { _id: 'h3' }, { $inc: { cpu: 1 } })).toMatchObject({ _id: 'h3', cpu: 3, _created: at(2) });
+    expect(await ctx.store.findOneAndUpdate('hosts', { _id: 'h3' }, { $inc: { cpu: 1 } })).toMatchObject({
+      _id: 'h3',
+      cpu: 3,
+      _created: at(2),
+    });
   });
   test('returns the document before when asked', async () => {
-    expect(await ctx.store.findOneAndUpdate('hosts', { _id: 'h3' }, { $inc: { cpu: 1 } }, { returnDocument: 'before' })).toMatchObject({ _id: 'h3', cpu: 2 });
+    expect(
+      await ctx.store.findOneAndUpdate(
+        'hosts',
+        { _id: 'h3' },
+        { $inc: { cpu: 1 } },
+        { returnDocument: 'before' },
+      ),
+    ).toMatchObject({ _id: 'h3', cpu: 2 });
     expect((await ctx.one('h3'))?.cpu).toBe(3);
   });
   test('takes the first match in sort order', async () => {
-    expect((await ctx.store.findOneAndUpdate('hosts', { status: 'up' }, { $set: { claimed: true } }, { sort: [['cpu', -1]] }))?._id).toBe('h1');
     expect(
-      (await ctx.store.findOneAndUpdate('hosts', { status: 'up', claimed: { $ne: true } }, { $set: { claimed: true } }, { sort: [['cpu', -1]] }))?._id,
+      (
+        await ctx.store.findOneAndUpdate(
+          'hosts',
+          { status: 'up' },
+          { $set: { claimed: true } },
+          { sort: [['cpu', -1]] },
+        )
+      )?._id,
+    ).toBe('h1');
+    expect(
+      (
+        await ctx.store.findOneAndUpdate(
+          'hosts',
+          { status: 'up', claimed: { $ne: true } },
+          { $set: { claimed: true } },
+          { sort: [['cpu', -1]] },
+        )
+      )?._id,
     ).toBe('h4');
   });
   test('null when nothing matches; upsert creates', async () => {
     expect(await ctx.store.findOneAndUpdate('hosts', { _id: 'nope' }, { $set: { a: 1 } })).toBeNull();
-    expect(await ctx.store.findOneAndUpdate('hosts', { _id: 'h9' }, { $set: { name: 'iota' } }, { upsert: true, returnDocument: 'before' })).toBeNull();
-    expect(await ctx.store.findOneAndUpdate('jobs', { status: 'x' }, { $set: { n: 1 } }, { upsert: true })).toMatchObject({ status: 'x', n: 1 });
+    expect(
+      await ctx.store.findOneAndUpdate(
+        'hosts',
+        { _id: 'h9' },
+        { $set: { name: 'iota' } },
+        { upsert: true, returnDocument: 'before' },
+      ),
+    ).toBeNull();
+    expect(
+      await ctx.store.findOneAndUpdate('jobs', { status: 'x' }, { $set: { n: 1 } }, { upsert: true }),
+    ).toMatchObject({ status: 'x', n: 1 });
     expect(await ctx.store.count('hosts', { _id: { $in: ['nope', 'h9'] } })).toBe(1);
   });
   test('two concurrent claimers of one document: exactly one wins', async () => {
     await ctx.store.insert('jobs', [{ _id: 'j1', status: 'queued' }]);
-    const claim = (who: string): Promise<Doc | null> => ctx.store.findOneAndUpdate('jobs', { status: 'queued' }, { $set: { status: 'running', by: who } });
+    const claim = (who: string): Promise<Doc | null> =>
+      ctx.store.findOneAndUpdate('jobs', { status: 'queued' }, { $set: { status: 'running', by: who } });
     const results = await Promise.all([claim('a'), claim('b')]);
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
@@ -37,14 +74,21 @@ export function findOneAndUpdateTests(ctx: Context): void {
     );
     const claims = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        ctx.store.findOneAndUpdate('jobs', { status: 'queued' }, { $set: { status: 'running', by: i } }, { sort: [['n', 1]] }),
+        ctx.store.findOneAndUpdate(
+          'jobs',
+          { status: 'queued' },
+          { $set: { status: 'running', by: i } },
+          { sort: [['n', 1]] },
+        ),
       ),
     );
     const won = claims.filter((c): c is Doc => c !== null).map((c) => c._id);
     expect(won.sort()).toEqual(['j1', 'j2', 'j3']);
   });
   test('a unique violation is a Conflict', async () => {
-    await expect(ctx.store.findOneAndUpdate('hosts', { _id: 'h2' }, { $set: { name: 'alpha' } })).rejects.toBeInstanceOf(Conflict);
+    await expect(
+      ctx.store.findOneAndUpdate('hosts', { _id: 'h2' }, { $set: { name: 'alpha' } }),
+    ).rejects.toBeInstanceOf(Conflict);
   });
 }
 
@@ -76,7 +120,9 @@ export function leasesTests(ctx: Context): void {
     expect(await ctx.store.leases.renew('snap', 'a', 60_000)).toBeNull();
   });
   test('concurrent acquirers: exactly one wins', async () => {
-    const results = await Promise.all(['a', 'b', 'c', 'd'].map((h) => ctx.store.leases.acquire('race', h, 60_000)));
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((h) => ctx.store.leases.acquire('race', h, 60_000)),
+    );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
   test('leases are independent by name', async () => {

@@ -10,7 +10,14 @@ import type { Context } from './fixtures';
 /** As `resources/hosts_history.ts` declares it. */
 const HISTORY: CollectionSpec = {
   name: 'history_rows',
-  scalarPaths: { snapshot: 'string', column: 'string', part: 'integer', timestamp: 'datetime', last: 'datetime', base: 'string' },
+  scalarPaths: {
+    snapshot: 'string',
+    column: 'string',
+    part: 'integer',
+    timestamp: 'datetime',
+    last: 'datetime',
+    base: 'string',
+  },
   datetimePaths: ['timestamp', 'last'],
   indexes: [
     {
@@ -77,7 +84,10 @@ export function columnRowsTests(ctx: Context): void {
   });
 
   test('one column over a time range, in (timestamp, _id) order, paged with a limit', async () => {
-    const range = { column: 'status', timestamp: { $gte: new Date(T + 86_400_000), $lte: new Date(T + 3 * 86_400_000) } };
+    const range = {
+      column: 'status',
+      timestamp: { $gte: new Date(T + 86_400_000), $lte: new Date(T + 3 * 86_400_000) },
+    };
     expect(
       await ctx.ids(HISTORY.name, range, {
         sort: [
@@ -107,7 +117,12 @@ export function columnRowsTests(ctx: Context): void {
   });
 
   test('the latest row at or before a time, up to the end of time (9999-12-31)', async () => {
-    const latest = (at: Date) => ctx.ids(HISTORY.name, { column: 'snapshots', timestamp: { $lte: at } }, { sort: [['timestamp', -1]], limit: 1 });
+    const latest = (at: Date) =>
+      ctx.ids(
+        HISTORY.name,
+        { column: 'snapshots', timestamp: { $lte: at } },
+        { sort: [['timestamp', -1]], limit: 1 },
+      );
     expect(await latest(new Date(T + 1.5 * 86_400_000))).toEqual(['b1']);
     expect(await latest(new Date('9999-12-31T23:59:59.999Z'))).toEqual(['b3']);
     expect(await latest(new Date(T - 1))).toEqual([]);

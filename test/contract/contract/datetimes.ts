@@ -26,7 +26,11 @@ export function datetimesTests(ctx: Context): void {
     expect((await ctx.one('h6'))?.events).toEqual([{ kind: 'boot', at: at(6) }]);
   });
   test('dates written by updates come back as dates', async () => {
-    await ctx.store.update('hosts', { _id: 'h1' }, { $push: { fingerprint_history: { fp: 'ab', added: at(7) } }, $set: { _created: at(8) } });
+    await ctx.store.update(
+      'hosts',
+      { _id: 'h1' },
+      { $push: { fingerprint_history: { fp: 'ab', added: at(7) } }, $set: { _created: at(8) } },
+    );
     const h1 = await ctx.one('h1');
     expect(h1?._created).toEqual(at(8));
     expect(h1?.fingerprint_history).toEqual([

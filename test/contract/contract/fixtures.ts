@@ -12,7 +12,15 @@ export const at = (days: number): Date => new Date(T0 + days * DAY);
 /** Hosts, declared with push-down candidates and indexes. */
 export const HOSTS: CollectionSpec = {
   name: 'hosts',
-  scalarPaths: { name: 'string', status: 'string', cpu: 'integer', load: 'number', active: 'boolean', _created: 'datetime', 'os.family': 'string' },
+  scalarPaths: {
+    name: 'string',
+    status: 'string',
+    cpu: 'integer',
+    load: 'number',
+    active: 'boolean',
+    _created: 'datetime',
+    'os.family': 'string',
+  },
   datetimePaths: ['_created', 'fingerprint_history.added', 'events.at'],
   indexes: [
     { fields: [['name', 1]], unique: true },
@@ -28,7 +36,12 @@ export const HOSTS: CollectionSpec = {
 /** The same documents with nothing an adapter could push down: the reference for equivalence. */
 export const PLAIN: CollectionSpec = { ...HOSTS, name: 'hosts_plain', scalarPaths: {}, indexes: [] };
 /** A plain queue for the claim tests. */
-export const JOBS: CollectionSpec = { name: 'jobs', scalarPaths: { status: 'string', n: 'integer' }, datetimePaths: [], indexes: [] };
+export const JOBS: CollectionSpec = {
+  name: 'jobs',
+  scalarPaths: { status: 'string', n: 'integer' },
+  datetimePaths: [],
+  indexes: [],
+};
 
 /** Six hosts with missing fields, nulls, arrays, nested objects and datetimes inside arrays. */
 export function hosts(): Doc[] {
@@ -60,9 +73,29 @@ export function hosts(): Doc[] {
         { fp: 'bc', added: at(5) },
       ],
     },
-    { _id: 'h3', name: 'gamma', status: 'up', cpu: 2, load: null, active: true, _created: at(2), os: { family: 'ubuntu', version: '22.04' }, tags: [] },
+    {
+      _id: 'h3',
+      name: 'gamma',
+      status: 'up',
+      cpu: 2,
+      load: null,
+      active: true,
+      _created: at(2),
+      os: { family: 'ubuntu', version: '22.04' },
+      tags: [],
+    },
     { _id: 'h4', name: 'delta', status: 'up', cpu: 4, _created: at(3), tags: ['web'] },
-    { _id: 'h5', name: 'Epsilon', status: 'unknown', cpu: 16, load: 3, active: false, _created: at(4), os: { family: 'centos' }, tags: ['web', 'db', 'prod'] },
+    {
+      _id: 'h5',
+      name: 'Epsilon',
+      status: 'unknown',
+      cpu: 16,
+      load: 3,
+      active: false,
+      _created: at(4),
+      os: { family: 'centos' },
+      tags: ['web', 'db', 'prod'],
+    },
     {
       _id: 'h6',
       name: 'zeta',

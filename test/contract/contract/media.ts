@@ -12,7 +12,10 @@ export function mediaTests(ctx: Context): void {
   };
   test('binary bytes round-trip with their metadata', async () => {
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    const info = await ctx.store.media.put(Readable.from([bytes]), { filename: 'all.bin', contentType: 'application/octet-stream' });
+    const info = await ctx.store.media.put(Readable.from([bytes]), {
+      filename: 'all.bin',
+      contentType: 'application/octet-stream',
+    });
     expect(info).toMatchObject({ filename: 'all.bin', contentType: 'application/octet-stream', length: 256 });
     expect(info.uploadedAt).toBeInstanceOf(Date);
     const opened = await ctx.store.media.open(info.id);
@@ -21,20 +24,31 @@ export function mediaTests(ctx: Context): void {
   });
   test('a multi-chunk file (> 1 MiB) written in small pieces', async () => {
     const bytes = randomBytes(1_300_000);
-    const pieces = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536));
-    const info = await ctx.store.media.put(Readable.from(pieces), { filename: 'big.tar', contentType: 'application/x-tar' });
+    const pieces = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) =>
+      bytes.subarray(i * 65_536, (i + 1) * 65_536),
+    );
+    const info = await ctx.store.media.put(Readable.from(pieces), {
+      filename: 'big.tar',
+      contentType: 'application/x-tar',
+    });
     expect(info.length).toBe(bytes.length);
     const opened = await ctx.store.media.open(info.id);
     expect((await readAll(opened?.stream ?? Readable.from([]))).equals(bytes)).toBe(true);
   });
   test('an empty file', async () => {
-    const info = await ctx.store.media.put(Readable.from([]), { filename: 'empty', contentType: 'text/plain' });
+    const info = await ctx.store.media.put(Readable.from([]), {
+      filename: 'empty',
+      contentType: 'text/plain',
+    });
     const opened = await ctx.store.media.open(info.id);
     expect(opened?.info.length).toBe(0);
     expect(await readAll(opened?.stream ?? Readable.from([Buffer.from('x')]))).toEqual(Buffer.alloc(0));
   });
   test('delete, then the id is unknown', async () => {
-    const info = await ctx.store.media.put(Readable.from([Buffer.from('hello')]), { filename: 'h.txt', contentType: 'text/plain' });
+    const info = await ctx.store.media.put(Readable.from([Buffer.from('hello')]), {
+      filename: 'h.txt',
+      contentType: 'text/plain',
+    });
     expect(await ctx.store.media.delete(info.id)).toBe(true);
     expect(await ctx.store.media.open(info.id)).toBeNull();
     expect(await ctx.store.media.delete(info.id)).toBe(false);

@@ -14,7 +14,11 @@ export const PATTERN_CASES: readonly Case[] = [
   ['case-insensitive', { name: { $regex: '^EPS', $options: 'i' } }, ['h5']],
   ['case-sensitive by default', { name: { $regex: '^eps' } }, []],
   ['a ReDoS shape for backtracking engines, linear here', { name: { $regex: '.*.*.*.*.*.*.*=' } }, []],
-  ['seven stars before an end anchor', { name: { $regex: '[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*a$' } }, ['h1', 'h2', 'h3', 'h4', 'h6']],
+  [
+    'seven stars before an end anchor',
+    { name: { $regex: '[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*a$' } },
+    ['h1', 'h2', 'h3', 'h4', 'h6'],
+  ],
   ['on _id', { _id: { $regex: '^h[2-4]$' } }, ['h2', 'h3', 'h4']],
   ['under $not', { name: { $not: { $regex: 'a$' } } }, ['h5']],
   ['in an $or', { $or: [{ name: { $regex: '^g' } }, { status: 'unknown' }] }, ['h3', 'h5']],

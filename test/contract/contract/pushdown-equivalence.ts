@@ -34,14 +34,23 @@ export const EQUIVALENCE: ReadonlyArray<readonly [Filter, FindOptions]> = [
 
 /** Every query on `hosts` and `hosts_plain` gives the same documents and count. */
 export function pushDownEquivalenceTests(ctx: Context): void {
-  test.each(EQUIVALENCE.map(([filter, find], i) => [i, filter, find] as const))('query #%d', async (_i, filter, find) => {
-    const sorted: FindOptions = find.sort === undefined ? { ...find, sort: [['_id', 1]] } : find;
-    expect(await ctx.store.find('hosts', filter, sorted)).toEqual(await ctx.store.find('hosts_plain', filter, sorted));
-    expect(await ctx.store.count('hosts', filter)).toBe(await ctx.store.count('hosts_plain', filter));
-  });
+  test.each(EQUIVALENCE.map(([filter, find], i) => [i, filter, find] as const))(
+    'query #%d',
+    async (_i, filter, find) => {
+      const sorted: FindOptions = find.sort === undefined ? { ...find, sort: [['_id', 1]] } : find;
+      expect(await ctx.store.find('hosts', filter, sorted)).toEqual(
+        await ctx.store.find('hosts_plain', filter, sorted),
+      );
+      expect(await ctx.store.count('hosts', filter)).toBe(await ctx.store.count('hosts_plain', filter));
+    },
+  );
   test('a regex-free and a regex variant of one query agree', async () => {
     const page: FindOptions = { sort: [['_created', -1]], limit: 2 };
-    expect(await ctx.store.find('hosts', { status: 'up' }, page)).toEqual(await ctx.store.find('hosts', { status: /^up$/ }, page));
-    expect(await ctx.store.find('hosts', { name: 'beta' })).toEqual(await ctx.store.find('hosts', { name: { $regex: '^beta$' } }));
+    expect(await ctx.store.find('hosts', { status: 'up' }, page)).toEqual(
+      await ctx.store.find('hosts', { status: /^up$/ }, page),
+    );
+    expect(await ctx.store.find('hosts', { name: 'beta' })).toEqual(
+      await ctx.store.find('hosts', { name: { $regex: '^beta$' } }),
+    );
   });
 }

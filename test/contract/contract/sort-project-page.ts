@@ -30,7 +30,13 @@ export function sortTests(ctx: Context): void {
     expect(await ctx.ids('hosts', {}, { sort })).toEqual(expected);
   });
   test('sort with a filter that cannot be pushed down', async () => {
-    expect(await ctx.ids('hosts', { name: /a/ }, { sort: [['cpu', -1]] })).toEqual(['h2', 'h1', 'h4', 'h6', 'h3']);
+    expect(await ctx.ids('hosts', { name: /a/ }, { sort: [['cpu', -1]] })).toEqual([
+      'h2',
+      'h1',
+      'h4',
+      'h6',
+      'h3',
+    ]);
   });
 }
 
@@ -45,21 +51,41 @@ export function projectionTests(ctx: Context): void {
     ]);
   });
   test('inclusive of a dotted path', async () => {
-    expect(await ctx.store.find('hosts', { _id: 'h1' }, { projection: { 'os.family': 1, cpu: 1 } })).toEqual([{ _id: 'h1', cpu: 4, os: { family: 'debian' } }]);
+    expect(await ctx.store.find('hosts', { _id: 'h1' }, { projection: { 'os.family': 1, cpu: 1 } })).toEqual([
+      { _id: 'h1', cpu: 4, os: { family: 'debian' } },
+    ]);
   });
   test('exclusive drops the fields only', async () => {
-    const [h2] = await ctx.store.find('hosts', { _id: 'h2' }, { projection: { tags: 0, fingerprint_history: 0, os: 0 } });
-    expect(h2).toEqual({ _id: 'h2', name: 'beta', status: 'down', cpu: 8, load: 1.5, active: false, _created: at(1) });
+    const [h2] = await ctx.store.find(
+      'hosts',
+      { _id: 'h2' },
+      { projection: { tags: 0, fingerprint_history: 0, os: 0 } },
+    );
+    expect(h2).toEqual({
+      _id: 'h2',
+      name: 'beta',
+      status: 'down',
+      cpu: 8,
+      load: 1.5,
+      active: false,
+      _created: at(1),
+    });
   });
   test('exclusive of a dotted path', async () => {
     const [h1] = await ctx.store.find('hosts', { _id: 'h1' }, { projection: { 'os.version': 0 } });
     expect(h1?.os).toEqual({ family: 'debian' });
   });
   test('_id is kept even when excluded', async () => {
-    expect(await ctx.store.find('hosts', { _id: 'h3' }, { projection: { _id: 0, name: 1 } })).toEqual([{ _id: 'h3', name: 'gamma' }]);
+    expect(await ctx.store.find('hosts', { _id: 'h3' }, { projection: { _id: 0, name: 1 } })).toEqual([
+      { _id: 'h3', name: 'gamma' },
+    ]);
   });
   test('projection with a residual filter and a sort', async () => {
-    const docs = await ctx.store.find('hosts', { tags: 'web' }, { projection: { cpu: 1 }, sort: [['cpu', -1]] });
+    const docs = await ctx.store.find(
+      'hosts',
+      { tags: 'web' },
+      { projection: { cpu: 1 }, sort: [['cpu', -1]] },
+    );
     expect(docs).toEqual([
       { _id: 'h5', cpu: 16 },
       { _id: 'h1', cpu: 4 },

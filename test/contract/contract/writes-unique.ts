@@ -5,18 +5,29 @@ import { at, type Context } from './fixtures';
 /** Inserts round-trip; duplicates are a Conflict naming the field; bulk inserts are atomic. */
 export function insertTests(ctx: Context): void {
   test('a document round-trips', async () => {
-    const doc = { _id: 'h7', name: 'eta', nested: { deep: [1, { x: 'y' }] }, flag: false, none: null, _created: at(9) };
+    const doc = {
+      _id: 'h7',
+      name: 'eta',
+      nested: { deep: [1, { x: 'y' }] },
+      flag: false,
+      none: null,
+      _created: at(9),
+    };
     await ctx.store.insert('hosts', [doc]);
     expect(await ctx.one('h7')).toEqual(doc);
   });
   test('a duplicate _id is a Conflict naming _id', async () => {
     const p = ctx.store.insert('hosts', [{ _id: 'h1', name: 'other' }]);
     await expect(p).rejects.toBeInstanceOf(Conflict);
-    await expect(ctx.store.insert('hosts', [{ _id: 'h1', name: 'other' }])).rejects.toMatchObject({ field: '_id' });
+    await expect(ctx.store.insert('hosts', [{ _id: 'h1', name: 'other' }])).rejects.toMatchObject({
+      field: '_id',
+    });
   });
   test('a unique index violation is a Conflict naming the field', async () => {
     await expect(ctx.store.insert('hosts', [{ _id: 'h7', name: 'alpha' }])).rejects.toBeInstanceOf(Conflict);
-    await expect(ctx.store.insert('hosts', [{ _id: 'h7', name: 'alpha' }])).rejects.toMatchObject({ field: 'name' });
+    await expect(ctx.store.insert('hosts', [{ _id: 'h7', name: 'alpha' }])).rejects.toMatchObject({
+      field: 'name',
+    });
   });
   test('a bulk insert is all or nothing', async () => {
     await expect(

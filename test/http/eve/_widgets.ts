@@ -31,7 +31,10 @@ const fields = {
 const configureBody = objectSchema(
   {
     label: f.string({ required: true, minLength: 2 }),
-    spec: f.object({ volts: f.number({ max: 48 }), mode: f.string({ enum: ['ac', 'dc'] }) }, { required: true }),
+    spec: f.object(
+      { volts: f.number({ max: 48 }), mode: f.string({ enum: ['ac', 'dc'] }) },
+      { required: true },
+    ),
   },
   'create',
   false,
@@ -41,12 +44,33 @@ export const widgets = defineResource({
   name: 'eve_widgets',
   description: 'Throwaway resource of the Eve-parity tests.',
   fields,
-  patchable: ['name', 'kind', 'level', 'mode', 'ratio', 'active', 'seen', 'tags', 'spec', 'parts', 'host', 'peers'],
-  methods: { list: 'viewer', get: 'viewer', create: 'operator', patch: 'operator', replace: 'operator', delete: 'admin' },
+  patchable: [
+    'name',
+    'kind',
+    'level',
+    'mode',
+    'ratio',
+    'active',
+    'seen',
+    'tags',
+    'spec',
+    'parts',
+    'host',
+    'peers',
+  ],
+  methods: {
+    list: 'viewer',
+    get: 'viewer',
+    create: 'operator',
+    patch: 'operator',
+    replace: 'operator',
+    delete: 'admin',
+  },
   hooks: {
     // A hook refuses with a dotted key, as resources do (`info.regex`): the error nests it.
     prepare({ fields: given }) {
-      if (given.spec?.vendor === 'nope') throw new Unprocessable('eve_widgets: unknown vendor', { 'spec.vendor': 'no such vendor' });
+      if (given.spec?.vendor === 'nope')
+        throw new Unprocessable('eve_widgets: unknown vendor', { 'spec.vendor': 'no such vendor' });
       return Promise.resolve(given);
     },
   },
@@ -74,7 +98,10 @@ export function widget(overrides: Record<string, unknown> = {}): Record<string, 
 }
 
 /** POSTs a widget as operator; returns its id and etag (fails the test unless 201). */
-export async function createWidget(t: TestServer, overrides: Record<string, unknown> = {}): Promise<{ id: string; etag: string }> {
+export async function createWidget(
+  t: TestServer,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; etag: string }> {
   const res = await t.request.post('/api/eve_widgets').set(auth('operator')).send(widget(overrides));
   expect({ status: res.status, body: res.body as unknown }).toMatchObject({ status: 201 });
   const body = res.body as { _id: string; _etag: string };
@@ -83,7 +110,10 @@ export async function createWidget(t: TestServer, overrides: Record<string, unkn
 
 /** `_issues` of a 422 (asserting the status and the error envelope around it). */
 export function issues(res: Response): Record<string, unknown> {
-  expect({ status: res.status, body: res.body as unknown }).toMatchObject({ status: 422, body: { _status: 'ERR', _error: { code: 422 } } });
+  expect({ status: res.status, body: res.body as unknown }).toMatchObject({
+    status: 422,
+    body: { _status: 'ERR', _error: { code: 422 } },
+  });
   return (res.body as { _issues: Record<string, unknown> })._issues;
 }
 

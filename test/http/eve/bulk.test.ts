@@ -31,13 +31,21 @@ async function storedOf(docs: readonly Record<string, unknown>[]): Promise<numbe
 
 describe('a bulk with failures', () => {
   it('answers each document in order, OK or its own issues, and stores none', async () => {
-    const docs = [widget(), widget({ level: 'high' }), widget(), widget({ kind: 'valve', spec: { volts: -1 } })];
+    const docs = [
+      widget(),
+      widget({ level: 'high' }),
+      widget(),
+      widget({ kind: 'valve', spec: { volts: -1 } }),
+    ];
     const res = await t.request.post('/api/eve_widgets').set(operator).send(docs);
     expect(res.status).toBe(422);
     const body = res.body as BulkError;
     expect(Object.keys(body).sort()).toEqual(['_error', '_items', '_status']);
     expect(body._status).toBe('ERR');
-    expect(body._error).toEqual({ code: 422, message: 'Insertion failure: 2 of 4 document(s) contain errors; nothing was stored' });
+    expect(body._error).toEqual({
+      code: 422,
+      message: 'Insertion failure: 2 of 4 document(s) contain errors; nothing was stored',
+    });
     expect(body._items).toEqual([
       { _status: 'OK' },
       { _status: 'ERR', _issues: { level: 'must be of integer type' } },
@@ -49,7 +57,12 @@ describe('a bulk with failures', () => {
 
   it('a document refused by a hook or by the reference check gets its own status too', async () => {
     const host = (await insertHost(t.store, `${uniqueName('bulk')}.fleet.test`))._id;
-    const docs = [widget({ host }), widget({ spec: { vendor: 'nope' } }), widget({ host: 'no-such-host.fleet.test' }), widget({ host })];
+    const docs = [
+      widget({ host }),
+      widget({ spec: { vendor: 'nope' } }),
+      widget({ host: 'no-such-host.fleet.test' }),
+      widget({ host }),
+    ];
     const body = (await t.request.post('/api/eve_widgets').set(operator).send(docs)).body as BulkError;
     expect(body._items).toEqual([
       { _status: 'OK' },
@@ -91,7 +104,14 @@ describe('a one-element array is a single document', () => {
   it('success: the plain write response, as POST of the object gives', async () => {
     const res = await t.request.post('/api/eve_widgets').set(operator).send([widget()]);
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body as object).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
+    expect(Object.keys(res.body as object).sort()).toEqual([
+      '_created',
+      '_etag',
+      '_id',
+      '_links',
+      '_status',
+      '_updated',
+    ]);
     expect(res.headers.location).toBe(`/api/eve_widgets/${String((res.body as { _id: string })._id)}`);
   });
 
@@ -110,7 +130,9 @@ describe('what a bulk may hold', () => {
     const tag = uniqueName('cap').slice(-8);
     const docs = Array.from({ length: MAX_BULK_DOCUMENTS + 1 }, () => ({ name: tag }));
     const err = expectEveError(await t.request.post('/api/eve_widgets').set(operator).send(docs), 413);
-    expect(err._error.message).toBe(`POST /eve_widgets: at most ${MAX_BULK_DOCUMENTS} documents per bulk insert, got ${MAX_BULK_DOCUMENTS + 1}`);
+    expect(err._error.message).toBe(
+      `POST /eve_widgets: at most ${MAX_BULK_DOCUMENTS} documents per bulk insert, got ${MAX_BULK_DOCUMENTS + 1}`,
+    );
     expect(await storedNamed(t, tag)).toBe(0);
   });
 
@@ -126,7 +148,10 @@ describe('what a bulk may hold', () => {
   });
 
   it('an element that is not an object is a 400 naming it', async () => {
-    const err = expectEveError(await t.request.post('/api/eve_widgets').set(operator).send([widget(), 'w']), 400);
+    const err = expectEveError(
+      await t.request.post('/api/eve_widgets').set(operator).send([widget(), 'w']),
+      400,
+    );
     expect(err._error.message).toMatch(/element 1 is not an object/);
   });
 
@@ -150,8 +175,18 @@ describe('what a bulk may hold', () => {
 describe('the local API says the same', () => {
   it('createMany of several rejects with every document’s issues; of one, with its own 422', async () => {
     const api = t.engine.runtime.resources.get('eve_widgets');
-    const ctx = { principal: { name: 'test', role: 'admin' as const }, now: new Date(), runtime: t.engine.runtime };
-    await expect(api.createMany([widget(), widget({ ratio: 3 })], ctx)).rejects.toMatchObject({ status: 422, items: [null, { ratio: 'max value is 1' }] });
-    await expect(api.createMany([widget({ ratio: 3 })], ctx)).rejects.toMatchObject({ status: 422, issues: { ratio: 'max value is 1' } });
+    const ctx = {
+      principal: { name: 'test', role: 'admin' as const },
+      now: new Date(),
+      runtime: t.engine.runtime,
+    };
+    await expect(api.createMany([widget(), widget({ ratio: 3 })], ctx)).rejects.toMatchObject({
+      status: 422,
+      items: [null, { ratio: 'max value is 1' }],
+    });
+    await expect(api.createMany([widget({ ratio: 3 })], ctx)).rejects.toMatchObject({
+      status: 422,
+      issues: { ratio: 'max value is 1' },
+    });
   });
 });

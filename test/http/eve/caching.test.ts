@@ -20,7 +20,14 @@ const at = (iso: string) => new Date(iso);
 const http = (iso: string) => at(iso).toUTCString();
 
 async function host(updated: string): Promise<string> {
-  return (await insertHost(t.store, `${uniqueName('c')}.fleet.test`, {}, { created: at('2026-01-01T00:00:00Z'), updated: at(updated) }))._id;
+  return (
+    await insertHost(
+      t.store,
+      `${uniqueName('c')}.fleet.test`,
+      {},
+      { created: at('2026-01-01T00:00:00Z'), updated: at(updated) },
+    )
+  )._id;
 }
 
 describe('item GET', () => {
@@ -52,7 +59,8 @@ describe('item GET', () => {
     const etag = String((await t.request.get(`/api/hosts/${id}`).set(viewer)).headers.etag);
     const fresh = http('2026-03-04T05:06:07Z');
     const stale = http('2026-01-01T00:00:00Z');
-    const get = (inm: string, ims: string) => t.request.get(`/api/hosts/${id}`).set(viewer).set('If-None-Match', inm).set('If-Modified-Since', ims);
+    const get = (inm: string, ims: string) =>
+      t.request.get(`/api/hosts/${id}`).set(viewer).set('If-None-Match', inm).set('If-Modified-Since', ims);
     expect((await get(etag, fresh)).status).toBe(304);
     expect((await get(etag, stale)).status).toBe(200);
     expect((await get('"0000000000000000000000000000000000000000"', fresh)).status).toBe(200);
@@ -71,11 +79,24 @@ describe('item GET', () => {
     const action = await insertAction(t.store, target, {}, { created: at('2026-05-01T00:00:00Z') });
     const plain = await t.request.get(`/api/actions/${action._id}`).set(viewer);
     expect(plain.headers['last-modified']).toBe('Fri, 01 May 2026 00:00:00 GMT');
-    const embedded = await t.request.get(`/api/actions/${action._id}`).query({ embedded: '{"host": 1}' }).set(viewer);
+    const embedded = await t.request
+      .get(`/api/actions/${action._id}`)
+      .query({ embedded: '{"host": 1}' })
+      .set(viewer);
     expect(embedded.headers['last-modified']).toBe('Mon, 01 Jun 2026 12:00:00 GMT');
     const since = http('2026-05-01T00:00:00Z');
-    expect((await t.request.get(`/api/actions/${action._id}`).set(viewer).set('If-Modified-Since', since)).status).toBe(304);
-    expect((await t.request.get(`/api/actions/${action._id}`).query({ embedded: '{"host": 1}' }).set(viewer).set('If-Modified-Since', since)).status).toBe(200);
+    expect(
+      (await t.request.get(`/api/actions/${action._id}`).set(viewer).set('If-Modified-Since', since)).status,
+    ).toBe(304);
+    expect(
+      (
+        await t.request
+          .get(`/api/actions/${action._id}`)
+          .query({ embedded: '{"host": 1}' })
+          .set(viewer)
+          .set('If-Modified-Since', since)
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -83,7 +104,8 @@ describe('collection GET', () => {
   async function fleet(): Promise<string> {
     const updated = ['2026-02-01T00:00:00Z', '2026-02-03T00:00:00Z', '2026-02-09T00:00:00Z'];
     const { tag, docs } = await insertHosts(t.store, 3);
-    for (const [i, doc] of docs.entries()) await t.store.update('hosts', { _id: doc._id }, { $set: { _updated: at(updated[i] ?? '') } });
+    for (const [i, doc] of docs.entries())
+      await t.store.update('hosts', { _id: doc._id }, { $set: { _updated: at(updated[i] ?? '') } });
     return tag;
   }
 
@@ -92,7 +114,10 @@ describe('collection GET', () => {
     const where = JSON.stringify({ identification_number: tag });
     const all = await t.request.get('/api/hosts').query({ where }).set(viewer);
     expect(all.headers['last-modified']).toBe('Mon, 09 Feb 2026 00:00:00 GMT');
-    const first = await t.request.get('/api/hosts').query({ where, sort: '_id', max_results: '2' }).set(viewer);
+    const first = await t.request
+      .get('/api/hosts')
+      .query({ where, sort: '_id', max_results: '2' })
+      .set(viewer);
     expect(first.headers['last-modified']).toBe('Tue, 03 Feb 2026 00:00:00 GMT');
     expect(first.headers.etag).toBeUndefined();
   });

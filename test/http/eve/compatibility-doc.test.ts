@@ -17,7 +17,13 @@ function rows(section: string): string[] {
   const body = DOC.slice(start, end === -1 ? undefined : end);
   return body
     .split('\n')
-    .filter((line) => line.startsWith('| ') && !line.startsWith('| Where |') && !line.startsWith('| Behaviour |') && !line.startsWith('| Kind |'));
+    .filter(
+      (line) =>
+        line.startsWith('| ') &&
+        !line.startsWith('| Where |') &&
+        !line.startsWith('| Behaviour |') &&
+        !line.startsWith('| Kind |'),
+    );
 }
 
 /** Every `[name](../test/...)` link of a row, with the quoted title words that follow it. */
@@ -35,7 +41,10 @@ describe('docs/eve-compatibility.md', () => {
     expect(differences.length).toBeGreaterThan(30);
     for (const row of differences) {
       const named = pins(row);
-      expect({ row, pinned: named.length > 0 && named.every((p) => p.titles.length > 0) }).toEqual({ row, pinned: true });
+      expect({ row, pinned: named.length > 0 && named.every((p) => p.titles.length > 0) }).toEqual({
+        row,
+        pinned: true,
+      });
     }
   });
 
@@ -46,7 +55,8 @@ describe('docs/eve-compatibility.md', () => {
       const path = join(ROOT, file);
       expect({ file, exists: existsSync(path) }).toEqual({ file, exists: true });
       const source = readFileSync(path, 'utf8');
-      for (const title of titles) expect({ file, title, found: source.includes(title) }).toEqual({ file, title, found: true });
+      for (const title of titles)
+        expect({ file, title, found: source.includes(title) }).toEqual({ file, title, found: true });
     }
   });
 

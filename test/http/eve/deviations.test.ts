@@ -3,7 +3,15 @@
  * lists every difference with its reason and its test). Each test states our behaviour and, in
  * its title, what Eve v2.3.1 does instead.
  */
-import { auth, expectEveError, insertAction, insertHost, uniqueName, vpnManagerBody, type TestServer } from '../../helpers';
+import {
+  auth,
+  expectEveError,
+  insertAction,
+  insertHost,
+  uniqueName,
+  vpnManagerBody,
+  type TestServer,
+} from '../../helpers';
 import { createWidget, startEveServer, widget } from './_widgets';
 
 let t: TestServer;
@@ -43,14 +51,21 @@ describe('writes', () => {
     );
     expect(post._issues).toEqual({ _id: 'field is read-only' });
     const { id } = await createWidget(t);
-    const patch = expectEveError(await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ _id: id }), 422);
+    const patch = expectEveError(
+      await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ _id: id }),
+      422,
+    );
     expect(patch._issues).toEqual({ _id: 'field is read-only' });
   });
 
   it('a PATCH that changes nothing is 200, also right after another one (Eve: 412 within the same second, issue #920)', async () => {
     const { id } = await createWidget(t, { level: 3 });
     const first = await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ level: 3 });
-    const second = await t.request.patch(`/api/eve_widgets/${id}`).set(operator).set('If-Match', String(first.headers.etag)).send({ level: 3 });
+    const second = await t.request
+      .patch(`/api/eve_widgets/${id}`)
+      .set(operator)
+      .set('If-Match', String(first.headers.etag))
+      .send({ level: 3 });
     expect([first.status, second.status]).toEqual([200, 200]);
   });
 
@@ -62,7 +77,13 @@ describe('writes', () => {
   it('X-HTTP-Method-Override is not honoured: a POST stays a POST (Eve: the header rewrites the method)', async () => {
     const manager = await t.request.post('/api/vpn_managers').set(auth('admin')).send(vpnManagerBody());
     const id = String((manager.body as { _id: string })._id);
-    expectEveError(await t.request.post(`/api/vpn_managers/${id}`).set(auth('admin')).set('X-HTTP-Method-Override', 'DELETE'), 405);
+    expectEveError(
+      await t.request
+        .post(`/api/vpn_managers/${id}`)
+        .set(auth('admin'))
+        .set('X-HTTP-Method-Override', 'DELETE'),
+      405,
+    );
     expect((await t.request.get(`/api/vpn_managers/${id}`).set(viewer)).status).toBe(200);
   });
 });
@@ -75,7 +96,10 @@ describe('reads', () => {
   });
 
   it('where is MongoDB JSON only: a Python expression is a 400 (Eve: parses `a == "b"` too)', async () => {
-    const err = expectEveError(await t.request.get('/api/hosts').query({ where: 'status == "up"' }).set(viewer), 400);
+    const err = expectEveError(
+      await t.request.get('/api/hosts').query({ where: 'status == "up"' }).set(viewer),
+      400,
+    );
     expect(err._error.message).toMatch(/^where:/);
   });
 
@@ -89,8 +113,13 @@ describe('reads', () => {
     const gone = `${uniqueName('gone')}.fleet.test`;
     const action = await insertAction(t.store, gone);
     const plain = await t.request.get(`/api/actions/${action._id}`).set(viewer);
-    expect((plain.body as { _links: { related?: unknown } })._links.related).toEqual({ host: { title: 'Host', href: `hosts/${gone}` } });
-    const embedded = await t.request.get(`/api/actions/${action._id}`).query({ embedded: '{"host": 1}' }).set(viewer);
+    expect((plain.body as { _links: { related?: unknown } })._links.related).toEqual({
+      host: { title: 'Host', href: `hosts/${gone}` },
+    });
+    const embedded = await t.request
+      .get(`/api/actions/${action._id}`)
+      .query({ embedded: '{"host": 1}' })
+      .set(viewer);
     expect((embedded.body as { host: unknown; _links: { related?: unknown } }).host).toBeNull();
     expect((embedded.body as { _links: { related?: unknown } })._links.related).toBeUndefined();
   });

@@ -6,7 +6,15 @@
  * as Eve embeds the raw documents.
  */
 import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
-import { auth, insertAction, insertHost, RFC1123, uniqueName, vpnManagerBody, type TestServer } from '../../helpers';
+import {
+  auth,
+  insertAction,
+  insertHost,
+  RFC1123,
+  uniqueName,
+  vpnManagerBody,
+  type TestServer,
+} from '../../helpers';
 import { createWidget, startEveServer } from './_widgets';
 
 let t: TestServer;
@@ -66,7 +74,9 @@ describe('a list of references', () => {
       .get('/api/eve_widgets')
       .query({ where: JSON.stringify({ _id: id }), embedded: '{"peers": 1}' })
       .set(viewer);
-    expect((list.body as { _items: { peers: { _id: string }[] }[] })._items[0]?.peers.map((p) => p._id)).toEqual([b.id, a.id]);
+    expect(
+      (list.body as { _items: { peers: { _id: string }[] }[] })._items[0]?.peers.map((p) => p._id),
+    ).toEqual([b.id, a.id]);
   });
 });
 
@@ -87,7 +97,11 @@ describe('what an embedded item looks like', () => {
       .query({ embedded: '{"vpn_manager": 1}' })
       .set(viewer);
     const embedded = (res.body as { vpn_manager: Record<string, unknown> }).vpn_manager;
-    expect(embedded).toMatchObject({ _id: (manager.body as { _id: string })._id, password: '********', _etag: expect.any(String) });
+    expect(embedded).toMatchObject({
+      _id: (manager.body as { _id: string })._id,
+      password: '********',
+      _etag: expect.any(String),
+    });
     expect(String(embedded._updated)).toMatch(RFC1123);
     expect(embedded).not.toHaveProperty('_links');
   });

@@ -50,13 +50,21 @@ describe('POST', () => {
   });
 
   it('a field given twice is a list', async () => {
-    const res = await t.request.post('/api/eve_widgets').set(operator).type('form').send('name=twice&tags=lab&tags=rack-4');
+    const res = await t.request
+      .post('/api/eve_widgets')
+      .set(operator)
+      .type('form')
+      .send('name=twice&tags=lab&tags=rack-4');
     expect(res.status).toBe(201);
     expect((await read((res.body as { _id: string })._id)).tags).toEqual(['lab', 'rack-4']);
   });
 
   it('a dotted key names a sub-field, converted to its type (Eve normalises dotted fields)', async () => {
-    const res = await t.request.post('/api/eve_widgets').set(operator).type('form').send('name=dotted&spec.volts=12&spec.vendor=acme');
+    const res = await t.request
+      .post('/api/eve_widgets')
+      .set(operator)
+      .type('form')
+      .send('name=dotted&spec.volts=12&spec.vendor=acme');
     expect(res.status).toBe(201);
     expect((await read((res.body as { _id: string })._id)).spec).toEqual({ volts: 12, vendor: 'acme' });
   });
@@ -76,13 +84,21 @@ describe('POST', () => {
   });
 
   it('a form without the required fields names them', async () => {
-    expect(issues(await t.request.post('/api/eve_widgets').set(operator).type('form').send('level=3'))).toEqual({ name: 'required field' });
+    expect(
+      issues(await t.request.post('/api/eve_widgets').set(operator).type('form').send('level=3')),
+    ).toEqual({ name: 'required field' });
   });
 
   it('every key is kept as sent: __proto__, constructor and bracket names are unknown fields, never dropped', async () => {
-    const res = await t.request.post('/api/eve_widgets').set(operator).type('form').send('name=keys&__proto__=1&constructor=2&tags[]=a');
+    const res = await t.request
+      .post('/api/eve_widgets')
+      .set(operator)
+      .type('form')
+      .send('name=keys&__proto__=1&constructor=2&tags[]=a');
     expect(JSON.parse(res.text)).toMatchObject({
-      _issues: JSON.parse('{"__proto__": "unknown field", "constructor": "unknown field", "tags[]": "unknown field"}') as unknown,
+      _issues: JSON.parse(
+        '{"__proto__": "unknown field", "constructor": "unknown field", "tags[]": "unknown field"}',
+      ) as unknown,
     });
     expect(await t.store.count('eve_widgets', { name: 'keys' })).toBe(0);
   });
@@ -94,15 +110,24 @@ describe('POST', () => {
 
   it('a JSON value nested too deep is a 400, as a JSON body is', async () => {
     const deep = `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`;
-    const err = expectEveError(await t.request.post('/api/eve_widgets').set(operator).type('form').send({ name: 'deep', spec: deep }), 400);
+    const err = expectEveError(
+      await t.request.post('/api/eve_widgets').set(operator).type('form').send({ name: 'deep', spec: deep }),
+      400,
+    );
     expect(err._error.message).toMatch(/^spec: nested deeper than/);
   });
 
   it('on a real resource: a group from a form (type converted to its integer)', async () => {
     const name = uniqueName('gf');
-    const res = await t.request.post('/api/groups').set(auth('admin')).type('form').send({ name, type: '1', info: '{"regex": "^web"}' });
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .type('form')
+      .send({ name, type: '1', info: '{"regex": "^web"}' });
     expect(res.status).toBe(201);
-    const group = await t.request.get(`/api/groups/${String((res.body as { _id: string })._id)}`).set(auth('viewer'));
+    const group = await t.request
+      .get(`/api/groups/${String((res.body as { _id: string })._id)}`)
+      .set(auth('viewer'));
     expect(group.body).toMatchObject({ name, type: 1, info: { regex: '^web' } });
   });
 });
@@ -110,14 +135,22 @@ describe('POST', () => {
 describe('PATCH and PUT', () => {
   it('PATCH from a form changes the given fields, converted', async () => {
     const { id } = await createWidget(t, { level: 2, active: false });
-    const res = await t.request.patch(`/api/eve_widgets/${id}`).set(operator).type('form').send({ level: '9', active: '1' });
+    const res = await t.request
+      .patch(`/api/eve_widgets/${id}`)
+      .set(operator)
+      .type('form')
+      .send({ level: '9', active: '1' });
     expect(res.status).toBe(200);
     expect(await read(id)).toMatchObject({ level: 9, active: true });
   });
 
   it('PUT from a form replaces the item', async () => {
     const { id } = await createWidget(t, { level: 2, ratio: 0.5 });
-    const res = await t.request.put(`/api/eve_widgets/${id}`).set(operator).type('form').send({ name: 'replaced', level: '3' });
+    const res = await t.request
+      .put(`/api/eve_widgets/${id}`)
+      .set(operator)
+      .type('form')
+      .send({ name: 'replaced', level: '3' });
     expect(res.status).toBe(200);
     const item = await read(id);
     expect(item).toMatchObject({ name: 'replaced', level: 3 });
@@ -126,14 +159,23 @@ describe('PATCH and PUT', () => {
 
   it('on a real resource: a host PATCH from a form', async () => {
     const id = (await insertHost(t.store, `${uniqueName('hf')}.fleet.test`))._id;
-    const res = await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).type('form').send({ identification_number: 'INV-42' });
+    const res = await t.request
+      .patch(`/api/hosts/${id}`)
+      .set(auth('admin'))
+      .type('form')
+      .send({ identification_number: 'INV-42' });
     expect(res.status).toBe(200);
-    expect((await t.request.get(`/api/hosts/${id}`).set(auth('viewer'))).body).toMatchObject({ identification_number: 'INV-42' });
+    expect((await t.request.get(`/api/hosts/${id}`).set(auth('viewer'))).body).toMatchObject({
+      identification_number: 'INV-42',
+    });
   });
 
   it('other body types are still a 415 naming what is accepted', async () => {
     const { id } = await createWidget(t);
-    const err = expectEveError(await t.request.patch(`/api/eve_widgets/${id}`).set(operator).type('text/plain').send('level=3'), 415);
+    const err = expectEveError(
+      await t.request.patch(`/api/eve_widgets/${id}`).set(operator).type('text/plain').send('level=3'),
+      415,
+    );
     expect(err._error.message).toBe('Send the body as application/json or application/x-www-form-urlencoded');
   });
 });

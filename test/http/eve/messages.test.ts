@@ -54,8 +54,16 @@ describe('POST: one message per kind of failure', () => {
   });
 
   it('names every bad field of a body at once', async () => {
-    const res = await t.request.post('/api/eve_widgets').set(operator).send({ level: '3', kind: 'valve', colour: 1 });
-    expect(issues(res)).toEqual({ name: 'required field', level: 'must be of integer type', kind: 'unallowed value "valve"', colour: 'unknown field' });
+    const res = await t.request
+      .post('/api/eve_widgets')
+      .set(operator)
+      .send({ level: '3', kind: 'valve', colour: 1 });
+    expect(issues(res)).toEqual({
+      name: 'required field',
+      level: 'must be of integer type',
+      kind: 'unallowed value "valve"',
+      colour: 'unknown field',
+    });
   });
 
   it('quotes a refused enum value briefly: a long input is cut, never echoed whole', async () => {
@@ -76,9 +84,21 @@ describe("the issue's requests on the real resources", () => {
     ['groups', { name: 'g', type: 'x' }, { type: 'must be of integer type' }],
     ['groups', { name: 'g', type: 9 }, { type: 'unallowed value 9' }],
     ['groups', { name: '' }, { name: 'min length is 1' }],
-    ['tasks', { name: 't', fun: 'test.ping', start: '2030-01-01 00:00', tgt: 'notalist' }, { tgt: 'must be of array type' }],
-    ['tasks', { name: 't', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['web'], interval: '180' }, { interval: 'must be of integer type' }],
-    ['tasks', { name: 't', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['web'], salt_client: 'ssh' }, { salt_client: 'unallowed value "ssh"' }],
+    [
+      'tasks',
+      { name: 't', fun: 'test.ping', start: '2030-01-01 00:00', tgt: 'notalist' },
+      { tgt: 'must be of array type' },
+    ],
+    [
+      'tasks',
+      { name: 't', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['web'], interval: '180' },
+      { interval: 'must be of integer type' },
+    ],
+    [
+      'tasks',
+      { name: 't', fun: 'test.ping', start: '2030-01-01 00:00', tgt: ['web'], salt_client: 'ssh' },
+      { salt_client: 'unallowed value "ssh"' },
+    ],
   ])('POST /api/%s %j', async (resource, body, expected) => {
     expect(issues(await t.request.post(`/api/${resource}`).set(admin).send(body))).toEqual(expected);
   });
@@ -87,13 +107,23 @@ describe("the issue's requests on the real resources", () => {
 describe('PATCH and PUT use the same table', () => {
   it('PATCH: a wrong type, an enum, a bound; required fields are not required', async () => {
     const { id } = await createWidget(t);
-    const res = await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ level: '7', kind: 'valve', ratio: -1 });
-    expect(issues(res)).toEqual({ level: 'must be of integer type', kind: 'unallowed value "valve"', ratio: 'min value is 0' });
+    const res = await t.request
+      .patch(`/api/eve_widgets/${id}`)
+      .set(operator)
+      .send({ level: '7', kind: 'valve', ratio: -1 });
+    expect(issues(res)).toEqual({
+      level: 'must be of integer type',
+      kind: 'unallowed value "valve"',
+      ratio: 'min value is 0',
+    });
   });
 
   it('PATCH: a field PATCH may not change, and a server-set one', async () => {
     const { id } = await createWidget(t, { batch: 'b-1' });
-    const res = await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ batch: 'b-2', serial: 'SN-2' });
+    const res = await t.request
+      .patch(`/api/eve_widgets/${id}`)
+      .set(operator)
+      .send({ batch: 'b-2', serial: 'SN-2' });
     expect(issues(res)).toEqual({ batch: 'field cannot be changed by PATCH', serial: 'field is read-only' });
   });
 

@@ -22,7 +22,9 @@ describe('sub-documents', () => {
       .post('/api/eve_widgets')
       .set(operator)
       .send(widget({ spec: { volts: -1, vendor: 'toolongname', hue: 'red' } }));
-    expect(issues(res)).toEqual({ spec: { volts: 'min value is 0', vendor: 'max length is 5', hue: 'unknown field' } });
+    expect(issues(res)).toEqual({
+      spec: { volts: 'min value is 0', vendor: 'max length is 5', hue: 'unknown field' },
+    });
   });
 
   it('PATCH: the same nesting (a PATCH of a sub-document is validated part by part)', async () => {
@@ -82,7 +84,9 @@ describe('sub-documents', () => {
 describe('dotted keys in a body', () => {
   it('are sub-documents, as Eve normalises them: accepted on POST, merged on PATCH', async () => {
     const { id } = await createWidget(t, { 'spec.volts': 12, 'spec.vendor': 'acme' });
-    expect((await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ 'spec.volts': 24 })).status).toBe(200);
+    expect(
+      (await t.request.patch(`/api/eve_widgets/${id}`).set(operator).send({ 'spec.volts': 24 })).status,
+    ).toBe(200);
     const item = await t.request.get(`/api/eve_widgets/${id}`).set(auth('viewer'));
     expect((item.body as { spec: unknown }).spec).toEqual({ volts: 24, vendor: 'acme' });
   });
@@ -106,7 +110,9 @@ describe('dotted keys in a body', () => {
       .set(auth('admin'))
       .send({ name: 'dots', type: 1, info: { grain: { 'tool.channel': 'beta' } } });
     expect(res.status).toBe(201);
-    const group = await t.request.get(`/api/groups/${String((res.body as { _id: string })._id)}`).set(auth('viewer'));
+    const group = await t.request
+      .get(`/api/groups/${String((res.body as { _id: string })._id)}`)
+      .set(auth('viewer'));
     expect((group.body as { info: unknown }).info).toEqual({ grain: { 'tool.channel': 'beta' } });
   });
 });
@@ -144,13 +150,24 @@ describe('field names that are object keys of JavaScript', () => {
       .set(operator)
       .set('Content-Type', 'application/json')
       .send('{"name": "p", "__proto__": {"polluted": 1}, "spec": {"__proto__": 1}}');
-    expect(JSON.parse(res.text)).toMatchObject({ _issues: JSON.parse('{"__proto__": "unknown field", "spec": {"__proto__": "unknown field"}}') as unknown });
+    expect(JSON.parse(res.text)).toMatchObject({
+      _issues: JSON.parse(
+        '{"__proto__": "unknown field", "spec": {"__proto__": "unknown field"}}',
+      ) as unknown,
+    });
     expect(Object.keys(issues(res)).sort()).toEqual(['__proto__', 'spec']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('"constructor", "toString" and "valueOf" are unknown fields, not silently dropped', async () => {
-    const res = await t.request.post('/api/eve_widgets').set(operator).send({ name: 'p', constructor: 1, toString: 2, valueOf: 3 });
-    expect(issues(res)).toEqual({ constructor: 'unknown field', toString: 'unknown field', valueOf: 'unknown field' });
+    const res = await t.request
+      .post('/api/eve_widgets')
+      .set(operator)
+      .send({ name: 'p', constructor: 1, toString: 2, valueOf: 3 });
+    expect(issues(res)).toEqual({
+      constructor: 'unknown field',
+      toString: 'unknown field',
+      valueOf: 'unknown field',
+    });
   });
 });

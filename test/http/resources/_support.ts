@@ -31,13 +31,21 @@ export interface SpawnOptions {
  * tsx runs the script in a child of its own and relays SIGTERM/SIGINT to it, but nothing relays
  * SIGKILL: the process gets its own group (`detached`) so `killGroup` reaches the server itself.
  */
-export function spawnCli(options: SpawnOptions): { child: ChildProcess; out: { stdout: string; stderr: string }; exited: ChildServer['exited'] } {
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'packages', 'server', 'src', 'cli.ts'), 'serve'], {
-    cwd: options.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+export function spawnCli(options: SpawnOptions): {
+  child: ChildProcess;
+  out: { stdout: string; stderr: string };
+  exited: ChildServer['exited'];
+} {
+  const child = spawn(
+    join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [join(ROOT, 'packages', 'server', 'src', 'cli.ts'), 'serve'],
+    {
+      cwd: options.cwd ?? ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   const out = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk: Buffer) => (out.stdout += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (out.stderr += chunk.toString('utf8')));
@@ -49,7 +57,10 @@ export function spawnCli(options: SpawnOptions): { child: ChildProcess; out: { s
 
 /** Starts the CLI server on a kernel-chosen port (PORT=0) and waits for its "listening" log line (info). */
 export async function startChildServer(options: SpawnOptions, timeoutMs = 20_000): Promise<ChildServer> {
-  const { child, out, exited } = spawnCli({ ...options, env: { PORT: '0', HOST: '127.0.0.1', ...options.env, LOG_LEVEL: 'info' } });
+  const { child, out, exited } = spawnCli({
+    ...options,
+    env: { PORT: '0', HOST: '127.0.0.1', ...options.env, LOG_LEVEL: 'info' },
+  });
   const deadline = Date.now() + timeoutMs;
   let port: number | undefined;
   while (port === undefined) {
@@ -60,7 +71,13 @@ export async function startChildServer(options: SpawnOptions, timeoutMs = 20_000
       throw new Error(`server did not start (exit ${String(child.exitCode)}): ${out.stderr}${out.stdout}`);
     } else await new Promise((r) => setTimeout(r, 50));
   }
-  return { child, url: `http://127.0.0.1:${port}`, stdout: () => out.stdout, stderr: () => out.stderr, exited };
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    stdout: () => out.stdout,
+    stderr: () => out.stderr,
+    exited,
+  };
 }
 
 /** Sends `signal` to the CLI process and the server process tsx runs under it (kill -9 of both). */
@@ -74,7 +91,9 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /** Ends a child server and its group if it still runs (the shutdown tests send SIGTERM themselves). */
-export async function stopChild(server: { child: ChildProcess; exited: Promise<unknown> } | undefined): Promise<void> {
+export async function stopChild(
+  server: { child: ChildProcess; exited: Promise<unknown> } | undefined,
+): Promise<void> {
   if (!server) return;
   killGroup(server.child, 'SIGKILL');
   await server.exited;

@@ -57,7 +57,15 @@ const CASES: Record<string, Case> = {
   actions: {
     title: 'Action',
     insert: async () => (await insertAction(t.store, host, { action: 'cmd.run', return: 'ok' }))._id,
-    fields: (id) => ({ _id: id, jid: id.slice(0, 20), action: 'cmd.run', host, state: 'finished', args: [{ cmd: 'uptime', __kwarg__: true }], return: 'ok' }),
+    fields: (id) => ({
+      _id: id,
+      jid: id.slice(0, 20),
+      action: 'cmd.run',
+      host,
+      state: 'finished',
+      args: [{ cmd: 'uptime', __kwarg__: true }],
+      return: 'ok',
+    }),
     related: () => ({ host: { title: 'Host', href: `hosts/${host}` } }),
   },
   alerts: {
@@ -72,7 +80,12 @@ const CASES: Record<string, Case> = {
           read: false,
         })
       )._id,
-    fields: () => ({ type: 'vnc.connect', level: 'info', payload: { hostname: host, status: 'connected' }, read: false }),
+    fields: () => ({
+      type: 'vnc.connect',
+      level: 'info',
+      payload: { hostname: host, status: 'connected' },
+      read: false,
+    }),
   },
   failed_patches: {
     title: 'Failed_patch',
@@ -90,13 +103,32 @@ const CASES: Record<string, Case> = {
         })
       )._id;
     },
-    fields: () => ({ jid: '20261125104201532154', action: 'state.apply', host, state: 'finished', patch: 'hotfix', return: [step] }),
+    fields: () => ({
+      jid: '20261125104201532154',
+      action: 'state.apply',
+      host,
+      state: 'finished',
+      patch: 'hotfix',
+      return: [step],
+    }),
     related: () => ({ host: { title: 'Host', href: `hosts/${host}` } }),
   },
   files: {
     title: 'File',
-    insert: async () => (await insertDoc(t.store, 'files', { _id: 'aaaaaaaaaaaaaaaaaaaaaaa1', name: 'motd.txt', data: 'bbbbbbbbbbbbbbbbbbbbbbb2' }))._id,
-    fields: () => ({ name: 'motd.txt', data: expect.stringMatching(/^\/api\/media\/bbbbbbbbbbbbbbbbbbbbbbb2\?expires=\d+&signature=[\w-]{43}$/) }),
+    insert: async () =>
+      (
+        await insertDoc(t.store, 'files', {
+          _id: 'aaaaaaaaaaaaaaaaaaaaaaa1',
+          name: 'motd.txt',
+          data: 'bbbbbbbbbbbbbbbbbbbbbbb2',
+        })
+      )._id,
+    fields: () => ({
+      name: 'motd.txt',
+      data: expect.stringMatching(
+        /^\/api\/media\/bbbbbbbbbbbbbbbbbbbbbbb2\?expires=\d+&signature=[\w-]{43}$/,
+      ),
+    }),
   },
   groups: {
     title: 'Group',
@@ -108,7 +140,15 @@ const CASES: Record<string, Case> = {
         subgroups: [],
         info: { grain: { lsb_distrib_id: 'Debian' } },
       });
-      return (await insertDoc(t.store, 'groups', { _id: 'cccccccccccccccccccccc02', name: 'all', type: 0, subgroups: [child._id], info: {} }))._id;
+      return (
+        await insertDoc(t.store, 'groups', {
+          _id: 'cccccccccccccccccccccc02',
+          name: 'all',
+          type: 0,
+          subgroups: [child._id],
+          info: {},
+        })
+      )._id;
     },
     fields: () => ({ name: 'all', type: 0, subgroups: ['cccccccccccccccccccccc01'] }),
     related: () => ({ subgroups: [{ title: 'Group', href: 'groups/cccccccccccccccccccccc01' }] }),
@@ -130,7 +170,11 @@ const CASES: Record<string, Case> = {
       ip: '10.0.0.10',
       nodegroups: ['webservers'],
       groups: ['cccccccccccccccccccccc01'],
-      grain: expect.objectContaining({ cpuarch: 'x86_64', mem_total: 7961, ip_interfaces: { eth0: ['10.0.0.10'], lo: ['127.0.0.1'] } }),
+      grain: expect.objectContaining({
+        cpuarch: 'x86_64',
+        mem_total: 7961,
+        ip_interfaces: { eth0: ['10.0.0.10'], lo: ['127.0.0.1'] },
+      }),
       last_distupgrade: 'Fri, 20 Nov 2026 04:00:00 GMT',
       last_stateapply: 'Tue, 24 Nov 2026 04:00:00 GMT',
       _soft_deleted: false,
@@ -191,7 +235,15 @@ const CASES: Record<string, Case> = {
   },
   nodegroups: {
     title: 'Nodegroup',
-    insert: async () => (await insertDoc(t.store, 'nodegroups', { _id: 'webservers', name: 'webservers', type: 1, info: { regex: 'web' } }))._id,
+    insert: async () =>
+      (
+        await insertDoc(t.store, 'nodegroups', {
+          _id: 'webservers',
+          name: 'webservers',
+          type: 1,
+          info: { regex: 'web' },
+        })
+      )._id,
     fields: (id) => ({ _id: id, name: 'webservers', type: 1, info: { regex: 'web' } }),
   },
   settings: {
@@ -233,7 +285,14 @@ const CASES: Record<string, Case> = {
   updates: {
     title: 'Update',
     insert: async () =>
-      (await insertDoc(t.store, 'updates', { _id: 'ffffffffffffffffffffff02', name: 'hotfix.sls', text: 'cmd.run: false', description: 'Hotfix' }))._id,
+      (
+        await insertDoc(t.store, 'updates', {
+          _id: 'ffffffffffffffffffffff02',
+          name: 'hotfix.sls',
+          text: 'cmd.run: false',
+          description: 'Hotfix',
+        })
+      )._id,
     fields: () => ({ name: 'hotfix.sls', text: 'cmd.run: false', description: 'Hotfix' }),
   },
   vpn_managers: {
@@ -249,7 +308,13 @@ const CASES: Record<string, Case> = {
           password: t.secrets.seal('hunter2-hunter2'),
         })
       )._id,
-    fields: () => ({ name: 'main', server_address: 'vpn.fleet.test', dashboard_address: 'https://vpn.fleet.test', username: 'admin', password: '********' }),
+    fields: () => ({
+      name: 'main',
+      server_address: 'vpn.fleet.test',
+      dashboard_address: 'https://vpn.fleet.test',
+      username: 'admin',
+      password: '********',
+    }),
   },
   vpn_organizations: {
     title: 'Vpn_organization',
@@ -261,14 +326,28 @@ const CASES: Record<string, Case> = {
           vpn_manager: 'ffffffffffffffffffffff03',
           cipher_type: 'rsa',
           type: 6,
-          vpnsrv_representation: { auth_api: false, name: 'fleet', auth_token: null, user_count: 3, auth_secret: null, id: 'org-1' },
+          vpnsrv_representation: {
+            auth_api: false,
+            name: 'fleet',
+            auth_token: null,
+            user_count: 3,
+            auth_secret: null,
+            id: 'org-1',
+          },
         })
       )._id,
     fields: () => ({
       name: 'fleet',
       vpn_manager: 'ffffffffffffffffffffff03',
       type: 6,
-      vpnsrv_representation: { auth_api: false, name: 'fleet', auth_token: null, user_count: 3, auth_secret: null, id: 'org-1' },
+      vpnsrv_representation: {
+        auth_api: false,
+        name: 'fleet',
+        auth_token: null,
+        user_count: 3,
+        auth_secret: null,
+        id: 'org-1',
+      },
     }),
     related: () => ({ vpn_manager: { title: 'Vpn_manager', href: 'vpn_managers/ffffffffffffffffffffff03' } }),
   },
@@ -302,7 +381,8 @@ function sampleCase(name: string): Case {
         const value = data[rel.field];
         const title = t.engine.registry.get(rel.to).itemTitle;
         if (typeof value === 'string') links[rel.field] = { title, href: `${rel.to}/${value}` };
-        if (Array.isArray(value) && value.length > 0) links[rel.field] = value.map((v) => ({ title, href: `${rel.to}/${String(v)}` }));
+        if (Array.isArray(value) && value.length > 0)
+          links[rel.field] = value.map((v) => ({ title, href: `${rel.to}/${String(v)}` }));
       }
       return links;
     },
@@ -313,7 +393,8 @@ function sampleCase(name: string): Case {
  * Every resource the server serves over HTTP (`allResources` with a list and an item GET): the
  * spec's fixtures, then samples for the rest. Internal resources (no HTTP methods) are left out.
  */
-const served = (r: { methods: { list?: unknown; get?: unknown } }): boolean => r.methods.list !== undefined && r.methods.get !== undefined;
+const served = (r: { methods: { list?: unknown; get?: unknown } }): boolean =>
+  r.methods.list !== undefined && r.methods.get !== undefined;
 const NAMES = allResources.filter(served).map((r) => r.name);
 const caseOf = (name: string): Case => CASES[name] ?? sampleCase(name);
 const cases = new Map(NAMES.map((name) => [name, caseOf(name)]));

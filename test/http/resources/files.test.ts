@@ -4,7 +4,14 @@
  * upload size limit (413, nothing stored).
  */
 import { randomBytes } from 'node:crypto';
-import { auth, expectEnvelope, expectEveError, startTestServer, uniqueName, type TestServer } from '../../helpers';
+import {
+  auth,
+  expectEnvelope,
+  expectEveError,
+  startTestServer,
+  uniqueName,
+  type TestServer,
+} from '../../helpers';
 import { mediaRows, q } from './_support';
 
 let t: TestServer;
@@ -13,10 +20,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function upload(server: TestServer, bytes: Buffer, options: { name?: string; filename?: string; contentType?: string } = {}) {
+async function upload(
+  server: TestServer,
+  bytes: Buffer,
+  options: { name?: string; filename?: string; contentType?: string } = {},
+) {
   const req = server.request.post('/api/files').set(auth('operator'));
   if (options.name !== undefined) void req.field('name', options.name);
-  return req.attach('data', bytes, { filename: options.filename ?? 'blob.bin', contentType: options.contentType ?? 'application/octet-stream' });
+  return req.attach('data', bytes, {
+    filename: options.filename ?? 'blob.bin',
+    contentType: options.contentType ?? 'application/octet-stream',
+  });
 }
 
 async function readMedia(path: string) {
@@ -28,10 +42,17 @@ describe('POST /api/files (multipart)', () => {
   it('stores name and data; data reads back as /api/media/<id>, which streams the exact bytes (> 1 MiB) with their content type', async () => {
     const bytes = randomBytes(1024 * 1024 + 12345);
     const name = `${uniqueName('fw')}.img`;
-    const res = await upload(t, bytes, { name, filename: 'ignored.bin', contentType: 'application/x-raw-disk-image' });
+    const res = await upload(t, bytes, {
+      name,
+      filename: 'ignored.bin',
+      contentType: 'application/x-raw-disk-image',
+    });
     expect(res.status).toBe(201);
     const id = (res.body as { _id: string })._id;
-    expect(res.body).toMatchObject({ _status: 'OK', _links: { self: { title: 'File', href: `files/${id}` } } });
+    expect(res.body).toMatchObject({
+      _status: 'OK',
+      _links: { self: { title: 'File', href: `files/${id}` } },
+    });
 
     const item = await t.request.get(`/api/files/${id}`).set(auth('viewer'));
     expect(item.status).toBe(200);
@@ -49,7 +70,11 @@ describe('POST /api/files (multipart)', () => {
   it('lists the file with data as a media path', async () => {
     const name = uniqueName('list');
     await upload(t, Buffer.from('hello\n'), { name, contentType: 'text/plain' });
-    const page = expectEnvelope(await t.request.get(`/api/files?where=${q({ name })}`).set(auth('viewer')), { page: 1, maxResults: 25, total: 1 });
+    const page = expectEnvelope(await t.request.get(`/api/files?where=${q({ name })}`).set(auth('viewer')), {
+      page: 1,
+      maxResults: 25,
+      total: 1,
+    });
     const data = String(page._items[0]?.data);
     expect(data).toMatch(/^\/api\/media\//);
     const media = await readMedia(data);
@@ -67,7 +92,11 @@ describe('POST /api/files (multipart)', () => {
 
   it('needs the operator role and stores nothing for a viewer', async () => {
     const name = uniqueName('denied');
-    const res = await t.request.post('/api/files').set(auth('viewer')).field('name', name).attach('data', Buffer.from('x'), 'x.bin');
+    const res = await t.request
+      .post('/api/files')
+      .set(auth('viewer'))
+      .field('name', name)
+      .attach('data', Buffer.from('x'), 'x.bin');
     expectEveError(res, 403);
     expect(await t.store.count('files', { name })).toBe(0);
   });
@@ -75,7 +104,9 @@ describe('POST /api/files (multipart)', () => {
   it('refuses data given as a JSON string (422): a file cannot point at the bytes of another', async () => {
     const owner = await upload(t, Buffer.from('owned bytes'), { name: uniqueName('owner') });
     const ownerId = (owner.body as { _id: string })._id;
-    const mediaPath = ((await t.request.get(`/api/files/${ownerId}`).set(auth('viewer'))).body as { data: string }).data;
+    const mediaPath = (
+      (await t.request.get(`/api/files/${ownerId}`).set(auth('viewer'))).body as { data: string }
+    ).data;
     const name = uniqueName('borrower');
     const res = await t.request
       .post('/api/files')
@@ -87,7 +118,11 @@ describe('POST /api/files (multipart)', () => {
   });
 
   it('refuses a body that is neither JSON nor multipart with 415', async () => {
-    const res = await t.request.post('/api/files').set(auth('operator')).set('Content-Type', 'text/plain').send('data');
+    const res = await t.request
+      .post('/api/files')
+      .set(auth('operator'))
+      .set('Content-Type', 'text/plain')
+      .send('data');
     expectEveError(res, 415);
   });
 });
@@ -106,7 +141,8 @@ describe('DELETE /api/files/{id}', () => {
   it('removes the item and its bytes (admin only)', async () => {
     const res = await upload(t, randomBytes(4096), { name: uniqueName('gone') });
     const id = (res.body as { _id: string })._id;
-    const data = ((await t.request.get(`/api/files/${id}`).set(auth('viewer'))).body as { data: string }).data;
+    const data = ((await t.request.get(`/api/files/${id}`).set(auth('viewer'))).body as { data: string })
+      .data;
     expectEveError(await t.request.delete(`/api/files/${id}`).set(auth('operator')), 403);
     expect((await t.request.delete(`/api/files/${id}`).set(auth('admin'))).status).toBe(204);
     expectEveError(await t.request.get(`/api/files/${id}`).set(auth('viewer')), 404);
@@ -137,7 +173,9 @@ describe('upload size limit (MAX_UPLOAD_BYTES)', () => {
     const bytes = randomBytes(LIMIT);
     const res = await upload(small, bytes, { name: 'just-fits.bin' });
     expect(res.status).toBe(201);
-    const item = await small.request.get(`/api/files/${(res.body as { _id: string })._id}`).set(auth('viewer'));
+    const item = await small.request
+      .get(`/api/files/${(res.body as { _id: string })._id}`)
+      .set(auth('viewer'));
     const media = await small.request
       .get((item.body as { data: string }).data)
       .set(auth('viewer'))

@@ -2,7 +2,14 @@
  * groups through HTTP: static membership written to the hosts, subgroups, deletion (by id and by
  * type) with its clean-up, the `subgroups` and `hostnames` routes, and the refusals (422).
  */
-import { auth, expectEveError, insertHost, startTestServer, uniqueName, type TestServer } from '../../helpers';
+import {
+  auth,
+  expectEveError,
+  insertHost,
+  startTestServer,
+  uniqueName,
+  type TestServer,
+} from '../../helpers';
 import { createGroup, hostGroups, q } from './_support';
 
 let t: TestServer;
@@ -33,7 +40,11 @@ describe('POST /api/groups', () => {
       .send({ name: uniqueName('g'), type: 0, hosts: [a, b] });
     expect(res.status).toBe(201);
     const id = (res.body as { _id: string })._id;
-    expect(res.body).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), _status: 'OK', _links: { self: { title: 'Group', href: `groups/${id}` } } });
+    expect(res.body).toMatchObject({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      _status: 'OK',
+      _links: { self: { title: 'Group', href: `groups/${id}` } },
+    });
     expect(res.headers.location).toBe(`/api/groups/${id}`);
     expect(await hostGroups(t, a ?? '')).toEqual([id]);
     expect(await hostGroups(t, b ?? '')).toEqual([id]);
@@ -85,7 +96,9 @@ describe('POST /api/groups', () => {
       422,
       { issues: ['type'] },
     );
-    expectEveError(await t.request.post('/api/groups').set(auth('admin')).send({ type: 0 }), 422, { issues: ['name'] });
+    expectEveError(await t.request.post('/api/groups').set(auth('admin')).send({ type: 0 }), 422, {
+      issues: ['name'],
+    });
   });
 
   it.each([
@@ -95,7 +108,11 @@ describe('POST /api/groups', () => {
     ['a nested quantifier (MongoDB would backtrack on it)', '(a+)+$'],
   ])('refuses a rule regex that is %s with 422 naming info.regex', async (_case, regex) => {
     const name = uniqueName('g');
-    const err = expectEveError(await t.request.post('/api/groups').set(auth('admin')).send({ name, type: 1, info: { regex } }), 422, { issues: ['info'] });
+    const err = expectEveError(
+      await t.request.post('/api/groups').set(auth('admin')).send({ name, type: 1, info: { regex } }),
+      422,
+      { issues: ['info'] },
+    );
     // Nested like the document, as Eve's _issues are (issue 15).
     expect(Object.keys(err._issues?.info as unknown as object)).toEqual(['regex']);
     expect(await t.store.count('groups', { name })).toBe(0);
@@ -107,7 +124,9 @@ describe('POST /api/groups', () => {
       .set(auth('admin'))
       .send({ name: uniqueName('g'), type: 1, info: { regex: '.*.*.*.*.*.*.*=' } });
     expect(res.status).toBe(201);
-    const hostnames = await t.request.get(`/api/groups/${String(res.body._id)}/hostnames`).set(auth('viewer'));
+    const hostnames = await t.request
+      .get(`/api/groups/${String(res.body._id)}/hostnames`)
+      .set(auth('viewer'));
     expect(hostnames.body).toEqual([]);
   });
 
@@ -169,7 +188,10 @@ describe('PATCH /api/groups/{id}', () => {
       },
     });
     const embedded = await getGroup(parent, `?embedded=${q({ subgroups: 1 })}`);
-    expect(embedded.subgroups).toEqual([expect.objectContaining({ _id: c1, type: 1, info: { regex: 'x-' } }), expect.objectContaining({ _id: c2, type: 0 })]);
+    expect(embedded.subgroups).toEqual([
+      expect.objectContaining({ _id: c1, type: 1, info: { regex: 'x-' } }),
+      expect.objectContaining({ _id: c2, type: 0 }),
+    ]);
   });
 
   it('refuses a cycle, direct or through nested subgroups, and changes nothing', async () => {
@@ -206,7 +228,10 @@ describe('PATCH /api/groups/{id}', () => {
   });
 
   it('answers 404 for an unknown group', async () => {
-    expectEveError(await t.request.patch('/api/groups/ffffffffffffffffffffffff').set(auth('admin')).send({ name: 'x' }), 404);
+    expectEveError(
+      await t.request.patch('/api/groups/ffffffffffffffffffffffff').set(auth('admin')).send({ name: 'x' }),
+      404,
+    );
   });
 });
 
@@ -239,13 +264,21 @@ describe('DELETE /api/groups?where={"type": ...}', () => {
   async function oneOfEachType(): Promise<Record<number, string>> {
     const ids: Record<number, string> = {};
     for (const type of [2, 3, 4, 1])
-      ids[type] = await createGroup(t, { name: uniqueName(`t${type}`), type, ...(type === 1 ? { info: { regex: 'none-' } } : {}) });
+      ids[type] = await createGroup(t, {
+        name: uniqueName(`t${type}`),
+        type,
+        ...(type === 1 ? { info: { regex: 'none-' } } : {}),
+      });
     ids[0] = await createGroup(t, { name: uniqueName('t0'), type: 0, subgroups: [ids[3], ids[1]] });
     return ids;
   }
 
   async function remaining(ids: Record<number, string>): Promise<number[]> {
-    const found = await t.store.find('groups', { _id: { $in: Object.values(ids) } }, { projection: { type: 1 } });
+    const found = await t.store.find(
+      'groups',
+      { _id: { $in: Object.values(ids) } },
+      { projection: { type: 1 } },
+    );
     return found.map((g) => g.type as number).sort();
   }
 
@@ -299,19 +332,43 @@ describe('GET /api/groups/{id}/hostnames', () => {
     await insertHost(t.store, `x${p}-web-3.fleet.test`); // the regex is anchored: no match
     await insertHost(t.store, `${p}-web-gone.fleet.test`, { _soft_deleted: true });
     await insertHost(t.store, `${p}-db-1.fleet.test`, { grain: { lsb_distrib_id: marker } });
-    await insertHost(t.store, `${p}-db-2.fleet.test`, { grain: { lsb_distrib_id: 'Debian', tool: { channel } } });
+    await insertHost(t.store, `${p}-db-2.fleet.test`, {
+      grain: { lsb_distrib_id: 'Debian', tool: { channel } },
+    });
     await insertHost(t.store, `${p}-static.fleet.test`);
     await insertHost(t.store, `${p}-other.fleet.test`);
 
     const byRegex = await createGroup(t, { name: uniqueName('re'), type: 1, info: { regex: `${p}-web` } });
-    const byGrain = await createGroup(t, { name: uniqueName('gr'), type: 1, info: { grain: { lsb_distrib_id: marker } } });
-    const byDotted = await createGroup(t, { name: uniqueName('gd'), type: 1, info: { grain: { 'tool.channel': channel } } });
-    const mid = await createGroup(t, { name: uniqueName('mid'), subgroups: [byRegex, byGrain], hosts: [`${p}-web-1.fleet.test`] });
-    const top = await createGroup(t, { name: uniqueName('top'), subgroups: [mid, byDotted, byRegex], hosts: [`${p}-static.fleet.test`] });
+    const byGrain = await createGroup(t, {
+      name: uniqueName('gr'),
+      type: 1,
+      info: { grain: { lsb_distrib_id: marker } },
+    });
+    const byDotted = await createGroup(t, {
+      name: uniqueName('gd'),
+      type: 1,
+      info: { grain: { 'tool.channel': channel } },
+    });
+    const mid = await createGroup(t, {
+      name: uniqueName('mid'),
+      subgroups: [byRegex, byGrain],
+      hosts: [`${p}-web-1.fleet.test`],
+    });
+    const top = await createGroup(t, {
+      name: uniqueName('top'),
+      subgroups: [mid, byDotted, byRegex],
+      hosts: [`${p}-static.fleet.test`],
+    });
 
     const res = await t.request.get(`/api/groups/${top}/hostnames`).set(auth('viewer'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([`${p}-db-1.fleet.test`, `${p}-db-2.fleet.test`, `${p}-static.fleet.test`, `${p}-web-1.fleet.test`, `${p}-web-2.fleet.test`]);
+    expect(res.body).toEqual([
+      `${p}-db-1.fleet.test`,
+      `${p}-db-2.fleet.test`,
+      `${p}-static.fleet.test`,
+      `${p}-web-1.fleet.test`,
+      `${p}-web-2.fleet.test`,
+    ]);
     const leaf = await t.request.get(`/api/groups/${byRegex}/hostnames`).set(auth('viewer'));
     expect(leaf.body).toEqual([`${p}-web-1.fleet.test`, `${p}-web-2.fleet.test`]);
   });
@@ -330,8 +387,14 @@ describe('GET /api/groups/{id}/hostnames', () => {
   it('answers [] for a group without members and 404 for an unknown group', async () => {
     const id = await createGroup(t, { name: uniqueName('empty') });
     expect((await t.request.get(`/api/groups/${id}/hostnames`).set(auth('viewer'))).body).toEqual([]);
-    expectEveError(await t.request.get('/api/groups/ffffffffffffffffffffffff/hostnames').set(auth('viewer')), 404);
-    expectEveError(await t.request.get('/api/groups/ffffffffffffffffffffffff/subgroups').set(auth('viewer')), 404);
+    expectEveError(
+      await t.request.get('/api/groups/ffffffffffffffffffffffff/hostnames').set(auth('viewer')),
+      404,
+    );
+    expectEveError(
+      await t.request.get('/api/groups/ffffffffffffffffffffffff/subgroups').set(auth('viewer')),
+      404,
+    );
   });
 
   it('needs a token', async () => {

@@ -3,7 +3,16 @@
  * changes the operator-owned fields (PATCH), hides hosts (DELETE = soft delete) and keeps `grain`
  * out of lists unless projected.
  */
-import { auth, expectEnvelope, expectEveError, insertHost, insertHosts, startTestServer, uniqueName, type TestServer } from '../../helpers';
+import {
+  auth,
+  expectEnvelope,
+  expectEveError,
+  insertHost,
+  insertHosts,
+  startTestServer,
+  uniqueName,
+  type TestServer,
+} from '../../helpers';
 import { createGroup, hostGroups, q } from './_support';
 
 let t: TestServer;
@@ -12,15 +21,26 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const newHost = async (overrides: Record<string, unknown> = {}) => (await insertHost(t.store, `${uniqueName('h')}.fleet.test`, overrides))._id;
+const newHost = async (overrides: Record<string, unknown> = {}) =>
+  (await insertHost(t.store, `${uniqueName('h')}.fleet.test`, overrides))._id;
 
 describe('PATCH /api/hosts/{id}', () => {
   it('sets identification_number and answers the write shape with a new _etag', async () => {
     const id = await newHost();
     const before = await t.request.get(`/api/hosts/${id}`).set(auth('viewer'));
-    const res = await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 'INV-0042' });
+    const res = await t.request
+      .patch(`/api/hosts/${id}`)
+      .set(auth('admin'))
+      .send({ identification_number: 'INV-0042' });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body as object).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
+    expect(Object.keys(res.body as object).sort()).toEqual([
+      '_created',
+      '_etag',
+      '_id',
+      '_links',
+      '_status',
+      '_updated',
+    ]);
     expect(res.body).toMatchObject({ _id: id, _status: 'OK' });
     expect((res.body as { _etag: string })._etag).not.toBe((before.body as { _etag: string })._etag);
     const after = await t.request.get(`/api/hosts/${id}`).set(auth('viewer'));
@@ -37,7 +57,10 @@ describe('PATCH /api/hosts/{id}', () => {
       .send({ groups: [group] })
       .expect(200);
     const item = await t.request.get(`/api/hosts/${id}`).set(auth('viewer'));
-    expect(item.body).toMatchObject({ groups: [group], _links: { related: { groups: [{ title: 'Group', href: `groups/${group}` }] } } });
+    expect(item.body).toMatchObject({
+      groups: [group],
+      _links: { related: { groups: [{ title: 'Group', href: `groups/${group}` }] } },
+    });
     expect((await t.request.get(`/api/groups/${group}/hostnames`).set(auth('viewer'))).body).toEqual([id]);
   });
 
@@ -66,20 +89,39 @@ describe('PATCH /api/hosts/{id}', () => {
       .send({ ...body, identification_number: 'should-not-land' });
     expectEveError(res, 422, { issues: [field] });
     const [stored] = await t.store.find('hosts', { _id: id });
-    expect(stored).toMatchObject({ ip: '10.0.0.10', status: 'up', identification_number: null, _soft_deleted: false });
+    expect(stored).toMatchObject({
+      ip: '10.0.0.10',
+      status: 'up',
+      identification_number: null,
+      _soft_deleted: false,
+    });
   });
 
   it('refuses a value of the wrong type with 422', async () => {
     const id = await newHost();
-    expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 42 }), 422, {
-      issues: ['identification_number'],
-    });
+    expectEveError(
+      await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 42 }),
+      422,
+      {
+        issues: ['identification_number'],
+      },
+    );
   });
 
   it('needs the admin role, a JSON body, and an existing host', async () => {
     const id = await newHost();
-    expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('operator')).send({ identification_number: 'x' }), 403);
-    expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).set('Content-Type', 'text/plain').send('identification_number=x'), 415);
+    expectEveError(
+      await t.request.patch(`/api/hosts/${id}`).set(auth('operator')).send({ identification_number: 'x' }),
+      403,
+    );
+    expectEveError(
+      await t.request
+        .patch(`/api/hosts/${id}`)
+        .set(auth('admin'))
+        .set('Content-Type', 'text/plain')
+        .send('identification_number=x'),
+      415,
+    );
     expectEveError(
       await t.request
         .patch(`/api/hosts/${uniqueName('nope')}`)
@@ -108,7 +150,10 @@ describe('DELETE /api/hosts/{id} (soft delete)', () => {
     const [stored] = await t.store.find('hosts', { _id: id });
     expect(stored).toMatchObject({ _soft_deleted: true });
     expectEveError(await t.request.delete(`/api/hosts/${id}`).set(auth('admin')), 404);
-    expectEveError(await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 'x' }), 404);
+    expectEveError(
+      await t.request.patch(`/api/hosts/${id}`).set(auth('admin')).send({ identification_number: 'x' }),
+      404,
+    );
   });
 
   it('hides the host from lists unless show_soft_deleted is given', async () => {
@@ -116,9 +161,16 @@ describe('DELETE /api/hosts/{id} (soft delete)', () => {
     const gone = docs[1]?._id ?? '';
     await t.request.delete(`/api/hosts/${gone}`).set(auth('admin')).expect(204);
     const where = `where=${q({ identification_number: tag })}`;
-    const listed = expectEnvelope(await t.request.get(`/api/hosts?${where}`).set(auth('viewer')), { page: 1, maxResults: 25, total: 2 });
+    const listed = expectEnvelope(await t.request.get(`/api/hosts?${where}`).set(auth('viewer')), {
+      page: 1,
+      maxResults: 25,
+      total: 2,
+    });
     expect(listed._items.map((h) => h._id)).toEqual([docs[0]?._id, docs[2]?._id]);
-    const all = expectEnvelope(await t.request.get(`/api/hosts?${where}&show_soft_deleted=1`).set(auth('viewer')), { page: 1, maxResults: 25, total: 3 });
+    const all = expectEnvelope(
+      await t.request.get(`/api/hosts?${where}&show_soft_deleted=1`).set(auth('viewer')),
+      { page: 1, maxResults: 25, total: 3 },
+    );
     expect(all._items.map((h) => h._soft_deleted)).toEqual([false, true, false]);
   });
 
@@ -142,25 +194,37 @@ describe('grain', () => {
     const { tag, docs } = await insertHosts(t.store, 2);
     const id = docs[0]?._id ?? '';
     const item = await t.request.get(`/api/hosts/${id}`).set(auth('viewer'));
-    expect(item.body).toMatchObject({ grain: { cpuarch: 'x86_64', num_cpus: 4, tool: { last_stateapply: '2026-11-24 04:00:00+00:00' } } });
+    expect(item.body).toMatchObject({
+      grain: { cpuarch: 'x86_64', num_cpus: 4, tool: { last_stateapply: '2026-11-24 04:00:00+00:00' } },
+    });
     const where = `where=${q({ identification_number: tag })}`;
-    const list = expectEnvelope(await t.request.get(`/api/hosts?${where}`).set(auth('viewer')), { page: 1, maxResults: 25, total: 2 });
+    const list = expectEnvelope(await t.request.get(`/api/hosts?${where}`).set(auth('viewer')), {
+      page: 1,
+      maxResults: 25,
+      total: 2,
+    });
     for (const host of list._items) {
       expect(host).not.toHaveProperty('grain');
       expect(host).toHaveProperty('ip', '10.0.0.10');
     }
-    const projected = expectEnvelope(await t.request.get(`/api/hosts?${where}&projection=${q({ grain: 1 })}`).set(auth('viewer')), {
-      page: 1,
-      maxResults: 25,
-      total: 2,
-    });
+    const projected = expectEnvelope(
+      await t.request.get(`/api/hosts?${where}&projection=${q({ grain: 1 })}`).set(auth('viewer')),
+      {
+        page: 1,
+        maxResults: 25,
+        total: 2,
+      },
+    );
     expect(projected._items[0]).toMatchObject({ _id: id, grain: { cpuarch: 'x86_64' } });
     expect(projected._items[0]).not.toHaveProperty('ip');
-    const other = expectEnvelope(await t.request.get(`/api/hosts?${where}&projection=${q({ ip: 1 })}`).set(auth('viewer')), {
-      page: 1,
-      maxResults: 25,
-      total: 2,
-    });
+    const other = expectEnvelope(
+      await t.request.get(`/api/hosts?${where}&projection=${q({ ip: 1 })}`).set(auth('viewer')),
+      {
+        page: 1,
+        maxResults: 25,
+        total: 2,
+      },
+    );
     expect(other._items[0]).not.toHaveProperty('grain');
   });
 

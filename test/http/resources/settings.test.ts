@@ -25,8 +25,15 @@ const getSettings = async () => {
 
 describe('the settings item', () => {
   it('exists at first start as the only item, with _id "0" and the configured master', async () => {
-    const page = expectEnvelope(await t.request.get('/api/settings').set(auth('viewer')), { page: 1, maxResults: 25, total: 1 });
-    expect(page._items[0]).toMatchObject({ _id: '0', addresses: { resolver_address: '', master_address: 'salt-master.fleet.test', file: null } });
+    const page = expectEnvelope(await t.request.get('/api/settings').set(auth('viewer')), {
+      page: 1,
+      maxResults: 25,
+      total: 1,
+    });
+    expect(page._items[0]).toMatchObject({
+      _id: '0',
+      addresses: { resolver_address: '', master_address: 'salt-master.fleet.test', file: null },
+    });
     const item = await getSettings();
     expect(item._links).toEqual({
       self: { title: 'Setting', href: 'settings/0' },
@@ -52,7 +59,11 @@ describe('PATCH /api/settings/0', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: '0', _status: 'OK' });
     const after = await getSettings();
-    expect(after.addresses).toEqual({ resolver_address: 'http://resolver.fleet.test/ip', master_address: 'salt-master.fleet.test', file: null });
+    expect(after.addresses).toEqual({
+      resolver_address: 'http://resolver.fleet.test/ip',
+      master_address: 'salt-master.fleet.test',
+      file: null,
+    });
     expect(after._etag).not.toBe(before._etag);
     const [stored] = await t.store.find('settings', { _id: '0' });
     expect(stored?.addresses).toEqual(after.addresses);
@@ -69,7 +80,11 @@ describe('PATCH /api/settings/0', () => {
       .set(auth('admin'))
       .send({ addresses: { master_address: 'master-2' } })
       .expect(200);
-    expect((await getSettings()).addresses).toEqual({ resolver_address: 'http://r1', master_address: 'master-2', file: null });
+    expect((await getSettings()).addresses).toEqual({
+      resolver_address: 'http://r1',
+      master_address: 'master-2',
+      file: null,
+    });
   });
 
   it('refuses a value of the wrong type with 422 and changes nothing', async () => {

@@ -42,11 +42,16 @@ function taskBody(overrides: Record<string, unknown> = {}): Record<string, unkno
 }
 
 /** POSTs a task as operator and reads it back; `before`/`after` bracket the request on the clock. */
-async function createTask(overrides: Record<string, unknown>): Promise<{ task: Task; before: number; after: number }> {
+async function createTask(
+  overrides: Record<string, unknown>,
+): Promise<{ task: Task; before: number; after: number }> {
   const before = Date.now();
   const res = await t.request.post('/api/tasks').set(auth('operator')).send(taskBody(overrides));
   const after = Date.now();
-  expect({ status: res.status, body: res.body as unknown }).toMatchObject({ status: 201, body: { _status: 'OK' } });
+  expect({ status: res.status, body: res.body as unknown }).toMatchObject({
+    status: 201,
+    body: { _status: 'OK' },
+  });
   const got = await t.request.get(`/api/tasks/${(res.body as { _id: string })._id}`).set(auth('viewer'));
   expect(got.status).toBe(200);
   return { task: got.body as Task, before, after };
@@ -66,7 +71,13 @@ describe('POST /api/tasks', () => {
     const res = await t.request
       .post('/api/tasks')
       .set(auth('operator'))
-      .send(taskBody({ start: utcMinute(minuteFromNow(-2 * DAY)), end: utcMinute(minuteFromNow(-DAY)), interval: 60 }));
+      .send(
+        taskBody({
+          start: utcMinute(minuteFromNow(-2 * DAY)),
+          end: utcMinute(minuteFromNow(-DAY)),
+          interval: 60,
+        }),
+      );
     expectEveError(res, 422, { issues: ['end'] });
   });
 
@@ -76,7 +87,12 @@ describe('POST /api/tasks', () => {
     expect(task.start).toMatch(RFC1123);
     expect(task.start).toBe(start.toUTCString());
     expect(task.next).toBe(start.toUTCString());
-    expect(task).toMatchObject({ status: 'scheduled', interval: 3600, count_of_execution: 0, tgt: ['web-01.fleet.test'] });
+    expect(task).toMatchObject({
+      status: 'scheduled',
+      interval: 3600,
+      count_of_execution: 0,
+      tgt: ['web-01.fleet.test'],
+    });
   });
 
   it('computes next from a past start and an interval in seconds: the first run at or after now', async () => {
@@ -89,7 +105,10 @@ describe('POST /api/tasks', () => {
   });
 
   it('computes next from a cron rule (UTC)', async () => {
-    const { task, before, after } = await createTask({ start: utcMinute(minuteFromNow(-DAY)), cron: '*/15 * * * *' });
+    const { task, before, after } = await createTask({
+      start: utcMinute(minuteFromNow(-DAY)),
+      cron: '*/15 * * * *',
+    });
     const next = new Date(ms(task.next));
     expect(next.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(next.getTime()).toBeLessThanOrEqual(after + 15 * MIN);
@@ -151,10 +170,24 @@ describe('PATCH /api/tasks/{id}/{status}', () => {
     const paused = await t.request.patch(`/api/tasks/${task._id}/paused`).set(auth('operator'));
     expect(paused.status).toBe(200);
     // The standard write response, rendered by the serializer like every other write.
-    expect(Object.keys(paused.body as object).sort()).toEqual(['_created', '_etag', '_id', '_links', '_status', '_updated']);
-    expect(paused.body).toMatchObject({ _id: task._id, _status: 'OK', _links: { self: { title: 'Task', href: `tasks/${task._id}` } } });
+    expect(Object.keys(paused.body as object).sort()).toEqual([
+      '_created',
+      '_etag',
+      '_id',
+      '_links',
+      '_status',
+      '_updated',
+    ]);
+    expect(paused.body).toMatchObject({
+      _id: task._id,
+      _status: 'OK',
+      _links: { self: { title: 'Task', href: `tasks/${task._id}` } },
+    });
     expect(paused.headers.etag).toBe(`"${String(paused.body._etag)}"`);
-    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'paused', _etag: paused.body._etag });
+    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({
+      status: 'paused',
+      _etag: paused.body._etag,
+    });
 
     // A long pause: the stored next run is now well in the past.
     await t.store.update('tasks', { _id: task._id }, { $set: { next: new Date(start.getTime() + MIN) } });
@@ -173,23 +206,43 @@ describe('PATCH /api/tasks/{id}/{status}', () => {
 
   it('honours If-Match: a stale version is 412 and changes nothing, the current one is applied', async () => {
     const { task } = await createTask({ start: utcMinute(minuteFromNow(DAY)), interval: 60 });
-    const stale = await t.request.patch(`/api/tasks/${task._id}/paused`).set(auth('operator')).set('If-Match', '"0000000000000000000000000000000000000000"');
+    const stale = await t.request
+      .patch(`/api/tasks/${task._id}/paused`)
+      .set(auth('operator'))
+      .set('If-Match', '"0000000000000000000000000000000000000000"');
     expectEveError(stale, 412);
-    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'scheduled' });
-    const current = await t.request.patch(`/api/tasks/${task._id}/paused`).set(auth('operator')).set('If-Match', `"${task._etag}"`);
+    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({
+      status: 'scheduled',
+    });
+    const current = await t.request
+      .patch(`/api/tasks/${task._id}/paused`)
+      .set(auth('operator'))
+      .set('If-Match', `"${task._etag}"`);
     expect(current.status).toBe(200);
-    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'paused' });
+    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({
+      status: 'paused',
+    });
   });
 
   it('refuses an unknown status with 422 and leaves the task as it was', async () => {
     const { task } = await createTask({ start: utcMinute(minuteFromNow(DAY)), interval: 60 });
-    expectEveError(await t.request.patch(`/api/tasks/${task._id}/finished`).set(auth('operator')), 422, { issues: ['status'] });
-    expectEveError(await t.request.patch(`/api/tasks/${task._id}/running`).set(auth('operator')), 422, { issues: ['status'] });
-    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({ status: 'scheduled', next: task.next });
+    expectEveError(await t.request.patch(`/api/tasks/${task._id}/finished`).set(auth('operator')), 422, {
+      issues: ['status'],
+    });
+    expectEveError(await t.request.patch(`/api/tasks/${task._id}/running`).set(auth('operator')), 422, {
+      issues: ['status'],
+    });
+    expect((await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body).toMatchObject({
+      status: 'scheduled',
+      next: task.next,
+    });
   });
 
   it('answers 404 for an unknown task, 409 for a finished one, 403 for a viewer', async () => {
-    expectEveError(await t.request.patch('/api/tasks/ffffffffffffffffffffffff/paused').set(auth('operator')), 404);
+    expectEveError(
+      await t.request.patch('/api/tasks/ffffffffffffffffffffffff/paused').set(auth('operator')),
+      404,
+    );
     const { task } = await createTask({ start: utcMinute(minuteFromNow(DAY)) });
     expectEveError(await t.request.patch(`/api/tasks/${task._id}/paused`).set(auth('viewer')), 403);
     await t.store.update('tasks', { _id: task._id }, { $set: { status: 'finished', next: null } });
@@ -205,16 +258,30 @@ describe('PUT /api/tasks', () => {
       .set(auth('operator'))
       .send({ _id: task._id, tgt: ['db-01.fleet.test', 'db-02.fleet.test'] });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ _id: task._id, _status: 'OK', _links: { self: { href: `tasks/${task._id}` } } });
+    expect(res.body).toMatchObject({
+      _id: task._id,
+      _status: 'OK',
+      _links: { self: { href: `tasks/${task._id}` } },
+    });
     const got = (await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body as Task;
-    expect(got).toMatchObject({ tgt: ['db-01.fleet.test', 'db-02.fleet.test'], name: task.name, interval: 60, start: task.start, next: task.next });
+    expect(got).toMatchObject({
+      tgt: ['db-01.fleet.test', 'db-02.fleet.test'],
+      name: task.name,
+      interval: 60,
+      start: task.start,
+      next: task.next,
+    });
   });
 
   it('recomputes next when the schedule changes', async () => {
     const start = minuteFromNow(-DAY);
     const { task } = await createTask({ start: utcMinute(start), interval: 60 });
     const before = Date.now();
-    await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, interval: 7200 }).expect(200);
+    await t.request
+      .put('/api/tasks')
+      .set(auth('operator'))
+      .send({ _id: task._id, interval: 7200 })
+      .expect(200);
     const got = (await t.request.get(`/api/tasks/${task._id}`).set(auth('viewer'))).body as Task;
     const next = ms(got.next);
     expect((next - start.getTime()) % 7_200_000).toBe(0);
@@ -238,8 +305,16 @@ describe('PUT /api/tasks', () => {
       404,
     );
     const { task } = await createTask({ start: utcMinute(minuteFromNow(DAY)), interval: 60 });
-    expectEveError(await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, cron: '* * * * *' }), 422, { issues: ['cron'] });
-    expectEveError(await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, tgt: 'web' }), 422, { issues: ['tgt'] });
+    expectEveError(
+      await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, cron: '* * * * *' }),
+      422,
+      { issues: ['cron'] },
+    );
+    expectEveError(
+      await t.request.put('/api/tasks').set(auth('operator')).send({ _id: task._id, tgt: 'web' }),
+      422,
+      { issues: ['tgt'] },
+    );
   });
 });
 

@@ -12,19 +12,37 @@ afterAll(() => t.close());
 
 async function insertUpdate(): Promise<string> {
   const name = `${uniqueName('patch')}.sls`;
-  const doc = await insertDoc(t.store, 'updates', { _id: uniqueName('u'), name, text: 'pkg.upgrade:\n  - refresh: True\n', description: '' });
+  const doc = await insertDoc(t.store, 'updates', {
+    _id: uniqueName('u'),
+    name,
+    text: 'pkg.upgrade:\n  - refresh: True\n',
+    description: '',
+  });
   return doc._id;
 }
 
 describe('PATCH /api/updates/{id}', () => {
   it('changes the description (operator) and keeps name and text', async () => {
     const id = await insertUpdate();
-    const before = (await t.request.get(`/api/updates/${id}`).set(auth('viewer'))).body as Record<string, unknown>;
-    const res = await t.request.patch(`/api/updates/${id}`).set(auth('operator')).send({ description: 'Kernel 6.1.0-18 security fixes' });
+    const before = (await t.request.get(`/api/updates/${id}`).set(auth('viewer'))).body as Record<
+      string,
+      unknown
+    >;
+    const res = await t.request
+      .patch(`/api/updates/${id}`)
+      .set(auth('operator'))
+      .send({ description: 'Kernel 6.1.0-18 security fixes' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ _id: id, _status: 'OK' });
-    const after = (await t.request.get(`/api/updates/${id}`).set(auth('viewer'))).body as Record<string, unknown>;
-    expect(after).toMatchObject({ description: 'Kernel 6.1.0-18 security fixes', name: before.name, text: before.text });
+    const after = (await t.request.get(`/api/updates/${id}`).set(auth('viewer'))).body as Record<
+      string,
+      unknown
+    >;
+    expect(after).toMatchObject({
+      description: 'Kernel 6.1.0-18 security fixes',
+      name: before.name,
+      text: before.text,
+    });
     expect(after._updated).toBeDefined();
     expect(after._etag).not.toBe(before._etag);
   });
@@ -51,7 +69,10 @@ describe('PATCH /api/updates/{id}', () => {
       422,
       { issues: ['description'] },
     );
-    expectEveError(await t.request.patch(`/api/updates/${id}`).set(auth('viewer')).send({ description: 'x' }), 403);
+    expectEveError(
+      await t.request.patch(`/api/updates/${id}`).set(auth('viewer')).send({ description: 'x' }),
+      403,
+    );
     expectEveError(
       await t.request
         .patch(`/api/updates/${uniqueName('none')}`)

@@ -32,6 +32,9 @@ export async function writeBatch(collectionOf: CollectionOf, batch: readonly Bat
       w.op === 'replace'
         ? (await translated(() => target.replaceOne(filter, w.doc))).matchedCount
         : (await translated(() => target.deleteOne(filter))).deletedCount;
-    if (touched === 0) throw new PreconditionFailed(`${w.collection} "${id}" was changed or removed by another request; read it again`);
+    if (touched === 0)
+      throw new PreconditionFailed(
+        `${w.collection} "${id}" was changed or removed by another request; read it again`,
+      );
   }
 }

@@ -83,7 +83,9 @@ export class MongoConnector implements DbSource {
       ignoreUndefined: true,
     });
     // An `error` listener also marks Mongoose's initial-connection promise as handled.
-    connection.on('error', (error: unknown) => log?.warn({ err: redacted(error) }, 'mongodb connection error'));
+    connection.on('error', (error: unknown) =>
+      log?.warn({ err: redacted(error) }, 'mongodb connection error'),
+    );
     return connection.asPromise().then(
       () => {
         // Only once connected: a failed first attempt is reported by `error` (and by `db()`).

@@ -97,7 +97,12 @@ export function duplicateKeyField(layers: readonly Record<string, unknown>[]): s
     }
   }
   for (const layer of layers) {
-    const message = typeof layer.errmsg === 'string' ? layer.errmsg : typeof layer.message === 'string' ? layer.message : '';
+    const message =
+      typeof layer.errmsg === 'string'
+        ? layer.errmsg
+        : typeof layer.message === 'string'
+          ? layer.message
+          : '';
     const index = /index: (\S+) dup key/.exec(message)?.[1];
     if (index === '_id_') return '_id';
     // Default index names are `<field>_<direction>` joined by `_`: `host_1__created_-1`.
@@ -123,11 +128,15 @@ export function translateMongoError(error: unknown): unknown {
   const name = typeof error.name === 'string' ? error.name : '';
   const code = codeOf(error);
   const badRequest = code === undefined ? undefined : BAD_REQUEST_MESSAGES.get(code);
-  if (badRequest !== undefined) return withCause(new BadRequest(`invalid query or update: ${badRequest}`), error);
+  if (badRequest !== undefined)
+    return withCause(new BadRequest(`invalid query or update: ${badRequest}`), error);
   if ((code !== undefined && TIME_LIMIT_CODES.has(code)) || name === 'MongoOperationTimeoutError')
     return withCause(new ServiceUnavailable(TIME_LIMIT_MESSAGE), error);
   if (UNREACHABLE_NAMES.has(name) || (code !== undefined && UNAVAILABLE_CODES.has(code))) {
-    return withCause(new ServiceUnavailable('database unreachable: the MongoDB server could not be used; try again shortly'), error);
+    return withCause(
+      new ServiceUnavailable('database unreachable: the MongoDB server could not be used; try again shortly'),
+      error,
+    );
   }
   return error;
 }
@@ -139,7 +148,12 @@ export function translateMongoError(error: unknown): unknown {
 function withCause<E extends Error>(translated: E, driverError: Record<string, unknown>): E {
   const name = typeof driverError.name === 'string' ? driverError.name : 'Error';
   const message = typeof driverError.message === 'string' ? redact(driverError.message) : name;
-  Object.defineProperty(translated, 'cause', { value: { name, message }, enumerable: false, configurable: true, writable: true });
+  Object.defineProperty(translated, 'cause', {
+    value: { name, message },
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  });
   return translated;
 }
 

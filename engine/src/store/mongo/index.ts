@@ -42,7 +42,8 @@ export const DEFAULT_SOCKET_TIMEOUT_MS = 30000;
 
 /** Checks the URL's syntax now (no network), so a bad `DATABASE_URL` stops the server at start. */
 function checkUrl(url: string): void {
-  if (!/^mongodb(\+srv)?:\/\//.test(url)) throw new Error('DATABASE_URL: a MongoDB URL starts with mongodb:// or mongodb+srv://');
+  if (!/^mongodb(\+srv)?:\/\//.test(url))
+    throw new Error('DATABASE_URL: a MongoDB URL starts with mongodb:// or mongodb+srv://');
   try {
     // Constructing a client parses and validates the connection string without connecting.
     void new mongoose.mongo.MongoClient(url);
@@ -59,7 +60,9 @@ function checkUrl(url: string): void {
  */
 export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
   checkUrl(options.url);
-  const schemas = new Map((options.resources ?? []).map((res) => [res.name, compileMongooseSchema(res)] as const));
+  const schemas = new Map(
+    (options.resources ?? []).map((res) => [res.name, compileMongooseSchema(res)] as const),
+  );
   const connector = new MongoConnector({
     url: options.url,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS,

@@ -25,7 +25,11 @@ interface LeaseDoc {
 
 /** A lease's `findOneAndUpdate` call. */
 export interface LeasePlan {
-  readonly filter: { _id: string; holder?: string; $or?: ({ expires_at: { $lte: Date } } | { holder: string })[] };
+  readonly filter: {
+    _id: string;
+    holder?: string;
+    $or?: ({ expires_at: { $lte: Date } } | { holder: string })[];
+  };
   readonly update: { $set: { holder?: string; expires_at: Date } };
   readonly options: { upsert: boolean; returnDocument: 'after'; includeResultMetadata: false };
 }

@@ -83,7 +83,8 @@ export class GridFsMedia implements MediaStore {
 
   private async bucket(): Promise<{ db: mongoose.mongo.Db; bucket: mongoose.mongo.GridFSBucket }> {
     const db = await this.connector.db();
-    if (this.cached?.db !== db) this.cached = { db, bucket: new GridFSBucket(db, { bucketName: MEDIA_BUCKET }) };
+    if (this.cached?.db !== db)
+      this.cached = { db, bucket: new GridFSBucket(db, { bucketName: MEDIA_BUCKET }) };
     return this.cached;
   }
 }

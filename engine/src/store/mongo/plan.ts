@@ -7,7 +7,18 @@
  * The plans only add what the port promises and MongoDB does not do by itself: a stable order
  * (`_id` tie-breaker), `_id` always projected, string ids on upsert, all-or-nothing ordered inserts.
  */
-import type { CollectionSpec, Doc, IndexSpec, Filter, FindOneAndUpdateOptions, FindOptions, Projection, SortSpec, Update, UpdateOptions } from '../port';
+import type {
+  CollectionSpec,
+  Doc,
+  IndexSpec,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  Projection,
+  SortSpec,
+  Update,
+  UpdateOptions,
+} from '../port';
 
 /** A sort as the driver takes it: ordered pairs (an object would reorder integer-like keys). */
 export type DriverSort = [string, 1 | -1][];
@@ -39,7 +50,12 @@ export interface FindOneAndUpdatePlan {
   readonly method: 'findOneAndUpdate' | 'findOneAndReplace';
   readonly filter: Filter;
   readonly update: Update;
-  readonly options: { sort?: DriverSort; upsert: boolean; returnDocument: 'after' | 'before'; includeResultMetadata: false };
+  readonly options: {
+    sort?: DriverSort;
+    upsert: boolean;
+    returnDocument: 'after' | 'before';
+    includeResultMetadata: false;
+  };
 }
 
 /** `collection.aggregate(pipeline, options)`. */
@@ -127,11 +143,22 @@ export function withUpsertId(filter: Filter, update: Update, newId: NewId): Upda
 }
 
 /** Plans `update`: `updateOne`/`updateMany` with operators, `replaceOne` with a document. */
-export function planUpdate(collection: string, filter: Filter, update: Update, options: UpdateOptions & { newId: NewId }): UpdatePlan {
+export function planUpdate(
+  collection: string,
+  filter: Filter,
+  update: Update,
+  options: UpdateOptions & { newId: NewId },
+): UpdatePlan {
   const upsert = options.upsert === true;
   const operator = isOperatorUpdate(update);
   const method = !operator ? 'replaceOne' : options.multi === true ? 'updateMany' : 'updateOne';
-  return { collection, method, filter, update: upsert ? withUpsertId(filter, update, options.newId) : update, options: { upsert } };
+  return {
+    collection,
+    method,
+    filter,
+    update: upsert ? withUpsertId(filter, update, options.newId) : update,
+    options: { upsert },
+  };
 }
 
 /** Plans `findOneAndUpdate`: atomic on one document, after-image by default. */
@@ -158,7 +185,10 @@ export function planFindOneAndUpdate(
 }
 
 /** Plans `aggregate`: the pipeline as given; large `$group`/`$sort` stages may spill to disk. */
-export function planAggregate(collection: string, pipeline: readonly Record<string, unknown>[]): AggregatePlan {
+export function planAggregate(
+  collection: string,
+  pipeline: readonly Record<string, unknown>[],
+): AggregatePlan {
   return { collection, pipeline: [...pipeline], options: { allowDiskUse: true } };
 }
 
@@ -174,5 +204,8 @@ export function indexKeys(index: IndexSpec): Record<string, 1 | -1> {
 
 /** The indexes `ensureCollection` creates for a collection spec, in declaration order. */
 export function planIndexes(spec: CollectionSpec): IndexPlan[] {
-  return spec.indexes.map((index) => ({ key: indexKeys(index), ...(index.unique === true ? { unique: true as const } : {}) }));
+  return spec.indexes.map((index) => ({
+    key: indexKeys(index),
+    ...(index.unique === true ? { unique: true as const } : {}),
+  }));
 }

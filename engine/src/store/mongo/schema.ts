@@ -33,7 +33,13 @@ function defined(pairs: Record<string, unknown>): PathDef {
  * media fields hold the 24-hex GridFS file id as a string.
  */
 const KIND_TO_MONGOOSE = {
-  string: (field) => defined({ type: String, enum: field.enum && [...field.enum], minlength: field.minLength, maxlength: field.maxLength }),
+  string: (field) =>
+    defined({
+      type: String,
+      enum: field.enum && [...field.enum],
+      minlength: field.minLength,
+      maxlength: field.maxLength,
+    }),
   integer: (field) =>
     defined({
       type: Number,
@@ -104,7 +110,8 @@ function subSchema(fields: Fields, open: boolean): mongoose.Schema {
 /** The meta paths every stored item has, and the soft-delete flag when the resource has one. */
 function metaPaths(res: CompiledResource): Record<string, PathDef> {
   // Generated ids are 24-hex strings in ObjectId layout, like the ones the operations hand out.
-  const generated = res.def.id !== 'natural' ? { default: () => new mongoose.mongo.ObjectId().toHexString() } : {};
+  const generated =
+    res.def.id !== 'natural' ? { default: () => new mongoose.mongo.ObjectId().toHexString() } : {};
   const meta: Record<string, PathDef> = {
     _id: { type: String, required: true, ...generated },
     _created: { type: Date },

@@ -12,13 +12,33 @@
 import mongoose from 'mongoose';
 import type { Log } from '../../definition/define';
 import { BadRequest } from '../../errors';
-import type { BatchWrite, CollectionSpec, Doc, Filter, FindOneAndUpdateOptions, FindOptions, Store, Update, UpdateOptions, UpdateResult } from '../port';
+import type {
+  BatchWrite,
+  CollectionSpec,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  Store,
+  Update,
+  UpdateOptions,
+  UpdateResult,
+} from '../port';
 import { writeBatch } from './batch';
 import type { DbSource } from './connection';
 import { translated, translateMongoError } from './errors';
 import { MongoLeases } from './leases';
 import { GridFsMedia } from './media';
-import { type IndexPlan, planAggregate, planCount, planFind, planFindOneAndUpdate, planIndexes, planInsert, planUpdate } from './plan';
+import {
+  type IndexPlan,
+  planAggregate,
+  planCount,
+  planFind,
+  planFindOneAndUpdate,
+  planIndexes,
+  planInsert,
+  planUpdate,
+} from './plan';
 
 type Collection = mongoose.mongo.Collection<Doc>;
 
@@ -29,14 +49,17 @@ const INDEX_MISMATCH_CODES: ReadonlySet<number> = new Set([85, 86]);
 const newId = (): string => new mongoose.mongo.ObjectId().toHexString();
 
 function codeOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number'
+    ? error.code
+    : undefined;
 }
 
 /** `skip`/`limit` as the embedded store accepts them: non-negative integers, limit 0 = none. */
 function checkPage(options: FindOptions): void {
   for (const key of ['skip', 'limit'] as const) {
     const value = options[key];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new BadRequest(`${key} must be a non-negative integer`);
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
+      throw new BadRequest(`${key} must be a non-negative integer`);
   }
 }
 
@@ -48,7 +71,8 @@ export function insertedBeforeFailure(error: unknown): number {
   if (typeof error !== 'object' || error === null) return 0;
   const writeErrors: unknown = 'writeErrors' in error ? error.writeErrors : undefined;
   const first: unknown = Array.isArray(writeErrors) ? writeErrors[0] : undefined;
-  if (typeof first === 'object' && first !== null && 'index' in first && typeof first.index === 'number') return first.index;
+  if (typeof first === 'object' && first !== null && 'index' in first && typeof first.index === 'number')
+    return first.index;
   return 'insertedCount' in error && typeof error.insertedCount === 'number' ? error.insertedCount : 0;
 }
 
@@ -101,9 +125,16 @@ export class MongoStore implements Store {
         await collection.createIndex(index.key, index.unique === true ? { unique: true } : {});
       } catch (error) {
         const code = codeOf(error);
-        if (code === undefined || !(INDEX_MISMATCH_CODES.has(code) || code === 11000)) throw translateMongoError(error);
-        const why = code === 11000 ? 'existing documents violate it' : 'an index on these keys exists with other options';
-        this.log?.warn({ collection: spec.name, index: index.key, code }, `mongodb index not created: ${why}`);
+        if (code === undefined || !(INDEX_MISMATCH_CODES.has(code) || code === 11000))
+          throw translateMongoError(error);
+        const why =
+          code === 11000
+            ? 'existing documents violate it'
+            : 'an index on these keys exists with other options';
+        this.log?.warn(
+          { collection: spec.name, index: index.key, code },
+          `mongodb index not created: ${why}`,
+        );
       }
     }
   }
@@ -118,7 +149,8 @@ export class MongoStore implements Store {
   async count(collection: string, filter: Filter): Promise<number> {
     const plan = planCount(collection, filter);
     const target = await this.collection(collection);
-    if (plan.method === 'estimatedDocumentCount') return translated(() => target.estimatedDocumentCount(this.timed({})));
+    if (plan.method === 'estimatedDocumentCount')
+      return translated(() => target.estimatedDocumentCount(this.timed({})));
     return translated(() => target.countDocuments(plan.filter, this.timed({})));
   }
 
@@ -138,14 +170,22 @@ export class MongoStore implements Store {
       const written = plan.docs.slice(0, insertedBeforeFailure(error)).map((doc) => doc._id);
       if (written.length > 0) {
         await target.deleteMany({ _id: { $in: written } }, this.timed({})).catch((undo: unknown) => {
-          this.log?.error({ collection, ids: written, err: translateMongoError(undo) }, 'mongodb insert: partial batch not withdrawn');
+          this.log?.error(
+            { collection, ids: written, err: translateMongoError(undo) },
+            'mongodb insert: partial batch not withdrawn',
+          );
         });
       }
       throw translateMongoError(error);
     }
   }
 
-  async update(collection: string, filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+  async update(
+    collection: string,
+    filter: Filter,
+    update: Update,
+    options: UpdateOptions = {},
+  ): Promise<UpdateResult> {
     const plan = planUpdate(collection, filter, update, { ...options, newId });
     const target = await this.collection(collection);
     const result = await translated(() =>
@@ -157,7 +197,12 @@ export class MongoStore implements Store {
     return { matched: result.matchedCount, modified: result.modifiedCount, ...upserted };
   }
 
-  async findOneAndUpdate(collection: string, filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<Doc | null> {
+  async findOneAndUpdate(
+    collection: string,
+    filter: Filter,
+    update: Update,
+    options: FindOneAndUpdateOptions = {},
+  ): Promise<Doc | null> {
     const plan = planFindOneAndUpdate(collection, filter, update, { ...options, newId });
     const target = await this.collection(collection);
     return translated(() =>
@@ -177,10 +222,15 @@ export class MongoStore implements Store {
     await writeBatch((name) => this.collection(name), batch);
   }
 
-  async aggregate(collection: string, pipeline: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  async aggregate(
+    collection: string,
+    pipeline: readonly Record<string, unknown>[],
+  ): Promise<Record<string, unknown>[]> {
     const plan = planAggregate(collection, pipeline);
     const target = await this.collection(collection);
-    return translated(() => target.aggregate<Record<string, unknown>>(plan.pipeline, this.timed(plan.options)).toArray());
+    return translated(() =>
+      target.aggregate<Record<string, unknown>>(plan.pipeline, this.timed(plan.options)).toArray(),
+    );
   }
 
   async close(): Promise<void> {
@@ -215,7 +265,9 @@ export class MongoStore implements Store {
 /** A compiled schema's declared indexes (`schema.indexes()`) as `createIndex` entries. */
 export function schemaIndexPlans(schema: mongoose.Schema): IndexPlan[] {
   return schema.indexes().map(([fields, options]) => ({
-    key: Object.fromEntries(Object.entries(fields).map(([path, dir]) => [path, dir === -1 ? -1 : 1] as const)),
+    key: Object.fromEntries(
+      Object.entries(fields).map(([path, dir]) => [path, dir === -1 ? -1 : 1] as const),
+    ),
     ...(options.unique === true ? { unique: true as const } : {}),
   }));
 }

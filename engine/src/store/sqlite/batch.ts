@@ -20,7 +20,9 @@ function versionParams(id: string, ifEtag: string | undefined): string[] {
 }
 
 function lost(collection: string, id: string): PreconditionFailed {
-  return new PreconditionFailed(`${collection} "${id}" was changed or removed by another request; read it again`);
+  return new PreconditionFailed(
+    `${collection} "${id}" was changed or removed by another request; read it again`,
+  );
 }
 
 /** Applies the batch; any failure rolls every write of it back. */
@@ -37,11 +39,15 @@ export function writeBatch(db: SqliteDb, collections: Collections, batch: readon
       }
       if (w.op === 'replace') {
         const sql = `UPDATE ${info.table} SET doc = ? WHERE ${versionClause(w.ifEtag)}`;
-        const result = translateConstraint(info, () => db.prepare(sql).run(encodeDoc(w.doc), ...versionParams(w.doc._id, w.ifEtag)));
+        const result = translateConstraint(info, () =>
+          db.prepare(sql).run(encodeDoc(w.doc), ...versionParams(w.doc._id, w.ifEtag)),
+        );
         if (result.changes === 0) throw lost(w.collection, w.doc._id);
         return;
       }
-      const result = db.prepare(`DELETE FROM ${info.table} WHERE ${versionClause(w.ifEtag)}`).run(...versionParams(w.id, w.ifEtag));
+      const result = db
+        .prepare(`DELETE FROM ${info.table} WHERE ${versionClause(w.ifEtag)}`)
+        .run(...versionParams(w.id, w.ifEtag));
       if (result.changes === 0) throw lost(w.collection, w.id);
     });
   });

@@ -113,7 +113,9 @@ export function refusalError(r: Refusal): BadRequest {
     );
   }
   if (r.param === 'page') {
-    return new BadRequest(`page: ${r.collection} is too large to skip that many items; filter on an indexed field (${fields}) to narrow the list instead`);
+    return new BadRequest(
+      `page: ${r.collection} is too large to skip that many items; filter on an indexed field (${fields}) to narrow the list instead`,
+    );
   }
   return new BadRequest(
     `where: ${r.collection} is too large to search by this filter without an index; include a condition on an indexed field (${fields}) that narrows it`,
@@ -125,10 +127,14 @@ export function refusalError(r: Refusal): BadRequest {
  * depth, ORDER BY terms. The query parser keeps client filters well inside them; a filter built
  * by code that still reaches one is a 400 of ours rather than SQLite's text in a 500.
  */
-const STATEMENT_LIMITS = /too many SQL variables|Expression tree is too large|too many terms in ORDER BY|too many columns|string or blob too big/i;
+const STATEMENT_LIMITS =
+  /too many SQL variables|Expression tree is too large|too many terms in ORDER BY|too many columns|string or blob too big/i;
 
 /** Our 400 for a statement SQLite refused as too large, or undefined for any other error. */
 export function statementLimitError(error: unknown): BadRequest | undefined {
-  if (!(error instanceof Error) || error.name !== 'SqliteError' || !STATEMENT_LIMITS.test(error.message)) return undefined;
-  return new BadRequest('where: the filter or sort is too large for the store; use fewer conditions or values');
+  if (!(error instanceof Error) || error.name !== 'SqliteError' || !STATEMENT_LIMITS.test(error.message))
+    return undefined;
+  return new BadRequest(
+    'where: the filter or sort is too large for the store; use fewer conditions or values',
+  );
 }

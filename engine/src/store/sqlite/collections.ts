@@ -76,7 +76,8 @@ function indexName(collection: string, index: IndexSpec): string {
 function indexDdl(name: string, table: string, index: IndexSpec): string {
   if (index.fields.length === 0) throw new BadRequest(`index ${name} has no fields`);
   const keys = index.fields.map(([path, dir]) => {
-    if (path !== '_id' && !SAFE_PATH.test(path)) throw new BadRequest(`invalid index path: ${JSON.stringify(path)}`);
+    if (path !== '_id' && !SAFE_PATH.test(path))
+      throw new BadRequest(`invalid index path: ${JSON.stringify(path)}`);
     return `${fieldExpr(path)}${dir === -1 ? ' DESC' : ''}`;
   });
   const unique = index.unique === true;

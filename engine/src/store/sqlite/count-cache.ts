@@ -43,7 +43,10 @@ export class CountCache {
     return this.remember(key, version, await count());
   }
 
-  private lookup(collection: string, filter: Filter): { key: string; version: string; hit: number | undefined } {
+  private lookup(
+    collection: string,
+    filter: Filter,
+  ): { key: string; version: string; hit: number | undefined } {
     const version = this.db.version();
     const key = `${collection}\u0000${JSON.stringify(filter, typedValues)}`;
     const entry = this.entries.get(key);

@@ -51,8 +51,11 @@ export class SqliteDb {
     this.raw.pragma('busy_timeout = 5000');
     this.raw.function(BUDGET_FUNCTION, { deterministic: false }, () => this.budget.tick());
     // `$regex` pushed down (translate.ts): the linear-time engine, never a backtracking RegExp.
-    this.raw.function(REGEXP_FUNCTION, { deterministic: true }, (source: unknown, flags: unknown, value: unknown) =>
-      typeof value === 'string' && compilePattern(String(source), String(flags)).test(value) ? 1 : 0,
+    this.raw.function(
+      REGEXP_FUNCTION,
+      { deterministic: true },
+      (source: unknown, flags: unknown, value: unknown) =>
+        typeof value === 'string' && compilePattern(String(source), String(flags)).test(value) ? 1 : 0,
     );
   }
 

@@ -18,7 +18,10 @@ export class StoreFault extends ServiceUnavailable {}
 const FAULTS: Readonly<Record<string, readonly [message: string, retryAfterS: number]>> = {
   // ENOSPC, or the file reached its size limit (https://sqlite.org/rescode.html#full).
   SQLITE_FULL: ['the database cannot be written: the disk holding it is full; free space on it', 60],
-  SQLITE_READONLY: ['the database cannot be written: its file or directory is read-only; reads still answer', 60],
+  SQLITE_READONLY: [
+    'the database cannot be written: its file or directory is read-only; reads still answer',
+    60,
+  ],
   SQLITE_CORRUPT: ['the database file is damaged: restore it from a backup', 300],
   SQLITE_NOTADB: ['the database file is damaged (not an SQLite database): restore it from a backup', 300],
   // EIO, EFBIG (a file size limit), a failed fsync: the disk or the filesystem under the store.
@@ -107,7 +110,8 @@ function fullCheck(db: SqliteDb): unknown[] {
 function probe(db: SqliteDb): void {
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
   // NOT INDEXED: the table's own tree, never a smaller index SQLite would rather scan for one row.
-  for (const name of tables) db.prepare(`SELECT * FROM "${String(name).replace(/"/g, '""')}" NOT INDEXED LIMIT 1`).all();
+  for (const name of tables)
+    db.prepare(`SELECT * FROM "${String(name).replace(/"/g, '""')}" NOT INDEXED LIMIT 1`).all();
 }
 
 /** The problems `check` finds (`['ok']` when none). */

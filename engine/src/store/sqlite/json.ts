@@ -24,7 +24,10 @@ const trees = new WeakMap<readonly string[], PathTree>();
 function treeOf(paths: readonly string[]): PathTree {
   let tree = trees.get(paths);
   if (tree === undefined) {
-    const root = { leaf: false, children: new Map<string, { leaf: boolean; children: Map<string, unknown> }>() };
+    const root = {
+      leaf: false,
+      children: new Map<string, { leaf: boolean; children: Map<string, unknown> }>(),
+    };
     for (const path of paths) {
       let node = root;
       for (const segment of path.split('.')) {

@@ -5,7 +5,8 @@
 import type { Lease, LeaseStore } from '../port';
 import type { SqliteDb } from './db';
 
-const SCHEMA = 'CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)';
+const SCHEMA =
+  'CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)';
 
 interface LeaseRow {
   readonly holder: string;
@@ -41,7 +42,9 @@ export function sqliteLeases(db: SqliteDb): LeaseStore {
       return db.immediate(() => (read(name)?.holder === holder ? write(name, holder, ttlMs) : null));
     },
     async release(name, holder) {
-      return db.immediate(() => db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder).changes > 0);
+      return db.immediate(
+        () => db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder).changes > 0,
+      );
     },
   };
 }

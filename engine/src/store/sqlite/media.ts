@@ -30,7 +30,8 @@ export function sqliteMedia(db: SqliteDb): MediaStore {
         return await writeChunks(db, id, content, meta);
       } catch (error) {
         // Chunks of a failed upload have no media row; drop them (best effort if the store closed).
-        if (!isClosedError(db)) db.immediate(() => db.prepare('DELETE FROM media_chunks WHERE media_id = ?').run(id));
+        if (!isClosedError(db))
+          db.immediate(() => db.prepare('DELETE FROM media_chunks WHERE media_id = ?').run(id));
         throw error;
       }
     },
@@ -47,12 +48,23 @@ export function sqliteMedia(db: SqliteDb): MediaStore {
   };
 }
 
-async function writeChunks(db: SqliteDb, id: string, content: Readable, meta: { filename: string; contentType: string }): Promise<MediaInfo> {
+async function writeChunks(
+  db: SqliteDb,
+  id: string,
+  content: Readable,
+  meta: { filename: string; contentType: string },
+): Promise<MediaInfo> {
   const writer = new ChunkWriter(db, id);
   for await (const piece of content) {
     writer.push(typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece as Uint8Array));
   }
-  const info: MediaInfo = { id, filename: meta.filename, contentType: meta.contentType, length: writer.length, uploadedAt: new Date() };
+  const info: MediaInfo = {
+    id,
+    filename: meta.filename,
+    contentType: meta.contentType,
+    length: writer.length,
+    uploadedAt: new Date(),
+  };
   writer.finish(() =>
     db
       .prepare('INSERT INTO media (id, filename, content_type, length, uploaded_at) VALUES (?, ?, ?, ?, ?)')
@@ -111,7 +123,9 @@ class ChunkWriter {
 }
 
 function readInfo(db: SqliteDb, id: string): MediaInfo | null {
-  const row: unknown = db.prepare('SELECT id, filename, content_type, length, uploaded_at FROM media WHERE id = ?').get(id);
+  const row: unknown = db
+    .prepare('SELECT id, filename, content_type, length, uploaded_at FROM media WHERE id = ?')
+    .get(id);
   if (typeof row !== 'object' || row === null) return null;
   const r = row as Record<string, unknown>;
   return {
@@ -127,7 +141,9 @@ function readInfo(db: SqliteDb, id: string): MediaInfo | null {
 function* readChunks(db: SqliteDb, info: MediaInfo): Generator<Buffer> {
   const chunks = Math.ceil(info.length / CHUNK_SIZE);
   for (let n = 0; n < chunks; n += 1) {
-    const row: unknown = db.prepare('SELECT data FROM media_chunks WHERE media_id = ? AND n = ?').get(info.id, n);
+    const row: unknown = db
+      .prepare('SELECT data FROM media_chunks WHERE media_id = ? AND n = ?')
+      .get(info.id, n);
     const data = typeof row === 'object' && row !== null && 'data' in row ? row.data : undefined;
     if (!Buffer.isBuffer(data)) throw new Error(`media ${info.id}: chunk ${n} is missing`);
     yield data;

@@ -12,7 +12,10 @@ import { PATTERN_OPERATORS, rewritePatterns } from './patterns';
 import { isPlainObject } from './translate';
 
 /** `$where`, `$function` and `$accumulator` run JavaScript: never from a stored query. */
-const OPTIONS: Partial<Options> = { scriptEnabled: false, context: Context.init({ query: PATTERN_OPERATORS }) };
+const OPTIONS: Partial<Options> = {
+  scriptEnabled: false,
+  context: Context.init({ query: PATTERN_OPERATORS }),
+};
 
 /** mingo's messages (matched by their text) in our words; anything else gets the generic one. */
 const MINGO_MESSAGES: ReadonlyArray<readonly [RegExp, string]> = [
@@ -28,7 +31,10 @@ export function guard<T>(fn: () => T): T {
   } catch (error) {
     if (error instanceof MingoError) {
       const known = MINGO_MESSAGES.find(([re]) => re.test(error.message));
-      throw new BadRequest(known?.[1] ?? 'the filter, sort or update could not be evaluated: an operator got a value of the wrong type');
+      throw new BadRequest(
+        known?.[1] ??
+          'the filter, sort or update could not be evaluated: an operator got a value of the wrong type',
+      );
     }
     throw error;
   }
@@ -49,7 +55,11 @@ export function sortObject(sort: SortSpec): Record<string, 1 | -1> {
 }
 
 /** Filters, sorts and pages in memory. */
-export function findInMemory(docs: readonly Doc[], filter: Filter, page: { sort: SortSpec; skip: number; limit: number }): Doc[] {
+export function findInMemory(
+  docs: readonly Doc[],
+  filter: Filter,
+  page: { sort: SortSpec; skip: number; limit: number },
+): Doc[] {
   return guard(() => {
     let cursor = mingoFind<Doc>([...docs], rewritePatterns(filter), undefined, OPTIONS)
       .sort(sortObject(page.sort))
@@ -70,7 +80,12 @@ export function applyOperators(doc: Doc, modifier: Record<string, unknown>): str
 }
 
 /** Runs an aggregation pipeline over documents already in memory. */
-export function aggregateInMemory(docs: readonly Doc[], pipeline: readonly Record<string, unknown>[]): Record<string, unknown>[] {
-  const stages = pipeline.map((stage) => (isPlainObject(stage.$match) ? { ...stage, $match: rewritePatterns(stage.$match) } : stage));
+export function aggregateInMemory(
+  docs: readonly Doc[],
+  pipeline: readonly Record<string, unknown>[],
+): Record<string, unknown>[] {
+  const stages = pipeline.map((stage) =>
+    isPlainObject(stage.$match) ? { ...stage, $match: rewritePatterns(stage.$match) } : stage,
+  );
   return guard(() => mingoAggregate([...docs], stages, OPTIONS));
 }

@@ -31,7 +31,8 @@ function regExpSpec(re: RegExp): PatternSpec {
 export function rewritePatterns(filter: Filter): Filter {
   const out: Filter = {};
   for (const [key, value] of Object.entries(filter)) {
-    if (LOGICAL.has(key) && Array.isArray(value)) out[key] = value.map((sub: unknown) => (isPlainObject(sub) ? rewritePatterns(sub) : sub));
+    if (LOGICAL.has(key) && Array.isArray(value))
+      out[key] = value.map((sub: unknown) => (isPlainObject(sub) ? rewritePatterns(sub) : sub));
     else if (key.startsWith('$')) out[key] = value;
     else out[key] = rewriteCondition(value);
   }
@@ -47,7 +48,9 @@ function rewriteCondition(value: unknown): unknown {
     else if (op === '$options') continue;
     else if (op === '$not') out[op] = rewriteCondition(arg);
     else if (op === '$elemMatch' && isPlainObject(arg))
-      out[op] = Object.keys(arg).every((k) => k.startsWith('$') && !LOGICAL.has(k)) ? rewriteCondition(arg) : rewritePatterns(arg);
+      out[op] = Object.keys(arg).every((k) => k.startsWith('$') && !LOGICAL.has(k))
+        ? rewriteCondition(arg)
+        : rewritePatterns(arg);
     else out[op] = arg;
   }
   return out;
@@ -62,7 +65,11 @@ function patternSpec(regex: unknown, options: unknown): PatternSpec {
  * mingo's own `$regex` operator resolves the field (arrays included) and calls `exec` on its
  * argument; it is handed the RE2 pattern behind an `exec` of the same meaning.
  */
-function patternMatch(selector: string, value: unknown, options: Options): (doc: Record<string, unknown>) => boolean {
+function patternMatch(
+  selector: string,
+  value: unknown,
+  options: Options,
+): (doc: Record<string, unknown>) => boolean {
   const spec = isPlainObject(value) ? value : {};
   const pattern = compilePattern(String(spec.source), typeof spec.flags === 'string' ? spec.flags : '');
   const exec = (input: string): string[] | null => (pattern.test(input) ? [input] : null);
@@ -70,10 +77,17 @@ function patternMatch(selector: string, value: unknown, options: Options): (doc:
 }
 
 /** A `RegExp` that reached mingo anyway (its `normalize` builds one) also runs on RE2. */
-function regexOnRe2(selector: string, value: unknown, options: Options): (doc: Record<string, unknown>) => boolean {
+function regexOnRe2(
+  selector: string,
+  value: unknown,
+  options: Options,
+): (doc: Record<string, unknown>) => boolean {
   const spec = value instanceof RegExp ? regExpSpec(value) : { source: String(value), flags: '' };
   return patternMatch(selector, spec, options);
 }
 
 /** The query operators the adapter adds to mingo's, typed as `Context.init` takes them. */
-export const PATTERN_OPERATORS: NonNullable<NonNullable<Parameters<typeof Context.init>[0]>['query']> = { [PATTERN_OP]: patternMatch, $regex: regexOnRe2 };
+export const PATTERN_OPERATORS: NonNullable<NonNullable<Parameters<typeof Context.init>[0]>['query']> = {
+  [PATTERN_OP]: patternMatch,
+  $regex: regexOnRe2,
+};

@@ -17,7 +17,9 @@ export function planDetails(db: SqliteDb, sql: string, params: readonly SqlValue
   const hit = known.get(sql);
   if (hit !== undefined) return hit;
   const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params);
-  const details = rows.map((row) => (typeof row === 'object' && row !== null && 'detail' in row ? String(row.detail) : ''));
+  const details = rows.map((row) =>
+    typeof row === 'object' && row !== null && 'detail' in row ? String(row.detail) : '',
+  );
   if (known.size >= PLAN_CACHE_SIZE) known.clear();
   known.set(sql, details);
   return details;

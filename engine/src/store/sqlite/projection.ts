@@ -40,7 +40,10 @@ export function projectionPlan(projection: Projection | undefined): ProjectionPl
   if (!keys.every((key) => TOP_LEVEL.test(key))) return { docExpr: 'doc', rest: projection };
   const large = `octet_length(doc) > ${LARGE_DOC_BYTES}`;
   if (Object.values(projection).every((v) => v === 0)) {
-    return { docExpr: `CASE WHEN ${large} THEN json_remove(doc, ${keys.map((k) => `'$.${k}'`).join(', ')}) ELSE doc END`, finish: dropper(keys) };
+    return {
+      docExpr: `CASE WHEN ${large} THEN json_remove(doc, ${keys.map((k) => `'$.${k}'`).join(', ')}) ELSE doc END`,
+      finish: dropper(keys),
+    };
   }
   const kept = ['_id', ...keys];
   const picked = `(SELECT json_group_object(key, doc -> ('$.' || key)) FROM json_each(doc) WHERE key IN (${kept.map((k) => `'${k}'`).join(', ')}))`;

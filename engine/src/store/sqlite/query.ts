@@ -22,7 +22,11 @@ interface Plan {
   /** The statement, with `fleet_budget()` leading its WHERE. */
   readonly sql: string;
   /** Mode `sql` only: the same statement without the budget term, and its WHERE alone. */
-  readonly unbudgeted?: { readonly sql: string; readonly where: string | undefined; readonly whereParams: readonly SqlValue[] };
+  readonly unbudgeted?: {
+    readonly sql: string;
+    readonly where: string | undefined;
+    readonly whereParams: readonly SqlValue[];
+  };
   readonly params: readonly SqlValue[];
   /** The projection still to apply after reading (undefined: none, or done in SQL). */
   readonly projection: Projection | undefined;
@@ -38,7 +42,12 @@ interface Page {
 }
 
 /** The documents matching `filter`, sorted, paged and projected, within the work budget (budget.ts). */
-export function findDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, options: FindOptions = {}): Doc[] {
+export function findDocs(
+  db: SqliteDb,
+  info: CollectionInfo,
+  filter: Filter,
+  options: FindOptions = {},
+): Doc[] {
   const page = toPage(options);
   const plan = planFind(info, filter, page, options.projection);
   const docs = withinBudget(
@@ -49,11 +58,21 @@ export function findDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, opt
   return plan.projection === undefined ? docs : project(docs, plan.projection);
 }
 
-function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, page }: { plan: Plan; page: Page }): Doc[] {
+function runFind(
+  db: SqliteDb,
+  info: CollectionInfo,
+  filter: Filter,
+  { plan, page }: { plan: Plan; page: Page },
+): Doc[] {
   if (plan.mode === 'sql') {
     const plain = plan.unbudgeted;
     const cheap =
-      plain !== undefined && !findNeedsBudget(db, { sql: plain.sql, params: plan.params }, { sql: plain.where, params: plain.whereParams, table: info.table });
+      plain !== undefined &&
+      !findNeedsBudget(
+        db,
+        { sql: plain.sql, params: plan.params },
+        { sql: plain.where, params: plain.whereParams, table: info.table },
+      );
     const rows = db.prepare(cheap ? plain.sql : plan.sql).all(...plan.params);
     const docs: Doc[] = [];
     for (const row of rows) {
@@ -65,7 +84,8 @@ function runFind(db: SqliteDb, info: CollectionInfo, filter: Filter, { plan, pag
   const statement = db.prepare(plan.sql);
   // Compile first: a filter that throws must not leave an open iterator (the connection stays busy).
   const test = compileFilter(filter);
-  if (plan.mode === 'stream') return streamMatches(statement.iterate(...plan.params), info, test, { page, budget: db.budget });
+  if (plan.mode === 'stream')
+    return streamMatches(statement.iterate(...plan.params), info, test, { page, budget: db.budget });
   const spend = db.budget.memoryCounter();
   const candidates: Doc[] = [];
   for (const row of statement.iterate(...plan.params)) {
@@ -83,20 +103,32 @@ const HEAVY_SKIP = 20_000;
  * streamed through mingo, or a statement that needs the row budget), so it is worth running off
  * the event loop (read-pool.ts). A find an index serves costs less than the trip to a worker.
  */
-export function findIsHeavy(db: SqliteDb, info: CollectionInfo, filter: Filter, options: FindOptions = {}): boolean {
+export function findIsHeavy(
+  db: SqliteDb,
+  info: CollectionInfo,
+  filter: Filter,
+  options: FindOptions = {},
+): boolean {
   const page = toPage(options);
   const plan = planFind(info, filter, page, options.projection);
   const plain = plan.unbudgeted;
   // Skipping index entries costs ~0.1 us each: a page 40,000 deep in 1,000,000 actions is ~90 ms.
   if (plan.mode !== 'sql' || plain === undefined || page.skip >= HEAVY_SKIP) return true;
-  return findNeedsBudget(db, { sql: plain.sql, params: plan.params }, { sql: plain.where, params: plain.whereParams, table: info.table });
+  return findNeedsBudget(
+    db,
+    { sql: plain.sql, params: plan.params },
+    { sql: plain.where, params: plain.whereParams, table: info.table },
+  );
 }
 
 /** Whether a count may take a while: it is not answered by an index alone. */
 export function countIsHeavy(db: SqliteDb, info: CollectionInfo, filter: Filter): boolean {
   const where = translateFilter(filter, info.fields);
   if (!where.complete) return true;
-  return where.sql !== undefined && !indexOnly(db, `SELECT count(*) AS n FROM ${info.table} WHERE ${where.sql}`, where.params);
+  return (
+    where.sql !== undefined &&
+    !indexOnly(db, `SELECT count(*) AS n FROM ${info.table} WHERE ${where.sql}`, where.params)
+  );
 }
 
 /** About how many rows the collection holds (its largest rowid: no scan), for deciding where a read runs. */
@@ -112,7 +144,10 @@ export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): n
   if (where.complete) {
     const plain = `SELECT count(*) AS n FROM ${info.table}${clause}`;
     // An index-only count (a covering index, or none at all) is cheap at any size: no budget.
-    const sql = (): string => (clause === '' || indexOnly(db, plain, where.params) ? plain : `SELECT count(*) AS n FROM ${info.table}${budgeted(where.sql)}`);
+    const sql = (): string =>
+      clause === '' || indexOnly(db, plain, where.params)
+        ? plain
+        : `SELECT count(*) AS n FROM ${info.table}${budgeted(where.sql)}`;
     const row = withinBudget(
       db,
       () => db.prepare(sql()).get(...where.params),
@@ -124,13 +159,17 @@ export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): n
   const count = (): number => {
     const spend = db.budget.memoryCounter();
     let n = 0;
-    for (const row of db.prepare(`SELECT doc FROM ${info.table}${budgeted(where.sql)}`).iterate(...where.params)) {
+    for (const row of db
+      .prepare(`SELECT doc FROM ${info.table}${budgeted(where.sql)}`)
+      .iterate(...where.params)) {
       spend();
       if (test(decodeDoc(docColumn(row), info.datetimePaths))) n += 1;
     }
     return n;
   };
-  return withinBudget(db, count, () => refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }));
+  return withinBudget(db, count, () =>
+    refusalError({ param: 'where', collection: info.name, indexed: info.indexed, sortFields: [] }),
+  );
 }
 
 /** Runs `fn` within the row budgets; a spent budget becomes the 400 `refusal` builds. */
@@ -149,25 +188,50 @@ function withinBudget<T>(db: SqliteDb, fn: () => T, refusal: () => Error): T {
  * else the filter.
  */
 function refusalOf(db: SqliteDb, info: CollectionInfo, plan: Plan, page: Page): Error {
-  const sortedWithoutIndex = plan.mode === 'memory' || sortsInTempTree(planDetails(db, plan.sql, plan.params));
-  const param = sortedWithoutIndex && page.sort.length > 0 ? 'sort' : page.skip >= db.budget.limits.sqlRows / 2 ? 'page' : 'where';
-  return refusalError({ param, collection: info.name, indexed: info.indexed, sortFields: page.sort.map(([f]) => f) });
+  const sortedWithoutIndex =
+    plan.mode === 'memory' || sortsInTempTree(planDetails(db, plan.sql, plan.params));
+  const param =
+    sortedWithoutIndex && page.sort.length > 0
+      ? 'sort'
+      : page.skip >= db.budget.limits.sqlRows / 2
+        ? 'page'
+        : 'where';
+  return refusalError({
+    param,
+    collection: info.name,
+    indexed: info.indexed,
+    sortFields: page.sort.map(([f]) => f),
+  });
 }
 
 /** Runs a pipeline; a leading `$match` becomes the (pushed-down where possible) pre-filter. */
-export function aggregateDocs(db: SqliteDb, info: CollectionInfo, pipeline: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+export function aggregateDocs(
+  db: SqliteDb,
+  info: CollectionInfo,
+  pipeline: readonly Record<string, unknown>[],
+): Record<string, unknown>[] {
   const first = pipeline[0];
-  const match = first !== undefined && Object.keys(first).length === 1 && isPlainObject(first.$match) ? first.$match : undefined;
+  const match =
+    first !== undefined && Object.keys(first).length === 1 && isPlainObject(first.$match)
+      ? first.$match
+      : undefined;
   // Documents are decoded (datetimes revived) before mingo sees them, so date operators work.
   const docs = findDocs(db, info, match ?? {});
   return aggregateInMemory(docs, match === undefined ? pipeline : pipeline.slice(1));
 }
 
 /** SQLite's `EXPLAIN QUERY PLAN` for the SQL a find would run: one line per plan step. */
-export function explainFind(db: SqliteDb, info: CollectionInfo, filter: Filter, options: FindOptions = {}): string {
+export function explainFind(
+  db: SqliteDb,
+  info: CollectionInfo,
+  filter: Filter,
+  options: FindOptions = {},
+): string {
   const plan = planFind(info, filter, toPage(options), options.projection);
   const rows = db.prepare(`EXPLAIN QUERY PLAN ${plan.sql}`).all(...plan.params);
-  const details = rows.map((row) => (typeof row === 'object' && row !== null && 'detail' in row ? String(row.detail) : ''));
+  const details = rows.map((row) =>
+    typeof row === 'object' && row !== null && 'detail' in row ? String(row.detail) : '',
+  );
   return [`mode: ${plan.mode}`, ...details].join('\n');
 }
 
@@ -176,17 +240,32 @@ function budgeted(sql: string | undefined): string {
   return sql === undefined ? ` WHERE ${BUDGET_FUNCTION}()` : ` WHERE ${BUDGET_FUNCTION}() AND (${sql})`;
 }
 
-function planFind(info: CollectionInfo, filter: Filter, page: Page, projection: Projection | undefined): Plan {
+function planFind(
+  info: CollectionInfo,
+  filter: Filter,
+  page: Page,
+  projection: Projection | undefined,
+): Plan {
   const where = translateFilter(filter, info.fields);
   const clause = budgeted(where.sql);
   const order = page.sort.length === 0 ? '' : orderBy(page.sort, info.fields);
   const normalized = normalizeProjection(projection);
   if (order === undefined) {
-    return { mode: 'memory', sql: `SELECT doc FROM ${info.table}${clause}`, params: where.params, projection: normalized };
+    return {
+      mode: 'memory',
+      sql: `SELECT doc FROM ${info.table}${clause}`,
+      params: where.params,
+      projection: normalized,
+    };
   }
   const orderClause = order === '' ? '' : ` ORDER BY ${order}`;
   if (!where.complete) {
-    return { mode: 'stream', sql: `SELECT doc FROM ${info.table}${clause}${orderClause}`, params: where.params, projection: normalized };
+    return {
+      mode: 'stream',
+      sql: `SELECT doc FROM ${info.table}${clause}${orderClause}`,
+      params: where.params,
+      projection: normalized,
+    };
   }
   const projected = projectionPlan(normalized);
   const docExpr = projected.docExpr;
@@ -232,7 +311,8 @@ function normalizeProjection(projection: Projection | undefined): Projection | u
   const entries = Object.entries(projection).filter(([key]) => key !== '_id');
   if (entries.length === 0) return undefined;
   const inclusive = entries[0]?.[1] === 1;
-  if (entries.some(([, v]) => (v === 1) !== inclusive)) throw new BadRequest('projection cannot mix inclusion and exclusion');
+  if (entries.some(([, v]) => (v === 1) !== inclusive))
+    throw new BadRequest('projection cannot mix inclusion and exclusion');
   return Object.fromEntries<0 | 1>(entries.map(([k]) => [k, inclusive ? 1 : 0]));
 }
 

@@ -9,7 +9,12 @@ import type { CollectionInfo } from './collections';
 
 /** One read: a find or a count of one collection. */
 export type Read =
-  | { readonly kind: 'find'; readonly info: CollectionInfo; readonly filter: Filter; readonly options: FindOptions }
+  | {
+      readonly kind: 'find';
+      readonly info: CollectionInfo;
+      readonly filter: Filter;
+      readonly options: FindOptions;
+    }
   | { readonly kind: 'count'; readonly info: CollectionInfo; readonly filter: Filter };
 
 /** A read numbered by the asking side. */
@@ -46,8 +51,15 @@ export function toWire(err: unknown): WireError {
       ...(err.headers === undefined ? {} : { headers: err.headers }),
     };
   }
-  const code = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
-  return { http: false, message: err instanceof Error ? err.message : String(err), ...(code === undefined ? {} : { code }) };
+  const code =
+    typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+      ? err.code
+      : undefined;
+  return {
+    http: false,
+    message: err instanceof Error ? err.message : String(err),
+    ...(code === undefined ? {} : { code }),
+  };
 }
 
 /** The error `wire` describes: an `HttpError` of the same status, or an Error with the driver's code (faults.ts reads it). */

@@ -41,7 +41,10 @@ class ReadThread {
   dead = false;
 
   constructor(path: string, limits: RowBudgetLimits) {
-    this.worker = new Worker(workerScript().source, { eval: true, workerData: { path, limits: { ...limits } } });
+    this.worker = new Worker(workerScript().source, {
+      eval: true,
+      workerData: { path, limits: { ...limits } },
+    });
     // The store's close terminates it; it never holds the process open on its own.
     this.worker.unref();
     this.worker.on('message', (answer: ReadAnswer) => this.settle(answer));
@@ -70,7 +73,8 @@ class ReadThread {
   /** The thread is gone (a crash, an exit): what it still had to answer fails as a 503. */
   private fail(err: Error): void {
     this.dead = true;
-    for (const pending of this.pending.values()) pending.reject(new ServiceUnavailable(`a read could not finish: ${err.message}; try again`));
+    for (const pending of this.pending.values())
+      pending.reject(new ServiceUnavailable(`a read could not finish: ${err.message}; try again`));
     this.pending.clear();
   }
 }
@@ -97,7 +101,8 @@ export class ReadPool {
 
   /** Starts the first thread ahead of the first heavy read (a thread takes most of a second to load). */
   warm(): void {
-    if (!this.closed && this.threads.length === 0 && this.offload.workers > 0) this.threads.push(new ReadThread(this.path, this.limits));
+    if (!this.closed && this.threads.length === 0 && this.offload.workers > 0)
+      this.threads.push(new ReadThread(this.path, this.limits));
   }
 
   async close(): Promise<void> {

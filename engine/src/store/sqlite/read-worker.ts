@@ -12,14 +12,22 @@ import { countDocs, findDocs } from './query';
 import { toWire, type ReadAnswer, type ReadRequest } from './read-messages';
 
 /** What read-pool.ts hands over: `workerData` is untyped, so it is parsed. */
-const Setup = z.object({ path: z.string(), limits: z.object({ sqlRows: z.number().int().positive(), memoryRows: z.number().int().positive() }) });
+const Setup = z.object({
+  path: z.string(),
+  limits: z.object({ sqlRows: z.number().int().positive(), memoryRows: z.number().int().positive() }),
+});
 
 const setup = Setup.parse(workerData);
 const db = new SqliteDb(setup.path, setup.limits, { readOnly: true });
 
 function answer(request: ReadRequest): ReadAnswer {
   try {
-    if (request.kind === 'find') return { id: request.id, ok: true, texts: findDocs(db, request.info, request.filter, request.options).map(encodeDoc) };
+    if (request.kind === 'find')
+      return {
+        id: request.id,
+        ok: true,
+        texts: findDocs(db, request.info, request.filter, request.options).map(encodeDoc),
+      };
     return { id: request.id, ok: true, n: countDocs(db, request.info, request.filter) };
   } catch (err) {
     return { id: request.id, ok: false, error: toWire(err) };

@@ -12,7 +12,15 @@ import { sqliteLeases } from './leases';
 import { sqliteMedia } from './media';
 import { writeBatch } from './batch';
 import { decodeDoc } from './json';
-import { aggregateDocs, countDocs, countIsHeavy, explainFind, findDocs, findIsHeavy, roughRowCount } from './query';
+import {
+  aggregateDocs,
+  countDocs,
+  countIsHeavy,
+  explainFind,
+  findDocs,
+  findIsHeavy,
+  roughRowCount,
+} from './query';
 import { DEFAULT_READ_OFFLOAD, ReadPool, type ReadOffload } from './read-pool';
 import { deleteDocs, findOneAndUpdateDoc, insertDocs, updateDocs } from './writes';
 
@@ -46,7 +54,8 @@ export function openSqliteStore({ path, rowBudget, check, readOffload }: SqliteS
   const collections = new Collections(db);
   const counts = new CountCache(db);
   const offload = { ...DEFAULT_READ_OFFLOAD, ...readOffload };
-  const pool = path === ':memory:' || offload.workers === 0 ? undefined : new ReadPool(path, db.budget.limits, offload);
+  const pool =
+    path === ':memory:' || offload.workers === 0 ? undefined : new ReadPool(path, db.budget.limits, offload);
   /** The pool when this read goes to a worker: heavy, on a collection big enough for it to matter. */
   const poolFor = (info: CollectionInfo, heavy: () => boolean): ReadPool | undefined =>
     pool !== undefined && roughRowCount(db, info) >= offload.minRows && heavy() ? pool : undefined;
@@ -67,7 +76,11 @@ export function openSqliteStore({ path, rowBudget, check, readOffload }: SqliteS
       const info = collections.get(collection);
       const via = poolFor(info, () => countIsHeavy(db, info, filter));
       if (via === undefined) return counts.get(collection, filter, () => countDocs(db, info, filter));
-      return counts.getAsync(collection, filter, async () => (await via.run({ kind: 'count', info, filter })).n ?? 0);
+      return counts.getAsync(
+        collection,
+        filter,
+        async () => (await via.run({ kind: 'count', info, filter })).n ?? 0,
+      );
     },
     async insert(collection, docs) {
       insertDocs(db, collections.get(collection), docs);

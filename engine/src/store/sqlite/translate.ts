@@ -53,7 +53,8 @@ export function orderBy(sort: SortSpec, fields: PushableFields): string | undefi
 
 function translateEntry(key: string, value: unknown, fields: PushableFields): SqlCondition {
   if (key === '$and') return Array.isArray(value) ? and(value.map((f) => subFilter(f, fields))) : RESIDUAL;
-  if (key === '$or') return Array.isArray(value) && value.length > 0 ? or(value.map((f) => subFilter(f, fields))) : RESIDUAL;
+  if (key === '$or')
+    return Array.isArray(value) && value.length > 0 ? or(value.map((f) => subFilter(f, fields))) : RESIDUAL;
   const type = key.startsWith('$') ? undefined : fields.get(key);
   if (type === undefined) return RESIDUAL;
   const expr = fieldExpr(key);
@@ -61,7 +62,9 @@ function translateEntry(key: string, value: unknown, fields: PushableFields): Sq
   if (!isOperatorObject(value)) return equals(expr, type, value);
   return and(
     Object.entries(value).map(([op, arg]) =>
-      op === '$regex' || op === '$options' ? patternOp(expr, type, op, value) : translateOperator(expr, type, op, arg),
+      op === '$regex' || op === '$options'
+        ? patternOp(expr, type, op, value)
+        : translateOperator(expr, type, op, arg),
     ),
   );
 }
@@ -93,7 +96,12 @@ function translateOperator(expr: string, type: ScalarType, op: string, arg: unkn
 }
 
 /** `$options` is consumed with its `$regex`; alone it would be MongoDB's error, left to mingo. */
-function patternOp(expr: string, type: ScalarType, op: '$regex' | '$options', operators: Record<string, unknown>): SqlCondition {
+function patternOp(
+  expr: string,
+  type: ScalarType,
+  op: '$regex' | '$options',
+  operators: Record<string, unknown>,
+): SqlCondition {
   if (op === '$regex') return pattern(expr, type, operators.$regex, operators.$options);
   return '$regex' in operators ? TRUE : RESIDUAL;
 }
@@ -105,7 +113,10 @@ function patternOp(expr: string, type: ScalarType, op: '$regex' | '$options', op
  */
 function pattern(expr: string, type: ScalarType, regex: unknown, options: unknown): SqlCondition {
   if (type !== 'string') return RESIDUAL;
-  const spec = regex instanceof RegExp ? { source: regex.source, flags: [...regex.flags].filter((f) => 'ims'.includes(f)).join('') } : undefined;
+  const spec =
+    regex instanceof RegExp
+      ? { source: regex.source, flags: [...regex.flags].filter((f) => 'ims'.includes(f)).join('') }
+      : undefined;
   const source = spec?.source ?? (typeof regex === 'string' ? regex : undefined);
   if (source === undefined) return RESIDUAL;
   const flags = spec?.flags ?? (typeof options === 'string' ? options : '');
@@ -152,13 +163,15 @@ function inList(expr: string, type: ScalarType, values: readonly unknown[], nega
       bound.push(v);
     }
   }
-  const list = bound.length > 0 ? `${expr} ${negate ? 'NOT IN' : 'IN'} (${bound.map(() => '?').join(', ')})` : undefined;
+  const list =
+    bound.length > 0 ? `${expr} ${negate ? 'NOT IN' : 'IN'} (${bound.map(() => '?').join(', ')})` : undefined;
   if (!negate) {
     const parts = [list, hasNull ? `${expr} IS NULL` : undefined].filter((p) => p !== undefined);
     return cond(parts.length === 0 ? '0' : `(${parts.join(' OR ')})`, bound);
   }
   // NOT IN is NULL (not true) for a NULL field, yet MongoDB's $nin matches a missing field.
-  if (hasNull) return cond(list === undefined ? `${expr} IS NOT NULL` : `(${expr} IS NOT NULL AND ${list})`, bound);
+  if (hasNull)
+    return cond(list === undefined ? `${expr} IS NOT NULL` : `(${expr} IS NOT NULL AND ${list})`, bound);
   return list === undefined ? TRUE : cond(`(${expr} IS NULL OR ${list})`, bound);
 }
 

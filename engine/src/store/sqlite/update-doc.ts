@@ -26,8 +26,12 @@ export function parseUpdate(update: Update): ParsedUpdate {
   for (const op of operators) {
     const fields = update[op];
     if (!isPlainObject(fields)) throw new BadRequest(`${op} expects an object`);
-    const touchesId = Object.entries(fields).some(([path, target]) => isIdPath(path) || (op === '$rename' && typeof target === 'string' && isIdPath(target)));
-    if (touchesId && !ID_TOLERANT.has(op)) throw new BadRequest(`${op} cannot modify the immutable field '_id'`);
+    const touchesId = Object.entries(fields).some(
+      ([path, target]) =>
+        isIdPath(path) || (op === '$rename' && typeof target === 'string' && isIdPath(target)),
+    );
+    if (touchesId && !ID_TOLERANT.has(op))
+      throw new BadRequest(`${op} cannot modify the immutable field '_id'`);
     ops[op] = fields;
   }
   return { kind: 'operators', ops };
@@ -69,7 +73,10 @@ function applyModifier(doc: Doc, modifier: Record<string, Record<string, unknown
 }
 
 /** `$set: {_id: <same>}` is a no-op MongoDB accepts; any other value is an attempt to change it. */
-function withoutId(ops: Record<string, Record<string, unknown>>, id: string): Record<string, Record<string, unknown>> {
+function withoutId(
+  ops: Record<string, Record<string, unknown>>,
+  id: string,
+): Record<string, Record<string, unknown>> {
   const set = ops.$set;
   if (set === undefined || !Object.keys(set).some(isIdPath)) return ops;
   const { _id: newId, ...rest } = set;
@@ -79,7 +86,8 @@ function withoutId(ops: Record<string, Record<string, unknown>>, id: string): Re
 }
 
 function assertSameId(candidate: unknown, id: string): void {
-  if (candidate !== undefined && candidate !== id) throw new BadRequest("cannot modify the immutable field '_id'");
+  if (candidate !== undefined && candidate !== id)
+    throw new BadRequest("cannot modify the immutable field '_id'");
 }
 
 function chooseId(...candidates: unknown[]): string {

@@ -22,10 +22,18 @@ export function insertDocs(db: SqliteDb, info: CollectionInfo, docs: readonly Do
 }
 
 /** Updates the first match (or every one with `multi`), or upserts. */
-export function updateDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, update: Update, options: UpdateOptions = {}): UpdateResult {
+export function updateDocs(
+  db: SqliteDb,
+  info: CollectionInfo,
+  filter: Filter,
+  update: Update,
+  options: UpdateOptions = {},
+): UpdateResult {
   const parsed = parseUpdate(update);
   return db.immediate(() => {
-    const targets = db.budget.exempt(() => findDocs(db, info, filter, { limit: options.multi === true ? 0 : 1 }));
+    const targets = db.budget.exempt(() =>
+      findDocs(db, info, filter, { limit: options.multi === true ? 0 : 1 }),
+    );
     if (targets.length === 0) {
       if (options.upsert !== true) return { matched: 0, modified: 0 };
       const doc = upsertDoc(filter, parsed);
@@ -45,11 +53,24 @@ export function updateDocs(db: SqliteDb, info: CollectionInfo, filter: Filter, u
  * Updates the first match in `sort` order and returns it. The IMMEDIATE transaction takes the
  * write lock before the read, so two claimers (in this process or another) never get one doc.
  */
-export function findOneAndUpdateDoc(db: SqliteDb, info: CollectionInfo, filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Doc | null {
+export function findOneAndUpdateDoc(
+  db: SqliteDb,
+  info: CollectionInfo,
+  filter: Filter,
+  update: Update,
+  options: FindOneAndUpdateOptions = {},
+): Doc | null {
   const parsed = parseUpdate(update);
   const wantBefore = options.returnDocument === 'before';
   return db.immediate(() => {
-    const [doc] = db.budget.exempt(() => findDocs(db, info, filter, options.sort === undefined ? { limit: 1 } : { sort: options.sort, limit: 1 }));
+    const [doc] = db.budget.exempt(() =>
+      findDocs(
+        db,
+        info,
+        filter,
+        options.sort === undefined ? { limit: 1 } : { sort: options.sort, limit: 1 },
+      ),
+    );
     if (doc === undefined) {
       if (options.upsert !== true) return null;
       const created = upsertDoc(filter, parsed);
@@ -80,16 +101,25 @@ export function deleteDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): 
 /** Inserts one document inside the caller's transaction; returns the stored text. */
 export function insertOne(db: SqliteDb, info: CollectionInfo, doc: Doc): string {
   const text = encodeDoc(doc);
-  translateConstraint(info, () => db.prepare(`INSERT INTO ${info.table} (id, doc) VALUES (?, ?)`).run(doc._id, text));
+  translateConstraint(info, () =>
+    db.prepare(`INSERT INTO ${info.table} (id, doc) VALUES (?, ?)`).run(doc._id, text),
+  );
   return text;
 }
 
 /** Applies the update to one document and writes it back when its JSON changed. */
-function rewrite(db: SqliteDb, info: CollectionInfo, doc: Doc, update: ParsedUpdate): { before: string; after: string } {
+function rewrite(
+  db: SqliteDb,
+  info: CollectionInfo,
+  doc: Doc,
+  update: ParsedUpdate,
+): { before: string; after: string } {
   const before = encodeDoc(doc);
   const after = encodeDoc(applyUpdate(doc, update));
   if (after !== before) {
-    translateConstraint(info, () => db.prepare(`UPDATE ${info.table} SET doc = ? WHERE id = ?`).run(after, doc._id));
+    translateConstraint(info, () =>
+      db.prepare(`UPDATE ${info.table} SET doc = ? WHERE id = ?`).run(after, doc._id),
+    );
   }
   return { before, after };
 }
@@ -101,7 +131,10 @@ export function translateConstraint<T>(info: CollectionInfo, write: () => T): T 
   } catch (error) {
     // By code, not `instanceof SqliteError`: the native addon keeps the error class of the first
     // better-sqlite3 copy loaded in the process (Jest loads one per test file).
-    const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+    const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+      code?: unknown;
+      message?: unknown;
+    };
     if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new Conflict(`duplicate value for '_id'`, '_id');
     if (code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
     // better-sqlite3 reports expression indexes as "UNIQUE constraint failed: index 'ix_...'".

@@ -6,7 +6,17 @@
 import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine';
 import { malformed } from './errors';
 import { openEventStream } from './events';
-import { asObject, isList, jobDetail, jobSummary, keyFingerprints, keyLists, minionOutcome, nodegroupExpressions, returnList } from './normalize';
+import {
+  asObject,
+  isList,
+  jobDetail,
+  jobSummary,
+  keyFingerprints,
+  keyLists,
+  minionOutcome,
+  nodegroupExpressions,
+  returnList,
+} from './normalize';
 import { SESSION_PROBE, Transport } from './transport';
 import type {
   AsyncJob,
@@ -49,7 +59,14 @@ const READ_RUNNERS = new Set([
   'config.get',
 ]);
 /** Wheel functions that only read. */
-const READ_WHEELS = new Set(['key.list_all', 'key.list', 'key.finger', 'key.finger_master', 'key.print', 'key.name_match']);
+const READ_WHEELS = new Set([
+  'key.list_all',
+  'key.list',
+  'key.finger',
+  'key.finger_master',
+  'key.print',
+  'key.name_match',
+]);
 
 /**
  * Keys a wheel kwarg may not be sent as: salt-api and the master read them themselves
@@ -133,12 +150,22 @@ function isReadChunk(c: LowstateChunk): boolean {
 }
 
 function localChunk(client: string, tgt: string | string[], fun: string, o: LocalOptions): LowstateChunk {
-  return { ...o.extra, client, tgt, fun, arg: o.arg ?? [], ...(o.kwarg ? { kwarg: o.kwarg } : {}), ...(o.tgt_type ? { tgt_type: o.tgt_type } : {}) };
+  return {
+    ...o.extra,
+    client,
+    tgt,
+    fun,
+    arg: o.arg ?? [],
+    ...(o.kwarg ? { kwarg: o.kwarg } : {}),
+    ...(o.tgt_type ? { tgt_type: o.tgt_type } : {}),
+  };
 }
 
 /** The lowstate of a runner call (docs/salt-calls.md): kwargs in `kwarg`, never top-level. */
 export function runnerChunk(fun: string, kwarg: Record<string, unknown> = {}): LowstateChunk {
-  return Object.keys(kwarg).length > 0 ? { client: 'runner', fun, kwarg: { ...kwarg } } : { client: 'runner', fun };
+  return Object.keys(kwarg).length > 0
+    ? { client: 'runner', fun, kwarg: { ...kwarg } }
+    : { client: 'runner', fun };
 }
 
 /**
@@ -149,7 +176,8 @@ export function runnerChunk(fun: string, kwarg: Record<string, unknown> = {}): L
  */
 export function wheelChunk(fun: string, kwarg: Record<string, unknown> = {}): LowstateChunk {
   const clash = Object.keys(kwarg).filter((k) => WHEEL_RESERVED.has(k));
-  if (clash.length > 0) throw new Error(`wheel ${fun}: ${clash.join(', ')} cannot be sent as a wheel argument`);
+  if (clash.length > 0)
+    throw new Error(`wheel ${fun}: ${clash.join(', ')} cannot be sent as a wheel argument`);
   return { ...kwarg, client: 'wheel', fun };
 }
 
@@ -186,7 +214,8 @@ class SaltApiClient implements SaltClient {
   async runner(fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> {
     const [ret] = await this.run(runnerChunk(fun, kwarg));
     // A runner that raises still answers 200, with its traceback as the return (notes §2).
-    if (typeof ret === 'string' && FAILED_RETURN.test(ret)) throw new BadGateway(`salt runner ${fun} failed: ${firstLine(ret)}`);
+    if (typeof ret === 'string' && FAILED_RETURN.test(ret))
+      throw new BadGateway(`salt runner ${fun} failed: ${firstLine(ret)}`);
     return ret;
   }
 
@@ -196,14 +225,17 @@ class SaltApiClient implements SaltClient {
     const data = asObject(asObject(ret)?.['data']);
     if (data === undefined) throw new BadGateway(`salt wheel ${fun}: unexpected answer`);
     const text = typeof data['return'] === 'string' ? data['return'] : '';
-    if (data['success'] === false || FAILED_RETURN.test(text)) throw new BadGateway(`salt wheel ${fun} failed: ${firstLine(String(data['return']))}`);
+    if (data['success'] === false || FAILED_RETURN.test(text))
+      throw new BadGateway(`salt wheel ${fun} failed: ${firstLine(String(data['return']))}`);
     return data['return'];
   }
 
   async local(tgt: string | string[], fun: string, o: LocalOptions = {}): Promise<LocalResult> {
     const fullReturn = o.fullReturn ?? true;
     const [ret] = await this.post([{ ...localChunk('local', tgt, fun, o), full_return: fullReturn }], 'exec');
-    const minions = Object.fromEntries(Object.entries(asObject(ret) ?? {}).map(([id, v]) => [id, minionOutcome(v, fullReturn)]));
+    const minions = Object.fromEntries(
+      Object.entries(asObject(ret) ?? {}).map(([id, v]) => [id, minionOutcome(v, fullReturn)]),
+    );
     const withJid = Object.values(minions).find((m) => m.status === 'returned' && m.jid !== null);
     return { jid: withJid?.status === 'returned' ? withJid.jid : null, minions };
   }
@@ -212,7 +244,10 @@ class SaltApiClient implements SaltClient {
     const [ret] = await this.post([localChunk('local_async', tgt, fun, o)], 'exec');
     // No match at all is `{}` with no job (notes §2).
     const r = asObject(ret) ?? {};
-    return { jid: typeof r['jid'] === 'string' ? r['jid'] : null, minions: Array.isArray(r['minions']) ? r['minions'].map(String) : [] };
+    return {
+      jid: typeof r['jid'] === 'string' ? r['jid'] : null,
+      minions: Array.isArray(r['minions']) ? r['minions'].map(String) : [],
+    };
   }
 
   jobs(): Promise<Record<string, JobSummary>>;
@@ -226,7 +261,9 @@ class SaltApiClient implements SaltClient {
   async minions(mid?: string): Promise<Record<string, Grains | null>> {
     const path = mid === undefined ? '/minions' : `/minions/${encodeURIComponent(mid)}`;
     const [ret] = returnList(await this.get(path), `GET ${path}`);
-    return Object.fromEntries(Object.entries(asObject(ret) ?? {}).map(([id, g]) => [id, asObject(g) ?? null]));
+    return Object.fromEntries(
+      Object.entries(asObject(ret) ?? {}).map(([id, g]) => [id, asObject(g) ?? null]),
+    );
   }
 
   async keys(): Promise<KeyLists> {
@@ -253,9 +290,17 @@ class SaltApiClient implements SaltClient {
     return keyFingerprints(await this.wheel('key.finger', { match }));
   }
 
-  async grains(tgt: string | string[] = '*', tgtType: TargetType = 'glob'): Promise<Record<string, Grains | null>> {
+  async grains(
+    tgt: string | string[] = '*',
+    tgtType: TargetType = 'glob',
+  ): Promise<Record<string, Grains | null>> {
     const { minions } = await this.local(tgt, 'grains.items', { tgt_type: tgtType });
-    return Object.fromEntries(Object.entries(minions).map(([id, m]) => [id, m.status === 'returned' ? (asObject(m.ret) ?? null) : null]));
+    return Object.fromEntries(
+      Object.entries(minions).map(([id, m]) => [
+        id,
+        m.status === 'returned' ? (asObject(m.ret) ?? null) : null,
+      ]),
+    );
   }
 
   async manageStatus(tgt = '*', tgtType: TargetType = 'glob'): Promise<ManageStatus> {

@@ -75,7 +75,8 @@ export function errorMessage(body: string, contentType: string | undefined, stat
   } else if ((contentType ?? '').includes('json')) {
     try {
       const parsed: unknown = JSON.parse(body);
-      const ret = parsed !== null && typeof parsed === 'object' && 'return' in parsed ? parsed.return : parsed;
+      const ret =
+        parsed !== null && typeof parsed === 'object' && 'return' in parsed ? parsed.return : parsed;
       text = typeof ret === 'string' ? ret : JSON.stringify(ret);
     } catch {
       text = body;
@@ -97,13 +98,21 @@ export function statusError(status: number, message: string, what: string): Http
 /** Maps an axios/network failure to ServiceUnavailable or GatewayTimeout. */
 export function transportError(err: unknown, url: string, what: string, timeoutMs: number): HttpError {
   if (err instanceof HttpError) return err;
-  const code = isAxiosError(err) ? err.code : err instanceof Error && 'code' in err ? String(err.code) : undefined;
+  const code = isAxiosError(err)
+    ? err.code
+    : err instanceof Error && 'code' in err
+      ? String(err.code)
+      : undefined;
   const message = err instanceof Error ? err.message : '';
   if (err instanceof Error && (err.name === 'CanceledError' || code === 'ERR_CANCELED')) {
-    return mark(new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`));
+    return mark(
+      new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`),
+    );
   }
   if ((code !== undefined && TIMEOUT.has(code)) || /timeout/i.test(message)) {
-    return mark(new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`));
+    return mark(
+      new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`),
+    );
   }
   const reason = code !== undefined && UNREACHABLE.has(code) ? code : (code ?? 'network error');
   return mark(new ServiceUnavailable(`salt master unreachable at ${safeUrl(url)}: ${reason} (${what})`));

@@ -142,7 +142,10 @@ async function drain(body: Readable, limit = 8192): Promise<string> {
   return text;
 }
 
-async function open(t: Transport, token: string): Promise<{ res: AxiosResponse<Readable>; controller: AbortController }> {
+async function open(
+  t: Transport,
+  token: string,
+): Promise<{ res: AxiosResponse<Readable>; controller: AbortController }> {
   const controller = new AbortController();
   // The read timeout covers getting the headers; afterwards a quiet bus is normal (no keep-alives).
   const timer = setTimeout(() => controller.abort(), t.timeouts.read);
@@ -175,7 +178,11 @@ export async function openEventStream(t: Transport): Promise<SaltEventStream> {
     }
   }
   if (res.status !== 200) {
-    throw statusError(res.status, t.redact(errorMessage(await drain(res.data), contentType(res), res.status)), 'GET /events');
+    throw statusError(
+      res.status,
+      t.redact(errorMessage(await drain(res.data), contentType(res), res.status)),
+      'GET /events',
+    );
   }
   if (!contentType(res).includes('text/event-stream')) {
     res.data.destroy();

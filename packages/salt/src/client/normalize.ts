@@ -4,7 +4,16 @@
  */
 import { isPlainObject } from '@fleet/engine';
 import { malformed } from './errors';
-import type { JobDetail, JobMinionResult, JobSummary, KeyFingerprints, KeyLists, KeyState, MinionOutcome, SaltEvent } from './types';
+import type {
+  JobDetail,
+  JobMinionResult,
+  JobSummary,
+  KeyFingerprints,
+  KeyLists,
+  KeyState,
+  MinionOutcome,
+  SaltEvent,
+} from './types';
 
 type Obj = Record<string, unknown>;
 
@@ -44,13 +53,19 @@ const NO_RETURN = /^Minion did not return/;
  * "Minion did not return" text. Without full_return a `false` cannot be told apart.
  */
 export function minionOutcome(value: unknown, fullReturn: boolean): MinionOutcome {
-  if (typeof value === 'string' && NO_RETURN.test(value)) return { status: 'no_response', message: value.split('\n')[0] ?? value };
-  if (!fullReturn) return value === false ? { status: 'ambiguous_false' } : { status: 'returned', ret: value, retcode: null, jid: null };
+  if (typeof value === 'string' && NO_RETURN.test(value))
+    return { status: 'no_response', message: value.split('\n')[0] ?? value };
+  if (!fullReturn)
+    return value === false
+      ? { status: 'ambiguous_false' }
+      : { status: 'returned', ret: value, retcode: null, jid: null };
   if (value === false) return { status: 'no_response', message: 'Minion did not return. [No response]' };
   const obj = asObject(value);
-  if (obj === undefined || !('ret' in obj)) return { status: 'returned', ret: value, retcode: null, jid: null };
+  if (obj === undefined || !('ret' in obj))
+    return { status: 'returned', ret: value, retcode: null, jid: null };
   const ret = obj['ret'];
-  if (typeof ret === 'string' && NO_RETURN.test(ret)) return { status: 'no_response', message: ret.split('\n')[0] ?? ret };
+  if (typeof ret === 'string' && NO_RETURN.test(ret))
+    return { status: 'no_response', message: ret.split('\n')[0] ?? ret };
   const out = typeof obj['out'] === 'string' ? { out: obj['out'] } : {};
   return {
     status: 'returned',
@@ -91,10 +106,18 @@ function minionResult(v: unknown): JobMinionResult {
 export function jobDetail(jid: string, body: unknown): JobDetail {
   const infoList = asObject(body)?.['info'];
   const info = asObject(Array.isArray(infoList) ? infoList[0] : undefined) ?? {};
-  const result = Object.fromEntries(Object.entries(asObject(info['Result']) ?? {}).map(([id, r]) => [id, minionResult(r)]));
+  const result = Object.fromEntries(
+    Object.entries(asObject(info['Result']) ?? {}).map(([id, r]) => [id, minionResult(r)]),
+  );
   const minions = strings(info['Minions']);
   const error = typeof info['Error'] === 'string' ? { error: info['Error'] } : {};
-  return { ...jobSummary(jid, info), minions, result, pending: minions.filter((id) => !(id in result)), ...error };
+  return {
+    ...jobSummary(jid, info),
+    minions,
+    result,
+    pending: minions.filter((id) => !(id in result)),
+    ...error,
+  };
 }
 
 /** wheel key.list_all / GET /keys (notes §5). */
@@ -109,7 +132,12 @@ export function keyLists(v: unknown): KeyLists {
   };
 }
 
-const DIR_STATE: Record<string, KeyState> = { minions: 'accepted', minions_pre: 'pending', minions_rejected: 'rejected', minions_denied: 'denied' };
+const DIR_STATE: Record<string, KeyState> = {
+  minions: 'accepted',
+  minions_pre: 'pending',
+  minions_rejected: 'rejected',
+  minions_denied: 'denied',
+};
 
 /** wheel key.finger -> fingerprints per state; the master's own `local` keys are left out. */
 export function keyFingerprints(v: unknown): KeyFingerprints {
@@ -117,7 +145,8 @@ export function keyFingerprints(v: unknown): KeyFingerprints {
   for (const [dir, ids] of Object.entries(asObject(v) ?? {})) {
     const state = DIR_STATE[dir];
     if (state === undefined) continue;
-    for (const [id, fp] of Object.entries(asObject(ids) ?? {})) if (typeof fp === 'string') out[state][id] = fp;
+    for (const [id, fp] of Object.entries(asObject(ids) ?? {}))
+      if (typeof fp === 'string') out[state][id] = fp;
   }
   return out;
 }
@@ -128,7 +157,9 @@ export function keyFingerprints(v: unknown): KeyFingerprints {
  * The 2017.7+ list-of-single-key-dicts form is flattened first.
  */
 export function nodegroupExpressions(v: unknown): Record<string, string> {
-  const entries: Array<[string, unknown]> = Array.isArray(v) ? v.flatMap((d) => Object.entries(asObject(d) ?? {})) : Object.entries(asObject(v) ?? {});
+  const entries: Array<[string, unknown]> = Array.isArray(v)
+    ? v.flatMap((d) => Object.entries(asObject(d) ?? {}))
+    : Object.entries(asObject(v) ?? {});
   const out: Record<string, string> = {};
   for (const [name, expr] of entries) {
     if (typeof expr === 'string') out[name] = expr;

@@ -36,7 +36,9 @@ export const SESSION_PROBE = { client: 'wheel', fun: 'key.finger_master' } as co
 /** The `client` of each chunk of a POST / body. */
 function clientsOf(spec: RequestSpec): string[] {
   const chunks: unknown[] = Array.isArray(spec.body) ? spec.body : [spec.body];
-  return chunks.map((c) => (c !== null && typeof c === 'object' && 'client' in c && typeof c.client === 'string' ? c.client : ''));
+  return chunks.map((c) =>
+    c !== null && typeof c === 'object' && 'client' in c && typeof c.client === 'string' ? c.client : '',
+  );
 }
 
 /** Whether a request is a `local*` call (POST / with such a chunk, or GET /minions). */
@@ -44,7 +46,12 @@ function runsLocal(spec: RequestSpec): boolean {
   if (spec.method === 'GET') return spec.path === '/minions' || spec.path.startsWith('/minions/');
   return clientsOf(spec).some((c) => c.startsWith('local'));
 }
-const QUIET: SaltLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const QUIET: SaltLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** The response's Content-Type as a string ('' when absent). */
 export function contentType(res: AxiosResponse): string {
@@ -66,7 +73,10 @@ export class Transport {
   private readonly retry: SaltRetry;
   // No keep-alive: reusing a socket the server is just closing would fail an execution
   // that must not be retried; salt-api calls are few and the connection cost is small.
-  private readonly agents = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
+  private readonly agents = {
+    http: new http.Agent({ keepAlive: false }),
+    https: new https.Agent({ keepAlive: false }),
+  };
   private session: Session | undefined;
   private loginInFlight: Promise<Session> | undefined;
 
@@ -124,13 +134,17 @@ export class Transport {
     const list: unknown = isPlainObject(body) ? body.return : undefined;
     const first: unknown = Array.isArray(list) ? list[0] : undefined;
     const token = first !== null && typeof first === 'object' && 'token' in first ? first.token : undefined;
-    const expire = first !== null && typeof first === 'object' && 'expire' in first ? Number(first.expire) : NaN;
+    const expire =
+      first !== null && typeof first === 'object' && 'expire' in first ? Number(first.expire) : NaN;
     if (typeof token !== 'string' || token === '') throw malformed(what, 'no token in the login answer');
     const expiresAtMs = Number.isFinite(expire) ? expire * 1000 : Date.now() + 3_600_000;
     // Renew a minute early, or a tenth of the lifetime for short-lived tokens.
     const skew = Math.min(SKEW_MS, Math.max(0, expiresAtMs - Date.now()) / 10);
     this.session = { token, renewAtMs: expiresAtMs - skew };
-    this.logger.info({ user: username, eauth, expires: new Date(expiresAtMs).toISOString() }, 'salt-api login');
+    this.logger.info(
+      { user: username, eauth, expires: new Date(expiresAtMs).toISOString() },
+      'salt-api login',
+    );
     return this.session;
   }
 
@@ -138,7 +152,11 @@ export class Transport {
   parse(res: AxiosResponse<string>, what: string): unknown {
     const type = contentType(res);
     if (res.status < 200 || res.status >= 300) {
-      throw statusError(res.status, this.redact(errorMessage(String(res.data ?? ''), type, res.status)), what);
+      throw statusError(
+        res.status,
+        this.redact(errorMessage(String(res.data ?? ''), type, res.status)),
+        what,
+      );
     }
     if (!type.includes('json')) throw malformed(what, `content type ${type || 'none'}`);
     try {
@@ -158,7 +176,12 @@ export class Transport {
         if (attempt >= attempts || !isRetriable(err)) throw err;
         const delay = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
         this.logger.warn(
-          { what: `${spec.method} ${spec.path}`, attempt, delayMs: delay, error: err instanceof Error ? err.message : '' },
+          {
+            what: `${spec.method} ${spec.path}`,
+            attempt,
+            delayMs: delay,
+            error: err instanceof Error ? err.message : '',
+          },
           'salt-api read failed, retrying',
         );
         await new Promise((resolve) => setTimeout(resolve, delay));
@@ -173,7 +196,11 @@ export class Transport {
   private async refusedAs500(spec: RequestSpec, res: AxiosResponse<string>, token: string): Promise<boolean> {
     if (res.status !== 500 || !contentType(res).includes('json') || !runsLocal(spec)) return false;
     try {
-      const probe = await this.send({ method: 'POST', path: '/', body: [SESSION_PROBE], kind: 'read' }, token, 'POST / (session probe)');
+      const probe = await this.send(
+        { method: 'POST', path: '/', body: [SESSION_PROBE], kind: 'read' },
+        token,
+        'POST / (session probe)',
+      );
       return probe.status === 401;
     } catch {
       return false;
@@ -207,7 +234,13 @@ export class Transport {
   private async send(spec: RequestSpec, token: string, what: string): Promise<AxiosResponse<string>> {
     const timeout = this.timeouts[spec.kind];
     try {
-      return await this.http.request<string>({ method: spec.method, url: spec.path, data: spec.body, timeout, headers: { 'X-Auth-Token': token } });
+      return await this.http.request<string>({
+        method: spec.method,
+        url: spec.path,
+        data: spec.body,
+        timeout,
+        headers: { 'X-Auth-Token': token },
+      });
     } catch (err) {
       throw transportError(err, this.options.url, what, timeout);
     }

@@ -57,7 +57,18 @@ export interface LowstateChunk {
 }
 
 /** Targeting types (salt-api notes §2 `tgt_type`). */
-export type TargetType = 'glob' | 'pcre' | 'list' | 'grain' | 'grain_pcre' | 'pillar' | 'pillar_pcre' | 'nodegroup' | 'range' | 'compound' | 'ipcidr';
+export type TargetType =
+  | 'glob'
+  | 'pcre'
+  | 'list'
+  | 'grain'
+  | 'grain_pcre'
+  | 'pillar'
+  | 'pillar_pcre'
+  | 'nodegroup'
+  | 'range'
+  | 'compound'
+  | 'ipcidr';
 
 /** Options of `local` / `localAsync`. */
 export interface LocalOptions {

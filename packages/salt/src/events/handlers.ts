@@ -20,7 +20,11 @@ import { isBookkeeping } from '../sync/noise';
 const RET = /^salt\/job\/([^/]+)\/ret\/(.+)$/;
 const NEW = /^salt\/job\/([^/]+)\/new$/;
 const START = /^salt\/minion\/(.+)\/start$/;
-const KEY_STATES: Readonly<Record<string, 'accepted' | 'rejected' | 'denied'>> = { accept: 'accepted', reject: 'rejected', delete: 'denied' };
+const KEY_STATES: Readonly<Record<string, 'accepted' | 'rejected' | 'denied'>> = {
+  accept: 'accepted',
+  reject: 'rejected',
+  delete: 'denied',
+};
 /** How many bookkeeping jids are remembered (a few syncs' worth). */
 const MAX_IGNORED = 2000;
 
@@ -50,7 +54,16 @@ export class EventHandlers {
 
   private jobNew(jid: string, data: Record<string, unknown>): string | undefined {
     const args = Array.isArray(data['arg']) ? data['arg'] : [];
-    if (!isBookkeeping({ fun: text(data['fun']), tgt: data['tgt'], tgtType: data['tgt_type'], args, metadata: data['metadata'] })) return undefined;
+    if (
+      !isBookkeeping({
+        fun: text(data['fun']),
+        tgt: data['tgt'],
+        tgtType: data['tgt_type'],
+        args,
+        metadata: data['metadata'],
+      })
+    )
+      return undefined;
     this.ignored.add(jid);
     if (this.ignored.size > MAX_IGNORED) {
       const oldest = this.ignored.values().next();
@@ -59,7 +72,11 @@ export class EventHandlers {
     return 'bookkeeping job';
   }
 
-  private async jobReturn(jid: string, host: string, data: Record<string, unknown>): Promise<string | undefined> {
+  private async jobReturn(
+    jid: string,
+    host: string,
+    data: Record<string, unknown>,
+  ): Promise<string | undefined> {
     const fun = text(data['fun']);
     if (this.ignored.has(jid) || isBookkeeping({ fun, metadata: data['metadata'] })) return undefined;
     const retcode = typeof data['retcode'] === 'number' ? data['retcode'] : null;
@@ -80,7 +97,9 @@ export class EventHandlers {
   /** The stored host (hidden ones too), or undefined when the sync has not stored it yet. */
   private async host(id: string, now: Date) {
     try {
-      return await this.runtime.resources.of(hosts).get(id, systemContext(this.runtime, now), { showDeleted: true });
+      return await this.runtime.resources
+        .of(hosts)
+        .get(id, systemContext(this.runtime, now), { showDeleted: true });
     } catch (err) {
       if (err instanceof NotFound) return undefined;
       throw err;
@@ -91,8 +110,11 @@ export class EventHandlers {
     const now = this.now();
     const before = await this.host(id, now);
     if (before === undefined) return `host ${id} not stored yet`;
-    await this.runtime.resources.of(hosts).patch(id, { status: 'up', heartbeat: now }, systemContext(this.runtime, now), { showDeleted: true });
-    if (before.status === 'down' && !before._soft_deleted) await raiseAlert(this.runtime, alert('host.up', 'info', { hostname: id, status: 'up' }), now);
+    await this.runtime.resources
+      .of(hosts)
+      .patch(id, { status: 'up', heartbeat: now }, systemContext(this.runtime, now), { showDeleted: true });
+    if (before.status === 'down' && !before._soft_deleted)
+      await raiseAlert(this.runtime, alert('host.up', 'info', { hostname: id, status: 'up' }), now);
     return `host ${id} up`;
   }
 
@@ -104,8 +126,15 @@ export class EventHandlers {
     const now = this.now();
     const before = await this.host(id, now);
     if (before === undefined || before.key === key) return undefined;
-    const set = key === 'accepted' ? { key } : key === 'rejected' ? { key, status: 'down' as const } : { key, status: 'down' as const, nodegroups: [] };
-    await this.runtime.resources.of(hosts).patch(id, set, systemContext(this.runtime, now), { showDeleted: true });
+    const set =
+      key === 'accepted'
+        ? { key }
+        : key === 'rejected'
+          ? { key, status: 'down' as const }
+          : { key, status: 'down' as const, nodegroups: [] };
+    await this.runtime.resources
+      .of(hosts)
+      .patch(id, set, systemContext(this.runtime, now), { showDeleted: true });
     return `host ${id} key ${key}`;
   }
 
@@ -123,7 +152,12 @@ export class EventHandlers {
       .digest('hex')
       .slice(0, 24);
     try {
-      await this.runtime.resources.of(alerts).create({ ...alert('vnc.connect', 'info', { hostname, status }), _id: id }, systemContext(this.runtime, now));
+      await this.runtime.resources
+        .of(alerts)
+        .create(
+          { ...alert('vnc.connect', 'info', { hostname, status }), _id: id },
+          systemContext(this.runtime, now),
+        );
     } catch (err) {
       // Another instance stored this event first (or it was delivered twice): once is enough,
       // and an alert already marked as read stays read.

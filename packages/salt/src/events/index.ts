@@ -100,7 +100,11 @@ class EventConsumer {
         this.o.log.warn({ quietMs }, 'salt event stream silent although the master answers: reopening it');
         s.close();
       },
-      onMasterSilent: (err) => this.o.log.warn({ err: errText(err) }, 'salt event stream quiet and the master does not answer; keeping the stream'),
+      onMasterSilent: (err) =>
+        this.o.log.warn(
+          { err: errText(err) },
+          'salt event stream quiet and the master does not answer; keeping the stream',
+        ),
     });
   }
 
@@ -125,7 +129,10 @@ class EventConsumer {
       const did = await this.handlers.handle(event);
       if (did !== undefined) this.o.log.debug({ tag: event.tag }, `salt event: ${did}`);
     } catch (err) {
-      this.o.log.error({ tag: event.tag, err: errText(err) }, 'salt event could not be recorded (the next sync repairs it)');
+      this.o.log.error(
+        { tag: event.tag, err: errText(err) },
+        'salt event could not be recorded (the next sync repairs it)',
+      );
     }
   }
 
@@ -148,7 +155,10 @@ class EventConsumer {
         this.stream = await this.o.client.events();
       } catch (err) {
         const wait = this.delay(attempt++);
-        this.o.log.warn({ err: errText(err), retryInMs: Math.round(wait) }, 'salt event stream could not be opened');
+        this.o.log.warn(
+          { err: errText(err), retryInMs: Math.round(wait) },
+          'salt event stream could not be opened',
+        );
         await this.sleep(wait);
         continue;
       }
@@ -160,7 +170,10 @@ class EventConsumer {
       if (this.stopped) break;
       attempt = healthy ? 0 : attempt;
       const wait = this.delay(attempt++);
-      this.o.log.warn({ reason: await this.stream.ended, retryInMs: Math.round(wait) }, 'salt event stream ended, reconnecting');
+      this.o.log.warn(
+        { reason: await this.stream.ended, retryInMs: Math.round(wait) },
+        'salt event stream ended, reconnecting',
+      );
       await this.sleep(wait);
     }
     this.stream?.close();

@@ -44,7 +44,11 @@ export class AsyncJobTracker {
   /** Starts following a job (returns at once). */
   track(job: TrackedJob): void {
     const loop = this.follow(job).catch((err: unknown) => {
-      if (!this.abort.signal.aborted) this.o.log.error({ jid: job.jid, error: err instanceof Error ? err.message : String(err) }, 'async job follow-up failed');
+      if (!this.abort.signal.aborted)
+        this.o.log.error(
+          { jid: job.jid, error: err instanceof Error ? err.message : String(err) },
+          'async job follow-up failed',
+        );
     });
     this.running.add(loop);
     void loop.finally(() => this.running.delete(loop));
@@ -64,7 +68,12 @@ export class AsyncJobTracker {
   private async follow(job: TrackedJob): Promise<void> {
     const recorded = new Set<string>();
     const deadline = Date.now() + this.o.deadlineMs;
-    const returnOf = (host: string, ret: unknown, retcode: number | null, success: boolean | null): JobReturn => ({
+    const returnOf = (
+      host: string,
+      ret: unknown,
+      retcode: number | null,
+      success: boolean | null,
+    ): JobReturn => ({
       jid: job.jid,
       host,
       fun: job.fun,
@@ -75,22 +84,34 @@ export class AsyncJobTracker {
       user: job.user,
     });
     while (recorded.size < job.minions.length) {
-      await sleep(Math.min(this.o.pollMs, Math.max(0, deadline - Date.now())), undefined, { signal: this.abort.signal });
+      await sleep(Math.min(this.o.pollMs, Math.max(0, deadline - Date.now())), undefined, {
+        signal: this.abort.signal,
+      });
       try {
         const detail = await this.o.client.jobs(job.jid);
-        const fresh = Object.entries(detail.result).filter(([host]) => job.minions.includes(host) && !recorded.has(host));
-        const returns = fresh.map(([host, r]) => returnOf(host, r.return, r.retcode, r.success ?? (r.retcode === null ? null : r.retcode === 0)));
+        const fresh = Object.entries(detail.result).filter(
+          ([host]) => job.minions.includes(host) && !recorded.has(host),
+        );
+        const returns = fresh.map(([host, r]) =>
+          returnOf(host, r.return, r.retcode, r.success ?? (r.retcode === null ? null : r.retcode === 0)),
+        );
         if (returns.length > 0) await recordReturns(this.o.runtime, returns, stampNow());
         for (const [host] of fresh) recorded.add(host);
       } catch (err) {
         if (this.abort.signal.aborted) return;
-        this.o.log.warn({ jid: job.jid, error: err instanceof Error ? err.message : String(err) }, 'polling an async job failed; will retry');
+        this.o.log.warn(
+          { jid: job.jid, error: err instanceof Error ? err.message : String(err) },
+          'polling an async job failed; will retry',
+        );
       }
       if (Date.now() >= deadline) break;
     }
     const silent = job.minions.filter((host) => !recorded.has(host));
     if (silent.length > 0) {
-      this.o.log.info({ jid: job.jid, silent: silent.length }, 'async job deadline passed; recording silent minions');
+      this.o.log.info(
+        { jid: job.jid, silent: silent.length },
+        'async job deadline passed; recording silent minions',
+      );
       await recordReturns(
         this.o.runtime,
         silent.map((host) => returnOf(host, NO_RESPONSE, null, false)),

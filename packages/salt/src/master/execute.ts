@@ -38,14 +38,21 @@ interface HostResult {
   readonly ret: JobReturn;
 }
 
-type Call = { readonly parsed: ParsedExecution; readonly request: ExecutionRequest; readonly ctx: CallContext };
+type Call = {
+  readonly parsed: ParsedExecution;
+  readonly request: ExecutionRequest;
+  readonly ctx: CallContext;
+};
 
 function allowedFuns(config: Readonly<Record<string, unknown>>): readonly string[] | undefined {
   const v = config.execAllowedFuns;
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 }
 
-function target(request: ExecutionRequest): { tgt: string | string[]; options: Pick<LocalOptions, 'tgt_type'> } {
+function target(request: ExecutionRequest): {
+  tgt: string | string[];
+  options: Pick<LocalOptions, 'tgt_type'>;
+} {
   if (request.kind === 'host') return { tgt: request.targets[0] ?? '', options: {} };
   return { tgt: [...request.targets], options: { tgt_type: 'list' } };
 }
@@ -60,16 +67,37 @@ function options(call: Call): LocalOptions {
   };
 }
 
-function jobReturn(call: Call, jid: string, host: string, ret: unknown, retcode: number | null, success: boolean): JobReturn {
-  return { jid, host, fun: call.parsed.fun, funArgs: funArgs(call.parsed), ret, retcode, success, user: call.ctx.principal.name };
+function jobReturn(
+  call: Call,
+  jid: string,
+  host: string,
+  ret: unknown,
+  retcode: number | null,
+  success: boolean,
+): JobReturn {
+  return {
+    jid,
+    host,
+    fun: call.parsed.fun,
+    funArgs: funArgs(call.parsed),
+    ret,
+    retcode,
+    success,
+    user: call.ctx.principal.name,
+  };
 }
 
 /** A host's result from its `local` outcome (a missing outcome: the master did not target it). */
 function fromOutcome(call: Call, jid: string, host: string, outcome: MinionOutcome | undefined): HostResult {
-  if (outcome === undefined) return { host, output: NOT_TARGETED, ret: jobReturn(call, jid, host, NOT_TARGETED, null, false) };
+  if (outcome === undefined)
+    return { host, output: NOT_TARGETED, ret: jobReturn(call, jid, host, NOT_TARGETED, null, false) };
   if (outcome.status === 'returned') {
     const success = outcome.retcode === null ? outcome.ret !== false : outcome.retcode === 0;
-    return { host, output: outcome.ret, ret: jobReturn(call, jid, host, outcome.ret, outcome.retcode, success) };
+    return {
+      host,
+      output: outcome.ret,
+      ret: jobReturn(call, jid, host, outcome.ret, outcome.retcode, success),
+    };
   }
   const message = outcome.status === 'no_response' ? outcome.message : NO_RESPONSE;
   return { host, output: message, ret: jobReturn(call, jid, host, message, null, false) };
@@ -89,14 +117,20 @@ async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const { tgt } = target(call.request);
   const result = await deps.client.local(tgt, call.parsed.fun, options(call));
   const jid = result.jid ?? localJid(call.ctx.now, deps.masterTz);
-  const lines = hostsOf(call.request, Object.keys(result.minions)).map((host) => fromOutcome(call, jid, host, result.minions[host]));
+  const lines = hostsOf(call.request, Object.keys(result.minions)).map((host) =>
+    fromOutcome(call, jid, host, result.minions[host]),
+  );
   await recordReturns(
     deps.runtime,
     lines.map((l) => l.ret),
     call.ctx.now,
   );
   const output = Object.fromEntries(lines.map((l) => [l.host, l.output]));
-  return { task_id: jid, status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length), return: { return: [output] } };
+  return {
+    task_id: jid,
+    status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length),
+    return: { return: [output] },
+  };
 }
 
 async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionResponse> {
@@ -110,22 +144,41 @@ async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
     call.ctx.now,
   );
   if (job.jid !== null && job.minions.length > 0) {
-    deps.tracker.track({ jid: job.jid, minions: job.minions, fun: call.parsed.fun, funArgs: funArgs(call.parsed), user: call.ctx.principal.name });
+    deps.tracker.track({
+      jid: job.jid,
+      minions: job.minions,
+      fun: call.parsed.fun,
+      funArgs: funArgs(call.parsed),
+      user: call.ctx.principal.name,
+    });
   }
   const published = job.minions.length;
   const body = job.jid === null ? {} : { jid: job.jid, minions: job.minions };
-  return { task_id: jid, status: overallStatus(published, published + untargeted.length), return: { return: [body] } };
+  return {
+    task_id: jid,
+    status: overallStatus(published, published + untargeted.length),
+    return: { return: [body] },
+  };
 }
 
 async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionResponse> {
   const { tgt, options: t } = target(call.request);
   const { parsed } = call;
   const kwarg = Object.keys(parsed.kwarg).length > 0 ? { kwarg: { ...parsed.kwarg } } : {};
-  const elements = await deps.client.run({ ...parsed.extra, client: 'local_batch', tgt, fun: parsed.fun, arg: [...parsed.arg], ...kwarg, ...t });
+  const elements = await deps.client.run({
+    ...parsed.extra,
+    client: 'local_batch',
+    tgt,
+    fun: parsed.fun,
+    arg: [...parsed.arg],
+    ...kwarg,
+    ...t,
+  });
   const jid = localJid(call.ctx.now, deps.masterTz);
   const answered = new Map<string, unknown>();
   for (const element of elements) {
-    if (element !== null && typeof element === 'object' && !Array.isArray(element)) for (const [host, ret] of Object.entries(element)) answered.set(host, ret);
+    if (element !== null && typeof element === 'object' && !Array.isArray(element))
+      for (const [host, ret] of Object.entries(element)) answered.set(host, ret);
   }
   // Batch drops the minions that fail its initial ping (notes §2): they are shown as silent.
   const silent = call.request.targets.filter((host) => !answered.has(host));
@@ -134,7 +187,9 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
       call,
       jid,
       host,
-      answered.has(host) ? { status: 'returned', ret: answered.get(host), retcode: null, jid: null } : { status: 'no_response', message: NO_RESPONSE },
+      answered.has(host)
+        ? { status: 'returned', ret: answered.get(host), retcode: null, jid: null }
+        : { status: 'no_response', message: NO_RESPONSE },
     ),
   );
   await recordReturns(
@@ -154,7 +209,11 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
 const RUNNERS = { local: runLocal, local_async: runAsync, local_batch: runBatch } as const;
 
 /** Runs an execution request on the master and records its returns. */
-export async function execute(deps: ExecuteDeps, request: ExecutionRequest, ctx: CallContext): Promise<ExecutionResponse> {
+export async function execute(
+  deps: ExecuteDeps,
+  request: ExecutionRequest,
+  ctx: CallContext,
+): Promise<ExecutionResponse> {
   const parsed = parseExecution(request.body, allowedFuns(ctx.runtime.config), ctx.principal.name);
   return RUNNERS[parsed.client](deps, { parsed, request, ctx });
 }

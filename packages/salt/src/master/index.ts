@@ -51,16 +51,27 @@ export interface RunningMaster extends MasterService {
   readonly monitoredHosts: readonly string[];
 }
 
-function monitoringBody(monitor: Monitor): (hostId: string, action: MonitoringAction, ctx: CallContext) => Promise<Record<string, unknown>> {
+function monitoringBody(
+  monitor: Monitor,
+): (hostId: string, action: MonitoringAction, ctx: CallContext) => Promise<Record<string, unknown>> {
   return async (hostId, action, ctx) => {
     if (action === 'stop_all') return { _status: 'OK', action, stopped: monitor.stopAll() };
-    if (action === 'stop') return { _status: 'OK', action, host: hostId, monitoring: false, was_monitoring: monitor.stop(hostId) };
+    if (action === 'stop')
+      return { _status: 'OK', action, host: hostId, monitoring: false, was_monitoring: monitor.stop(hostId) };
     // 404 for an unknown or soft-deleted host, as its item GET answers.
     await ctx.runtime.resources.get('hosts').get(hostId, ctx);
     const sample = await monitor.sample(hostId);
-    if (action === 'once') return { _status: 'OK', host: hostId, answered: sample !== null, all_status: sample };
+    if (action === 'once')
+      return { _status: 'OK', host: hostId, answered: sample !== null, all_status: sample };
     monitor.start(hostId);
-    return { _status: 'OK', action, host: hostId, monitoring: true, interval_s: monitor.intervalMs / 1000, answered: sample !== null };
+    return {
+      _status: 'OK',
+      action,
+      host: hostId,
+      monitoring: true,
+      interval_s: monitor.intervalMs / 1000,
+      answered: sample !== null,
+    };
   };
 }
 
@@ -73,21 +84,32 @@ export function createMasterService(o: MasterOptions): RunningMaster {
     pollMs: o.asyncPollMs ?? 1000,
     deadlineMs: o.asyncDeadlineMs ?? 300_000,
   });
-  const monitor = new Monitor({ client: o.client, runtime: o.runtime, log: o.log, intervalMs: o.monitorIntervalMs ?? 30_000 });
+  const monitor = new Monitor({
+    client: o.client,
+    runtime: o.runtime,
+    log: o.log,
+    intervalMs: o.monitorIntervalMs ?? 30_000,
+  });
   // Probes in flight: stop() lets their current batch (and its writes) finish and starts no other.
   const probes = new Set<Promise<unknown>>();
   let stopping = false;
   return {
-    execute: (request, ctx) => execute({ client: o.client, runtime: o.runtime, tracker, masterTz: o.masterTz ?? 'UTC' }, request, ctx),
+    execute: (request, ctx) =>
+      execute({ client: o.client, runtime: o.runtime, tracker, masterTz: o.masterTz ?? 'UTC' }, request, ctx),
     downloadPatches: (ctx) => downloadPatches({ client: o.client, runtime: o.runtime, log: o.log }, ctx.now),
     monitoring: monitoringBody(monitor),
     async syncNow() {
       if (o.sync === undefined) throw new ServiceUnavailable('The fleet sync is not running on this server');
       const report = await o.sync.runNow();
-      return report !== null && typeof report === 'object' && !Array.isArray(report) ? { ...report } : { result: report };
+      return report !== null && typeof report === 'object' && !Array.isArray(report)
+        ? { ...report }
+        : { result: report };
     },
     outwardAddresses(request) {
-      const probe = probeOutward({ client: o.client, stopping: () => stopping, ...(o.probeBatch ? { batch: o.probeBatch } : {}) }, request);
+      const probe = probeOutward(
+        { client: o.client, stopping: () => stopping, ...(o.probeBatch ? { batch: o.probeBatch } : {}) },
+        request,
+      );
       probes.add(probe);
       void probe.catch(() => undefined).finally(() => probes.delete(probe));
       return probe;

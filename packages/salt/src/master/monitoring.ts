@@ -10,7 +10,10 @@ import type { SaltClient } from '../client';
 import { SYNC_METADATA } from '../sync/noise';
 
 /** The job metadata of the samples (salt-api notes §2 `metadata`: stored and echoed in returns). */
-export const MONITORING_METADATA: Readonly<Record<string, string>> = Object.freeze({ ...SYNC_METADATA, task: 'all_status' });
+export const MONITORING_METADATA: Readonly<Record<string, string>> = Object.freeze({
+  ...SYNC_METADATA,
+  task: 'all_status',
+});
 
 export interface MonitorOptions {
   readonly client: SaltClient;
@@ -42,12 +45,16 @@ export class Monitor {
    */
   async sample(hostId: string): Promise<Record<string, unknown> | null> {
     // Bookkeeping, not an action: the sync and the event consumer skip jobs with this metadata.
-    const result = await this.o.client.local(hostId, 'status.all_status', { extra: { metadata: MONITORING_METADATA } });
+    const result = await this.o.client.local(hostId, 'status.all_status', {
+      extra: { metadata: MONITORING_METADATA },
+    });
     const outcome = result.minions[hostId];
     const sample = outcome?.status === 'returned' ? outcome.ret : null;
     if (!isPlainObject(sample)) return null;
     try {
-      await this.o.runtime.resources.of(hosts).patch(hostId, { all_status: sample }, systemContext(this.o.runtime, stampNow()));
+      await this.o.runtime.resources
+        .of(hosts)
+        .patch(hostId, { all_status: sample }, systemContext(this.o.runtime, stampNow()));
     } catch (err) {
       // The host was deleted (hidden) meanwhile: stop sampling it.
       if (!(err instanceof NotFound)) throw err;
@@ -100,7 +107,10 @@ export class Monitor {
     try {
       await this.sample(hostId);
     } catch (err) {
-      this.o.log.warn({ host: hostId, error: err instanceof Error ? err.message : String(err) }, 'status.all_status sample failed');
+      this.o.log.warn(
+        { host: hostId, error: err instanceof Error ? err.message : String(err) },
+        'status.all_status sample failed',
+      );
     }
     if (this.timers.get(hostId) === timer) this.schedule(hostId);
   }

@@ -22,7 +22,10 @@ import type { MinionOutcome, SaltClient } from '../client';
 import { SYNC_METADATA } from '../sync/noise';
 
 /** Job metadata of the probes: bookkeeping, not actions (the sync and the events skip them). */
-export const OUTWARD_METADATA: Readonly<Record<string, string>> = Object.freeze({ ...SYNC_METADATA, task: 'outward_address' });
+export const OUTWARD_METADATA: Readonly<Record<string, string>> = Object.freeze({
+  ...SYNC_METADATA,
+  task: 'outward_address',
+});
 
 /** Hosts per `local` call, and calls in flight at once. */
 export const PROBE_BATCH = 200;
@@ -65,12 +68,15 @@ function excerpt(output: string, url: string): string {
 
 /** One host's answer from its outcome of the `local` call. */
 export function answerOf(host: string, outcome: MinionOutcome | undefined, url: string): OutwardAnswer {
-  if (outcome === undefined || outcome.status !== 'returned') return { host, error: "the minion did not answer (down, or busy past the master's timeout)" };
+  if (outcome === undefined || outcome.status !== 'returned')
+    return { host, error: "the minion did not answer (down, or busy past the master's timeout)" };
   const output = typeof outcome.ret === 'string' ? outcome.ret : (JSON.stringify(outcome.ret) ?? '');
   // TimedProc's message repeats the whole command line: the limit is what matters.
   const killed = /: Timed out after (\d+) seconds$/.exec(output);
-  if (killed && outcome.retcode === 1) return { host, error: `no answer from the resolver within ${killed[1] ?? ''} seconds (cmd.run timeout)` };
-  if (outcome.retcode !== 0 && outcome.retcode !== null) return { host, error: `exit ${outcome.retcode}: ${excerpt(output, url) || 'no output'}` };
+  if (killed && outcome.retcode === 1)
+    return { host, error: `no answer from the resolver within ${killed[1] ?? ''} seconds (cmd.run timeout)` };
+  if (outcome.retcode !== 0 && outcome.retcode !== null)
+    return { host, error: `exit ${outcome.retcode}: ${excerpt(output, url) || 'no output'}` };
   const address = output.trim();
   if (isIP(address) !== 0) return { host, address: address.toLowerCase() };
   return { host, error: `the resolver answered ${JSON.stringify(excerpt(output, url))}, not an IP address` };
@@ -87,7 +93,11 @@ export interface ProbeDeps {
 
 /** Probes one batch: one `local` cmd.run call targeted as a list. */
 async function probeBatch(client: SaltClient, ids: readonly string[], url: string): Promise<OutwardAnswer[]> {
-  const result = await client.local([...ids], 'cmd.run', { tgt_type: 'list', kwarg: probeKwarg(url), extra: { metadata: OUTWARD_METADATA } });
+  const result = await client.local([...ids], 'cmd.run', {
+    tgt_type: 'list',
+    kwarg: probeKwarg(url),
+    extra: { metadata: OUTWARD_METADATA },
+  });
   return ids.map((id) => answerOf(id, result.minions[id], url));
 }
 
@@ -107,7 +117,8 @@ export async function probeOutward(deps: ProbeDeps, request: OutwardRequest): Pr
     while (!failed && next < batches.length) {
       const index = next++;
       try {
-        if (deps.stopping()) throw new ServiceUnavailable('the server is stopping: the outward-address probe was cut short');
+        if (deps.stopping())
+          throw new ServiceUnavailable('the server is stopping: the outward-address probe was cut short');
         const done = await probeBatch(deps.client, batches[index] ?? [], request.resolver);
         answers[index] = done;
         // Reports run one after the other, so progress and writes never interleave.
@@ -119,7 +130,9 @@ export async function probeOutward(deps: ProbeDeps, request: OutwardRequest): Pr
       }
     }
   };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(deps.parallel ?? PROBE_PARALLEL, batches.length) }, worker));
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.min(deps.parallel ?? PROBE_PARALLEL, batches.length) }, worker),
+  );
   const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (rejected) throw rejected.reason;
   return answers.flat();

@@ -40,7 +40,12 @@ async function readPatches(deps: PatchDeps, paths: readonly string[]): Promise<M
  * Creates or updates one patch (by name); resolves what happened to it. `text` is server-set, so
  * the service writes it as the system principal; a local `description` is never touched.
  */
-async function upsertPatch(runtime: Runtime, ctx: CallContext, name: string, text: string): Promise<'created' | 'updated' | 'unchanged'> {
+async function upsertPatch(
+  runtime: Runtime,
+  ctx: CallContext,
+  name: string,
+  text: string,
+): Promise<'created' | 'updated' | 'unchanged'> {
   const api = runtime.resources.of(updates);
   const [existing] = await api.find({ where: { name }, limit: 1, projection: { text: 1 } }, ctx);
   if (existing === undefined) {
@@ -54,7 +59,9 @@ async function upsertPatch(runtime: Runtime, ctx: CallContext, name: string, tex
 
 /** Downloads the patches and upserts them; `created` / `updated` count real changes. */
 export async function downloadPatches(deps: PatchDeps, now: Date): Promise<PatchDownload> {
-  const paths = (await deps.client.fileList(PATCH_DIR)).filter((p) => p.length > PATCH_DIR.length && !p.endsWith('/'));
+  const paths = (await deps.client.fileList(PATCH_DIR)).filter(
+    (p) => p.length > PATCH_DIR.length && !p.endsWith('/'),
+  );
   const texts = await readPatches(deps, paths);
   let created = 0;
   let updated = 0;

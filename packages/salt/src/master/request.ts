@@ -17,7 +17,17 @@ import { jidAt } from '../jid';
 export const EXEC_CLIENTS = ['local', 'local_async', 'local_batch'] as const;
 export type ExecClient = (typeof EXEC_CLIENTS)[number];
 
-const SERVICE_SET = new Set(['exec_client', 'client', 'tgt', 'tgt_type', 'fun', 'arg', 'kwarg', 'full_return', 'metadata']);
+const SERVICE_SET = new Set([
+  'exec_client',
+  'client',
+  'tgt',
+  'tgt_type',
+  'fun',
+  'arg',
+  'kwarg',
+  'full_return',
+  'metadata',
+]);
 /** Keys that would reach an object's prototype when copied. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const CREDENTIALS = ['token', 'username', 'password', 'eauth'] as const;
@@ -58,11 +68,13 @@ function issuesOf(body: Readonly<Record<string, unknown>>): Record<string, strin
   if (!isExecClient(body.exec_client)) {
     issues.exec_client = `must be one of ${EXEC_CLIENTS.join(', ')}`;
   }
-  if (typeof body.fun !== 'string' || !FUN.test(body.fun) || body.fun.length > 200) issues.fun = 'must be a Salt function name: module.function';
+  if (typeof body.fun !== 'string' || !FUN.test(body.fun) || body.fun.length > 200)
+    issues.fun = 'must be a Salt function name: module.function';
   if (body.arg !== undefined && !Array.isArray(body.arg)) issues.arg = 'must be a list';
   if (body.kwarg !== undefined && !isRecord(body.kwarg)) issues.kwarg = 'must be an object';
   if (body.metadata !== undefined && !isRecord(body.metadata)) issues.metadata = 'must be an object';
-  for (const key of CREDENTIALS) if (key in body) issues[key] = 'credentials are not accepted: the service uses its own salt-api session';
+  for (const key of CREDENTIALS)
+    if (key in body) issues[key] = 'credentials are not accepted: the service uses its own salt-api session';
   return issues;
 }
 
@@ -71,13 +83,20 @@ function issuesOf(body: Readonly<Record<string, unknown>>): Record<string, strin
  * `user` (the token's name) is added to the job's `metadata` as `fleet_user`, so the job
  * cache and the return events say who ran it.
  */
-export function parseExecution(body: Readonly<Record<string, unknown>>, allowedFuns: readonly string[] | undefined, user: string): ParsedExecution {
+export function parseExecution(
+  body: Readonly<Record<string, unknown>>,
+  allowedFuns: readonly string[] | undefined,
+  user: string,
+): ParsedExecution {
   const issues = issuesOf(body);
   const { exec_client: client, fun } = body;
   // issuesOf checked both; the guards again tell the compiler.
-  if (Object.keys(issues).length > 0 || !isExecClient(client) || typeof fun !== 'string') throw new Unprocessable('execution: invalid request', issues);
+  if (Object.keys(issues).length > 0 || !isExecClient(client) || typeof fun !== 'string')
+    throw new Unprocessable('execution: invalid request', issues);
   if (allowedFuns !== undefined && allowedFuns.length > 0 && !funAllowed(fun, allowedFuns)) {
-    throw new Forbidden(`fun: '${fun}' is not allowed on this server (EXEC_ALLOWED_FUNS: ${allowedFuns.join(', ')})`);
+    throw new Forbidden(
+      `fun: '${fun}' is not allowed on this server (EXEC_ALLOWED_FUNS: ${allowedFuns.join(', ')})`,
+    );
   }
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {

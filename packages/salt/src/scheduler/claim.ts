@@ -5,7 +5,13 @@
  * several schedulers (one per API instance on one database) exactly one write of each version
  * succeeds: the others get 412 and look again.
  */
-import { PreconditionFailed, systemContext, type ItemOf, type Runtime, type WriteDataOf } from '@fleet/engine';
+import {
+  PreconditionFailed,
+  systemContext,
+  type ItemOf,
+  type Runtime,
+  type WriteDataOf,
+} from '@fleet/engine';
 import { nextRun, tasks, type Schedule } from '@fleet/resources';
 
 type Task = ItemOf<typeof tasks>;
@@ -31,7 +37,12 @@ export function claimUpdate(task: Task, now: Date): WriteDataOf<(typeof tasks)['
   const next = nextRun(scheduleOf(task), new Date(now.getTime() + 1000));
   // `status` only when the schedule is over: a status change makes the task's `prepare` hook
   // recompute `next` from now, which would undo the claim's step past the run it claims.
-  return { next, last_run: now, count_of_execution: task.count_of_execution + 1, ...(next === null ? { status: 'finished' as const } : {}) };
+  return {
+    next,
+    last_run: now,
+    count_of_execution: task.count_of_execution + 1,
+    ...(next === null ? { status: 'finished' as const } : {}),
+  };
 }
 
 /**
@@ -42,7 +53,10 @@ export async function claimDue(runtime: Runtime, now: Date): Promise<Task | null
   const ctx = systemContext(runtime, now);
   const api = runtime.resources.of(tasks);
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const [due] = await api.find({ where: { status: 'scheduled', next: { $lte: now } }, sort: [['next', 1]], limit: 1 }, ctx);
+    const [due] = await api.find(
+      { where: { status: 'scheduled', next: { $lte: now } }, sort: [['next', 1]], limit: 1 },
+      ctx,
+    );
     if (due === undefined) return null;
     try {
       return await api.patch(due._id, claimUpdate(due, now), ctx, { ifMatch: due._etag });

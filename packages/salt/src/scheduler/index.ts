@@ -6,7 +6,14 @@
  * task (`last_jid`, `last_error`); a failed run (master error, or no target answered) raises a
  * `task.failed` error alert. The server starts it beside the sync loop when a master is configured.
  */
-import { stampNow, systemContext, type CallContext, type ItemOf, type Log, type Runtime } from '@fleet/engine';
+import {
+  stampNow,
+  systemContext,
+  type CallContext,
+  type ItemOf,
+  type Log,
+  type Runtime,
+} from '@fleet/engine';
 import { tasks, type ExecutionResponse, type MasterService } from '@fleet/resources';
 import { alert, raiseAlert } from '../record';
 import { claimDue } from './claim';
@@ -52,13 +59,24 @@ function outcomeOf(response: ExecutionResponse): RunOutcome {
 }
 
 /** Executes one claimed task through the master service. */
-export async function executeTask(master: Pick<MasterService, 'execute'>, runtime: Runtime, task: Task): Promise<RunOutcome> {
-  const ctx: CallContext = { principal: { name: `task:${task.name}`, role: 'operator' }, now: stampNow(), runtime };
+export async function executeTask(
+  master: Pick<MasterService, 'execute'>,
+  runtime: Runtime,
+  task: Task,
+): Promise<RunOutcome> {
+  const ctx: CallContext = {
+    principal: { name: `task:${task.name}`, role: 'operator' },
+    now: stampNow(),
+    runtime,
+  };
   const targets = task.tgt;
   const body = { exec_client: task.salt_client, fun: task.fun, kwarg: task.kwarg, arg: task.arg };
   try {
     // `host` targets one id; several ids need the list targeting of `group`.
-    const response = await master.execute({ targets, kind: targets.length === 1 ? 'host' : 'group', body }, ctx);
+    const response = await master.execute(
+      { targets, kind: targets.length === 1 ? 'host' : 'group', body },
+      ctx,
+    );
     return outcomeOf(response);
   } catch (err) {
     return { jid: null, error: errText(err) };
@@ -68,9 +86,15 @@ export async function executeTask(master: Pick<MasterService, 'execute'>, runtim
 /** Records a run's outcome on the task, and raises `task.failed` when it failed. */
 export async function recordOutcome(runtime: Runtime, task: Task, outcome: RunOutcome): Promise<void> {
   const now = stampNow();
-  await runtime.resources.of(tasks).patch(task._id, { last_jid: outcome.jid, last_error: outcome.error }, systemContext(runtime, now));
+  await runtime.resources
+    .of(tasks)
+    .patch(task._id, { last_jid: outcome.jid, last_error: outcome.error }, systemContext(runtime, now));
   if (outcome.error !== null) {
-    await raiseAlert(runtime, alert('task.failed', 'error', { task: task._id, name: task.name, error: outcome.error }), now);
+    await raiseAlert(
+      runtime,
+      alert('task.failed', 'error', { task: task._id, name: task.name, error: outcome.error }),
+      now,
+    );
   }
 }
 
@@ -92,7 +116,8 @@ class Scheduler implements RunningScheduler {
       if (task === null) break;
       runs++;
       const outcome = await executeTask(this.o.master, this.o.runtime, task);
-      if (outcome.error !== null) this.o.log.warn({ task: task._id, error: outcome.error }, 'task run failed');
+      if (outcome.error !== null)
+        this.o.log.warn({ task: task._id, error: outcome.error }, 'task run failed');
       await recordOutcome(this.o.runtime, task, outcome);
     }
     return runs;

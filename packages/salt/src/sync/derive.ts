@@ -54,7 +54,9 @@ export function parseToolTime(v: unknown): Date | null {
 }
 
 function ipv4s(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string' && /^\d+\.\d+\.\d+\.\d+$/.test(a)) : [];
+  return Array.isArray(v)
+    ? v.filter((a): a is string => typeof a === 'string' && /^\d+\.\d+\.\d+\.\d+$/.test(a))
+    : [];
 }
 
 /** The host's address: the first non-loopback IPv4 of `fqdn_ip4`, then `ipv4`, then the `ip` grain. */
@@ -70,13 +72,19 @@ function ownAddresses(grains: Obj): Set<string> {
 
 /** Deep equality of stored values: Dates by time, objects regardless of key order. */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
+    );
   }
   if (isObj(a) && isObj(b)) {
     const keys = Object.keys(a).filter((k) => a[k] !== undefined);
-    return keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length && keys.every((k) => sameValue(a[k], b[k]));
+    return (
+      keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length &&
+      keys.every((k) => sameValue(a[k], b[k]))
+    );
   }
   return a === b || ((a === null || a === undefined) && (b === null || b === undefined));
 }
@@ -95,7 +103,8 @@ function grainFields(grains: Obj, stored: Doc | undefined, o: DeriveContext): Ob
     last_stateapply: parseToolTime(tool['last_stateapply']),
     last_distupgrade: parseToolTime(tool['last_distupgrade']),
   };
-  const keepIp = stored?.nat === true || (stored?.nat === false && ownAddresses(grains).has(String(stored.ip)));
+  const keepIp =
+    stored?.nat === true || (stored?.nat === false && ownAddresses(grains).has(String(stored.ip)));
   if (!keepIp) out.ip = primaryIp(grains);
   return out;
 }
@@ -115,7 +124,8 @@ function wantedFields(view: MasterView, stored: Doc | undefined, o: DeriveContex
 type HistoryEntry = { added: Date; fingerprint: string };
 
 /** A stored `fingerprint_history` entry (the engine validated it on write). */
-const isHistoryEntry = (v: unknown): v is HistoryEntry => isObj(v) && v.added instanceof Date && typeof v.fingerprint === 'string';
+const isHistoryEntry = (v: unknown): v is HistoryEntry =>
+  isObj(v) && v.added instanceof Date && typeof v.fingerprint === 'string';
 
 function history(stored: Doc | undefined): HistoryEntry[] {
   const list = stored?.fingerprint_history;
@@ -126,10 +136,12 @@ function history(stored: Doc | undefined): HistoryEntry[] {
 export function deriveHost(view: MasterView, stored: Doc | undefined, o: DeriveContext): HostChange {
   const wanted = wantedFields(view, stored, o);
   const set: Obj = {};
-  for (const [k, v] of Object.entries(wanted)) if (stored === undefined || !sameValue(stored[k], v)) set[k] = v;
+  for (const [k, v] of Object.entries(wanted))
+    if (stored === undefined || !sameValue(stored[k], v)) set[k] = v;
   const before = typeof stored?.fingerprint === 'string' ? stored.fingerprint : null;
   const keyChanged = view.fingerprint !== null && view.fingerprint !== before;
-  if (keyChanged) set.fingerprint_history = [...history(stored), { added: o.now, fingerprint: view.fingerprint }];
+  if (keyChanged)
+    set.fingerprint_history = [...history(stored), { added: o.now, fingerprint: view.fingerprint }];
   const heartbeat = stored?.heartbeat instanceof Date ? stored.heartbeat.getTime() : 0;
   const stale = o.now.getTime() - heartbeat >= o.heartbeatRefreshMs;
   if (view.up === true && (Object.keys(set).length > 0 || stale)) set.heartbeat = o.now;
@@ -147,5 +159,13 @@ export function deriveHost(view: MasterView, stored: Doc | undefined, o: DeriveC
 
 /** The document of a host seen for the first time. */
 export function newHostDoc(change: HostChange, now: Date): Doc {
-  return { _id: change.id, groups: [], nodegroups: [], fingerprint_history: [], ...change.set, _soft_deleted: false, _created: now };
+  return {
+    _id: change.id,
+    groups: [],
+    nodegroups: [],
+    fingerprint_history: [],
+    ...change.set,
+    _soft_deleted: false,
+    _created: now,
+  };
 }

@@ -44,14 +44,24 @@ function keyMap(fps: KeyFingerprints): Map<string, { key: KeyState; fingerprint:
 
 /** Reads the keys, the up/down split and the nodegroups (any failure rejects: nothing written yet). */
 export async function readSnapshot(client: SaltClient): Promise<FleetSnapshot> {
-  const [fps, status, nodegroups] = await Promise.all([client.keyFingerprints('*'), client.manageStatus('*'), client.nodegroups()]);
+  const [fps, status, nodegroups] = await Promise.all([
+    client.keyFingerprints('*'),
+    client.manageStatus('*'),
+    client.nodegroups(),
+  ]);
   return { keys: keyMap(fps), up: new Set(status.up), nodegroups };
 }
 
-async function fetchGrains(client: SaltClient, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+async function fetchGrains(
+  client: SaltClient,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   if (ids.length === 0) return out;
-  const result = await client.local([...ids], 'grains.items', { tgt_type: 'list', extra: { metadata: SYNC_METADATA } });
+  const result = await client.local([...ids], 'grains.items', {
+    tgt_type: 'list',
+    extra: { metadata: SYNC_METADATA },
+  });
   for (const [id, outcome] of Object.entries(result.minions)) {
     const ret = outcome.status === 'returned' ? outcome.ret : null;
     if (isPlainObject(ret)) out.set(id, ret);
@@ -60,11 +70,20 @@ async function fetchGrains(client: SaltClient, ids: readonly string[]): Promise<
 }
 
 /** Syncs one batch of ids: fetch grains, read the stored hosts, compare, write, alert. */
-async function syncBatch(ids: readonly string[], snap: FleetSnapshot, deps: BatchDeps): Promise<HostsOutcome> {
+async function syncBatch(
+  ids: readonly string[],
+  snap: FleetSnapshot,
+  deps: BatchDeps,
+): Promise<HostsOutcome> {
   const accepted = ids.filter((id) => snap.keys.get(id)?.key === 'accepted');
   const [grains, stored] = await Promise.all([
     fetchGrains(deps.client, accepted),
-    deps.runtime.resources.of(hosts).find({ where: { _id: { $in: [...ids] } }, view: 'item', showDeleted: true }, systemContext(deps.runtime, deps.ctx.now)),
+    deps.runtime.resources
+      .of(hosts)
+      .find(
+        { where: { _id: { $in: [...ids] } }, view: 'item', showDeleted: true },
+        systemContext(deps.runtime, deps.ctx.now),
+      ),
   ]);
   const byId = new Map<string, Doc>(stored.map((d) => [d._id, d]));
   const changes: HostChange[] = [];
@@ -72,7 +91,13 @@ async function syncBatch(ids: readonly string[], snap: FleetSnapshot, deps: Batc
     const k = snap.keys.get(id);
     if (k === undefined) continue;
     const isAccepted = k.key === 'accepted';
-    const view: MasterView = { id, key: k.key, fingerprint: k.fingerprint, grains: grains.get(id) ?? null, up: isAccepted ? snap.up.has(id) : null };
+    const view: MasterView = {
+      id,
+      key: k.key,
+      fingerprint: k.fingerprint,
+      grains: grains.get(id) ?? null,
+      up: isAccepted ? snap.up.has(id) : null,
+    };
     changes.push(deriveHost(view, byId.get(id), deps.ctx));
   }
   const written = await writeHostChanges(deps.runtime, changes, deps.ctx.now);
@@ -112,7 +137,9 @@ export async function syncHosts(snap: FleetSnapshot, deps: BatchDeps): Promise<H
     }
   };
   // Settle every worker before reporting, so nothing still writes once the run has returned.
-  const results = await Promise.allSettled(Array.from({ length: Math.min(PARALLEL, batches.length) }, worker));
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.min(PARALLEL, batches.length) }, worker),
+  );
   const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (rejected) throw rejected.reason;
   return total;
@@ -129,7 +156,9 @@ export async function markForgotten(
 ): Promise<{ ids: string[]; changed: number; alerts: number }> {
   // An exclusion of top-level fields is done in SQL by the embedded store: the grains are never parsed.
   const projection = { grain: 0, all_status: 0, vpnsrv_representation: 0, fingerprint_history: 0 } as const;
-  const all = await deps.runtime.resources.of(hosts).find({ projection, showDeleted: true }, systemContext(deps.runtime, deps.ctx.now));
+  const all = await deps.runtime.resources
+    .of(hosts)
+    .find({ projection, showDeleted: true }, systemContext(deps.runtime, deps.ctx.now));
   const gone = all.filter((h) => !snap.keys.has(h._id));
   const stale = gone.filter((h) => h.key !== 'denied' || h.status !== 'down');
   const changes: HostChange[] = stale.map((h) => ({

@@ -51,7 +51,13 @@ export interface JobsOutcome {
 }
 
 function bookkeeping(j: JobSummary): boolean {
-  return isBookkeeping({ fun: j.function, tgt: j.target, tgtType: j.targetType, args: j.arguments, metadata: j.metadata });
+  return isBookkeeping({
+    fun: j.function,
+    tgt: j.target,
+    tgtType: j.targetType,
+    args: j.arguments,
+    metadata: j.metadata,
+  });
 }
 
 /** What a job-cache pass needs. */
@@ -80,12 +86,16 @@ async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Prom
   }));
   if (returns.length > 0) {
     const where = { _id: { $in: returns.map((r) => `${jid}${r.host}`) } };
-    const known = await runtime.resources.of(actions).find({ where, projection: { _id: 1 } }, systemContext(runtime, now));
+    const known = await runtime.resources
+      .of(actions)
+      .find({ where, projection: { _id: 1 } }, systemContext(runtime, now));
     const seen = new Set(known.map((d) => d._id));
     const missing = returns.filter((r) => !seen.has(`${jid}${r.host}`));
     const created = new Set(await recordReturns(runtime, missing, now));
     out.actions += created.size;
-    out.failedPatches += missing.filter((r) => created.has(`${jid}${r.host}`) && failedPatchFields(r) !== null).length;
+    out.failedPatches += missing.filter(
+      (r) => created.has(`${jid}${r.host}`) && failedPatchFields(r) !== null,
+    ).length;
   }
   return job.pending.length > 0 && now.getTime() - jidInstant(jid, rc.masterTz) < GRACE_MS;
 }
@@ -94,7 +104,9 @@ async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Prom
 function candidates(all: readonly JobSummary[], cursor: JobCursor): JobSummary[] {
   const floor = cursor.watermark === '' ? '' : shiftJid(cursor.watermark, -JID_OVERLAP_MS);
   for (const jid of cursor.done) if (jid <= floor) cursor.done.delete(jid);
-  return all.filter((j) => j.jid.slice(0, 20) > floor && !cursor.done.has(j.jid)).sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0));
+  return all
+    .filter((j) => j.jid.slice(0, 20) > floor && !cursor.done.has(j.jid))
+    .sort((a, b) => (a.jid < b.jid ? -1 : a.jid > b.jid ? 1 : 0));
 }
 
 /** Walks the job cache past the cursor, recording what is missing, and moves the cursor. */

@@ -37,7 +37,8 @@ class SyncLoop {
   async runNow(): Promise<SyncReport> {
     if (this.stopped) throw new Conflict('the fleet sync is stopped');
     const lease = await this.o.runtime.leases.acquire(SYNC_LEASE, this.o.holder, this.ttlMs);
-    if (lease === null) throw new Conflict('the fleet sync runs on another instance; try again there or wait for its next run');
+    if (lease === null)
+      throw new Conflict('the fleet sync runs on another instance; try again there or wait for its next run');
     return this.schedule();
   }
 
@@ -92,7 +93,8 @@ class SyncLoop {
       () => {
         this.o.runtime.leases.renew(SYNC_LEASE, this.o.holder, this.ttlMs).then(
           (lease) => {
-            if (lease === null) this.o.log.warn({ holder: this.o.holder }, 'fleet sync: lease lost during a run');
+            if (lease === null)
+              this.o.log.warn({ holder: this.o.holder }, 'fleet sync: lease lost during a run');
           },
           (err: unknown) => this.o.log.warn({ err: errText(err) }, 'fleet sync: lease renewal failed'),
         );

@@ -21,9 +21,11 @@ export interface JobFacts {
 /** Whether a job (from the job cache or a `salt/job/<jid>/new` event) is bookkeeping. */
 export function isBookkeeping(job: JobFacts): boolean {
   // Runner and wheel jobs run on the master: they have no minion returns to record.
-  if (job.fun === 'saltutil.find_job' || job.fun.startsWith('runner.') || job.fun.startsWith('wheel.')) return true;
+  if (job.fun === 'saltutil.find_job' || job.fun.startsWith('runner.') || job.fun.startsWith('wheel.'))
+    return true;
   const meta = job.metadata;
-  if (meta !== null && typeof meta === 'object' && 'fleet' in meta && meta.fleet === SYNC_METADATA['fleet']) return true;
+  if (meta !== null && typeof meta === 'object' && 'fleet' in meta && meta.fleet === SYNC_METADATA['fleet'])
+    return true;
   const globAll = job.tgt === '*' && (job.tgtType === undefined || job.tgtType === 'glob');
   return job.fun === 'test.ping' && globAll && (job.args ?? []).length === 0;
 }

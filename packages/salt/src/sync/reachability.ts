@@ -44,13 +44,21 @@ export function isMasterFailure(err: unknown): err is HttpError {
 /** Raises `master.unreachable` unless the outage is already on record; resolves whether it did. */
 export async function noteUnreachable(runtime: Runtime, message: string, now: Date): Promise<boolean> {
   if ((await lastState(runtime, now)) === 'master.unreachable') return false;
-  await insertState(runtime, alert('master.unreachable', 'error', { hostname: 'salt-master', status: 'unreachable', message }), now);
+  await insertState(
+    runtime,
+    alert('master.unreachable', 'error', { hostname: 'salt-master', status: 'unreachable', message }),
+    now,
+  );
   return true;
 }
 
 /** Raises `master.reachable` when the last record is an outage; resolves whether it did. */
 export async function noteReachable(runtime: Runtime, now: Date): Promise<boolean> {
   if ((await lastState(runtime, now)) !== 'master.unreachable') return false;
-  await insertState(runtime, alert('master.reachable', 'info', { hostname: 'salt-master', status: 'reachable' }), now);
+  await insertState(
+    runtime,
+    alert('master.reachable', 'info', { hostname: 'salt-master', status: 'reachable' }),
+    now,
+  );
   return true;
 }

@@ -47,19 +47,40 @@ export interface SyncReport {
 const HEARTBEAT_REFRESH_MS = 5 * 60_000;
 
 function emptyReport(ms: number, masterReachable: boolean): SyncReport {
-  return { hostsSeen: 0, hostsChanged: 0, hostsNew: 0, nodegroups: 0, actionsRecorded: 0, failedPatches: 0, alertsRaised: 0, ms, masterReachable };
+  return {
+    hostsSeen: 0,
+    hostsChanged: 0,
+    hostsNew: 0,
+    nodegroups: 0,
+    actionsRecorded: 0,
+    failedPatches: 0,
+    alertsRaised: 0,
+    ms,
+    masterReachable,
+  };
 }
 
 /**
  * Upserts the master's nodegroups (`_id` = name; unchanged ones are not written) and deletes the
  * others (their ids are pulled from the hosts in the same batch: a declared relation).
  */
-async function syncNodegroups(runtime: Runtime, groups: Readonly<Record<string, string>>, now: Date): Promise<void> {
+async function syncNodegroups(
+  runtime: Runtime,
+  groups: Readonly<Record<string, string>>,
+  now: Date,
+): Promise<void> {
   const ctx = systemContext(runtime, now);
   const api = runtime.resources.of(nodegroupsResource);
-  const items = Object.entries(groups).map(([name, expression]) => ({ _id: name, name, type: 1, info: parseNodegroup(expression) }));
+  const items = Object.entries(groups).map(([name, expression]) => ({
+    _id: name,
+    name,
+    type: 1,
+    info: parseNodegroup(expression),
+  }));
   if (items.length > 0) await api.upsertMany(items, ctx);
-  const removed = (await api.find({ projection: { _id: 1 } }, ctx)).map((d) => d._id).filter((name) => !(name in groups));
+  const removed = (await api.find({ projection: { _id: 1 } }, ctx))
+    .map((d) => d._id)
+    .filter((name) => !(name in groups));
   if (removed.length > 0) await api.deleteMany({ _id: { $in: removed } }, ctx);
 }
 
@@ -75,7 +96,12 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
   };
   const snap = await readSnapshot(o.client);
   const snapshot = lap();
-  const ctx: DeriveContext = { now, toolKey: o.toolKey, nodegroups: snap.nodegroups, heartbeatRefreshMs: o.heartbeatRefreshMs ?? HEARTBEAT_REFRESH_MS };
+  const ctx: DeriveContext = {
+    now,
+    toolKey: o.toolKey,
+    nodegroups: snap.nodegroups,
+    heartbeatRefreshMs: o.heartbeatRefreshMs ?? HEARTBEAT_REFRESH_MS,
+  };
   await syncNodegroups(o.runtime, snap.nodegroups, now);
   const nodegroups = lap();
   const hosts = await syncHosts(snap, { client: o.client, runtime: o.runtime, ctx });
@@ -87,7 +113,10 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
     );
   }
   const hostsMs = lap();
-  const jobs = await repairJobs({ client: o.client, runtime: o.runtime, now, masterTz: o.masterTz ?? 'UTC' }, cursor);
+  const jobs = await repairJobs(
+    { client: o.client, runtime: o.runtime, now, masterTz: o.masterTz ?? 'UTC' },
+    cursor,
+  );
   Object.assign(report, {
     hostsSeen: hosts.seen,
     hostsChanged: hosts.changed + forgotten.changed,
@@ -114,7 +143,10 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
     } catch (err) {
       if (!isMasterFailure(err)) throw err;
       const raised = await noteUnreachable(o.runtime, err.message, now);
-      o.log.error({ err: err.message, status: err.status }, 'fleet sync: salt master unreachable, stored fleet left as it was; retrying at the next run');
+      o.log.error(
+        { err: err.message, status: err.status },
+        'fleet sync: salt master unreachable, stored fleet left as it was; retrying at the next run',
+      );
       return { ...emptyReport(Date.now() - started, false), alertsRaised: raised ? 1 : 0 };
     }
     if (await noteReachable(o.runtime, now)) report.alertsRaised += 1;

@@ -12,15 +12,25 @@ import { alert, type AlertFields } from '../record';
 import type { HostChange } from './derive';
 
 /** Writes the changes of one batch; resolves the numbers of created and updated hosts. */
-export async function writeHostChanges(runtime: Runtime, changes: readonly HostChange[], now: Date): Promise<{ inserted: number; updated: number }> {
-  const items = changes.filter((c) => c.isNew || Object.keys(c.set).length > 0).map((c) => ({ ...c.set, _id: c.id }));
+export async function writeHostChanges(
+  runtime: Runtime,
+  changes: readonly HostChange[],
+  now: Date,
+): Promise<{ inserted: number; updated: number }> {
+  const items = changes
+    .filter((c) => c.isNew || Object.keys(c.set).length > 0)
+    .map((c) => ({ ...c.set, _id: c.id }));
   if (items.length === 0) return { inserted: 0, updated: 0 };
   const written = await runtime.resources.of(hosts).upsertMany(items, systemContext(runtime, now));
   return { inserted: written.created.length, updated: written.updated.length };
 }
 
 /** Raises the alerts in one write. */
-export async function insertAlerts(runtime: Runtime, raised: readonly AlertFields[], now: Date): Promise<number> {
+export async function insertAlerts(
+  runtime: Runtime,
+  raised: readonly AlertFields[],
+  now: Date,
+): Promise<number> {
   if (raised.length === 0) return 0;
   await runtime.resources.of(alerts).createMany(raised, systemContext(runtime, now));
   return raised.length;
@@ -35,7 +45,14 @@ export function transitionAlerts(changes: readonly HostChange[], hidden: Readonl
     if (c.cameUp) out.push(alert('host.up', 'info', { hostname: c.id, status: 'up' }));
     if (c.keyChangedFrom !== null) {
       const fingerprint = c.set.fingerprint;
-      out.push(alert('key.changed', 'warning', { hostname: c.id, status: 'changed', previous: c.keyChangedFrom, fingerprint }));
+      out.push(
+        alert('key.changed', 'warning', {
+          hostname: c.id,
+          status: 'changed',
+          previous: c.keyChangedFrom,
+          fingerprint,
+        }),
+      );
     }
   }
   return out;

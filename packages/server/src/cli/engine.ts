@@ -19,7 +19,10 @@ export interface CommandEngine {
 }
 
 /** Opens the store and the engine, runs `work`, and closes the store whatever happens. */
-export async function withEngine<T>(env: NodeJS.ProcessEnv, work: (opened: CommandEngine) => Promise<T>): Promise<T> {
+export async function withEngine<T>(
+  env: NodeJS.ProcessEnv,
+  work: (opened: CommandEngine) => Promise<T>,
+): Promise<T> {
   const config = loadConfig(env);
   const choice = chooseStore(config.DATABASE_URL);
   // A command prints its own lines; the store's start-up chatter is left out.
@@ -33,7 +36,11 @@ export async function withEngine<T>(env: NodeJS.ProcessEnv, work: (opened: Comma
       store,
       secrets: createSecretBox(key.key),
       log,
-      config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
+      config: {
+        saltMasterName: config.SALT_MASTER_NAME,
+        grainToolKey: config.GRAIN_TOOL_KEY,
+        execAllowedFuns: config.EXEC_ALLOWED_FUNS,
+      },
     });
     // As the boot does: a new key is only kept when no stored secret needs the old one.
     if (key.save) {

@@ -20,7 +20,10 @@ setting comes from the environment (README: Configuration). The docs page is /ap
 Seeds the store of DATABASE_URL as the sync would fill it; --reset empties the seeded collections first.`,
   },
   openapi: { summary: 'write the OpenAPI document to a file or stdout', usage: OPENAPI_USAGE },
-  'new-resource': { summary: 'write resources/<name>.ts from a template and register it', usage: NEW_RESOURCE_USAGE },
+  'new-resource': {
+    summary: 'write resources/<name>.ts from a template and register it',
+    usage: NEW_RESOURCE_USAGE,
+  },
   token: { summary: 'create, list or revoke bearer tokens kept in the store', usage: TOKEN_USAGE },
   'rotate-key': {
     summary: 'seal every stored secret under a new key (service stopped)',

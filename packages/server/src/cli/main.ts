@@ -36,7 +36,10 @@ export async function runCli(argv: readonly string[]): Promise<CommandOutput | u
   }
   const run = COMMANDS[command];
   const help = COMMAND_HELP[command];
-  if (!run || !help) throw new ConfigError(`Unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')} (fleet --help)`);
+  if (!run || !help)
+    throw new ConfigError(
+      `Unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')} (fleet --help)`,
+    );
   if (wantsHelp(rest)) return { stdout: `${help.usage}\n` };
   return run(rest);
 }

@@ -28,7 +28,8 @@ const KEYWORDS = new Set(
 
 /** Why `name` cannot be a new resource, or null. */
 function nameProblem(name: string): string | null {
-  if (!/^[a-z][a-z0-9_]*$/.test(name)) return 'a name is lower case letters, digits and "_", starting with a letter';
+  if (!/^[a-z][a-z0-9_]*$/.test(name))
+    return 'a name is lower case letters, digits and "_", starting with a letter';
   if (KEYWORDS.has(name) || RESERVED.has(name)) return `"${name}" is a reserved word`;
   if (allResources.some((r) => r.name === name)) return `a resource named "${name}" exists`;
   if (allRouteGroups.some((g) => g.base === name)) return `/api/${name} is a route group`;
@@ -53,7 +54,10 @@ export function registerIn(index: string, name: string): string {
   const imports = lines.map((line, i) => ({ i, m: IMPORT.exec(line) })).filter((x) => x.m !== null);
   const last = imports[imports.length - 1];
   const list = LIST.exec(index);
-  if (last === undefined || list === null) throw new ConfigError('new-resource: index.ts has no `allResources` list to add to; register the resource by hand');
+  if (last === undefined || list === null)
+    throw new ConfigError(
+      'new-resource: index.ts has no `allResources` list to add to; register the resource by hand',
+    );
   const after = imports.find((x) => (x.m?.[2] ?? '') > name);
   lines.splice(after ? after.i : last.i + 1, 0, `import { ${name} } from './${name}';`);
   let out = lines.join('\n');
@@ -71,7 +75,9 @@ export function registerIn(index: string, name: string): string {
         .filter(Boolean),
       name,
     );
-    return names.includes('\n') ? `export {\n${list.map((n) => `  ${n},`).join('\n')}\n};` : `export { ${list.join(', ')} };`;
+    return names.includes('\n')
+      ? `export {\n${list.map((n) => `  ${n},`).join('\n')}\n};`
+      : `export { ${list.join(', ')} };`;
   });
 }
 
@@ -84,13 +90,19 @@ export function registerIn(index: string, name: string): string {
 function regenerateClient(resourcesDir: string): string {
   const script = resolve(resourcesDir, '..', 'packages', 'client', 'scripts', 'gen.ts');
   if (!existsSync(script)) return '';
-  const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: resolve(resourcesDir, '..'), encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    cwd: resolve(resourcesDir, '..'),
+    encoding: 'utf8',
+  });
   if (run.status === 0) return 'Regenerated the typed client (packages/client/src/schema.ts).\n';
   return `The typed client could not be regenerated (${(run.stderr || run.stdout).trim().split('\n')[0] ?? 'no output'}): run pnpm gen:client.\n`;
 }
 
 /** Runs `fleet new-resource`; `cwd` is where a relative `--dir` starts. */
-export async function newResourceCommand(argv: readonly string[], cwd = process.cwd()): Promise<CommandOutput> {
+export async function newResourceCommand(
+  argv: readonly string[],
+  cwd = process.cwd(),
+): Promise<CommandOutput> {
   let values: { dir?: string | undefined; description?: string | undefined };
   let positionals: string[];
   try {
@@ -101,19 +113,24 @@ export async function newResourceCommand(argv: readonly string[], cwd = process.
       strict: true,
     }));
   } catch (err) {
-    throw new ConfigError(`new-resource: ${err instanceof Error ? err.message : String(err)}\n${NEW_RESOURCE_USAGE}`);
+    throw new ConfigError(
+      `new-resource: ${err instanceof Error ? err.message : String(err)}\n${NEW_RESOURCE_USAGE}`,
+    );
   }
   const [name, ...extra] = positionals;
-  if (name === undefined || extra.length > 0) throw new ConfigError(`new-resource: name one resource\n${NEW_RESOURCE_USAGE}`);
+  if (name === undefined || extra.length > 0)
+    throw new ConfigError(`new-resource: name one resource\n${NEW_RESOURCE_USAGE}`);
   const problem = nameProblem(name);
   if (problem) throw new ConfigError(`new-resource: ${problem}`);
   const dir = resolve(cwd, values.dir ?? 'resources');
   const file = join(dir, `${name}.ts`);
   const indexFile = join(dir, 'index.ts');
-  if (!existsSync(indexFile)) throw new ConfigError(`new-resource: ${indexFile} does not exist (--dir names the resources directory)`);
+  if (!existsSync(indexFile))
+    throw new ConfigError(`new-resource: ${indexFile} does not exist (--dir names the resources directory)`);
   if (existsSync(file)) throw new ConfigError(`new-resource: ${file} exists`);
   const index = readFileSync(indexFile, 'utf8');
-  if (new RegExp(`\\bimport \\{ ${name} \\}`).test(index)) throw new ConfigError(`new-resource: index.ts already imports ${name}`);
+  if (new RegExp(`\\bimport \\{ ${name} \\}`).test(index))
+    throw new ConfigError(`new-resource: index.ts already imports ${name}`);
   const registered = registerIn(index, name);
   const description = values.description ?? defaultDescription(name);
   writeFileSync(file, resourceSource(name, description), { flag: 'wx' });

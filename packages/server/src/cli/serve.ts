@@ -11,7 +11,10 @@ import { loadConfig, type Config } from '../config';
 import { stopOnSignals } from '../graceful-stop';
 
 /** What the operator reads once the API listens. */
-function announce(url: string, adminToken: { token: string; created: boolean; path: string } | undefined): void {
+function announce(
+  url: string,
+  adminToken: { token: string; created: boolean; path: string } | undefined,
+): void {
   if (adminToken?.created) {
     // Printed once, at the start that creates it (DESIGN §4); later starts only say where it is.
     process.stdout.write(
@@ -19,9 +22,13 @@ function announce(url: string, adminToken: { token: string; created: boolean; pa
         `Try: curl -H 'Authorization: Bearer ${adminToken.token}' ${url}/api/hosts\n\n`,
     );
   } else if (adminToken) {
-    process.stdout.write(`\nAuthenticate with the admin token kept in ${adminToken.path}: Authorization: Bearer <token>\n\n`);
+    process.stdout.write(
+      `\nAuthenticate with the admin token kept in ${adminToken.path}: Authorization: Bearer <token>\n\n`,
+    );
   } else {
-    process.stdout.write(`\nAuthenticate with a token of API_TOKENS (or fleet token create): Authorization: Bearer <token>\n\n`);
+    process.stdout.write(
+      `\nAuthenticate with a token of API_TOKENS (or fleet token create): Authorization: Bearer <token>\n\n`,
+    );
   }
   process.stdout.write(`API docs: ${url}/api/docs\n\n`);
 }

@@ -34,33 +34,52 @@ function newToken(): string {
 /** The names of the tokens that are not stored: API_TOKENS, or the generated admin token if there is one. */
 function configuredNames(opened: CommandEngine): { name: string; role: Role; source: string }[] {
   if (opened.config.API_TOKENS)
-    return tokenGrants(opened.config.API_TOKENS, opened.dataDir).grants.map((g) => ({ name: g.name, role: g.role, source: 'API_TOKENS' }));
-  return existsSync(join(opened.dataDir, 'admin-token')) ? [{ name: 'admin', role: 'admin', source: 'admin-token file' }] : [];
+    return tokenGrants(opened.config.API_TOKENS, opened.dataDir).grants.map((g) => ({
+      name: g.name,
+      role: g.role,
+      source: 'API_TOKENS',
+    }));
+  return existsSync(join(opened.dataDir, 'admin-token'))
+    ? [{ name: 'admin', role: 'admin', source: 'admin-token file' }]
+    : [];
 }
 
 function parse(argv: readonly string[]): { action: string; name: string | undefined; role: string } {
   let values: { role?: string | undefined };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: [...argv], options: { role: { type: 'string' } }, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: { role: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    }));
   } catch (err) {
     throw new ConfigError(`token: ${err instanceof Error ? err.message : String(err)}\n${TOKEN_USAGE}`);
   }
   const [action = '', name, ...extra] = positionals;
-  if (!['create', 'list', 'revoke'].includes(action) || extra.length > 0) throw new ConfigError(`token: say create, list or revoke\n${TOKEN_USAGE}`);
-  if (action !== 'list' && name === undefined) throw new ConfigError(`token ${action}: name the token\n${TOKEN_USAGE}`);
-  if (values.role !== undefined && action !== 'create') throw new ConfigError(`token ${action}: --role is for create\n${TOKEN_USAGE}`);
+  if (!['create', 'list', 'revoke'].includes(action) || extra.length > 0)
+    throw new ConfigError(`token: say create, list or revoke\n${TOKEN_USAGE}`);
+  if (action !== 'list' && name === undefined)
+    throw new ConfigError(`token ${action}: name the token\n${TOKEN_USAGE}`);
+  if (values.role !== undefined && action !== 'create')
+    throw new ConfigError(`token ${action}: --role is for create\n${TOKEN_USAGE}`);
   return { action, name, role: values.role ?? 'viewer' };
 }
 
 async function create(opened: CommandEngine, name: string, role: string): Promise<CommandOutput> {
-  if (!isRole(role)) throw new ConfigError(`token create: --role must be viewer, operator or admin (got "${role}")`);
-  if (configuredNames(opened).some((t) => t.name === name)) throw new ConfigError(`token create: "${name}" names a configured token; choose another name`);
+  if (!isRole(role))
+    throw new ConfigError(`token create: --role must be viewer, operator or admin (got "${role}")`);
+  if (configuredNames(opened).some((t) => t.name === name))
+    throw new ConfigError(`token create: "${name}" names a configured token; choose another name`);
   const { engine } = opened;
   const tokens = engine.runtime.resources.of(api_tokens);
   const ctx = systemContext(engine.runtime);
   const [existing] = await tokens.find({ where: { name }, limit: 1 }, ctx);
-  if (existing) throw new ConfigError(`token create: a token named "${name}" exists${existing.revoked ? ' (revoked)' : ''}; choose another name`);
+  if (existing)
+    throw new ConfigError(
+      `token create: a token named "${name}" exists${existing.revoked ? ' (revoked)' : ''}; choose another name`,
+    );
   const token = newToken();
   await tokens.create({ name, role, digest: tokenDigest(token) }, ctx);
   return {
@@ -70,11 +89,19 @@ async function create(opened: CommandEngine, name: string, role: string): Promis
 }
 
 async function list(opened: CommandEngine): Promise<CommandOutput> {
-  const stored = await opened.engine.runtime.resources.of(api_tokens).find({ sort: [['name', 1]] }, systemContext(opened.engine.runtime));
+  const stored = await opened.engine.runtime.resources
+    .of(api_tokens)
+    .find({ sort: [['name', 1]] }, systemContext(opened.engine.runtime));
   const rows = [
     ['NAME', 'ROLE', 'SOURCE', 'CREATED', 'REVOKED'],
     ...configuredNames(opened).map((t) => [t.name, t.role, t.source, '-', '-']),
-    ...stored.map((t) => [t.name, t.role, 'store', formatHttpDate(t._created), t.revoked ? formatHttpDate(t.revoked) : '-']),
+    ...stored.map((t) => [
+      t.name,
+      t.role,
+      'store',
+      formatHttpDate(t._created),
+      t.revoked ? formatHttpDate(t.revoked) : '-',
+    ]),
   ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return {
@@ -92,20 +119,29 @@ async function list(opened: CommandEngine): Promise<CommandOutput> {
 
 async function revoke(opened: CommandEngine, name: string): Promise<CommandOutput> {
   if (configuredNames(opened).some((t) => t.name === name)) {
-    throw new ConfigError(`token revoke: "${name}" is configured, not stored: remove it from API_TOKENS (or the admin-token file) and restart`);
+    throw new ConfigError(
+      `token revoke: "${name}" is configured, not stored: remove it from API_TOKENS (or the admin-token file) and restart`,
+    );
   }
   const { engine } = opened;
   const tokens = engine.runtime.resources.of(api_tokens);
   const ctx = systemContext(engine.runtime);
   const [found] = await tokens.find({ where: { name }, limit: 1 }, ctx);
-  if (!found) throw new ConfigError(`token revoke: there is no stored token named "${name}" (fleet token list)`);
-  if (found.revoked) return { stdout: `The token "${name}" was already revoked on ${formatHttpDate(found.revoked)}.\n` };
+  if (!found)
+    throw new ConfigError(`token revoke: there is no stored token named "${name}" (fleet token list)`);
+  if (found.revoked)
+    return { stdout: `The token "${name}" was already revoked on ${formatHttpDate(found.revoked)}.\n` };
   await tokens.patch(found._id, { revoked: ctx.now }, ctx, { ifMatch: found._etag });
-  return { stdout: `Revoked the token "${name}": running servers refuse it within ${opened.config.TOKEN_REFRESH_S} s.\n` };
+  return {
+    stdout: `Revoked the token "${name}": running servers refuse it within ${opened.config.TOKEN_REFRESH_S} s.\n`,
+  };
 }
 
 /** Runs `fleet token ...` against the store of `env`'s DATABASE_URL. */
-export async function tokenCommand(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<CommandOutput> {
+export async function tokenCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CommandOutput> {
   const { action, name, role } = parse(argv);
   return withEngine(env, async (opened) => {
     if (action === 'create') return create(opened, name ?? '', role);

@@ -26,7 +26,13 @@ export interface SyncAsk {
 /** The outcome of a `SyncAsk`: the report, or the error's HTTP status and message. */
 export type SyncAnswer =
   | { readonly type: 'sync-result'; readonly id: number; readonly ok: true; readonly report: unknown }
-  | { readonly type: 'sync-result'; readonly id: number; readonly ok: false; readonly status: number; readonly message: string };
+  | {
+      readonly type: 'sync-result';
+      readonly id: number;
+      readonly ok: false;
+      readonly status: number;
+      readonly message: string;
+    };
 
 export type ClusterMessage = Listening | Failed | SyncAsk | SyncAnswer;
 

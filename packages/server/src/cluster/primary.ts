@@ -59,7 +59,8 @@ class WorkerPool {
   async stop(): Promise<void> {
     this.stopping = true;
     const exits = [...this.slots.values()].map(
-      ({ worker }) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))),
+      ({ worker }) =>
+        new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))),
     );
     for (const { worker } of this.slots.values()) if (!worker.isDead()) worker.process.kill('SIGTERM');
     await Promise.all(exits);
@@ -92,7 +93,13 @@ class WorkerPool {
   private relaySync(from: number, id: number): void {
     const first = this.slots.get(1);
     if (first === undefined || !first.listening || first.worker.isDead()) {
-      this.tell(from, { type: 'sync-result', id, ok: false, status: 503, message: 'The fleet sync worker is restarting; try again in a few seconds' });
+      this.tell(from, {
+        type: 'sync-result',
+        id,
+        ok: false,
+        status: 503,
+        message: 'The fleet sync worker is restarting; try again in a few seconds',
+      });
       return;
     }
     const relay = this.nextRelay++;
@@ -119,7 +126,11 @@ class WorkerPool {
     if (this.stopping) return;
     if (!slot.listening && this.startup !== undefined) {
       // A worker that never listened failed to start; its `failed` message said why.
-      this.startup.reject(new ConfigError(`worker ${n} exited before it listened (code ${String(code)}, signal ${String(signal)})`));
+      this.startup.reject(
+        new ConfigError(
+          `worker ${n} exited before it listened (code ${String(code)}, signal ${String(signal)})`,
+        ),
+      );
       return;
     }
     // Dying young again doubles the wait (a crash loop costs little); a long run resets it.
@@ -134,15 +145,26 @@ class WorkerPool {
   private failRelays(): void {
     for (const [relay, asked] of this.relays) {
       this.relays.delete(relay);
-      this.tell(asked.from, { type: 'sync-result', id: asked.id, ok: false, status: 503, message: 'The fleet sync worker stopped during the sync; try again' });
+      this.tell(asked.from, {
+        type: 'sync-result',
+        id: asked.id,
+        ok: false,
+        status: 503,
+        message: 'The fleet sync worker stopped during the sync; try again',
+      });
     }
   }
 }
 
 /** Starts the cluster; `onStopped` runs once every worker has exited after a signal. */
-export async function startCluster(config: Config, onStopped: (code: number) => void): Promise<ClusterStarted> {
+export async function startCluster(
+  config: Config,
+  onStopped: (code: number) => void,
+): Promise<ClusterStarted> {
   if (config.DATABASE_URL === 'memory:')
-    throw new ConfigError('Invalid configuration: WORKERS > 1 needs a shared store (DATABASE_URL=memory: is one per process)');
+    throw new ConfigError(
+      'Invalid configuration: WORKERS > 1 needs a shared store (DATABASE_URL=memory: is one per process)',
+    );
   const log = createLogger(config.LOG_LEVEL, undefined, { cluster: 'primary' });
   const booted = await bootstrapStore(config, { log });
   const pool = new WorkerPool(config.WORKERS, log);

@@ -21,7 +21,10 @@ function send(message: ClusterMessage): void {
 /** The sync of a worker without the loop: asked of worker 1 through the primary. */
 class SyncRelay implements SyncTrigger {
   private next = 1;
-  private readonly waiting = new Map<number, { resolve: (report: unknown) => void; reject: (err: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (report: unknown) => void; reject: (err: Error) => void }
+  >();
 
   runNow(): Promise<unknown> {
     const id = this.next++;
@@ -36,18 +39,34 @@ class SyncRelay implements SyncTrigger {
     if (waiter === undefined) return;
     this.waiting.delete(answer.id);
     if (answer.ok) waiter.resolve(answer.report);
-    else waiter.reject(answer.status >= 400 ? new HttpError(answer.status, answer.message) : new Error(answer.message));
+    else
+      waiter.reject(
+        answer.status >= 400 ? new HttpError(answer.status, answer.message) : new Error(answer.message),
+      );
   }
 }
 
 /** Worker 1's answer to a relayed sync: its loop's report, or the error as status and message. */
 async function answerSync(running: RunningServer, id: number): Promise<SyncAnswer> {
   try {
-    if (running.sync === undefined) return { type: 'sync-result', id, ok: false, status: 503, message: 'The fleet sync is not running on this server' };
+    if (running.sync === undefined)
+      return {
+        type: 'sync-result',
+        id,
+        ok: false,
+        status: 503,
+        message: 'The fleet sync is not running on this server',
+      };
     return { type: 'sync-result', id, ok: true, report: await running.sync.runNow() };
   } catch (err) {
     const status = err instanceof HttpError ? err.status : 0;
-    return { type: 'sync-result', id, ok: false, status, message: err instanceof Error ? err.message : String(err) };
+    return {
+      type: 'sync-result',
+      id,
+      ok: false,
+      status,
+      message: err instanceof Error ? err.message : String(err),
+    };
   }
 }
 

@@ -30,7 +30,8 @@ export interface ActionBatchOptions extends ActionOptions {
 }
 
 /** Message from the worker. */
-export type WorkerMessage = { readonly kind: 'batch'; readonly columns: ActionColumns } | { readonly kind: 'done' };
+export type WorkerMessage =
+  { readonly kind: 'batch'; readonly columns: ActionColumns } | { readonly kind: 'done' };
 
 /**
  * Sorted by host (a stable sort: each host's actions stay in time order). It changes nothing
@@ -119,7 +120,10 @@ async function* threaded(targets: readonly HostRef[], options: ActionBatchOption
     for (;;) {
       const message = queue.shift();
       if (message === undefined) {
-        if (failure !== undefined) throw failure instanceof Error ? failure : new Error(`the actions worker failed: ${JSON.stringify(failure)}`);
+        if (failure !== undefined)
+          throw failure instanceof Error
+            ? failure
+            : new Error(`the actions worker failed: ${JSON.stringify(failure)}`);
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
@@ -134,6 +138,11 @@ async function* threaded(targets: readonly HostRef[], options: ActionBatchOption
 }
 
 /** The actions in batches sorted by host, made on a worker thread for large counts. */
-export function actionBatches(targets: readonly HostRef[], options: ActionBatchOptions): AsyncIterable<Doc[]> | Iterable<Doc[]> {
-  return options.total >= (options.parallelFrom ?? 100_000) ? threaded(targets, options) : inline(targets, options);
+export function actionBatches(
+  targets: readonly HostRef[],
+  options: ActionBatchOptions,
+): AsyncIterable<Doc[]> | Iterable<Doc[]> {
+  return options.total >= (options.parallelFrom ?? 100_000)
+    ? threaded(targets, options)
+    : inline(targets, options);
 }

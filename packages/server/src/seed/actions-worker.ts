@@ -10,7 +10,13 @@ import { sortByHost, toColumns, type WorkerMessage } from './action-batches';
 /** What startWorker (action-batches.ts) hands over: `workerData` is untyped, so it is parsed. */
 const WorkerInput = z.object({
   targets: z.array(z.object({ index: z.number(), id: z.string() })),
-  options: z.object({ seed: z.number(), now: z.number(), total: z.number(), spanDays: z.number(), batch: z.number() }),
+  options: z.object({
+    seed: z.number(),
+    now: z.number(),
+    total: z.number(),
+    spanDays: z.number(),
+    batch: z.number(),
+  }),
 });
 
 const input = WorkerInput.parse(workerData);

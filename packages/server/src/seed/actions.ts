@@ -35,7 +35,8 @@ const TEMPLATES: readonly Template[] = [
   {
     action: 'cmd.run',
     args: [kw({ cmd: 'df -h /' })],
-    output: (_h, r) => `Filesystem      Size  Used Avail Use% Mounted on\n/dev/sda2        98G  ${r.int(5, 90)}G  ${r.int(5, 90)}G  ${r.int(5, 95)}% /`,
+    output: (_h, r) =>
+      `Filesystem      Size  Used Avail Use% Mounted on\n/dev/sda2        98G  ${r.int(5, 90)}G  ${r.int(5, 90)}G  ${r.int(5, 95)}% /`,
   },
   { action: 'cmd.run', args: [kw({ cmd: 'systemctl is-active salt-minion' })], output: () => 'active' },
   {
@@ -47,7 +48,8 @@ const TEMPLATES: readonly Template[] = [
   {
     action: 'pkg.upgrade',
     args: [kw({ refresh: true })],
-    output: (_h, r) => `openssl:\n    ----------\n    new:\n        3.0.2-0ubuntu1.${r.int(15, 18)}\n    old:\n        3.0.2-0ubuntu1.14`,
+    output: (_h, r) =>
+      `openssl:\n    ----------\n    new:\n        3.0.2-0ubuntu1.${r.int(15, 18)}\n    old:\n        3.0.2-0ubuntu1.14`,
   },
   { action: 'service.restart', args: [kw({ name: 'nginx' })], output: () => 'true' },
   { action: 'grains.item', args: [kw({ key: 'osrelease' })], output: () => '{"osrelease": "22.04"}' },
@@ -99,7 +101,10 @@ export function* actionRows(targets: readonly HostRef[], options: ActionOptions)
   let produced = 0;
   let lastUs = 0;
   while (produced < options.total) {
-    const atUs = Math.max(lastUs + 1, startUs + Math.floor((spanUs * produced) / options.total) + rng.int(0, 999_999));
+    const atUs = Math.max(
+      lastUs + 1,
+      startUs + Math.floor((spanUs * produced) / options.total) + rng.int(0, 999_999),
+    );
     lastUs = atUs;
     const jid = jidOf(atUs);
     const template = rng.int(0, TEMPLATES.length - 1);
@@ -109,8 +114,19 @@ export function* actionRows(targets: readonly HostRef[], options: ActionOptions)
     for (let i = 0; i < size; i += 1) {
       const host = at(targets, (first + i) % targets.length).id;
       const success = !rng.chance(0.03);
-      const output = success ? at(TEMPLATES, template).output(host, rng) : 'ERROR: Minion did not return. [Not connected]';
-      yield { id: `${jid}${host}`, jid, template, host, output, success, user, created: Math.floor(atUs / 1000) + rng.int(40, 8000) };
+      const output = success
+        ? at(TEMPLATES, template).output(host, rng)
+        : 'ERROR: Minion did not return. [Not connected]';
+      yield {
+        id: `${jid}${host}`,
+        jid,
+        template,
+        host,
+        output,
+        success,
+        user,
+        created: Math.floor(atUs / 1000) + rng.int(40, 8000),
+      };
     }
     produced += size;
   }

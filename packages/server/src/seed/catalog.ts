@@ -17,7 +17,9 @@ const DAY = 86_400_000;
 
 /** Nodegroup documents: the id is the name. */
 export function nodegroupDocs(plans: readonly NodegroupPlan[], now: number): Doc[] {
-  return plans.map((n) => stamped({ _id: n.name, name: n.name, type: 1, info: { ...n.info } }, new Date(now - 200 * DAY)));
+  return plans.map((n) =>
+    stamped({ _id: n.name, name: n.name, type: 1, info: { ...n.info } }, new Date(now - 200 * DAY)),
+  );
 }
 
 /** Group documents: containers carry `subgroups`, rule groups their `info`. */
@@ -59,10 +61,27 @@ const TASKS: readonly TaskPlan[] = [
   { name: 'Ping the fleet', fun: 'test.ping', kwarg: {}, every: 180 },
   { name: 'Disk usage report', fun: 'cmd.run', kwarg: { cmd: 'df -h /' }, every: 3600 },
   { name: 'Nightly baseline', fun: 'state.apply', kwarg: { mods: 'baseline' }, every: '0 2 * * *' },
-  { name: 'Pilot ring patches', fun: 'state.apply', kwarg: { mods: 'patches.openssl-2024-07' }, every: '0 3 * * 0' },
-  { name: 'Restart kiosk browser', fun: 'cmd.run', kwarg: { cmd: 'systemctl restart kiosk-browser' }, every: '30 6 * * 1-5', role: 'kiosk' },
+  {
+    name: 'Pilot ring patches',
+    fun: 'state.apply',
+    kwarg: { mods: 'patches.openssl-2024-07' },
+    every: '0 3 * * 0',
+  },
+  {
+    name: 'Restart kiosk browser',
+    fun: 'cmd.run',
+    kwarg: { cmd: 'systemctl restart kiosk-browser' },
+    every: '30 6 * * 1-5',
+    role: 'kiosk',
+  },
   { name: 'Sync modules', fun: 'saltutil.sync_all', kwarg: {}, every: 86400, paused: true },
-  { name: 'Check the minion service', fun: 'cmd.run', kwarg: { cmd: 'systemctl is-active salt-minion' }, every: 900, paused: true },
+  {
+    name: 'Check the minion service',
+    fun: 'cmd.run',
+    kwarg: { cmd: 'systemctl is-active salt-minion' },
+    every: 900,
+    paused: true,
+  },
   { name: 'Quarterly reboot', fun: 'system.reboot', kwarg: { at_time: 5 }, every: '0 4 1 */3 *', role: 'ws' },
   { name: 'Clean /tmp', fun: 'cmd.run', kwarg: { cmd: 'find /tmp -mtime +7 -delete' }, every: 43200 },
   { name: 'Refresh grains', fun: 'saltutil.refresh_grains', kwarg: {}, every: 21600 },
@@ -77,13 +96,17 @@ export function taskDocs(targets: readonly HostSpec[], options: { seed: number; 
     const pool = plan.role ? targets.filter((t) => t.role === plan.role) : targets;
     const from = pool.length > 0 ? pool : targets;
     const first = rng.int(0, from.length - 1);
-    const tgt = Array.from({ length: Math.min(from.length, rng.int(1, 25)) }, (_, k) => at(from, (first + k) % from.length).id);
+    const tgt = Array.from(
+      { length: Math.min(from.length, rng.int(1, 25)) },
+      (_, k) => at(from, (first + k) % from.length).id,
+    );
     const start = new Date(Math.floor((options.now - rng.int(2, 60) * DAY) / 60_000) * 60_000);
     const interval = typeof plan.every === 'number' ? plan.every : null;
     const cron = typeof plan.every === 'string' ? plan.every : null;
     const schedule = { start, end: null, interval, cron };
     const next = nextRun(schedule, now);
-    const runs = interval === null ? rng.int(2, 40) : Math.floor((options.now - start.getTime()) / (interval * 1000));
+    const runs =
+      interval === null ? rng.int(2, 40) : Math.floor((options.now - start.getTime()) / (interval * 1000));
     const lastRun = new Date(options.now - rng.int(60, 3600) * 1000);
     return stamped(
       {

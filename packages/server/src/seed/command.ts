@@ -24,19 +24,24 @@ export interface SeedArgs {
   readonly reset: boolean;
 }
 
-const USAGE = 'usage: seed [--hosts N (50)] [--actions M (20 per host)] [--seed S (1)] [--snapshots K (24)] [--snapshot-interval-s T (3600)] [--reset]';
+const USAGE =
+  'usage: seed [--hosts N (50)] [--actions M (20 per host)] [--seed S (1)] [--snapshots K (24)] [--snapshot-interval-s T (3600)] [--reset]';
 
 function wholeNumber(name: string, raw: string | undefined, dflt: number | undefined): number | undefined {
   if (raw === undefined) return dflt;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new ConfigError(`seed: --${name} must be a whole number >= 0 (got "${raw}"); ${USAGE}`);
+  if (raw.trim() === '' || !Number.isSafeInteger(n) || n < 0)
+    throw new ConfigError(`seed: --${name} must be a whole number >= 0 (got "${raw}"); ${USAGE}`);
   return n;
 }
 
 /** `--snapshot-interval-s`: 1 s to a day, as SNAPSHOT_INTERVAL_S (config.ts). */
 function snapshotInterval(raw: string | undefined): number | undefined {
   const n = wholeNumber('snapshot-interval-s', raw, undefined);
-  if (n !== undefined && (n < 1 || n > 86_400)) throw new ConfigError(`seed: --snapshot-interval-s must be between 1 and 86400 (got "${raw ?? ''}"); ${USAGE}`);
+  if (n !== undefined && (n < 1 || n > 86_400))
+    throw new ConfigError(
+      `seed: --snapshot-interval-s must be between 1 and 86400 (got "${raw ?? ''}"); ${USAGE}`,
+    );
   return n;
 }
 
@@ -90,7 +95,10 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
   const choice = chooseStore(config.DATABASE_URL);
-  if (choice.kind === 'memory') throw new ConfigError('seed: DATABASE_URL=memory: would be gone when the command exits; use sqlite:<path> or mongodb://');
+  if (choice.kind === 'memory')
+    throw new ConfigError(
+      'seed: DATABASE_URL=memory: would be gone when the command exits; use sqlite:<path> or mongodb://',
+    );
   const store = await choice.open(log);
   try {
     const secrets = createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir));
@@ -100,7 +108,11 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       store,
       secrets,
       log,
-      config: { saltMasterName: config.SALT_MASTER_NAME, grainToolKey: config.GRAIN_TOOL_KEY, execAllowedFuns: config.EXEC_ALLOWED_FUNS },
+      config: {
+        saltMasterName: config.SALT_MASTER_NAME,
+        grainToolKey: config.GRAIN_TOOL_KEY,
+        execAllowedFuns: config.EXEC_ALLOWED_FUNS,
+      },
     });
     await engine.ensureCollections();
     // The snapshots' compact history (hosts_history) goes with them.

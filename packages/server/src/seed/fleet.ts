@@ -17,7 +17,17 @@ import { planHosts } from './topology';
 import { type BatchOptions, createAll, DEFAULT_BATCH } from './write';
 
 /** The collections seedFleet writes, in the order it writes them. */
-export const SEEDED_COLLECTIONS = ['nodegroups', 'groups', 'updates', 'actions', 'hosts', 'failed_patches', 'alerts', 'tasks', 'hosts_statistic'] as const;
+export const SEEDED_COLLECTIONS = [
+  'nodegroups',
+  'groups',
+  'updates',
+  'actions',
+  'hosts',
+  'failed_patches',
+  'alerts',
+  'tasks',
+  'hosts_statistic',
+] as const;
 /** A collection seedFleet writes. */
 export type SeededCollection = (typeof SEEDED_COLLECTIONS)[number];
 
@@ -94,8 +104,13 @@ async function writeActions(
 
 /** The seed writes into an empty fleet only (`seed --reset` empties it first, at the bootstrap). */
 async function refuseExistingHosts(runtime: Runtime): Promise<void> {
-  const existing = await runtime.resources.get('hosts').count({}, systemContext(runtime), { showDeleted: true });
-  if (existing > 0) throw new Error(`the store already has ${existing} host(s): seed with --reset to replace the seeded collections`);
+  const existing = await runtime.resources
+    .get('hosts')
+    .count({}, systemContext(runtime), { showDeleted: true });
+  if (existing > 0)
+    throw new Error(
+      `the store already has ${existing} host(s): seed with --reset to replace the seeded collections`,
+    );
 }
 
 /** Seeds the fleet through the engine's runtime (collections already ensured, no host stored yet). */
@@ -113,10 +128,17 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
   const accepted = specs.filter((s) => s.key === 'accepted');
   const nodegroups = planNodegroups(specs);
   const groups = planGroups(seed);
-  const counts = { nodegroups: 0, groups: 0, updates: 0, actions: 0, hosts: 0, failed_patches: 0, alerts: 0, tasks: 0, hosts_statistic: 0 } satisfies Record<
-    SeededCollection,
-    number
-  >;
+  const counts = {
+    nodegroups: 0,
+    groups: 0,
+    updates: 0,
+    actions: 0,
+    hosts: 0,
+    failed_patches: 0,
+    alerts: 0,
+    tasks: 0,
+    hosts_statistic: 0,
+  } satisfies Record<SeededCollection, number>;
 
   const timings = { ...counts };
   const write = async (name: SeededCollection, docs: Iterable<Doc>, batching: BatchOptions = {}) => {
@@ -141,14 +163,33 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
 
   const summaries: HostSummary[] = [];
   const hostContext = { seed, now, toolKey, nodegroups, groups, lastAction: actions.lastAction };
-  await write('hosts', tapSummaries(hostDocs(specs, hostContext), summaries), { size: Math.min(batch, 2000) });
-  await write('failed_patches', failedPatchDocs(accepted, { seed, now, count: Math.ceil(hosts / 10) }), { size: batch });
+  await write('hosts', tapSummaries(hostDocs(specs, hostContext), summaries), {
+    size: Math.min(batch, 2000),
+  });
+  await write('failed_patches', failedPatchDocs(accepted, { seed, now, count: Math.ceil(hosts / 10) }), {
+    size: batch,
+  });
   await write('alerts', alertDocs(specs, { seed, now, count: Math.ceil(hosts / 4) }), { size: batch });
   await write('tasks', taskDocs(accepted, { seed, now }));
   const snapshotsStarted = Date.now();
-  const snapshots = { seed, now, count: options.snapshots ?? 24, ...(options.snapshotIntervalMs ? { intervalMs: options.snapshotIntervalMs } : {}) };
-  counts.hosts_statistic = await writeSnapshots((name, docs) => createAll(runtime, name, docs, { size: 500 }), summaries, snapshots);
+  const snapshots = {
+    seed,
+    now,
+    count: options.snapshots ?? 24,
+    ...(options.snapshotIntervalMs ? { intervalMs: options.snapshotIntervalMs } : {}),
+  };
+  counts.hosts_statistic = await writeSnapshots(
+    (name, docs) => createAll(runtime, name, docs, { size: 500 }),
+    summaries,
+    snapshots,
+  );
   timings.hosts_statistic = Date.now() - snapshotsStarted;
 
-  return { counts, timings, hostIds: specs.map((s) => s.id), ruleGroupIds: groups.filter((g) => g.type === 1).map((g) => g.id), ms: Date.now() - started };
+  return {
+    counts,
+    timings,
+    hostIds: specs.map((s) => s.id),
+    ruleGroupIds: groups.filter((g) => g.type === 1).map((g) => g.id),
+    ms: Date.now() - started,
+  };
 }

@@ -10,9 +10,17 @@ import type { HostSpec } from './topology';
 export type { ToolTimes };
 
 /** The grains of one host, and the tool timestamps they carry. */
-export function makeGrains(rng: Rng, spec: HostSpec, options: { toolKey: string; now: number }): { grain: Record<string, unknown>; times: ToolTimes } {
+export function makeGrains(
+  rng: Rng,
+  spec: HostSpec,
+  options: { toolKey: string; now: number },
+): { grain: Record<string, unknown>; times: ToolTimes } {
   const times = toolTimes(rng, options.now);
-  const grain = renderGrains(rng, { ...spec, toolKey: options.toolKey, referenceTime: options.now }, { profile: spec.os, times });
+  const grain = renderGrains(
+    rng,
+    { ...spec, toolKey: options.toolKey, referenceTime: options.now },
+    { profile: spec.os, times },
+  );
   grain.dns = { nameservers: ['10.0.0.53', '10.0.1.53'], search: [`${spec.site}.example.net`] };
   return { grain, times };
 }

@@ -10,7 +10,12 @@ import { ID_KIND, seededObjectId } from './write';
 /** A nodegroup of the master's config and how it matches a host. */
 export interface NodegroupPlan {
   readonly name: string;
-  readonly info: { readonly expression: string; readonly regex?: string; readonly grain?: Record<string, unknown>; readonly hosts?: string[] };
+  readonly info: {
+    readonly expression: string;
+    readonly regex?: string;
+    readonly grain?: Record<string, unknown>;
+    readonly hosts?: string[];
+  };
   readonly matches: (spec: HostSpec) => boolean;
 }
 
@@ -30,7 +35,11 @@ function regexRule(name: string, regex: string): NodegroupPlan {
 }
 
 function grainRule(name: string, key: string, value: string, of: (s: HostSpec) => string): NodegroupPlan {
-  return { name, info: { expression: `G@${key}:${value}`, grain: { [key]: value } }, matches: (s) => of(s) === value };
+  return {
+    name,
+    info: { expression: `G@${key}:${value}`, grain: { [key]: value } },
+    matches: (s) => of(s) === value,
+  };
 }
 
 /** The master's nodegroups; a host's `nodegroups` are the ones that match it. */
@@ -48,7 +57,11 @@ export function planNodegroups(specs: readonly HostSpec[]): NodegroupPlan[] {
     grainRule('ubuntu', 'os', 'Ubuntu', (s) => s.os.os),
     grainRule('redhat', 'os_family', 'RedHat', (s) => s.os.os_family),
     grainRule('vms', 'virtual', 'kvm', (s) => s.virtual),
-    { name: 'canary', info: { expression: `L@${canary.join(',')}`, hosts: canary }, matches: (s) => canary.includes(s.id) },
+    {
+      name: 'canary',
+      info: { expression: `L@${canary.join(',')}`, hosts: canary },
+      matches: (s) => canary.includes(s.id),
+    },
   ];
 }
 
@@ -63,7 +76,12 @@ export function planGroups(seed: number): GroupPlan[] {
     info: {},
     ...(member ? { member } : {}),
   });
-  const rule = (n: number, name: string, info: GroupPlan['info'], member?: GroupPlan['member']): GroupPlan => ({
+  const rule = (
+    n: number,
+    name: string,
+    info: GroupPlan['info'],
+    member?: GroupPlan['member'],
+  ): GroupPlan => ({
     id: id(n),
     name,
     type: 1,
@@ -88,6 +106,11 @@ export function planGroups(seed: number): GroupPlan[] {
     container(14, 'Patch rings', [15, 16]),
     container(15, 'Pilot ring', [], (s, rng) => s.key === 'accepted' && rng.chance(0.03)),
     container(16, 'Sunday maintenance window', [15], (s, rng) => !s.office && rng.chance(0.1)),
-    rule(17, 'Finance workstations', { regex: 'ws-00[0-4]\\d\\.ber\\.' }, (s, rng) => s.role === 'kiosk' && s.site === 'ber' && rng.chance(0.05)),
+    rule(
+      17,
+      'Finance workstations',
+      { regex: 'ws-00[0-4]\\d\\.ber\\.' },
+      (s, rng) => s.role === 'kiosk' && s.site === 'ber' && rng.chance(0.05),
+    ),
   ];
 }

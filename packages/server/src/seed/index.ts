@@ -1,3 +1,9 @@
 /** The seed: a realistic, deterministic fleet for the demo, the tests and the benchmarks. */
-export { seedFleet, SEEDED_COLLECTIONS, type SeedOptions, type SeedResult, type SeededCollection } from './fleet';
+export {
+  seedFleet,
+  SEEDED_COLLECTIONS,
+  type SeedOptions,
+  type SeedResult,
+  type SeededCollection,
+} from './fleet';
 export { seedCommand, parseSeedArgs, type SeedArgs } from './command';

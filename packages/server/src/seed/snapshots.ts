@@ -58,7 +58,9 @@ const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 /** One change of one host: at `at`, entry key `key` takes `value`; or the host appears with its entry. */
-type Event = readonly [at: number, host: number, key: string, value: unknown] | readonly [at: number, host: number, born: Entry];
+type Event =
+  | readonly [at: number, host: number, key: string, value: unknown]
+  | readonly [at: number, host: number, born: Entry];
 
 /** The window the snapshots cover. */
 interface Window {
@@ -80,7 +82,10 @@ function statusTransitions(rng: Rng, host: HostSummary, w: Window): Array<[numbe
     for (let day = Math.floor(w.first / DAY) * DAY; day <= w.last; day += DAY) {
       const weekday = new Date(day).getUTCDay();
       if (role === 'ws' && (weekday === 0 || weekday === 6 || !rng.chance(0.85))) continue;
-      const [on, off] = role === 'ws' ? [between(rng, 7, 9.5), between(rng, 16, 19.5)] : [between(rng, 5.5, 6.5), between(rng, 21.5, 22.5)];
+      const [on, off] =
+        role === 'ws'
+          ? [between(rng, 7, 9.5), between(rng, 16, 19.5)]
+          : [between(rng, 5.5, 6.5), between(rng, 21.5, 22.5)];
       out.push([day + on * HOUR, 'up'], [day + off * HOUR, 'down']);
     }
   } else if (active) {
@@ -102,7 +107,12 @@ function statusTransitions(rng: Rng, host: HostSummary, w: Window): Array<[numbe
 }
 
 /** Runs of a periodic job ending with `latest` (its current value), every `periodMs` (jittered). */
-function periodic(rng: Rng, latest: Date | null, periodMs: number, w: Window): { before: number | null; runs: number[] } {
+function periodic(
+  rng: Rng,
+  latest: Date | null,
+  periodMs: number,
+  w: Window,
+): { before: number | null; runs: number[] } {
   if (latest === null) return { before: null, runs: [] };
   const runs: number[] = [];
   let t = latest.getTime();
@@ -114,7 +124,12 @@ function periodic(rng: Rng, latest: Date | null, periodMs: number, w: Window): {
 }
 
 /** A host's entry at the first snapshot, and its changes over the window. */
-function hostHistory(rng: Rng, host: HostSummary, index: number, w: Window): { initial: Entry; events: Event[] } {
+function hostHistory(
+  rng: Rng,
+  host: HostSummary,
+  index: number,
+  w: Window,
+): { initial: Entry; events: Event[] } {
   const current = snapshotHistory.encodeSummary(host);
   const initial: Entry = { ...current };
   const events: Event[] = [];
@@ -126,7 +141,12 @@ function hostHistory(rng: Rng, host: HostSummary, index: number, w: Window): { i
   const applies = periodic(rng, host.last_stateapply, rng.pick([DAY, DAY, 7 * DAY, 7 * DAY, 90 * DAY]), w);
   initial.a = applies.before;
   for (const t of applies.runs) events.push([t, index, 'a', t]);
-  const upgrades = periodic(rng, host.last_distupgrade, rng.pick([7 * DAY, 7 * DAY, 7 * DAY, 30 * DAY, 30 * DAY, 90 * DAY]), w);
+  const upgrades = periodic(
+    rng,
+    host.last_distupgrade,
+    rng.pick([7 * DAY, 7 * DAY, 7 * DAY, 30 * DAY, 30 * DAY, 90 * DAY]),
+    w,
+  );
   initial.d = upgrades.before;
   for (const t of upgrades.runs) events.push([t, index, 'd', t]);
   if (host.version === '3007.1' && rng.chance(0.4)) {
@@ -163,13 +183,15 @@ export async function writeSnapshots(
     const born = host._created.getTime();
     if (born <= w.first) initial.push(h.initial);
     else if (born <= w.last) slots[Math.ceil((born - w.first) / step)]?.push([born, i, h.initial]);
-    for (const e of h.events) if (e[0] > Math.max(born, w.first)) slots[Math.ceil((e[0] - w.first) / step)]?.push(e);
+    for (const e of h.events)
+      if (e[0] > Math.max(born, w.first)) slots[Math.ceil((e[0] - w.first) / step)]?.push(e);
   });
   const history = new snapshotHistory.HistoryBuilder();
   const batch: { items: Doc[]; rows: Doc[] } = { items: [], rows: [] };
   // A block is written once, complete (as the server leaves it), stamped from its first to its last snapshot.
   const complete = (rows: readonly snapshotHistory.HistoryData[], last: Date) => {
-    for (const row of rows) batch.rows.push(stamped(row, row.timestamp, row.part === 0 ? last : row.timestamp));
+    for (const row of rows)
+      batch.rows.push(stamped(row, row.timestamp, row.part === 0 ? last : row.timestamp));
   };
   const flush = async () => {
     await write('hosts_history', batch.rows);
@@ -195,12 +217,17 @@ export async function writeSnapshots(
 }
 
 /** The changes of one snapshot: its events applied in time order, `_updated` moved with them. */
-function slotChanges(state: snapshotHistory.ChainState, events: Event[], hosts: readonly HostSummary[]): snapshotHistory.Change[] {
+function slotChanges(
+  state: snapshotHistory.ChainState,
+  events: Event[],
+  hosts: readonly HostSummary[],
+): snapshotHistory.Change[] {
   const next = new Map<number, Entry>();
   for (const event of events.sort((a, b) => a[0] - b[0])) {
     const [at, host] = event;
     const id = hosts[host]?._id ?? '';
-    const entry = event.length === 3 ? { ...event[2] } : (next.get(host) ?? { ...(state.hosts.get(id) ?? { h: id }) });
+    const entry =
+      event.length === 3 ? { ...event[2] } : (next.get(host) ?? { ...(state.hosts.get(id) ?? { h: id }) });
     if (event.length === 4) entry[event[2]] = event[3];
     entry.u = at;
     next.set(host, entry);

@@ -10,7 +10,11 @@ import { systemContext, type Doc, type Runtime } from '@fleet/engine';
 export const DEFAULT_BATCH = 5000;
 
 /** The item with when it came to be and when it last changed (kept by the system import). */
-export function stamped<F extends { _id: string }>(fields: F, created: Date, updated: Date = created): F & { _created: Date; _updated: Date } {
+export function stamped<F extends { _id: string }>(
+  fields: F,
+  created: Date,
+  updated: Date = created,
+): F & { _created: Date; _updated: Date } {
   return { ...fields, _created: created, _updated: updated };
 }
 
@@ -27,7 +31,12 @@ export interface BatchOptions {
 }
 
 /** Creates the items of `source` in batches; resolves how many were written. */
-export async function createAll(runtime: Runtime, collection: string, source: Iterable<Doc>, options: BatchOptions = {}): Promise<number> {
+export async function createAll(
+  runtime: Runtime,
+  collection: string,
+  source: Iterable<Doc>,
+  options: BatchOptions = {},
+): Promise<number> {
   const size = options.size ?? DEFAULT_BATCH;
   const api = runtime.resources.get(collection);
   const ctx = systemContext(runtime);
@@ -48,7 +57,15 @@ export async function createAll(runtime: Runtime, collection: string, source: It
 }
 
 /** Id families of {@link seededObjectId}: each kind of document counts on its own. */
-export const ID_KIND = { group: 1, alert: 2, task: 3, snapshot: 4, vpnManager: 5, vpnOrganization: 6, update: 7 } as const;
+export const ID_KIND = {
+  group: 1,
+  alert: 2,
+  task: 3,
+  snapshot: 4,
+  vpnManager: 5,
+  vpnOrganization: 6,
+  update: 7,
+} as const;
 
 /** A 24-hex id shaped like a MongoDB ObjectId, stable for a given seed, kind and counter. */
 export function seededObjectId(seed: number, kind: number, counter: number): string {

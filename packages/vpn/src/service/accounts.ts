@@ -9,7 +9,16 @@ import { hosts } from '@fleet/resources';
 import { VpnMissing } from '../client';
 import type { VpnUser } from '../types';
 import { reason } from './alerts';
-import { alert, clientOf, idIn, serverIdOf, storedAccountIds, storedOrganization, type Deps, type StoredOrganization } from './deps';
+import {
+  alert,
+  clientOf,
+  idIn,
+  serverIdOf,
+  storedAccountIds,
+  storedOrganization,
+  type Deps,
+  type StoredOrganization,
+} from './deps';
 import { accountRecord, type AccountRecord } from './records';
 
 /** Where an account is: the stored organization and the stored record. */
@@ -25,7 +34,12 @@ const OVPN_TYPE = 'application/x-openvpn-profile';
  * Creates the host's account in a stored organization, in `serverOrg` (default: the organization's
  * stored server id): `GET /user/<org>?search=<host>`, then `POST /user/<org>`.
  */
-export async function createAccount(d: Deps, org: StoredOrganization, host: string, serverOrg = serverIdOf(org)): Promise<VpnUser> {
+export async function createAccount(
+  d: Deps,
+  org: StoredOrganization,
+  host: string,
+  serverOrg = serverIdOf(org),
+): Promise<VpnUser> {
   const client = await clientOf(d, org);
   const user = await d.leftovers.create({
     what: `account of host "${host}" in organization "${org.name}" on VPN manager "${client.manager}"`,
@@ -39,7 +53,10 @@ export async function createAccount(d: Deps, org: StoredOrganization, host: stri
     kept: () => storedAccountIds(d, serverOrg),
     payload: { manager: client.manager, organization: org._id, hostname: host },
   });
-  d.log.info({ manager: client.manager, organization: serverOrg, user: user.id, host }, 'VPN account created');
+  d.log.info(
+    { manager: client.manager, organization: serverOrg, user: user.id, host },
+    'VPN account created',
+  );
   return user;
 }
 
@@ -64,14 +81,23 @@ export async function undoAccount(d: Deps, place: Place, host?: string): Promise
     await alert(d, {
       type: 'vpn.leftover',
       level: 'error',
-      payload: { kind: 'account', organization: place.organization, id, ...(host ? { hostname: host } : {}), error: reason(err) },
+      payload: {
+        kind: 'account',
+        organization: place.organization,
+        id,
+        ...(host ? { hostname: host } : {}),
+        error: reason(err),
+      },
     });
     throw err;
   }
 }
 
 /** Links, moves or unlinks: resolves the new record, null when unlinked, undefined for an unknown organization. */
-export async function moveAccount(d: Deps, move: { host: string; from: Place | null; to: string | null }): Promise<AccountRecord | null | undefined> {
+export async function moveAccount(
+  d: Deps,
+  move: { host: string; from: Place | null; to: string | null },
+): Promise<AccountRecord | null | undefined> {
   let made: AccountRecord | undefined;
   if (move.to !== null) {
     const target = await storedOrganization(d, move.to);
@@ -82,7 +108,8 @@ export async function moveAccount(d: Deps, move: { host: string; from: Place | n
     try {
       await removeAccount(d, move.from);
     } catch (err) {
-      if (made !== undefined && move.to !== null) await undoAccount(d, { organization: move.to, account: made }, move.host).catch(() => undefined);
+      if (made !== undefined && move.to !== null)
+        await undoAccount(d, { organization: move.to, account: made }, move.host).catch(() => undefined);
       throw err;
     }
   }
@@ -106,6 +133,7 @@ export async function profile(d: Deps, hostId: string, ctx: CallContext): Promis
       `VPN organization "${org.name}" is attached to no server on VPN manager "${client.manager}": its accounts have no profile until an administrator attaches it to a server in the VPN server's console`,
     );
   }
-  if (more.length === 0) return { data: Buffer.from(only.content, 'utf8'), contentType: OVPN_TYPE, filename: only.name };
+  if (more.length === 0)
+    return { data: Buffer.from(only.content, 'utf8'), contentType: OVPN_TYPE, filename: only.name };
   return { data: found.archive, contentType: 'application/x-tar', filename: found.filename };
 }

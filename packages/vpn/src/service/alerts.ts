@@ -20,10 +20,15 @@ export interface VpnAlert {
 export async function raise(runtime: Runtime, log: Log, alert: VpnAlert): Promise<void> {
   try {
     const fields = { type: alert.type, level: alert.level, payload: alert.payload, read: false };
-    await runtime.resources.of(alerts).create(alert.id === undefined ? fields : { ...fields, _id: alert.id }, systemContext(runtime));
+    await runtime.resources
+      .of(alerts)
+      .create(alert.id === undefined ? fields : { ...fields, _id: alert.id }, systemContext(runtime));
   } catch (err) {
     if (err instanceof Conflict) return;
-    log.error({ type: alert.type, err: err instanceof Error ? err.message : 'unknown error' }, 'VPN alert not recorded');
+    log.error(
+      { type: alert.type, err: err instanceof Error ? err.message : 'unknown error' },
+      'VPN alert not recorded',
+    );
   }
 }
 

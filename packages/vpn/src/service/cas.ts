@@ -10,7 +10,12 @@ import { Conflict, PreconditionFailed, systemContext, type CallContext, type Run
 export interface Patchable<I> {
   readonly name: string;
   get(id: string, ctx: CallContext, options?: { showDeleted?: boolean }): Promise<I>;
-  patch(id: string, data: never, ctx: CallContext, options?: { ifMatch?: string; showDeleted?: boolean }): Promise<unknown>;
+  patch(
+    id: string,
+    data: never,
+    ctx: CallContext,
+    options?: { ifMatch?: string; showDeleted?: boolean },
+  ): Promise<unknown>;
 }
 
 const ATTEMPTS = 5;
@@ -24,14 +29,22 @@ export async function casPatch<I extends { _id: string; _etag: string }>(
   const ctx = systemContext(runtime);
   let current = target.item;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if (!unchanged(current)) throw new Conflict(`${target.api.name} "${current._id}" changed while it was being repaired; the repair is dropped`);
+    if (!unchanged(current))
+      throw new Conflict(
+        `${target.api.name} "${current._id}" changed while it was being repaired; the repair is dropped`,
+      );
     try {
-      await target.api.patch(current._id, target.data as never, ctx, { ifMatch: current._etag, showDeleted: true });
+      await target.api.patch(current._id, target.data as never, ctx, {
+        ifMatch: current._etag,
+        showDeleted: true,
+      });
       return;
     } catch (err) {
       if (!(err instanceof PreconditionFailed)) throw err;
     }
     current = await target.api.get(current._id, ctx, { showDeleted: true });
   }
-  throw new Conflict(`${target.api.name} "${current._id}" kept changing while it was being repaired; the repair is dropped`);
+  throw new Conflict(
+    `${target.api.name} "${current._id}" kept changing while it was being repaired; the repair is dropped`,
+  );
 }

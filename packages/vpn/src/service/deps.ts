@@ -21,21 +21,27 @@ export interface Deps {
 export type StoredOrganization = ItemOf<typeof vpn_organizations>;
 
 /** A stored record's id field, or undefined. */
-export function idIn(record: Readonly<Record<string, unknown>> | null | undefined, key: 'id' | 'organization'): string | undefined {
+export function idIn(
+  record: Readonly<Record<string, unknown>> | null | undefined,
+  key: 'id' | 'organization',
+): string | undefined {
   const value = record?.[key];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The stored organization `id` (visible), or null. */
 export async function storedOrganization(d: Deps, id: string): Promise<StoredOrganization | null> {
-  const [org] = await d.runtime.resources.of(vpn_organizations).find({ where: { _id: id } }, systemContext(d.runtime));
+  const [org] = await d.runtime.resources
+    .of(vpn_organizations)
+    .find({ where: { _id: id } }, systemContext(d.runtime));
   return org ?? null;
 }
 
 /** The client of an organization's manager (the relation keeps the manager while the organization exists). */
 export async function clientOf(d: Deps, org: StoredOrganization): Promise<VpnClient> {
   const client = await d.pool.client(org.vpn_manager);
-  if (client === null) throw new Conflict(`VPN organization "${org.name}": its VPN manager ${org.vpn_manager} does not exist`);
+  if (client === null)
+    throw new Conflict(`VPN organization "${org.name}": its VPN manager ${org.vpn_manager} does not exist`);
   return client;
 }
 
@@ -54,18 +60,23 @@ export function serverIdOf(org: StoredOrganization): string {
 export async function storedOrganizationIds(d: Deps, manager: string): Promise<Set<string>> {
   const orgs = await d.runtime.resources
     .of(vpn_organizations)
-    .find({ where: { vpn_manager: manager }, projection: { vpnsrv_representation: 1 } }, systemContext(d.runtime));
+    .find(
+      { where: { vpn_manager: manager }, projection: { vpnsrv_representation: 1 } },
+      systemContext(d.runtime),
+    );
   return new Set(orgs.flatMap((o) => idIn(o.vpnsrv_representation, 'id') ?? []));
 }
 
 /** Server ids of the accounts the store holds in a server organization (hidden hosts included). */
 export async function storedAccountIds(d: Deps, serverOrg: string): Promise<Set<string>> {
-  const found = await d.runtime.resources
-    .of(hosts)
-    .find(
-      { where: { 'vpnsrv_representation.organization': serverOrg }, projection: { vpnsrv_representation: 1 }, showDeleted: true },
-      systemContext(d.runtime),
-    );
+  const found = await d.runtime.resources.of(hosts).find(
+    {
+      where: { 'vpnsrv_representation.organization': serverOrg },
+      projection: { vpnsrv_representation: 1 },
+      showDeleted: true,
+    },
+    systemContext(d.runtime),
+  );
   return new Set(found.flatMap((h) => idIn(h.vpnsrv_representation, 'id') ?? []));
 }
 

@@ -20,10 +20,16 @@ export { RECONCILE_LEASE } from './loop';
 
 /** What the service offers: the port of `resources/lib/vpn.ts`. */
 export interface VpnAccounts {
-  createOrganization(o: { manager: string; name: string; authApi: boolean }, ctx: CallContext): Promise<OrganizationRecord | null>;
+  createOrganization(
+    o: { manager: string; name: string; authApi: boolean },
+    ctx: CallContext,
+  ): Promise<OrganizationRecord | null>;
   deleteOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
   undoOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
-  moveAccount(move: { host: string; from: Place | null; to: string | null }, ctx: CallContext): Promise<AccountRecord | null | undefined>;
+  moveAccount(
+    move: { host: string; from: Place | null; to: string | null },
+    ctx: CallContext,
+  ): Promise<AccountRecord | null | undefined>;
   deleteAccount(place: Place, ctx: CallContext): Promise<void>;
   profile(host: string, ctx: CallContext): Promise<Download>;
   reconcile(o: { manager?: string }, ctx: CallContext): Promise<{ _status: 'OK'; managers: ManagerReport[] }>;

@@ -29,7 +29,9 @@ export class Leftovers {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly sweeps = new Set<Promise<void>>();
 
-  constructor(private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly laterMs: readonly number[] }) {}
+  constructor(
+    private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly laterMs: readonly number[] },
+  ) {}
 
   /** Creates; on a server failure, removes what the create may have made, then rethrows. */
   async create<T extends { id: string; name: string }>(spec: CreateSpec<T>): Promise<T> {
@@ -39,13 +41,17 @@ export class Leftovers {
     } catch (err) {
       if (!(err instanceof HttpError) || err.status < 500) throw err;
       const removed = await this.sweep(spec, before);
-      if (removed === 0 && (err instanceof GatewayTimeout || err instanceof ServiceUnavailable)) this.later(spec, before);
+      if (removed === 0 && (err instanceof GatewayTimeout || err instanceof ServiceUnavailable))
+        this.later(spec, before);
       throw err;
     }
   }
 
   /** Removes the items new since `before` and not in the store; resolves how many. Never throws. */
-  private async sweep<T extends { id: string; name: string }>(spec: CreateSpec<T>, before: ReadonlySet<string>): Promise<number> {
+  private async sweep<T extends { id: string; name: string }>(
+    spec: CreateSpec<T>,
+    before: ReadonlySet<string>,
+  ): Promise<number> {
     let removed = 0;
     try {
       const kept = await spec.kept();
@@ -54,7 +60,10 @@ export class Leftovers {
         try {
           await spec.remove(item);
           removed += 1;
-          this.o.log.warn({ what: spec.what, id: item.id }, 'VPN create failed but happened: removed what it made');
+          this.o.log.warn(
+            { what: spec.what, id: item.id },
+            'VPN create failed but happened: removed what it made',
+          );
         } catch (err) {
           await this.alert({
             type: 'vpn.leftover',
@@ -64,13 +73,20 @@ export class Leftovers {
         }
       }
     } catch (err) {
-      this.o.log.warn({ what: spec.what, err: reason(err) }, 'VPN create failed; could not check what it left');
+      this.o.log.warn(
+        { what: spec.what, err: reason(err) },
+        'VPN create failed; could not check what it left',
+      );
     }
     return removed;
   }
 
   /** Looks again after each delay of `laterMs` until one look removes something. */
-  private later<T extends { id: string; name: string }>(spec: CreateSpec<T>, before: ReadonlySet<string>, step = 0): void {
+  private later<T extends { id: string; name: string }>(
+    spec: CreateSpec<T>,
+    before: ReadonlySet<string>,
+    step = 0,
+  ): void {
     const delay = this.o.laterMs[step];
     if (delay === undefined) return;
     const timer = setTimeout(() => {

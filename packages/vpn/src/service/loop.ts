@@ -42,7 +42,10 @@ export class ReconcileLoop<R> {
   async runNow(manager?: string): Promise<R> {
     if (this.stopped) throw new Conflict('the VPN reconcile is stopped');
     const lease = await this.o.runtime.leases.acquire(RECONCILE_LEASE, this.o.holder, this.ttlMs);
-    if (lease === null) throw new Conflict('the VPN reconcile runs on another instance; try again there or wait for its next run');
+    if (lease === null)
+      throw new Conflict(
+        'the VPN reconcile runs on another instance; try again there or wait for its next run',
+      );
     return this.enqueue(manager);
   }
 
@@ -78,7 +81,9 @@ export class ReconcileLoop<R> {
     // Without periodic runs, nothing here needs the lease once idle: another instance may run one.
     if (this.o.intervalMs === 0) {
       const release = (): Promise<unknown> =>
-        this.chain === next ? this.o.runtime.leases.release(RECONCILE_LEASE, this.o.holder).catch(() => false) : Promise.resolve();
+        this.chain === next
+          ? this.o.runtime.leases.release(RECONCILE_LEASE, this.o.holder).catch(() => false)
+          : Promise.resolve();
       void next.then(release, release);
     }
     return next;
@@ -89,7 +94,8 @@ export class ReconcileLoop<R> {
       () => {
         this.o.runtime.leases.renew(RECONCILE_LEASE, this.o.holder, this.ttlMs).then(
           (lease) => {
-            if (lease === null) this.o.log.warn({ holder: this.o.holder }, 'VPN reconcile: lease lost during a run');
+            if (lease === null)
+              this.o.log.warn({ holder: this.o.holder }, 'VPN reconcile: lease lost during a run');
           },
           (err: unknown) => this.o.log.warn({ err: reason(err) }, 'VPN reconcile: lease renewal failed'),
         );

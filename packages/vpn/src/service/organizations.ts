@@ -10,7 +10,10 @@ import { organizationRecord, type OrganizationRecord } from './records';
 import { reason } from './alerts';
 
 /** Creates the organization; null when the manager does not exist. */
-export async function createOrganization(d: Deps, o: { manager: string; name: string; authApi: boolean }): Promise<OrganizationRecord | null> {
+export async function createOrganization(
+  d: Deps,
+  o: { manager: string; name: string; authApi: boolean },
+): Promise<OrganizationRecord | null> {
   const client = await d.pool.client(o.manager);
   if (client === null) return null;
   const org = await d.leftovers.create({
@@ -38,7 +41,11 @@ export async function undoOrganization(d: Deps, o: { manager: string; id: string
   try {
     await deleteOrganization(d, o);
   } catch (err) {
-    await alert(d, { type: 'vpn.leftover', level: 'error', payload: { manager_id: o.manager, kind: 'organization', id: o.id, error: reason(err) } });
+    await alert(d, {
+      type: 'vpn.leftover',
+      level: 'error',
+      payload: { manager_id: o.manager, kind: 'organization', id: o.id, error: reason(err) },
+    });
     throw err;
   }
 }

@@ -24,12 +24,17 @@ export class ClientPool {
   private readonly closing = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly settings: ClientSettings }) {}
+  constructor(
+    private readonly o: { readonly runtime: Runtime; readonly log: Log; readonly settings: ClientSettings },
+  ) {}
 
   /** The client of manager `id`, or null when there is no such manager. */
   async client(id: string): Promise<VpnClient | null> {
     const managers = this.o.runtime.resources.of(vpn_managers);
-    const [current] = await managers.find({ where: { _id: id }, projection: { name: 1 } }, systemContext(this.o.runtime));
+    const [current] = await managers.find(
+      { where: { _id: id }, projection: { name: 1 } },
+      systemContext(this.o.runtime),
+    );
     if (current === undefined) {
       this.retire(id);
       return null;
@@ -47,14 +52,22 @@ export class ClientPool {
   private async make(id: string): Promise<Entry | null> {
     let m;
     try {
-      m = await this.o.runtime.resources.of(vpn_managers).get(id, systemContext(this.o.runtime), { reveal: true });
+      m = await this.o.runtime.resources
+        .of(vpn_managers)
+        .get(id, systemContext(this.o.runtime), { reveal: true });
     } catch (err) {
       if (err instanceof NotFound) return null;
       throw err;
     }
     if (this.closed) return null;
     this.retire(id);
-    const manager = { name: m.name, dashboard_address: m.dashboard_address, server_address: m.server_address, username: m.username, password: m.password };
+    const manager = {
+      name: m.name,
+      dashboard_address: m.dashboard_address,
+      server_address: m.server_address,
+      username: m.username,
+      password: m.password,
+    };
     const entry = { etag: m._etag, client: new VpnClient({ ...this.o.settings, manager, log: this.o.log }) };
     this.entries.set(id, entry);
     return entry;

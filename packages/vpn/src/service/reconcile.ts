@@ -30,7 +30,12 @@ export interface ManagerReport {
   failures: string[];
 }
 
-type LinkedHost = { _id: string; _etag: string; vpn_organization?: string | null; vpnsrv_representation?: Record<string, unknown> | null };
+type LinkedHost = {
+  _id: string;
+  _etag: string;
+  vpn_organization?: string | null;
+  vpnsrv_representation?: Record<string, unknown> | null;
+};
 
 interface Run {
   readonly d: Deps;
@@ -44,24 +49,46 @@ interface Run {
 const counts = () => ({ checked: 0, recreated: 0, refreshed: 0, extra: 0 });
 
 /** Reconciles every manager, or one. */
-export async function reconcileAll(d: Deps, only?: string): Promise<{ _status: 'OK'; managers: ManagerReport[] }> {
+export async function reconcileAll(
+  d: Deps,
+  only?: string,
+): Promise<{ _status: 'OK'; managers: ManagerReport[] }> {
   const sys = systemContext(d.runtime);
-  const managers = await d.runtime.resources.of(vpn_managers).find({ ...(only === undefined ? {} : { where: { _id: only } }), projection: { name: 1 } }, sys);
+  const managers = await d.runtime.resources
+    .of(vpn_managers)
+    .find({ ...(only === undefined ? {} : { where: { _id: only } }), projection: { name: 1 } }, sys);
   const reports: ManagerReport[] = [];
   for (const m of managers) reports.push(await reconcileManager(d, m));
   return { _status: 'OK', managers: reports };
 }
 
 /** Reconciles one manager. */
-export async function reconcileManager(d: Deps, manager: { _id: string; name: string }): Promise<ManagerReport> {
-  const report: ManagerReport = { _id: manager._id, name: manager.name, reachable: true, organizations: counts(), accounts: counts(), failures: [] };
+export async function reconcileManager(
+  d: Deps,
+  manager: { _id: string; name: string },
+): Promise<ManagerReport> {
+  const report: ManagerReport = {
+    _id: manager._id,
+    name: manager.name,
+    reachable: true,
+    organizations: counts(),
+    accounts: counts(),
+    failures: [],
+  };
   const sys = systemContext(d.runtime);
-  const stored = await d.runtime.resources.of(vpn_organizations).find({ where: { vpn_manager: manager._id } }, sys);
+  const stored = await d.runtime.resources
+    .of(vpn_organizations)
+    .find({ where: { vpn_manager: manager._id } }, sys);
   const where = { vpn_organization: { $in: stored.map((o) => o._id) } };
   const linked: LinkedHost[] =
     stored.length === 0
       ? []
-      : await d.runtime.resources.of(hosts).find({ where, projection: { vpn_organization: 1, vpnsrv_representation: 1 }, showDeleted: true }, sys);
+      : await d.runtime.resources
+          .of(hosts)
+          .find(
+            { where, projection: { vpn_organization: 1, vpnsrv_representation: 1 }, showDeleted: true },
+            sys,
+          );
   let client: VpnClient | null;
   let serverOrgs: VpnOrganization[];
   try {
@@ -108,11 +135,28 @@ async function markReachable(d: Deps, manager: { _id: string; name: string }, er
   const api = d.runtime.resources.of(vpn_organizations);
   const sys = systemContext(d.runtime);
   const down = error !== undefined;
-  const changed = await api.patchMany({ vpn_manager: manager._id, unreachable: down ? { $ne: true } : true }, { unreachable: down }, sys);
+  const changed = await api.patchMany(
+    { vpn_manager: manager._id, unreachable: down ? { $ne: true } : true },
+    { unreachable: down },
+    sys,
+  );
   if (changed === 0) return;
-  d.log[down ? 'warn' : 'info']({ manager: manager.name, ...(down ? { err: error } : {}) }, down ? 'VPN manager unreachable' : 'VPN manager reachable again');
-  const payload = { manager: manager.name, manager_id: manager._id, organizations: changed, ...(down ? { error } : {}) };
-  await alert(d, down ? { type: 'vpn.unreachable', level: 'warning', payload } : { type: 'vpn.reachable', level: 'info', payload });
+  d.log[down ? 'warn' : 'info'](
+    { manager: manager.name, ...(down ? { err: error } : {}) },
+    down ? 'VPN manager unreachable' : 'VPN manager reachable again',
+  );
+  const payload = {
+    manager: manager.name,
+    manager_id: manager._id,
+    organizations: changed,
+    ...(down ? { error } : {}),
+  };
+  await alert(
+    d,
+    down
+      ? { type: 'vpn.unreachable', level: 'warning', payload }
+      : { type: 'vpn.reachable', level: 'info', payload },
+  );
 }
 
 /** One stored organization: made again when missing, refreshed, then its accounts. */
@@ -135,7 +179,14 @@ async function reconcileOrganization(
   for (const host of linked) {
     const stored = idIn(host.vpnsrv_representation, 'id');
     try {
-      ours.add(await reconcileAccount(run, { org, serverOrg, host, user: stored === undefined ? undefined : byId.get(stored) }));
+      ours.add(
+        await reconcileAccount(run, {
+          org,
+          serverOrg,
+          host,
+          user: stored === undefined ? undefined : byId.get(stored),
+        }),
+      );
     } catch (err) {
       report.failures.push(`account of host "${host._id}": ${reason(err)}`);
       if (stored !== undefined) ours.add(stored);
@@ -154,7 +205,11 @@ async function reconcileOrganization(
 }
 
 /** Makes a missing organization again and stores its record; resolves its server id. */
-async function recreateOrganization(run: Run, org: StoredOrganization, previous: string | undefined): Promise<string> {
+async function recreateOrganization(
+  run: Run,
+  org: StoredOrganization,
+  previous: string | undefined,
+): Promise<string> {
   const { d, client } = run;
   const rep = org.vpnsrv_representation ?? {};
   const name = typeof rep.name === 'string' && rep.name !== '' ? rep.name : org.name;
@@ -175,7 +230,11 @@ async function recreateOrganization(run: Run, org: StoredOrganization, previous:
     );
   } catch (err) {
     await client.deleteOrganization(made.id).catch(async (e: unknown) => {
-      await alert(d, { type: 'vpn.leftover', level: 'error', payload: { manager: client.manager, kind: 'organization', id: made.id, name, error: reason(e) } });
+      await alert(d, {
+        type: 'vpn.leftover',
+        level: 'error',
+        payload: { manager: client.manager, kind: 'organization', id: made.id, name, error: reason(e) },
+      });
     });
     throw err;
   }
@@ -183,7 +242,13 @@ async function recreateOrganization(run: Run, org: StoredOrganization, previous:
   await alert(d, {
     type: 'vpn.organization.recreated',
     level: 'warning',
-    payload: { manager: client.manager, organization: org._id, name, previous: previous ?? null, id: made.id },
+    payload: {
+      manager: client.manager,
+      organization: org._id,
+      name,
+      previous: previous ?? null,
+      id: made.id,
+    },
   });
   return made.id;
 }
@@ -191,22 +256,32 @@ async function recreateOrganization(run: Run, org: StoredOrganization, previous:
 /** Stores the server's record of an organization when it differs. */
 async function refreshOrganization(run: Run, org: StoredOrganization, found: VpnOrganization): Promise<void> {
   const api = run.d.runtime.resources.of(vpn_organizations);
-  const stored = (await api.get(org._id, systemContext(run.d.runtime), { reveal: true })).vpnsrv_representation;
+  const stored = (await api.get(org._id, systemContext(run.d.runtime), { reveal: true }))
+    .vpnsrv_representation;
   const fresh = organizationRecord(found);
   if (sameRecord(stored, fresh)) return;
-  await casPatch(run.d.runtime, { api, item: org, data: { vpnsrv_representation: fresh } }, (f) => idIn(f.vpnsrv_representation, 'id') === found.id);
+  await casPatch(
+    run.d.runtime,
+    { api, item: org, data: { vpnsrv_representation: fresh } },
+    (f) => idIn(f.vpnsrv_representation, 'id') === found.id,
+  );
   run.report.organizations.refreshed += 1;
 }
 
 /** One linked host: its account made again when missing, or its record refreshed; resolves the account's id. */
-async function reconcileAccount(run: Run, a: { org: StoredOrganization; serverOrg: string; host: LinkedHost; user: VpnUser | undefined }): Promise<string> {
+async function reconcileAccount(
+  run: Run,
+  a: { org: StoredOrganization; serverOrg: string; host: LinkedHost; user: VpnUser | undefined },
+): Promise<string> {
   const { d, report } = run;
   const api = d.runtime.resources.of(hosts);
   const previous = idIn(a.host.vpnsrv_representation, 'id');
-  const unchanged = (f: LinkedHost): boolean => f.vpn_organization === a.org._id && idIn(f.vpnsrv_representation, 'id') === previous;
+  const unchanged = (f: LinkedHost): boolean =>
+    f.vpn_organization === a.org._id && idIn(f.vpnsrv_representation, 'id') === previous;
   report.accounts.checked += 1;
   if (a.user !== undefined) {
-    const stored = (await api.get(a.host._id, systemContext(d.runtime), { reveal: true, showDeleted: true })).vpnsrv_representation;
+    const stored = (await api.get(a.host._id, systemContext(d.runtime), { reveal: true, showDeleted: true }))
+      .vpnsrv_representation;
     const fresh = accountRecord(a.user);
     if (!sameRecord(stored, fresh)) {
       await casPatch(d.runtime, { api, item: a.host, data: { vpnsrv_representation: fresh } }, unchanged);
@@ -216,7 +291,11 @@ async function reconcileAccount(run: Run, a: { org: StoredOrganization; serverOr
   }
   const made = await createAccount(d, a.org, a.host._id, a.serverOrg);
   try {
-    await casPatch(d.runtime, { api, item: a.host, data: { vpnsrv_representation: accountRecord(made) } }, unchanged);
+    await casPatch(
+      d.runtime,
+      { api, item: a.host, data: { vpnsrv_representation: accountRecord(made) } },
+      unchanged,
+    );
   } catch (err) {
     await undoAccount(d, { organization: a.org._id, account: made }, a.host._id).catch(() => undefined);
     throw err;

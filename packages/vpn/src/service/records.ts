@@ -79,7 +79,12 @@ export function accountRecord(user: VpnUser): AccountRecord {
 }
 
 /** Whether every key of `fresh` has the same value in `stored` (keys only `stored` has are ignored). */
-export function sameRecord(stored: Readonly<Record<string, unknown>> | null | undefined, fresh: Readonly<Record<string, unknown>>): boolean {
+export function sameRecord(
+  stored: Readonly<Record<string, unknown>> | null | undefined,
+  fresh: Readonly<Record<string, unknown>>,
+): boolean {
   if (stored === null || stored === undefined) return false;
-  return Object.entries(fresh).every(([k, v]) => JSON.stringify(stored[k] ?? null) === JSON.stringify(v ?? null));
+  return Object.entries(fresh).every(
+    ([k, v]) => JSON.stringify(stored[k] ?? null) === JSON.stringify(v ?? null),
+  );
 }
