@@ -4,7 +4,8 @@
  * `vpnsrv_representation` (`cipher_type` kept locally: the server has no such field, notes §6);
  * if the store then refuses the write, `onWriteError` deletes it there again. DELETE is refused
  * (409) while a visible host uses it, before anything is deleted anywhere (the relation decides
- * before `beforeDelete`); then it is deleted on the server (already gone is fine), then here.
+ * before `beforeDelete`), and (409 naming them) while VPN servers hold it: Pritunl would stop
+ * every online one. Then it is deleted on the server (already gone is fine), then here.
  */
 import { defineResource, f, systemContext } from '@fleet/engine';
 import { idOf, vpn } from './lib/vpn';
@@ -66,7 +67,8 @@ export const vpn_organizations = defineResource({
     },
     async beforeDelete({ doc, ctx }) {
       const id = idOf(doc.vpnsrv_representation, 'id');
-      if (id !== undefined) await vpn(ctx).deleteOrganization({ manager: doc.vpn_manager, id }, ctx);
+      if (id !== undefined)
+        await vpn(ctx).deleteOrganization({ manager: doc.vpn_manager, id, name: doc.name }, ctx);
     },
     async afterDelete({ doc, ctx }) {
       // Hidden hosts did not block the delete: their reference was nulled in the same batch, and

@@ -111,8 +111,12 @@ export interface VpnService {
     o: { manager: string; name: string; authApi: boolean },
     ctx: CallContext,
   ): Promise<OrganizationRecord | null>;
-  /** Deletes the organization (and its users) on the manager's server; already gone is fine. */
-  deleteOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
+  /**
+   * Deletes the organization (and its users) on the manager's server; already gone is fine. 409
+   * naming the VPN servers while any holds it (the server would stop them); `name` is the stored
+   * organization's, for that message.
+   */
+  deleteOrganization(o: { manager: string; id: string; name?: string }, ctx: CallContext): Promise<void>;
   /** Deletes an organization created for a write that was then not stored; a failure raises a `vpn.leftover` alert. */
   undoOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
   /**

@@ -7,7 +7,7 @@
  */
 import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine';
 import { createVpnClient, type VpnClient, type VpnClientOptions } from '@fleet/vpn';
-import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
+import { NEWEST_VERSION, startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { captureLog, serialize, sessionSecrets } from './helpers';
 
 const PASSWORD = 'Tr0ub4dor&3-vpn-admin';
@@ -44,8 +44,10 @@ const remember = (): void => {
 };
 
 beforeAll(async () => {
+  // The newest release: its sessions expire on both layers (the proxy's `token` from 1.32.4465.96).
   sim = await startVpnSim({
     seed: 3,
+    version: NEWEST_VERSION,
     admins: [
       { username: 'fleet', password: PASSWORD },
       { username: 'otp-admin', password: PASSWORD, otpCode: '123456' },

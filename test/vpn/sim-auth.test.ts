@@ -1,10 +1,12 @@
 /**
  * vpn-sim's authentication rules, each named after the Pritunl code it copies
  * (handlers/auth.py, auth/administrator.py `check_session`, auth/csrf.py, limiter.py,
- * pritunl-web handlers.go `Authorize`), checked with raw HTTP as a browser would send it.
+ * pritunl-web handlers.go `Authorize`), checked with raw HTTP as a browser would send it, on
+ * the newest release (the web token and strict mode exist from 1.32.4465.96; what differs by
+ * release is in sim-versions.test.ts).
  */
 import { createHmac } from 'node:crypto';
-import { startVpnSim, type VpnSim } from '@fleet/vpn-sim';
+import { NEWEST_VERSION, startVpnSim, type VpnSim } from '@fleet/vpn-sim';
 import { consoleLogin, cookieHeader, raw } from './helpers';
 
 let sim: VpnSim;
@@ -14,12 +16,17 @@ let apiSim: VpnSim;
 beforeAll(async () => {
   sim = await startVpnSim({
     seed: 11,
+    version: NEWEST_VERSION,
     admins: [
       { username: 'admin', password: 'pw-123456' },
       { username: 'otp', password: 'pw-123456', otpCode: '424242' },
     ],
   });
-  apiSim = await startVpnSim({ seed: 12, admins: [{ username: 'api', password: 'pw-api', api: API }] });
+  apiSim = await startVpnSim({
+    seed: 12,
+    version: NEWEST_VERSION,
+    admins: [{ username: 'api', password: 'pw-api', api: API }],
+  });
   // The API simulator's clock stands at the notes' test-vector time (1700000000).
   apiSim.controls.advanceClock(1_700_000_000_000 - Date.now());
 });
@@ -51,10 +58,19 @@ describe('auth_session_post', () => {
     expect(unknown.body).toMatchObject({ error: 'auth_invalid_username' });
   });
 
-  test('2FA without a code is 402 auth_otp_required; with the code the login works', async () => {
-    const res = await raw(sim, 'POST', '/auth/session', { body: { username: 'otp', password: 'pw-123456' } });
-    expect(res.status).toBe(402);
-    expect(res.body).toMatchObject({ error: 'auth_otp_required', otp_auth: true });
+  test('2FA without a code is 402 auth_otp_required, whatever the password, before the limiter counts it; with the code the login works', async () => {
+    const res = await raw(sim, 'POST', '/auth/session', { body: { username: 'otp', password: 'wrong' } });
+    expect([res.status, res.body]).toEqual([
+      402,
+      {
+        error: 'auth_otp_required',
+        error_msg: 'Two-factor authentication required.',
+        otp_auth: true,
+        yubico_auth: false,
+      },
+    ]);
+    const otpAdmin = [...sim.state.admins.values()].find((a) => a.username === 'otp');
+    expect(sim.state.limiter.get(otpAdmin?.id ?? '')).toBeUndefined();
     expect(
       (
         await raw(sim, 'POST', '/auth/session', {

@@ -6,7 +6,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { checkSession, proxyAuthorize } from './auth';
-import type { Call, SimContext } from './context';
+import { since, type Call, type SimContext } from './context';
 import { faultMiddleware, type Faults } from './controls';
 import { ROUTES, type Route } from './routes';
 import { abort, bindStruct, BIND_ERROR, GIN_NOT_FOUND, type SimResponse } from './wire';
@@ -30,11 +30,23 @@ function stringRecord(value: unknown): Record<string, string> {
   return out;
 }
 
+/**
+ * A header value whose latin-1 bytes reach the wire as they are. Node re-reads a
+ * Content-Disposition value sent with a body as UTF-8 (`Buffer.from(value, 'latin1')` then a
+ * string concatenation, lib/_http_outgoing.js `processHeader`), which turns a latin-1 byte into
+ * U+FFFD; giving it the value's UTF-8 bytes as latin-1 characters undoes that.
+ */
+function headerValue(name: string, value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (name.toLowerCase() !== 'content-disposition' || /^[\x00-\x7f]*$/.test(value)) return value;
+  return Buffer.from(value, 'utf8').toString('latin1');
+}
+
 /** Writes a SimResponse (the only writer); counts 401s. */
 function send(ctx: SimContext, res: Response, answer: SimResponse): void {
   if (answer.status === 401) ctx.stats.unauthorized += 1;
   res.status(answer.status);
-  for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
+  for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, headerValue(k, v));
   if (answer.cookies !== undefined) res.setHeader('Set-Cookie', answer.cookies);
   if (answer.contentType !== undefined) res.setHeader('Content-Type', answer.contentType);
   res.end(answer.body);
@@ -66,9 +78,11 @@ function bodies(
 }
 
 async function serve(ctx: SimContext, route: Route, req: Request): Promise<SimResponse> {
-  // gin `Features`: HTTP/1.0 is refused before anything else.
-  if (req.httpVersionMajor === 1 && req.httpVersionMinor === 0)
+  // pritunl-web `Features` (from 1.32.4512.98): HTTP/1.0 is refused before anything else.
+  if (since(ctx, 'http10') && req.httpVersionMajor === 1 && req.httpVersionMinor === 0)
     return { status: 505, body: 'HTTP/1.0 not supported', contentType: 'text/plain; charset=utf-8' };
+  const missing = route.missing?.(ctx);
+  if (missing !== undefined) return missing;
   const cookies = parseCookies(req.headers.cookie);
   let validated = false;
   if (route.proxy === 'auth') {

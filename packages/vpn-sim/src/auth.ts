@@ -5,7 +5,7 @@
  * auth/administrator.py, limiter.auth_check; notes §1).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Call, SimContext } from './context';
+import { since, type Call, type SimContext } from './context';
 import type { SimAdmin } from './model';
 import { abort, appError, filterStr, jsonify, proxyAbort, type SimResponse, pyText } from './wire';
 
@@ -32,9 +32,11 @@ function endSession(ctx: SimContext, call: Pick<Call, 'cookies'>): void {
 /**
  * pritunl-web `Authorize` (handlers/handlers.go) for routes of its auth group: the `token`
  * cookie must exist (in strict mode), decrypt and not be expired. Returns the refusal, or
- * whether the request is validated.
+ * whether the request is validated. Releases before 1.32.4465.96 have no such check: every
+ * route is registered on the engine itself and forwarded as it comes.
  */
 export function proxyAuthorize(ctx: SimContext, call: Pick<Call, 'cookies'>): SimResponse | boolean {
+  if (!since(ctx, 'dataRoutes')) return false;
   const token = call.cookies.token;
   if (token === undefined) {
     if (!webStrict(ctx)) return false;
@@ -100,16 +102,17 @@ function tokenAuth(ctx: SimContext, call: Call, rawToken: string): SimAdmin | un
 
 /**
  * `check_session(csrf_check)` (auth/administrator.py): the administrator, or undefined (401).
- * The cookie session needs pritunl-web's validation, a known session of a live administrator
- * younger than `session_timeout`, and with `csrf_check` a `Csrf-Token` minted for that
- * administrator by `GET /state`.
+ * The cookie session needs pritunl-web's validation (`PR-Validated`, from 1.32.4465.96), a
+ * known session of a live administrator younger than `session_timeout`, and with `csrf_check`
+ * a `Csrf-Token` minted for that administrator by `GET /state`.
  */
 export function checkSession(ctx: SimContext, call: Call, csrfCheck: boolean): SimAdmin | undefined {
   const apiToken = header(call, 'Auth-Token');
   if (apiToken) return tokenAuth(ctx, call, apiToken);
   const sid = call.cookies.session;
   const session = sid === undefined ? undefined : ctx.state.sessions.get(sid);
-  if (sid === undefined || session === undefined || !call.validated) return undefined;
+  if (sid === undefined || session === undefined) return undefined;
+  if (since(ctx, 'dataRoutes') && !call.validated) return undefined;
   if (csrfCheck && ctx.state.csrf.get(header(call, 'Csrf-Token') ?? '') !== session.adminId) return undefined;
   const admin = ctx.state.admins.get(session.adminId);
   if (admin === undefined || !admin.sessions.includes(session.sessionId)) return undefined;
@@ -135,66 +138,79 @@ function limiterAllows(ctx: SimContext, adminId: string): boolean {
 
 const cookie = (name: string, value: string, extra: string): string => `${name}=${value}; ${extra}`;
 
-/** Opens a session: `admin.new_session()` keeps the newest `session_limit`; both cookies set. */
+/** `AUTH_INVALID` (constants.py). */
+const INVALID = { error: 'auth_invalid', error_msg: 'Authentication credentials are not valid.' };
+
+/**
+ * Opens a session: `admin.new_session()` keeps the newest `session_limit`; the `session` cookie,
+ * and from 1.32.4465.96 the `token` cookie pritunl-web checks (`jsonify(..., token=...)`).
+ */
 function openSession(ctx: SimContext, admin: SimAdmin): string[] {
   const sessionId = ctx.gen.secret();
   admin.sessions = [...admin.sessions, sessionId].slice(-ctx.settings.sessionLimit);
   const sessionCookie = ctx.gen.secret() + ctx.gen.secret();
-  const tokenCookie = ctx.gen.secret() + ctx.gen.secret();
   ctx.state.sessions.set(sessionCookie, { adminId: admin.id, sessionId, loginAtMs: ctx.clock.now() });
+  ctx.stats.logins += 1;
+  const cookies = [cookie('session', sessionCookie, 'HttpOnly; Path=/; Secure; SameSite=Lax')];
+  if (!since(ctx, 'dataRoutes')) return cookies;
+  const tokenCookie = ctx.gen.secret() + ctx.gen.secret();
   ctx.state.tokens.set(tokenCookie, {
     adminId: admin.id,
     expiresAtMs: ctx.clock.now() + ctx.settings.tokenTtlMs,
   });
-  ctx.stats.logins += 1;
-  return [
-    cookie('session', sessionCookie, 'HttpOnly; Path=/; Secure; SameSite=Lax'),
-    cookie(
-      'token',
-      tokenCookie,
-      `Max-Age=${Math.floor(ctx.settings.tokenTtlMs / 1000)}; HttpOnly; Secure; Path=/`,
-    ),
-  ];
+  const maxAge = Math.floor(ctx.settings.tokenTtlMs / 1000);
+  return [...cookies, cookie('token', tokenCookie, `Max-Age=${maxAge}; HttpOnly; Secure; Path=/`)];
 }
 
 /** `POST /auth/session` (auth_session_post), in the handler's order of checks. */
 export async function login(ctx: SimContext, call: Call): Promise<SimResponse> {
   ctx.stats.loginAttempts += 1;
-  const username = (filterStr(pyText(call.json.username)) ?? '').slice(0, 128).toLowerCase();
+  const username = filterStr(ctx, pyText(call.json.username)).slice(0, 128).toLowerCase();
   const password = pyText(call.json.password).slice(0, 128);
-  const otpCode = filterStr(pyText(call.json.otp_code)) || undefined;
+  const otpCode = filterStr(ctx, pyText(call.json.otp_code)) || undefined;
   if (ctx.settings.loginDelayMs > 0) await new Promise((r) => setTimeout(r, ctx.settings.loginDelayMs));
   const admin = [...ctx.state.admins.values()].find((a) => a.username === username);
-  // No RADIUS and no enterprise plugin: an unknown name is `auth_invalid_username` (_auth_plugin).
+  // No RADIUS and no enterprise plan: `_auth_plugin` refuses an unknown name, as
+  // `auth_invalid_username` from 1.32.4565.56, as `auth_invalid` before.
   if (admin === undefined)
-    return appError(401, {
-      error: 'auth_invalid_username',
-      error_msg: 'Authentication username is not valid.',
-    });
+    return since(ctx, 'invalidUsername')
+      ? appError(401, { error: 'auth_invalid_username', error_msg: 'Authentication username is not valid.' })
+      : appError(401, INVALID);
+  // Before the limiter, so not counted: `{error, error_msg, otp_auth: admin.otp_auth,
+  // yubico_auth: bool(admin.yubikey_id)}` (no administrator here has a YubiKey).
   if (otpCode === undefined && admin.otpAuth) {
     return appError(402, {
       error: 'auth_otp_required',
       error_msg: 'Two-factor authentication required.',
-      otp_auth: true,
+      otp_auth: admin.otpAuth,
       yubico_auth: false,
     });
   }
   if (!limiterAllows(ctx, admin.id))
     return appError(400, { error: 'auth_too_many', error_msg: 'Too many authentication attempts.' });
   const otpOk = !admin.otpAuth || otpCode === admin.otpCode;
-  if (admin.disabled || !otpOk || !constEqual(password, admin.password)) {
-    return appError(401, { error: 'auth_invalid', error_msg: 'Authentication credentials are not valid.' });
-  }
+  if (admin.disabled || !otpOk || !constEqual(password, admin.password)) return appError(401, INVALID);
   return { ...jsonify({ authenticated: true, default: admin.default }), cookies: openSession(ctx, admin) };
 }
 
-/** `DELETE /auth/session`: clears the session (open route). */
+/**
+ * `DELETE /auth/session`: clears the session (open route); from 1.32.4537.56 the answer also
+ * deletes the `token` cookie (`jsonify(..., token=False)`, Werkzeug's `delete_cookie`).
+ */
 export function logout(ctx: SimContext, call: Call): SimResponse {
   endSession(ctx, call);
-  return jsonify({ authenticated: false });
+  const answer = jsonify({ authenticated: false });
+  if (!since(ctx, 'logoutClearsToken')) return answer;
+  const expired = 'Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Secure; HttpOnly; Path=/';
+  return { ...answer, cookies: [cookie('token', '', expired)] };
 }
 
-/** `GET /state` (session_light_auth): every call mints a reusable CSRF token for the administrator. */
+/**
+ * `GET /state` (`auth_state_get`, session_light_auth): every call mints a reusable CSRF token
+ * for the administrator. The other fields are the settings' defaults: `theme` 'dark', `user`
+ * (`sub_url_key`, from 1.30.3113.65) false, no subscription (`active` false, `plan` null),
+ * `version` the release as `utils.get_int_ver` gives it, `sso` false.
+ */
 export function stateGet(ctx: SimContext, call: Call): SimResponse {
   const admin = call.admin;
   if (admin === undefined) return abort(401);
@@ -204,9 +220,10 @@ export function stateGet(ctx: SimContext, call: Call): SimResponse {
     super_user: true,
     csrf_token: csrf,
     theme: 'dark',
+    ...(since(ctx, 'stateUser') ? { user: false } : {}),
     active: false,
     plan: null,
-    version: 1_034_468_189,
-    sso: null,
+    version: ctx.release,
+    sso: false,
   });
 }

@@ -1,6 +1,7 @@
 /** The context every simulated handler receives, and the settings tests may change. */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock, Gen, SimAdmin, SimState } from './model';
+import { hasChange, type Change } from './version';
 
 /** Server settings, named after Pritunl's (settings/app.py) where there is one. */
 export interface SimSettings {
@@ -39,7 +40,19 @@ export function emptyStats(): VpnSimStats {
   return { requests: 0, loginAttempts: 0, logins: 0, unauthorized: 0, byRoute: {} };
 }
 
+/**
+ * How the server's Python writes the profile `.tar` (`tarfile.open(path, 'w')`, user/user.py
+ * `build_key_tar_archive`): its default format, `pax` from Python 3.8, `gnu` before (the
+ * Python 3.6 of the EL7/EL8 packages).
+ */
+export type TarFormat = 'pax' | 'gnu';
+
 export interface SimContext {
+  /** The Pritunl release played, e.g. `1.30.2817.44`. */
+  readonly version: string;
+  /** `versionInt(version)`, what `GET /state` answers. */
+  readonly release: number;
+  readonly tarFormat: TarFormat;
   readonly state: SimState;
   readonly gen: Gen;
   readonly clock: Clock;
@@ -63,4 +76,9 @@ export interface Call {
   readonly validated: boolean;
   /** The administrator `check_session` accepted (set for authenticated routes). */
   admin?: SimAdmin;
+}
+
+/** Whether the release played has the behaviour that changed in `change` (version.ts). */
+export function since(ctx: Pick<SimContext, 'release'>, change: Change): boolean {
+  return hasChange(ctx.release, change);
 }

@@ -1,19 +1,21 @@
 /**
- * @fleet/vpn-sim: a Pritunl simulator (pritunl-web in front of the Flask API, version
- * 1.34.4681.89 as read for `shared/research/vpn-server-api.md`) serving over real HTTP on
- * loopback, with seeded ids and the controls tests need to break it.
+ * @fleet/vpn-sim: a Pritunl simulator (pritunl-web in front of the Flask API) serving over real
+ * HTTP on loopback, with seeded ids and the controls tests need to break it. It plays one
+ * release (option `version`, default the oldest the service supports); the rules that changed
+ * between releases follow it (version.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { buildApp } from './app';
-import { emptyStats, type SimContext, type SimSettings } from './context';
+import { emptyStats, type SimContext, type SimSettings, type TarFormat } from './context';
 import { createControls, type Faults, type VpnSimControls } from './controls';
 import { createClock, createGen, emptyState, type SimAdmin, type SimState } from './model';
+import { checkVersion, OLDEST_VERSION, versionInt } from './version';
 
-export { filterStr } from './wire';
-export { buildTar } from './keys';
+export { buildTar } from './tar';
+export { CHANGES, NEWEST_VERSION, OLDEST_VERSION, TESTED_VERSIONS, versionInt, type Change } from './version';
 export type { VpnSimControls } from './controls';
-export type { SimSettings, VpnSimStats } from './context';
+export type { SimSettings, TarFormat, VpnSimStats } from './context';
 export type { SimAdmin, SimOrg, SimServer, SimState, SimUser } from './model';
 
 /** An administrator to create. */
@@ -42,6 +44,10 @@ export interface VpnSimOptions {
   port?: number;
   /** Seeds ids, secrets and key material (default 1). */
   seed?: number;
+  /** The Pritunl release to play, e.g. `1.34.4681.89` (default: `OLDEST_VERSION`). */
+  version?: string;
+  /** How the server's Python writes the profile `.tar` (default `pax`, Python >= 3.8). */
+  tarFormat?: TarFormat;
   /** Default: one administrator `pritunl` / `pritunl-sim-password`. */
   admins?: AdminOption[];
   /** Default: one offline server `vpn-sim-1` on 1194/udp. */
@@ -55,6 +61,8 @@ export interface VpnSimOptions {
 export interface VpnSim {
   url: string;
   port: number;
+  /** The Pritunl release played. */
+  version: string;
   controls: VpnSimControls;
   /** The live data (administrators, organizations, users, servers, sessions). */
   state: SimState;
@@ -81,6 +89,7 @@ function settingsFrom(o: Partial<SimSettings> = {}): SimSettings {
 }
 
 function createContext(options: VpnSimOptions): SimContext {
+  const version = checkVersion(options.version ?? OLDEST_VERSION);
   const gen = createGen(options.seed ?? 1);
   const state = emptyState();
   for (const a of options.admins ?? DEFAULT_ADMINS) {
@@ -110,6 +119,9 @@ function createContext(options: VpnSimOptions): SimContext {
     });
   }
   return {
+    version,
+    release: versionInt(version),
+    tarFormat: options.tarFormat ?? 'pax',
     state,
     gen,
     clock: createClock(),
@@ -163,6 +175,7 @@ export async function startVpnSim(options: VpnSimOptions = {}): Promise<VpnSim> 
   return {
     url: `http://${host}:${port}`,
     port,
+    version: ctx.version,
     controls: createControls(ctx, faults, setDown),
     state: ctx.state,
     credentials: { username: first.username, password: first.password },

@@ -1,44 +1,20 @@
 /**
- * Profile downloads (handlers/key.py, moved to `/data/...` in 1.32.4465; notes §3.6): the
- * `.tar` of one `<org>_<user>_<server>.ovpn` per attached server the user's groups allow
- * (empty when none), and one server's profile as `<server_id>.key`. Both need no CSRF
- * (`session_light_auth`). A missing organization or user raises in the handler: 500.
+ * Profile downloads (handlers/key.py; notes §3.6): the `.tar` of one `<org>_<user>_<server>.ovpn`
+ * per attached server the user's groups allow (empty when none), and one server's profile as
+ * `<server_id>.key`. Both need no CSRF (`session_light_auth`). A missing organization or user
+ * raises in the handler: 500.
+ *
+ * Where: `/key/<org>/<user>.tar` until 1.32.4465.96; from it `/data/<org>/<user>.tar`
+ * (5540ea534). Before, pritunl-web registers no `/data` route: gin's `404 page not found`.
+ * After, it still forwards `/key/...` (its key-link routes), where Flask has no such route
+ * any more: Flask's `404: Not Found`.
  */
-import type { Call, SimContext } from './context';
+import { since, type Call, type SimContext } from './context';
 import type { SimOrg, SimServer, SimUser } from './model';
 import { argId } from './orgs';
+import { buildTar } from './tar';
+import { allows } from './user-rules';
 import { abort, GIN_NOT_FOUND, type SimResponse } from './wire';
-
-const BLOCK = 512;
-
-/** One ustar header + data, padded to 512-byte blocks (POSIX.1-1988). */
-function tarEntry(name: string, data: Buffer, mtime: number): Buffer {
-  const header = Buffer.alloc(BLOCK);
-  header.write(name.slice(0, 99), 0, 'utf8');
-  header.write('0000644\0', 100);
-  header.write('0000000\0', 108);
-  header.write('0000000\0', 116);
-  header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
-  header.write(
-    `${Math.floor(mtime / 1000)
-      .toString(8)
-      .padStart(11, '0')}\0`,
-    136,
-  );
-  header.write('        ', 148);
-  header.write('0', 156);
-  header.write('ustar\0' + '00', 257);
-  let sum = 0;
-  for (const byte of header) sum += byte;
-  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-  const padding = Buffer.alloc((BLOCK - (data.length % BLOCK)) % BLOCK);
-  return Buffer.concat([header, data, padding]);
-}
-
-/** A tar archive (`tarfile.open(mode='w')`), ending with two zero blocks. */
-export function buildTar(files: readonly { name: string; data: Buffer }[], mtime: number): Buffer {
-  return Buffer.concat([...files.map((f) => tarEntry(f.name, f.data, mtime)), Buffer.alloc(BLOCK * 2)]);
-}
 
 function pem(label: string, bytes: Buffer): string {
   const b64 = bytes
@@ -81,11 +57,6 @@ function ovpn(ctx: SimContext, org: SimOrg, user: SimUser, server: SimServer): s
   ].join('\n');
 }
 
-/** `Server.check_groups`: a server without groups serves everyone. */
-function allows(server: SimServer, user: SimUser): boolean {
-  return server.groups.length === 0 || server.groups.some((g) => user.groups.includes(g));
-}
-
 function load(
   ctx: SimContext,
   orgParam: string | undefined,
@@ -96,14 +67,36 @@ function load(
   return org === undefined || user === undefined ? undefined : { org, user };
 }
 
+/** Whether the release serves profiles under `prefix` (`data` or `key`). */
+function served(ctx: SimContext, prefix: 'data' | 'key'): boolean {
+  return since(ctx, 'dataRoutes') === (prefix === 'data');
+}
+
+/** The answer for a profile route the release does not serve. */
+function notServed(prefix: 'data' | 'key'): SimResponse {
+  return prefix === 'data' ? GIN_NOT_FOUND : abort(404);
+}
+
 /**
- * `GET /data/<org_id>/<file>`: `<user_id>.tar` is the archive; `<user_id>` alone is the
- * session_auth key-links call (not simulated: answered as the proxy answers an unknown route);
- * `.zip` and `.onc` are not simulated either.
+ * The `.tar`'s Content-Disposition name: NFKD and ASCII only since 1.30.3012.75 (66b195eb3 "Fix
+ * unicode filename"); before, `usr.name` as it is: its latin-1 bytes (HTTP clients that read
+ * this header as UTF-8 get U+FFFD for them), and a name latin-1 cannot carry fails (500).
  */
-export function dataGet(ctx: SimContext, call: Call): SimResponse {
+function tarFilename(ctx: SimContext, name: string): string | undefined {
+  const below = (limit: number) => (c: string) => c.charCodeAt(0) < limit;
+  if (since(ctx, 'asciiFilename')) return [...name.normalize('NFKD')].filter(below(0x80)).join('');
+  return [...name].every(below(0x100)) ? name : undefined;
+}
+
+/**
+ * `GET /<prefix>/<org_id>/<file>`: `<user_id>.tar` is the archive; `<user_id>` alone is the
+ * session_auth key-links call (not simulated: answered as an unknown route); `.zip` and `.onc`
+ * are not simulated either.
+ */
+export function profileTarGet(ctx: SimContext, call: Call, prefix: 'data' | 'key'): SimResponse {
   const file = call.params.file ?? '';
-  if (!file.endsWith('.tar')) return GIN_NOT_FOUND;
+  if (!served(ctx, prefix)) return notServed(prefix);
+  if (!file.endsWith('.tar')) return notServed(prefix);
   const found = load(ctx, call.params.org_id, file.slice(0, -'.tar'.length));
   if (found === undefined) return abort(500);
   const { org, user } = found;
@@ -114,18 +107,20 @@ export function dataGet(ctx: SimContext, call: Call): SimResponse {
     name: `${org.name}_${user.name}_${s.name}.ovpn`,
     data: Buffer.from(ovpn(ctx, org, user, s)),
   }));
+  const filename = tarFilename(ctx, user.name);
+  if (filename === undefined) return abort(500);
   return {
     status: 200,
-    body: buildTar(files, ctx.clock.now()),
+    body: buildTar(files, ctx.clock.now(), ctx.tarFormat),
     contentType: 'application/octet-stream',
-    headers: { 'Content-Disposition': `attachment; filename="${user.name}.tar"` },
+    headers: { 'Content-Disposition': `attachment; filename="${filename}.tar"` },
   };
 }
 
-/** `GET /data/<org_id>/<user_id>/<server_id>.key`: one profile, mimetype `application/ovpn`. */
-export function dataServerGet(ctx: SimContext, call: Call): SimResponse {
+/** `GET /<prefix>/<org_id>/<user_id>/<server_id>.key`: one profile, mimetype `application/ovpn`. */
+export function profileKeyGet(ctx: SimContext, call: Call, prefix: 'data' | 'key'): SimResponse {
   const file = call.params.file ?? '';
-  if (!file.endsWith('.key')) return GIN_NOT_FOUND;
+  if (!served(ctx, prefix) || !file.endsWith('.key')) return notServed(prefix);
   const found = load(ctx, call.params.org_id, call.params.user_id ?? '');
   const server = ctx.state.servers.get(argId(file.slice(0, -'.key'.length)) ?? '');
   if (found === undefined || server === undefined || !server.organizations.includes(found.org.id))

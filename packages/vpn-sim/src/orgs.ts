@@ -3,7 +3,7 @@
  * `?page=`, 5 per page), POST answering 200 with the dict, PUT, and DELETE with its side
  * effects. A missing organization makes the handler dereference None: 500, not 404.
  */
-import type { Call, SimContext } from './context';
+import { since, type Call, type SimContext } from './context';
 import { pyDate, type SimOrg } from './model';
 import { abort, filterStr, jsonify, type SimResponse } from './wire';
 
@@ -22,19 +22,29 @@ export function argId(value: string | undefined): string | null {
   return /^[0-9a-fA-F]{24}$/.test(value) ? value.toLowerCase() : null;
 }
 
-/** `Organization.dict()`. */
+/** `Organization.user_count`: its `type: client` users. */
+export function clientCount(ctx: SimContext, orgId: string): number {
+  let count = 0;
+  for (const u of ctx.state.users.values()) if (u.orgId === orgId && u.type === 'client') count += 1;
+  return count;
+}
+
+/** `Organization.dict()`; `expiration` from 1.32.4399.86. */
 export function orgDict(ctx: SimContext, org: SimOrg): Record<string, unknown> {
-  let userCount = 0;
-  for (const u of ctx.state.users.values()) if (u.orgId === org.id && u.type === 'client') userCount += 1;
   return {
     id: org.id,
     name: org.name,
     auth_api: org.auth_api,
     auth_token: org.auth_token,
     auth_secret: org.auth_secret,
-    user_count: userCount,
-    expiration: org.expiration,
+    user_count: clientCount(ctx, org.id),
+    ...(since(ctx, 'expiration') ? { expiration: org.expiration } : {}),
   };
+}
+
+/** `get_org_page_total` / `Organization.page_total`: floor(max(0, n - 1) / per page). */
+export function pageTotal(count: number, perPage: number): number {
+  return Math.floor(Math.max(0, count - 1) / perPage);
 }
 
 function sortedOrgs(ctx: SimContext): SimOrg[] {
@@ -58,7 +68,7 @@ export function orgGet(ctx: SimContext, call: Call): SimResponse {
   const slice = orgs.slice(page * ORG_PAGE_COUNT, (page + 1) * ORG_PAGE_COUNT);
   return jsonify({
     page,
-    page_total: Math.floor(orgs.length / ORG_PAGE_COUNT),
+    page_total: pageTotal(orgs.length, ORG_PAGE_COUNT),
     organizations: slice.map((o) => orgDict(ctx, o)),
   });
 }
@@ -82,38 +92,42 @@ export async function orgPost(ctx: SimContext, call: Call): Promise<SimResponse>
   // The CA's RSA key is generated synchronously: creation takes seconds on a real server.
   if (ctx.settings.orgCreateDelayMs > 0)
     await new Promise((r) => setTimeout(r, ctx.settings.orgCreateDelayMs));
-  const org = newOrg(ctx, filterStr(String(call.json.name)), call.json.auth_api === true);
+  const org = newOrg(ctx, filterStr(ctx, String(call.json.name)), call.json.auth_api === true);
   return jsonify(orgDict(ctx, org));
 }
 
 /**
  * `PUT /organization/<org_id>`: the name is always re-set (omitted -> ""), `auth_api` false
- * clears the token and secret, `auth_token`/`auth_secret` true regenerate them. A malformed
- * id upserts a new document (notes "Checked ... a second time").
+ * clears the token and secret; then `auth_token`/`auth_secret` true regenerate them, whatever
+ * `auth_api` says (`org_put`). A malformed id upserts a new document (notes "Checked ... a
+ * second time").
  */
 export function orgPut(ctx: SimContext, call: Call): SimResponse {
   const id = argId(call.params.org_id);
-  const name = filterStr(String(call.json.name));
+  const name = filterStr(ctx, String(call.json.name));
   if (id === null) return jsonify(orgDict(ctx, newOrg(ctx, name, false)));
   const org = ctx.state.organizations.get(id);
   if (org === undefined) return abort(500);
   org.name = name;
-  if (call.json.auth_api === true) {
-    org.auth_api = true;
-    if (org.auth_token === null || call.json.auth_token === true) org.auth_token = ctx.gen.secret();
-    if (org.auth_secret === null || call.json.auth_secret === true) org.auth_secret = ctx.gen.secret();
+  org.auth_api = call.json.auth_api === true;
+  if (org.auth_api) {
+    org.auth_token ??= ctx.gen.secret();
+    org.auth_secret ??= ctx.gen.secret();
   } else {
-    org.auth_api = false;
     org.auth_token = null;
     org.auth_secret = null;
   }
+  if (call.json.auth_token === true) org.auth_token = ctx.gen.secret();
+  if (call.json.auth_secret === true) org.auth_secret = ctx.gen.secret();
   return jsonify(orgDict(ctx, org));
 }
 
 /**
- * `DELETE /organization/<org_id>` -> `{}`: removes the users, stops every online server the
- * organization is attached to, and detaches it from the first such server only (the
- * `$pull` update is not `multi`; organization.py `remove`). A malformed id does nothing.
+ * `DELETE /organization/<org_id>` -> `{}` (organization.py `remove()`, the same from 1.30 to
+ * 1.34): removes the users, stops every online server the organization is attached to
+ * (`server.stop()`, nothing restarts them), and detaches it from one server only (`update` /
+ * `update_one` with `$pull`, not multi): the others keep a stale reference. A malformed id
+ * does nothing.
  */
 export function orgDelete(ctx: SimContext, call: Call): SimResponse {
   const id = argId(call.params.org_id);

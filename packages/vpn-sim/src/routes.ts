@@ -5,12 +5,13 @@
  * `session_light_auth` or `session_auth`). Any other path or method is gin's 404.
  */
 import { login, logout, stateGet } from './auth';
-import type { Call, SimContext } from './context';
-import { dataGet, dataServerGet, ping } from './keys';
+import { since, type Call, type SimContext } from './context';
+import { ping, profileKeyGet, profileTarGet } from './keys';
 import { orgDelete, orgGet, orgPost, orgPut } from './orgs';
 import { serverOperationPut, serverOrgDelete, serverOrgPut, serverOrgsGet, serversGet } from './servers';
-import { userDelete, userGet, userPost, userPut } from './users';
-import { STRUCTS, type GoStruct, type SimResponse } from './wire';
+import { userPut } from './user-put';
+import { userDelete, userGet, userPost } from './users';
+import { abort, GIN_NOT_FOUND, STRUCTS, type GoStruct, type SimResponse } from './wire';
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -23,6 +24,11 @@ export interface Route {
   readonly struct?: GoStruct;
   /** The body is a JSON array of `struct` (`/user/<org>/multi`). */
   readonly array?: boolean;
+  /**
+   * For a route some releases do not serve: what they answer instead, before any check of the
+   * session (gin's 404 when pritunl-web has no such route, Flask's when Flask has none).
+   */
+  readonly missing?: (ctx: SimContext) => SimResponse | undefined;
   readonly handle: (
     ctx: SimContext,
     call: Call,
@@ -31,6 +37,13 @@ export interface Route {
 }
 
 const route = (r: Route): Route => r;
+
+/** Before 1.32.4465.96 pritunl-web registers no `/data` route (handlers.go): gin's 404. */
+const dataMissing = (ctx: SimContext): SimResponse | undefined =>
+  since(ctx, 'dataRoutes') ? undefined : GIN_NOT_FOUND;
+/** From 1.32.4465.96 Flask serves profiles at `/data` only (handlers/key.py): Flask's 404. */
+const keyMissing = (ctx: SimContext): SimResponse | undefined =>
+  since(ctx, 'dataRoutes') ? abort(404) : undefined;
 
 export const ROUTES: readonly Route[] = [
   route({
@@ -103,13 +116,38 @@ export const ROUTES: readonly Route[] = [
     flask: 'session',
     handle: userDelete,
   }),
-  route({ method: 'GET', path: '/data/:org_id/:file', proxy: 'auth', flask: 'light', handle: dataGet }),
+  route({
+    method: 'GET',
+    path: '/data/:org_id/:file',
+    proxy: 'auth',
+    flask: 'light',
+    missing: dataMissing,
+    handle: (c, k) => profileTarGet(c, k, 'data'),
+  }),
   route({
     method: 'GET',
     path: '/data/:org_id/:user_id/:file',
     proxy: 'auth',
     flask: 'light',
-    handle: dataServerGet,
+    missing: dataMissing,
+    handle: (c, k) => profileKeyGet(c, k, 'data'),
+  }),
+  // pritunl-web forwards every `/key/...` path (openAuth `keyGet`): Flask decides.
+  route({
+    method: 'GET',
+    path: '/key/:org_id/:file',
+    proxy: 'open',
+    flask: 'light',
+    missing: keyMissing,
+    handle: (c, k) => profileTarGet(c, k, 'key'),
+  }),
+  route({
+    method: 'GET',
+    path: '/key/:org_id/:user_id/:file',
+    proxy: 'open',
+    flask: 'light',
+    missing: keyMissing,
+    handle: (c, k) => profileKeyGet(c, k, 'key'),
   }),
   route({ method: 'GET', path: '/server', proxy: 'auth', flask: 'session', handle: serversGet }),
   route({ method: 'GET', path: '/server/:server_id', proxy: 'auth', flask: 'session', handle: serversGet }),

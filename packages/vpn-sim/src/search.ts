@@ -1,11 +1,18 @@
 /**
  * `GET /user/<org_id>` without a user id (organization.py `iter_users`, handlers/user.py
- * `user_get`): the whole list (clients by name, then `type: server` users), `?page=N` (10 a
- * page), or `?search=` with its `id:`, `type:`, `group:`, `email:` and `status:` prefixes,
- * the rest a case-insensitive substring of the name, scoped to the organization.
+ * `user_get`): the whole list, `?page=N` or `?search=` with its `id:`, `type:`, `group:`,
+ * `email:` and `status:` prefixes, the rest a case-insensitive substring of the name (escaped
+ * before it becomes a regex), scoped to the organization. pritunl-web forwards `page`, `search`
+ * and `limit` only when they are not empty.
+ *
+ * `iter_users` reads clients first, sorted by name, with `limit` (and `skip` for a page) on
+ * that query alone; `search_count` counts the matching clients (`count_documents(spec)` on the
+ * client spec). Only when the clients did not overflow the limit does it go on to yield the
+ * `type: server` users (all of them, unless `id:`/`type:` narrowed the search).
  */
 import type { Call, SimContext } from './context';
 import type { SimOrg, SimUser } from './model';
+import { clientCount, pageTotal } from './orgs';
 import { userReadDict } from './users';
 import { abort, jsonify, type SimResponse } from './wire';
 
@@ -57,58 +64,100 @@ function matches(user: SimUser, spec: Spec): boolean {
   return user.name.toLowerCase().includes(spec.name);
 }
 
-/** Users of the organization matching a search: clients first; server users unless `id:`/`type:` narrowed it. */
-function searched(orgUsers: SimUser[], spec: Spec): SimUser[] {
-  const typed = spec.id !== undefined || spec.type !== undefined;
-  const first = orgUsers.filter((u) => u.type === (spec.type ?? 'client') && matches(u, spec)).sort(byName);
-  if (typed) return first;
-  return [...first, ...orgUsers.filter((u) => u.type === 'server' && matches(u, spec)).sort(byName)];
+/** What `iter_users` yields: at most `limit` clients from `skip`, then the server users if the clients fit. */
+function iterUsers(
+  clients: readonly SimUser[],
+  servers: () => SimUser[],
+  window: { skip: number; limit: number | undefined },
+): SimUser[] {
+  const { skip, limit } = window;
+  if (limit === undefined) return [...clients, ...servers()];
+  // `cursor.limit(limit + 1)`, and `return` on the (limit + 1)th client: no server users then.
+  // A negative limit returns on the first client.
+  const page = clients.slice(skip);
+  if (limit < 0) return page.length > 0 ? [] : servers();
+  if (page.length > limit) return page.slice(0, limit);
+  return [...page, ...servers()];
 }
 
-/** Lists, pages or searches the users of `org`. */
+interface OrgUsers {
+  readonly clients: SimUser[];
+  readonly servers: SimUser[];
+}
+
+function orgUsers(ctx: SimContext, org: SimOrg): OrgUsers {
+  const all = [...ctx.state.users.values()].filter((u) => u.orgId === org.id);
+  return {
+    clients: all.filter((u) => u.type === 'client').sort(byName),
+    servers: all.filter((u) => u.type === 'server').sort(byName),
+  };
+}
+
+/** The users a spec selects first: clients, or the users of the `type:` searched. */
+function pool(users: OrgUsers, spec: Spec): SimUser[] {
+  if (spec.type === undefined || spec.type === 'client') return users.clients;
+  return spec.type === 'server' ? users.servers : [];
+}
+
+/** What a `?search=` yields, and `search_count`; undefined for an unknown `status:` (iter_users returns at once). */
+function searched(
+  users: OrgUsers,
+  search: string,
+  limit: number,
+): { found: SimUser[]; count: number } | undefined {
+  const spec = parseSearch(search);
+  if (spec.status !== undefined && spec.status !== 'online' && spec.status !== 'offline') return undefined;
+  const typed = spec.id !== undefined || spec.type !== undefined;
+  const first = pool(users, spec).filter((u) => matches(u, spec));
+  const servers = (): SimUser[] => (typed ? [] : users.servers.filter((u) => matches(u, spec)));
+  // `limit = search_limit or page_count`: a limit of 0 reads 10.
+  return { found: iterUsers(first, servers, { skip: 0, limit: limit || PAGE_COUNT }), count: first.length };
+}
+
+/** Python's `int()` of a query value (spaces, a sign and underscores between digits allowed). */
+function pyInt(text: string): number | undefined {
+  return /^\s*[+-]?\d+(_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, '').trim()) : undefined;
+}
+
+/**
+ * Lists, pages or searches the users of `org`. A search decides what iter_users yields even
+ * with a page; the answer's shape is the page's when there is one.
+ */
 export function searchUsers(ctx: SimContext, call: Call, org: SimOrg): SimResponse {
-  const orgUsers = [...ctx.state.users.values()].filter((u) => u.orgId === org.id);
+  const users = orgUsers(ctx, org);
   const serverCount = [...ctx.state.servers.values()].filter((s) => s.organizations.includes(org.id)).length;
   const render = (list: SimUser[]): Record<string, unknown>[] => list.map((u) => userReadDict(ctx, u, org));
-  const search = call.query.search;
-  if (search !== undefined) {
-    const limit = Number.parseInt(call.query.limit ?? String(PAGE_COUNT), 10);
-    if (!Number.isInteger(limit)) return abort(500);
-    const spec = parseSearch(search);
-    if (spec.status !== undefined && spec.status !== 'online' && spec.status !== 'offline') {
-      return jsonify({
-        search,
-        search_more: false,
-        search_limit: limit,
-        search_count: 0,
-        search_time: 0.001,
-        server_count: serverCount,
-        users: [],
-      });
-    }
-    const found = searched(orgUsers, spec);
+  const page = call.query.page ? pyInt(call.query.page) : null;
+  const limit = call.query.limit ? pyInt(call.query.limit) : PAGE_COUNT;
+  // int() raising, or a negative skip (pymongo's ValueError): an unhandled exception.
+  if (page === undefined || limit === undefined || (page !== null && page < 0)) return abort(500);
+  const search = call.query.search || undefined;
+  const result =
+    search === undefined
+      ? {
+          found: iterUsers(users.clients, () => users.servers, {
+            skip: (page ?? 0) * PAGE_COUNT,
+            limit: page === null ? undefined : PAGE_COUNT,
+          }),
+          count: 0,
+        }
+      : (searched(users, search, limit) ?? { found: [], count: 0 });
+  if (page !== null) {
     return jsonify({
-      search,
-      search_more: limit < found.length,
-      search_limit: limit,
-      search_count: found.length,
-      search_time: 0.001,
+      page,
+      page_total: pageTotal(clientCount(ctx, org.id), PAGE_COUNT),
       server_count: serverCount,
-      users: render(found.slice(0, limit)),
+      users: render(result.found),
     });
   }
-  const all = [
-    ...orgUsers.filter((u) => u.type === 'client').sort(byName),
-    ...orgUsers.filter((u) => u.type === 'server').sort(byName),
-  ];
-  if (!call.query.page) return jsonify(render(all));
-  const page = Number.parseInt(call.query.page, 10);
-  if (!Number.isInteger(page)) return abort(500);
-  const clients = orgUsers.filter((u) => u.type === 'client').length;
+  if (search === undefined) return jsonify(render(result.found));
   return jsonify({
-    page,
-    page_total: Math.floor(clients / PAGE_COUNT),
+    search,
+    search_more: limit < result.count,
+    search_limit: limit,
+    search_count: result.count,
+    search_time: 0.001,
     server_count: serverCount,
-    users: render(all.slice(page * PAGE_COUNT, (page + 1) * PAGE_COUNT)),
+    users: render(result.found),
   });
 }

@@ -8,7 +8,10 @@ import type { SimServer } from './model';
 import { argId } from './orgs';
 import { abort, appError, jsonify, type SimResponse } from './wire';
 
-/** A subset of `Server.dict()`: the fields a client of the simulator needs. */
+/**
+ * A subset of `Server.dict()` (server/server.py): the fields a client of the simulator needs.
+ * It has no `organizations`: which organizations a server holds is `GET /server/<id>/organization`.
+ */
 export function serverDict(server: SimServer): Record<string, unknown> {
   return {
     id: server.id,
@@ -16,8 +19,7 @@ export function serverDict(server: SimServer): Record<string, unknown> {
     status: server.status,
     port: server.port,
     protocol: server.protocol,
-    groups: server.groups,
-    organizations: [...server.organizations],
+    groups: [...server.groups],
   };
 }
 
@@ -25,16 +27,22 @@ function server(ctx: SimContext, call: Call): SimServer | undefined {
   return ctx.state.servers.get(argId(call.params.server_id) ?? '');
 }
 
-/** `GET /server`: the list (`?page=` is not simulated). */
+/** `GET /server`: the list sorted by name (`iter_servers` sorts on `name`; `?page=` is not simulated). */
 export function serversGet(ctx: SimContext, call: Call): SimResponse {
   if (call.params.server_id !== undefined) {
     const s = server(ctx, call);
     return s === undefined ? abort(500) : jsonify(serverDict(s));
   }
-  return jsonify([...ctx.state.servers.values()].map(serverDict));
+  const sorted = [...ctx.state.servers.values()].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  return jsonify(sorted.map(serverDict));
 }
 
-/** `GET /server/<id>/organization`: `[{id, name, server}]`. */
+/**
+ * `GET /server/<id>/organization`: `[{id, name, server}]` (`get_org_fields` matches the
+ * organizations that exist: a stale reference left by an organization's `remove()` is not listed).
+ */
 export function serverOrgsGet(ctx: SimContext, call: Call): SimResponse {
   const s = server(ctx, call);
   if (s === undefined) return abort(500);

@@ -5,6 +5,7 @@
  * when a body does not bind to its Go struct). Also Pritunl's name filter and the Go struct
  * binding that gives Flask every known key, with zero values for the missing ones.
  */
+import { hasChange } from './version';
 
 /** A handler's answer, written by one function (`send` in app.ts). */
 export interface SimResponse {
@@ -70,15 +71,15 @@ export const GIN_NOT_FOUND: SimResponse = {
 /** gin's `c.Bind` failure: 400 with an empty body (notes §0). */
 export const BIND_ERROR: SimResponse = { status: 400, body: '' };
 
-/** `NAME_SAFE_CHARS` of pritunl/constants.py (the source keeps `%`, backtick, `{` and `}` too). */
-const NAME_SAFE = new Set([...'-=_@.:/!#$%&*+?^`{|}~']);
+/**
+ * `NAME_SAFE_CHARS` of pritunl/constants.py: `%`, backtick, `{` and `}` until 1.32.4278.45
+ * (d3ed3ad02), not since.
+ */
+const NAME_SAFE_OLD = new Set([...'-=_@.:/!#$%&*+?^`{|}~']);
+const NAME_SAFE = new Set([...'-=_@.:/!#$&*+?^|~']);
+/** Python's `str.isalnum()`: Unicode letters (L*) and numbers (N*). */
 const ALNUM = /^[\p{L}\p{N}]$/u;
 
-/**
- * `utils.filter_str`: keeps characters that are `isalnum()` (Unicode letters and digits) or in
- * NAME_SAFE_CHARS; everything else, spaces included, is removed ("My Org" -> "MyOrg").
- * Falsy input is returned as it is.
- */
 /**
  * What `str()` of a JSON value gives in the server's Python for the scalars a client sends: the
  * string itself, a number's digits, `True`/`False`; anything else (absent, null, a list, an
@@ -91,12 +92,18 @@ export function pyText(value: unknown): string {
   return '';
 }
 
-export function filterStr(value: string): string;
-export function filterStr(value: string | null): string | null;
-export function filterStr(value: string | null): string | null {
+/**
+ * `utils.filter_str` of the release `ctx` plays: keeps characters that are `isalnum()` or in
+ * NAME_SAFE_CHARS; everything else, spaces included, is removed ("My Org" -> "MyOrg"). Falsy
+ * input is returned as it is.
+ */
+export function filterStr(ctx: { readonly release: number }, value: string): string;
+export function filterStr(ctx: { readonly release: number }, value: string | null): string | null;
+export function filterStr(ctx: { readonly release: number }, value: string | null): string | null {
   if (!value) return value;
+  const safe = hasChange(ctx.release, 'nameFilter') ? NAME_SAFE : NAME_SAFE_OLD;
   let out = '';
-  for (const ch of value) if (ALNUM.test(ch) || NAME_SAFE.has(ch)) out += ch;
+  for (const ch of value) if (ALNUM.test(ch) || safe.has(ch)) out += ch;
   return out;
 }
 

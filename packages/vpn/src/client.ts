@@ -7,14 +7,17 @@
  * user routes find a user by id alone, whatever the organization in the path (notes §2, §3,
  * "Checked ... a second time"): the client confirms a 500 with a list or a search before
  * calling anything "absent", and looks users up with `?search=id:<id>`, which is scoped to the
- * organization, before it updates, deletes or downloads anything.
+ * organization, before it updates, deletes or downloads anything. Names are compared as the
+ * server's release filters them (`GET /state` `version`). An organization attached to a VPN
+ * server is not deleted (`VpnAttached`): the server would stop that server.
  */
 import type { AxiosResponse } from 'axios';
-import { BadGateway } from '@fleet/engine';
+import { createBody, putBody } from './bodies';
+import { VpnAttached, VpnMissing, VpnUnreadableCreate } from './client-errors';
 import { malformed } from './errors';
 import { checkId, filterName, searchable } from './names';
 import { list, parseOrganization, parseServer, parseUser, searchUsers, ShapeError } from './parse';
-import { readTar } from './tar';
+import { profileOf, ProfileRoutes } from './profile';
 import { Transport, type Call } from './transport';
 import type {
   DeleteOutcome,
@@ -27,28 +30,21 @@ import type {
   VpnUserInput,
 } from './types';
 
-/** A write found its organization or user gone on the server (502, told apart by `instanceof`). */
-export class VpnMissing extends BadGateway {
-  constructor(
-    manager: string,
-    readonly kind: 'organization' | 'user',
-    readonly id: string,
-  ) {
-    super(`VPN manager "${manager}": ${kind} ${id} does not exist on the VPN server`);
-  }
-}
+export { VpnAttached, VpnMissing, VpnUnreadableCreate } from './client-errors';
 
 /** Search results are capped by `limit`; a name lookup asks for this many. */
 const NAME_SEARCH_LIMIT = 1000;
 
 export class VpnClient {
   private readonly t: Transport;
+  private readonly profiles: ProfileRoutes;
   /** The manager's name, as it appears in every error message. */
   readonly manager: string;
 
   constructor(options: VpnClientOptions) {
     this.t = new Transport(options);
     this.manager = options.manager.name;
+    this.profiles = new ProfileRoutes(this.t);
   }
 
   private shaped<T>(what: string, read: () => T): T {
@@ -87,10 +83,30 @@ export class VpnClient {
     return null;
   }
 
+  /** `name` as the server's release stores it (`utils.filter_str`; logs in first when needed). */
+  async storedName(name: string): Promise<string> {
+    return filterName(name, await this.t.release());
+  }
+
   /** Organizations whose name is `name` as the server stores it (names are not unique). */
   async findOrganizations(name: string): Promise<VpnOrganization[]> {
-    const stored = filterName(name);
+    const stored = await this.storedName(name);
     return (await this.listOrganizations()).filter((o) => o.name === stored);
+  }
+
+  /**
+   * A create's answer read with `read`; when it cannot be read but names an id, the server made
+   * that item: `VpnUnreadableCreate` carries it, so a cleanup deletes that id and no other.
+   */
+  private created<T>(what: string, read: () => T, id: () => unknown): T {
+    try {
+      return this.shaped(what, read);
+    } catch (err) {
+      const made = id();
+      if (typeof made === 'string' && /^[0-9a-f]{24}$/.test(made) && err instanceof Error)
+        throw new VpnUnreadableCreate(err.message, made);
+      throw err;
+    }
   }
 
   /** `POST /organization` (200 with the dict). Not idempotent: look up by name before retrying. */
@@ -101,12 +117,42 @@ export class VpnClient {
       body: { name: input.name, auth_api: input.auth_api ?? false },
       timeout: 'createOrganization',
     });
-    return this.shaped('POST /organization', () => parseOrganization(body));
+    return this.created(
+      'POST /organization',
+      () => parseOrganization(body),
+      () => field(body, 'id'),
+    );
   }
 
-  /** `DELETE /organization/<id>`: also deletes its users on the server. */
+  /**
+   * The servers the organization is attached to: `GET /server`, then `GET /server/<id>/organization`
+   * of each (a server's dict does not list its organizations).
+   */
+  async serversOf(orgId: string): Promise<VpnServer[]> {
+    checkId(this.manager, 'organization', orgId);
+    const holding: VpnServer[] = [];
+    for (const server of await this.listServers()) {
+      checkId(this.manager, 'server', server.id);
+      const what = `GET /server/${server.id}/organization`;
+      const body = await this.json({
+        method: 'GET',
+        path: `/server/${server.id}/organization`,
+        timeout: 'request',
+      });
+      const ids = this.shaped(what, () => list(body, 'server organizations').map((o) => field(o, 'id')));
+      if (ids.includes(orgId)) holding.push(server);
+    }
+    return holding;
+  }
+
+  /**
+   * `DELETE /organization/<id>`: also deletes its users on the server. Refused (`VpnAttached`,
+   * 409) while a VPN server holds the organization: the server would stop every online one.
+   */
   async deleteOrganization(id: string): Promise<DeleteOutcome> {
     checkId(this.manager, 'organization', id);
+    const holding = await this.serversOf(id);
+    if (holding.length > 0) throw new VpnAttached(this.manager, id, holding);
     const what = `DELETE /organization/${id}`;
     const res = await this.t.request({ method: 'DELETE', path: `/organization/${id}`, timeout: 'request' });
     if (res.status === 200) return 'deleted';
@@ -148,7 +194,7 @@ export class VpnClient {
   /** Client users named `name` as the server stores it; null without the organization. */
   async findUsers(orgId: string, name: string): Promise<VpnUser[] | null> {
     checkId(this.manager, 'organization', orgId);
-    const stored = filterName(name);
+    const stored = await this.storedName(name);
     const candidates = searchable(stored)
       ? await this.search(orgId, stored, NAME_SEARCH_LIMIT)
       : await this.listUsers(orgId);
@@ -167,7 +213,12 @@ export class VpnClient {
     });
     if (res.status === 500 && (await this.getOrganization(orgId)) === null)
       throw new VpnMissing(this.manager, 'organization', orgId);
-    const created = this.shaped(what, () => list(this.t.json(res, what), 'created users').map(parseUser));
+    const body = this.t.json(res, what);
+    const created = this.created(
+      what,
+      () => list(body, 'created users').map(parseUser),
+      () => (Array.isArray(body) ? field(body[0], 'id') : undefined),
+    );
     const user = created[0];
     if (user === undefined) throw malformed(this.manager, what, 'no user in the answer');
     return user;
@@ -208,27 +259,13 @@ export class VpnClient {
     throw this.t.failure(res, what);
   }
 
-  /**
-   * The user's client profile: `GET /data/<org>/<user>.tar` (servers >= 1.32.4465), one
-   * `.ovpn` per server the organization is attached to; null when the user is gone.
-   */
+  /** The user's client profile: one `.ovpn` per attached server its groups allow; null when the user is gone. */
   async getProfile(orgId: string, userId: string): Promise<VpnProfile | null> {
     if ((await this.getUser(orgId, userId)) === null) return null;
-    const path = `/data/${orgId}/${userId}.tar`;
-    const res = await this.t.request({ method: 'GET', path, timeout: 'download' });
+    const { res, path } = await this.profiles.download(orgId, userId);
     if (res.status === 500 && (await this.getUser(orgId, userId)) === null) return null;
     if (res.status !== 200) throw this.t.failure(res, `GET ${path}`);
-    const archive = Buffer.from(res.data);
-    const files = this.shaped(`GET ${path}`, () => {
-      try {
-        return readTar(archive);
-      } catch (err) {
-        throw new ShapeError(err instanceof Error ? err.message : 'unreadable archive');
-      }
-    });
-    const disposition = String(res.headers['content-disposition'] ?? '');
-    const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `${userId}.tar`;
-    return { filename, archive, files };
+    return this.shaped(`GET ${path}`, () => profileOf(res, userId));
   }
 
   /** `GET /server`. */
@@ -250,34 +287,7 @@ export class VpnClient {
   }
 }
 
-/** The POST body: only the given fields (pritunl-web fills the others with zero values). */
-function createBody(input: VpnUserInput): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) if (v !== undefined && v !== null) body[k] = v;
-  return body;
-}
-
-interface PutBody extends Record<string, unknown> {
-  network_links: string[];
-}
-
-/** The whole record for PUT: the current user with `changes` applied; `pin: true` keeps a PIN. */
-function putBody(current: VpnUser, changes: VpnUserChanges): PutBody {
-  const merged = { ...current, ...changes };
-  return {
-    name: merged.name,
-    email: merged.email ?? '',
-    auth_type: merged.auth_type,
-    yubico_id: merged.yubico_id ?? '',
-    groups: merged.groups,
-    pin: changes.pin !== undefined ? changes.pin : current.pin,
-    disabled: merged.disabled,
-    network_links: changes.network_links ?? current.network_links ?? [],
-    bypass_secondary: merged.bypass_secondary,
-    client_to_client: merged.client_to_client,
-    mac_addresses: merged.mac_addresses,
-    dns_servers: merged.dns_servers,
-    dns_suffix: merged.dns_suffix ?? '',
-    port_forwarding: merged.port_forwarding,
-  };
+/** A string field of an answer's object, or undefined. */
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 }

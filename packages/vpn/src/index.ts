@@ -5,9 +5,10 @@
 import { VpnClient } from './client';
 import type { VpnClientOptions } from './types';
 
-export { VpnClient, VpnMissing } from './client';
+export { VpnAttached, VpnClient, VpnMissing, VpnUnreadableCreate } from './client';
 export { filterName } from './names';
 export { readTar } from './tar';
+export { releaseNumber } from './versions';
 export type * from './types';
 export {
   RECONCILE_LEASE,

@@ -3,19 +3,24 @@
  * stored name and refuse ids the server would misread.
  */
 import { Unprocessable } from '@fleet/engine';
+import { NARROW_NAME_FILTER } from './versions';
 
-/** `NAME_SAFE_CHARS` of pritunl/constants.py. */
-const NAME_SAFE = new Set([...'-=_@.:/!#$%&*+?^`{|}~']);
+/** `NAME_SAFE_CHARS` of pritunl/constants.py since 1.32.4278.45. */
+const NAME_SAFE = new Set([...'-=_@.:/!#$&*+?^|~']);
+/** ... and before it, with `%`, backtick, `{` and `}`. */
+const NAME_SAFE_BEFORE = new Set([...NAME_SAFE, ...'%`{}']);
 const ALNUM = /^[\p{L}\p{N}]$/u;
 
 /**
- * Pritunl's `utils.filter_str`, applied to organization, user and group names and emails:
- * characters that are not Unicode letters or digits or in NAME_SAFE_CHARS are removed
- * ("My Org" is stored as "MyOrg"). Names are not unique on the server.
+ * Pritunl's `utils.filter_str` of the server's release (`GET /state`'s `version`; without one,
+ * the current rule), applied to organization, user and group names and emails: characters that
+ * are not Unicode letters or digits or in NAME_SAFE_CHARS are removed ("My Org" is stored as
+ * "MyOrg"; "web{1}" as "web1" from 1.32.4278.45). Names are not unique on the server.
  */
-export function filterName(name: string): string {
+export function filterName(name: string, release?: number): string {
+  const safe = release !== undefined && release < NARROW_NAME_FILTER ? NAME_SAFE_BEFORE : NAME_SAFE;
   let out = '';
-  for (const ch of name) if (ALNUM.test(ch) || NAME_SAFE.has(ch)) out += ch;
+  for (const ch of name) if (ALNUM.test(ch) || safe.has(ch)) out += ch;
   return out;
 }
 

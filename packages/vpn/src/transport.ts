@@ -26,6 +26,8 @@ export interface Call {
 interface Session {
   cookies: Map<string, string>;
   csrf: string;
+  /** The server's release as `GET /state` answers it (`utils.get_int_ver`), when it does. */
+  release?: number;
 }
 
 const QUIET: Log = {
@@ -172,8 +174,11 @@ export class Transport {
       body !== null && typeof body === 'object' && 'csrf_token' in body ? body.csrf_token : undefined;
     if (typeof csrf !== 'string' || csrf === '') throw malformed(this.manager, 'GET /state', 'no csrf_token');
     session.csrf = csrf;
+    // `body` is an object here (it had a csrf_token).
+    const version = (body as Record<string, unknown>).version;
+    if (typeof version === 'number' && Number.isSafeInteger(version)) session.release = version;
     this.session = session;
-    this.log.info({ manager: this.manager, user: username }, 'VPN server login');
+    this.log.info({ manager: this.manager, user: username, release: session.release }, 'VPN server login');
     return session;
   }
 
@@ -201,6 +206,11 @@ export class Transport {
       );
     }
     return statusError({ manager: this.manager, what: 'POST /auth/session', status: res.status, message });
+  }
+
+  /** The server's release (`GET /state` `version`), logging in first when there is no session. */
+  async release(): Promise<number | undefined> {
+    return (await this.current()).release;
   }
 
   /** Sends with the session; on a 401 logs in once more and retries once. */

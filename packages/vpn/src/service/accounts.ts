@@ -49,7 +49,7 @@ export async function createAccount(
       return found;
     },
     create: () => client.createUser(serverOrg, { name: host }),
-    remove: (u) => client.deleteUser(serverOrg, u.id),
+    remove: (id) => client.deleteUser(serverOrg, id),
     kept: () => storedAccountIds(d, serverOrg),
     payload: { manager: client.manager, organization: org._id, hostname: host },
   });

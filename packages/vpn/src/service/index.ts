@@ -24,7 +24,7 @@ export interface VpnAccounts {
     o: { manager: string; name: string; authApi: boolean },
     ctx: CallContext,
   ): Promise<OrganizationRecord | null>;
-  deleteOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
+  deleteOrganization(o: { manager: string; id: string; name?: string }, ctx: CallContext): Promise<void>;
   undoOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
   moveAccount(
     move: { host: string; from: Place | null; to: string | null },

@@ -1,12 +1,15 @@
 /**
  * Creates on the VPN server that leave nothing behind when they fail. The server's creates are
  * not idempotent (names are not unique, notes §2, §7), and a create that failed may still have
- * happened: a 5xx after the insert, or no answer in time while the server goes on (organization
- * creation generates an RSA CA and takes seconds, notes §2). So a create first lists the items of
- * that name; after a failure it lists them again and deletes what is new and not in the store.
- * When the server may still be working (504, dropped connection), it looks again later.
+ * happened: an answer the client cannot read, a 5xx after the insert, or no answer in time while
+ * the server goes on (organization creation generates an RSA CA and takes seconds, notes §2).
+ * When the answer names what was made, that id is deleted, and nothing else. Otherwise the name is
+ * all there is: a create first lists the items of that name (as the server's release stores it);
+ * after a failure it lists them again and deletes what is new and not in the store. When the
+ * server may still be working (504, dropped connection), it looks again later.
  */
 import { GatewayTimeout, HttpError, ServiceUnavailable, type Log } from '@fleet/engine';
+import { VpnUnreadableCreate } from '../client-errors';
 import { raise, reason, type VpnAlert } from './alerts';
 import type { Runtime } from '@fleet/engine';
 
@@ -17,7 +20,8 @@ export interface CreateSpec<T extends { id: string; name: string }> {
   /** The items of the name being created, as the server lists them now. */
   readonly list: () => Promise<readonly T[]>;
   readonly create: () => Promise<T>;
-  readonly remove: (item: T) => Promise<unknown>;
+  /** Deletes the item of this id. */
+  readonly remove: (id: string) => Promise<unknown>;
   /** Ids the store refers to: never removed (a concurrent create of the same name that succeeded). */
   readonly kept: () => Promise<ReadonlySet<string>>;
   /** Alert payload naming the manager and the organization. */
@@ -39,11 +43,32 @@ export class Leftovers {
     try {
       return await spec.create();
     } catch (err) {
+      if (err instanceof VpnUnreadableCreate) {
+        await this.removeMade(spec, err.madeId);
+        throw err;
+      }
       if (!(err instanceof HttpError) || err.status < 500) throw err;
       const removed = await this.sweep(spec, before);
       if (removed === 0 && (err instanceof GatewayTimeout || err instanceof ServiceUnavailable))
         this.later(spec, before);
       throw err;
+    }
+  }
+
+  /** Removes the item a create answered (unreadably); a failure raises `vpn.leftover`. Never throws. */
+  private async removeMade<T extends { id: string; name: string }>(
+    spec: CreateSpec<T>,
+    id: string,
+  ): Promise<void> {
+    try {
+      await spec.remove(id);
+      this.o.log.warn({ what: spec.what, id }, 'VPN create answered unreadably: removed what it made');
+    } catch (err) {
+      await this.alert({
+        type: 'vpn.leftover',
+        level: 'error',
+        payload: { ...spec.payload, kind: spec.what, id, error: reason(err) },
+      });
     }
   }
 
@@ -58,7 +83,7 @@ export class Leftovers {
       for (const item of await spec.list()) {
         if (before.has(item.id) || kept.has(item.id)) continue;
         try {
-          await spec.remove(item);
+          await spec.remove(item.id);
           removed += 1;
           this.o.log.warn(
             { what: spec.what, id: item.id },

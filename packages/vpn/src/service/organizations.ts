@@ -1,10 +1,13 @@
 /**
  * Organizations on the VPN server, for the hooks of vpn_organizations. Calls (docs/vpn.md):
- * create = `GET /organization` (the names before) + `POST /organization`; delete =
- * `DELETE /organization/<id>` (+ `GET /organization` when the server answers 500, to tell "gone"
- * from a failure). Each after the manager's login when its client has no session yet.
+ * create = `GET /organization` (the names before) + `POST /organization`; delete = `GET /server`
+ * and `GET /server/<id>/organization` of each (refused, 409, while one holds it: the server
+ * would stop it) + `DELETE /organization/<id>` (+ `GET /organization` when the server answers
+ * 500, to tell "gone" from a failure). Each after the manager's login when its client has no
+ * session yet.
  */
-import { filterName } from '../names';
+import { Conflict } from '@fleet/engine';
+import { VpnAttached } from '../client-errors';
 import { alert, storedOrganizationIds, type Deps } from './deps';
 import { organizationRecord, type OrganizationRecord } from './records';
 import { reason } from './alerts';
@@ -17,10 +20,10 @@ export async function createOrganization(
   const client = await d.pool.client(o.manager);
   if (client === null) return null;
   const org = await d.leftovers.create({
-    what: `organization "${filterName(o.name)}" on VPN manager "${client.manager}"`,
+    what: `organization "${await client.storedName(o.name)}" on VPN manager "${client.manager}"`,
     list: () => client.findOrganizations(o.name),
     create: () => client.createOrganization({ name: o.name, auth_api: o.authApi }),
-    remove: (item) => client.deleteOrganization(item.id),
+    remove: (id) => client.deleteOrganization(id),
     kept: () => storedOrganizationIds(d, o.manager),
     payload: { manager: client.manager, manager_id: o.manager, name: o.name },
   });
@@ -28,11 +31,28 @@ export async function createOrganization(
   return organizationRecord(org);
 }
 
-/** Deletes the organization (its users with it); already gone is fine. Nothing to do without the manager. */
-export async function deleteOrganization(d: Deps, o: { manager: string; id: string }): Promise<void> {
+/**
+ * Deletes the organization (its users with it); already gone is fine. Nothing to do without the
+ * manager. 409 naming the VPN servers while any holds it (`name`: the stored organization's, for
+ * the message).
+ */
+export async function deleteOrganization(
+  d: Deps,
+  o: { manager: string; id: string; name?: string },
+): Promise<void> {
   const client = await d.pool.client(o.manager);
   if (client === null) return;
-  const outcome = await client.deleteOrganization(o.id);
+  let outcome;
+  try {
+    outcome = await client.deleteOrganization(o.id);
+  } catch (err) {
+    if (!(err instanceof VpnAttached) || o.name === undefined) throw err;
+    const names = err.servers.map((s) => `"${s.name}" (${s.status})`).join(', ');
+    const servers = err.servers.length > 1 ? 'VPN servers' : 'VPN server';
+    throw new Conflict(
+      `VPN organization "${o.name}" is attached to ${servers} ${names} of VPN manager "${client.manager}": deleting it there would stop every one of them that is online. Its administrator detaches it from them in the VPN server's console first`,
+    );
+  }
   d.log.info({ manager: client.manager, organization: o.id, outcome }, 'VPN organization deleted');
 }
 

@@ -217,7 +217,7 @@ async function recreateOrganization(
     what: `organization "${name}" on VPN manager "${client.manager}"`,
     list: () => client.findOrganizations(name),
     create: () => client.createOrganization({ name, auth_api: rep.auth_api === true }),
-    remove: (item) => client.deleteOrganization(item.id),
+    remove: (id) => client.deleteOrganization(id),
     kept: () => storedOrganizationIds(d, run.manager._id),
     payload: { manager: client.manager, organization: org._id, name },
   });
