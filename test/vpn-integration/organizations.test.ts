@@ -7,6 +7,7 @@
 import { auth, expectEveError } from '../helpers';
 import {
   ADMIN,
+  alertsOf,
   createManager,
   createOrg,
   eventually,
@@ -20,7 +21,7 @@ import {
 
 let env: VpnEnv;
 beforeAll(async () => {
-  env = await startVpnEnv();
+  env = await startVpnEnv({ sim: { servers: [{ name: 'gw1' }, { name: 'gw2' }] } });
 });
 afterAll(() => env.close());
 
@@ -52,6 +53,7 @@ describe('POST', () => {
       unreachable: false,
       vpn_manager: env.manager,
     });
+    // The default release (1.30.2817.44) has no `expiration` (names.test.ts and the port test cover newer ones).
     expect(rep).toEqual({
       id: onServer?.id,
       name: 'OpsTeam',
@@ -59,7 +61,6 @@ describe('POST', () => {
       auth_token: null,
       auth_secret: null,
       user_count: 0,
-      expiration: onServer?.expiration,
       cipher_type: 'rsa',
     });
   });
@@ -136,6 +137,28 @@ describe('POST failures leave nothing half-done', () => {
     expect(simOrgIds(env.sim).filter((id) => !orgs.has(id))).toEqual([]);
   });
 
+  it('an answer the client cannot read, naming what the server made: 502, that id deleted and no other', async () => {
+    const body = orgBody(env.manager);
+    const orgs = new Set(simOrgIds(env.sim));
+    env.proxy.fail({
+      method: 'POST',
+      path: /^\/organization$/,
+      status: 200,
+      when: 'after',
+      rewrite: (text) => JSON.stringify({ ...(JSON.parse(text) as object), name: null }),
+    });
+    const calls = env.proxy.calls.length;
+    const res = await env.api.request.post('/api/vpn_organizations').set(admin).send(body);
+    expect(expectEveError(res, 502)._error.message).toMatch(/unexpected answer: name is not a string/);
+    expect(await storedNamed(String(body.name))).toBe(0);
+    expect(simOrgIds(env.sim).filter((id) => !orgs.has(id))).toEqual([]);
+    const after = env.proxy.calls.slice(calls);
+    const made = after.find((c) => c.startsWith('DELETE /organization/'));
+    expect(made).toMatch(/^DELETE \/organization\/[0-9a-f]{24}$/);
+    // Deleted by its id: no listing by name after the create.
+    expect(after.slice(after.indexOf('POST /organization') + 1)).not.toContain('GET /organization');
+  });
+
   it('the store refuses the write after the server made it (a bulk POST with a bad second document): 422, deleted on the server', async () => {
     const good = orgBody(env.manager);
     const orgs = new Set(simOrgIds(env.sim));
@@ -173,7 +196,7 @@ describe('a slow server', () => {
     // VPN_TIMEOUT_S 0.25: organization creation may take 1 s; the server takes 1.6 s.
     slow = await startVpnEnv({
       env: { VPN_TIMEOUT_S: '0.25' },
-      sim: { settings: { orgCreateDelayMs: 1600 } },
+      sim: { settings: { orgCreateDelayMs: 1600 }, servers: [{ name: 'gw1' }] },
     });
   });
   afterAll(() => slow.close());
@@ -189,6 +212,27 @@ describe('a slow server', () => {
       slow.proxy.calls.some((c) => c.startsWith('DELETE /organization/')) && simOrgIds(slow.sim).length === 0;
     await eventually(() => (deleted() ? true : undefined), 8000, 'the leftover deleted');
     expect(simOrgIds(slow.sim)).toEqual([]);
+  });
+
+  it('a leftover its administrator attached to a running VPN server meanwhile is kept (vpn.leftover names the server)', async () => {
+    // Made after 3 s: the look 1 s after the failure finds nothing, the next (4 s later) finds it.
+    slow.sim.controls.settings.orgCreateDelayMs = 3000;
+    const body = orgBody(slow.manager);
+    const calls = slow.proxy.calls.length;
+    expectEveError(await slow.api.request.post('/api/vpn_organizations').set(admin).send(body), 504);
+    const made = await eventually(() => simOrgIds(slow.sim)[0], 8000, 'the late organization');
+    const gw1 = [...slow.sim.state.servers.values()][0];
+    slow.sim.controls.attach(gw1?.id ?? '', made);
+    slow.sim.controls.setServerStatus(gw1?.id ?? '', 'online');
+    const alert = await eventually(
+      async () => (await alertsOf(slow.api, 'vpn.leftover')).find((a) => a.payload.id === made),
+      10_000,
+      'the leftover alert',
+    );
+    expect(alert.payload.error).toMatch(/attached to VPN server "gw1" \(online\)/);
+    expect(slow.sim.state.organizations.has(made)).toBe(true);
+    expect(gw1?.status).toBe('online');
+    expect(slow.proxy.calls.slice(calls).filter((c) => c.startsWith('DELETE /organization/'))).toEqual([]);
   });
 });
 
@@ -216,6 +260,28 @@ describe('DELETE', () => {
     expect(env.proxy.calls.slice(calls)).toEqual([]);
     expect(env.sim.state.organizations.has(serverId)).toBe(true);
     expect((await link(env, host, null)).status).toBe(200);
+    expect((await env.api.request.delete(`/api/vpn_organizations/${id}`).set(admin)).status).toBe(204);
+    expect(env.sim.state.organizations.has(serverId)).toBe(false);
+  });
+
+  it('409 naming the VPN servers that hold it, before anything is deleted anywhere: Pritunl would stop them', async () => {
+    const { id, serverId } = await createOrg(env);
+    const [gw1, gw2] = [...env.sim.state.servers.values()];
+    env.sim.controls.attach(gw1?.id ?? '', serverId);
+    env.sim.controls.attach(gw2?.id ?? '', serverId);
+    env.sim.controls.setServerStatus(gw1?.id ?? '', 'online');
+    const calls = env.proxy.calls.length;
+    const res = await env.api.request.delete(`/api/vpn_organizations/${id}`).set(admin);
+    expect(expectEveError(res, 409)._error.message).toMatch(
+      /^VPN organization "[^"]+" is attached to VPN servers "gw1" \(online\), "gw2" \(offline\) of VPN manager "vpn-[^"]+": deleting it there would stop every one of them that is online/,
+    );
+    expect(env.proxy.calls.slice(calls).filter((c) => !c.startsWith('GET '))).toEqual([]);
+    expect(env.sim.state.organizations.has(serverId)).toBe(true);
+    expect(gw1?.status).toBe('online');
+    expect(await env.api.store.count('vpn_organizations', { _id: id })).toBe(1);
+    // Its administrator detaches it from both (stopping gw1 to do so): then it goes.
+    env.sim.controls.setServerStatus(gw1?.id ?? '', 'offline');
+    for (const s of [gw1, gw2]) if (s) s.organizations = s.organizations.filter((o) => o !== serverId);
     expect((await env.api.request.delete(`/api/vpn_organizations/${id}`).set(admin)).status).toBe(204);
     expect(env.sim.state.organizations.has(serverId)).toBe(false);
   });

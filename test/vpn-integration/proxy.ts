@@ -17,6 +17,11 @@ export interface FaultRule {
   readonly when: 'before' | 'after';
   /** How many matching calls fail (default 1). */
   readonly times?: number;
+  /**
+   * With `after`: the server's answer is kept but its body rewritten (an answer in a shape the
+   * client cannot read), with `status`; without it the answer is Flask's error page.
+   */
+  readonly rewrite?: (body: string) => string;
 }
 
 /** A running proxy. */
@@ -57,6 +62,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const upstream = request(
       { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
+        if (rule?.when === 'after' && rule.rewrite !== undefined) {
+          const rewrite = rule.rewrite;
+          const chunks: Buffer[] = [];
+          answer.on('data', (c: Buffer) => chunks.push(c));
+          answer.on('end', () => {
+            res.writeHead(rule.status, {
+              'Content-Type': answer.headers['content-type'] ?? 'application/json',
+            });
+            res.end(rewrite(Buffer.concat(chunks).toString('utf8')));
+          });
+          return;
+        }
         if (rule?.when === 'after') {
           answer.resume();
           flaskError(res, rule.status);
