@@ -1,6 +1,7 @@
 /**
  * Runs the simulator by hand:
- * `tsx packages/vpn-sim/src/cli.ts [--port 9700] [--seed 1] [--host 127.0.0.1]`.
+ * `tsx packages/vpn-sim/src/cli.ts [--port 9700] [--seed 1] [--host 127.0.0.1] [--pritunl 1.34.4681.89]`
+ * (`--pritunl`: the release to play, default the oldest the service supports).
  * Prints the URL and the credentials of a VPN manager to register
  * (`dashboard_address`, `username`, `password`).
  */
@@ -19,11 +20,13 @@ function flag(name: string, fallback: number): number {
 async function main(): Promise<void> {
   const hostIndex = process.argv.indexOf('--host');
   const host = hostIndex >= 0 ? (process.argv[hostIndex + 1] ?? '127.0.0.1') : '127.0.0.1';
-  const sim = await startVpnSim({ host, port: flag('port', 9700), seed: flag('seed', 1) });
+  const releaseIndex = process.argv.indexOf('--pritunl');
+  const version = releaseIndex >= 0 ? process.argv[releaseIndex + 1] : undefined;
+  const sim = await startVpnSim({ host, port: flag('port', 9700), seed: flag('seed', 1), version });
   const { username, password } = sim.credentials;
   const servers = [...sim.state.servers.values()].map((s) => `${s.name} (${s.id}, ${s.status})`).join(', ');
   process.stdout.write(
-    `VPN server (Pritunl) simulator listening on ${sim.url}\n` +
+    `VPN server (Pritunl ${sim.version}) simulator listening on ${sim.url}\n` +
       `  VPN manager: dashboard_address=${sim.url} username=${username} password=${password}\n` +
       `  servers: ${servers}\n`,
   );

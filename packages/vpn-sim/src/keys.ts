@@ -1,5 +1,5 @@
 /**
- * Profile downloads (handlers/key.py; notes §3.6): the `.tar` of one `<org>_<user>_<server>.ovpn`
+ * Profile downloads (handlers/key.py): the `.tar` of one `<org>_<user>_<server>.ovpn`
  * per attached server the user's groups allow (empty when none), and one server's profile as
  * `<server_id>.key`. Both need no CSRF (`session_light_auth`). A missing organization or user
  * raises in the handler: 500.

@@ -99,8 +99,8 @@ export async function orgPost(ctx: SimContext, call: Call): Promise<SimResponse>
 /**
  * `PUT /organization/<org_id>`: the name is always re-set (omitted -> ""), `auth_api` false
  * clears the token and secret; then `auth_token`/`auth_secret` true regenerate them, whatever
- * `auth_api` says (`org_put`). A malformed id upserts a new document (notes "Checked ... a
- * second time").
+ * `auth_api` says (`org_put`). A malformed id reads as None: `Organization(id=None)` and its
+ * `commit()` upsert a new document.
  */
 export function orgPut(ctx: SimContext, call: Call): SimResponse {
   const id = argId(call.params.org_id);

@@ -1,7 +1,7 @@
 /**
  * `PUT /user/<org_id>/<user_id>` (handlers/user.py `user_put`). Through pritunl-web every key
  * arrives (the Go struct's zero values for the missing ones), so every field is re-set: an
- * omitted one is reset (notes §3.4). The handler changes the loaded user in memory and commits
+ * omitted one is reset. The handler changes the loaded user in memory and commits
  * it last (`user.commit()`): an answer of 400 leaves the user as it was, except its network
  * links, which `add_network_link` / `remove_network_link` write to their collection at once.
  */

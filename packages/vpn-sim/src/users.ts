@@ -1,5 +1,5 @@
 /**
- * User routes (handlers/user.py; notes §3): POST answers an array, reads add the console's
+ * User routes (handlers/user.py): POST answers an array, reads add the console's
  * extra fields, and ids are looked up without the organization, as the server does
  * (`org.get_user(id)` loads by `_id` alone and labels the user with the URL's org). PUT is in
  * user-put.ts, the rules they share in user-rules.ts.
@@ -28,7 +28,7 @@ const BACKGROUND_MSG =
   'Users will be created in background. This task will take several seconds for each user being created.';
 
 /**
- * `User.dict()`: the POST and PUT shape, in the server's key order (notes §3.1); `last_active`
+ * `User.dict()` (user/user.py): the POST and PUT shape, in the server's key order; `last_active`
  * from 1.30.3116.68, `devices` from 1.32.3479.95.
  */
 export function userDict(ctx: SimContext, user: SimUser, org: SimOrg): Record<string, unknown> {

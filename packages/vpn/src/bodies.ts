@@ -1,6 +1,6 @@
 /**
  * The bodies of user writes. pritunl-web fills every field the client leaves out with its zero
- * value, and `PUT` applies every field it receives (notes §3.4): a create sends only what it is
+ * value, and `PUT` applies every field it receives (handlers/user.py `user_put`): a create sends only what it is
  * given, an update sends the whole record.
  */
 import type { VpnUser, VpnUserChanges, VpnUserInput } from './types';

@@ -1,8 +1,8 @@
 /**
  * Creates on the VPN server that leave nothing behind when they fail. The server's creates are
- * not idempotent (names are not unique, notes §2, §7), and a create that failed may still have
+ * not idempotent (names are not unique), and a create that failed may still have
  * happened: an answer the client cannot read, a 5xx after the insert, or no answer in time while
- * the server goes on (organization creation generates an RSA CA and takes seconds, notes §2).
+ * the server goes on (organization creation generates an RSA CA and takes seconds).
  * When the answer names what was made, that id is deleted, and nothing else. Otherwise the name is
  * all there is: a create first lists the items of that name (as the server's release stores it);
  * after a failure it lists them again and deletes what is new and not in the store. When the
