@@ -5,7 +5,7 @@
  */
 import { since, type Call, type SimContext } from './context';
 import { pyDate, type SimOrg } from './model';
-import { abort, filterStr, jsonify, type SimResponse } from './wire';
+import { abort, filterStr, jsonify, pyInt, type SimResponse } from './wire';
 
 /** `org_page_count`. */
 const ORG_PAGE_COUNT = 5;
@@ -63,8 +63,9 @@ export function orgGet(ctx: SimContext, call: Call): SimResponse {
   const orgs = sortedOrgs(ctx);
   const pageText = call.query.page;
   if (!pageText) return jsonify(orgs.map((o) => orgDict(ctx, o)));
-  const page = Number.parseInt(pageText, 10);
-  if (!Number.isInteger(page)) return abort(500);
+  // `int(page)` raising, or a negative skip (pymongo's ValueError): an unhandled exception.
+  const page = pyInt(pageText);
+  if (page === undefined || page < 0) return abort(500);
   const slice = orgs.slice(page * ORG_PAGE_COUNT, (page + 1) * ORG_PAGE_COUNT);
   return jsonify({
     page,

@@ -14,7 +14,7 @@ import type { Call, SimContext } from './context';
 import type { SimOrg, SimUser } from './model';
 import { clientCount, pageTotal } from './orgs';
 import { userReadDict } from './users';
-import { abort, jsonify, type SimResponse } from './wire';
+import { abort, jsonify, pyInt, type SimResponse } from './wire';
 
 /** `settings.user.page_count`. */
 const PAGE_COUNT = 10;
@@ -112,11 +112,6 @@ function searched(
   const servers = (): SimUser[] => (typed ? [] : users.servers.filter((u) => matches(u, spec)));
   // `limit = search_limit or page_count`: a limit of 0 reads 10.
   return { found: iterUsers(first, servers, { skip: 0, limit: limit || PAGE_COUNT }), count: first.length };
-}
-
-/** Python's `int()` of a query value (spaces, a sign and underscores between digits allowed). */
-function pyInt(text: string): number | undefined {
-  return /^\s*[+-]?\d+(_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, '').trim()) : undefined;
 }
 
 /**

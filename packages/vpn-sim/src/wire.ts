@@ -92,6 +92,11 @@ export function pyText(value: unknown): string {
   return '';
 }
 
+/** Python's `int()` of a query value (spaces, a sign and underscores between digits allowed). */
+export function pyInt(text: string): number | undefined {
+  return /^\s*[+-]?\d+(_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, '').trim()) : undefined;
+}
+
 /**
  * `utils.filter_str` of the release `ctx` plays: keeps characters that are `isalnum()` or in
  * NAME_SAFE_CHARS; everything else, spaces included, is removed ("My Org" -> "MyOrg"). Falsy
