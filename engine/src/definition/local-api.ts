@@ -101,6 +101,8 @@ export interface Collection<I extends AnyItem = AnyItem, W extends AnyWriteData 
   /**
    * System principal: creates the items whose `_id` is new and patches the others with the given
    * fields, in one batch (items it would not change are not written); hidden items included.
+   * Idempotent across writers: when another request or process creates one of the ids between
+   * this call's read and its write, the item is merged into instead (never a duplicate `_id`).
    */
   upsertMany(items: readonly (W & { _id: string })[], ctx: CallContext): Promise<UpsertResult>;
   /** Soft-deletes, or deletes and applies the relation rules of the items referring to it. */

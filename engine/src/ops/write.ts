@@ -11,6 +11,7 @@ import type { AnyItem } from '../definition/infer';
 import type { UpsertResult, WriteOptions } from '../definition/local-api';
 import {
   BulkUnprocessable,
+  Conflict,
   PreconditionFailed,
   ServiceUnavailable,
   Unprocessable,
@@ -344,7 +345,35 @@ export async function patchItems(
   }
 }
 
-/** `upsertMany` (system): new ids are created, existing items patched with the given fields. */
+/**
+ * Runs a batch that inserts some of `versions`. Another writer (a second process recording the
+ * same job return) may have created one of those ids between this attempt's read and its write:
+ * the store refuses the insert as a duplicate `_id`. That is a lost race like a changed etag, so
+ * it becomes PreconditionFailed and `lastWriteWins` redoes the attempt, which then finds the
+ * item and merges into it: create-or-merge, whoever comes first. A duplicate that no re-read can
+ * explain (none of the inserted ids exists) is a real conflict and stays one.
+ */
+async function insertedOrRaced(
+  s: OpsScope,
+  versions: readonly { doc: Doc; original?: Doc }[],
+  write: () => Promise<void>,
+): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    const inserted = versions.filter((v) => v.original === undefined).map((v) => v.doc._id);
+    if (!(err instanceof Conflict) || err.field !== '_id' || inserted.length === 0) throw err;
+    const found = await s.store.find(s.res.name, { _id: { $in: inserted } }, { projection: { _id: 1 } });
+    if (found.length === 0) throw err;
+    throw new PreconditionFailed(`'${found[0]?._id ?? ''}' was created by another writer meanwhile`);
+  }
+}
+
+/**
+ * `upsertMany` (system): new ids are created, existing items patched with the given fields. Safe
+ * against concurrent upserts of the same ids from other requests or processes: an insert that
+ * loses to another writer is retried as a merge (`insertedOrRaced`).
+ */
 export async function upsertItems(
   s: OpsScope,
   items: readonly (Record<string, unknown> & { _id: string })[],
@@ -383,7 +412,7 @@ export async function upsertItems(
           );
           if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
         }
-        await writeVersions(s, versions);
+        await insertedOrRaced(s, versions, () => writeVersions(s, versions));
         return versions;
       }),
     );
