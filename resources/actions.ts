@@ -16,8 +16,23 @@ export const actions = defineResource({
     state: f.string({ default: 'finished' }),
     args: f.array(f.object({ __kwarg__: f.boolean() }, { open: true }), { default: () => [] }),
     return: f.string({ nullable: true, description: 'Output of the action' }),
-    success: f.boolean({ nullable: true, description: 'false when the minion reported a failure' }),
-    user: f.string({ nullable: true, description: 'Name of the API token that started it' }),
+    success: f.boolean({
+      nullable: true,
+      default: null,
+      description:
+        "The job's outcome: its retcode is 0 (or, without a retcode, the minion reported success); null while unknown",
+    }),
+    user: f.string({
+      nullable: true,
+      default: null,
+      description: 'Name of the API token that started it; null for jobs started outside the service',
+    }),
+    salt_user: f.string({
+      nullable: true,
+      default: null,
+      description:
+        "The master's account that published the job (for the service's own calls, its salt-api user)",
+    }),
   },
   methods: { list: 'viewer', get: 'viewer' },
   indexes: [

@@ -130,6 +130,12 @@ export const hosts = defineResource({
       description: 'The outward address (POST /api/graph request_ips) is not one of its own',
     }),
     fingerprint: f.string({ readonly: true, nullable: true }),
+    denied_fingerprint: f.string({
+      readonly: true,
+      nullable: true,
+      description:
+        'A second key the master refused for this id while its key is accepted (a reinstalled host, or someone posing as it): the master keeps it in minions_denied; null when there is none',
+    }),
     fingerprint_history: f.array(f.object({ added: f.datetime(), fingerprint: f.string() }), {
       readonly: true,
       default: () => [],

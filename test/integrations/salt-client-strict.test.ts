@@ -78,7 +78,7 @@ test('a failed runner or wheel call is BadGateway, in the 2018.3 and the 3006 wo
   );
 });
 
-test('hypermedia_handler 2018.3.0-2: the JSON 500 of a local call with a refused token is an expired session: one re-login, one execution', async () => {
+test('LocalClient.run_job 2018.3.0-2: the JSON 500 of a local call with a refused token is an expired session: one re-login, one execution', async () => {
   await c.keys();
   sim.controls.resetStats();
   sim.controls.revokeSaltTokens();

@@ -371,7 +371,7 @@ describe('events', () => {
 });
 
 describe('fleet helpers', () => {
-  it('keys, listKeys and keyFingerprints agree; changeKey shows a new fingerprint', async () => {
+  it('keys, listKeys and keyFingerprints agree; a new key is denied beside the accepted one until accepted', async () => {
     const c = client();
     const [keys, listed, fps] = await Promise.all([c.keys(), c.listKeys(), c.keyFingerprints()]);
     expect(listed).toEqual(keys);
@@ -381,9 +381,14 @@ describe('fleet helpers', () => {
     expect(Object.keys(fps.pending).sort()).toEqual(keys.minions_pre);
     const id = keys.minions[0] ?? '';
     const fresh = sim.controls.changeKey(id);
+    const denied = await c.keyFingerprints(id);
+    expect(denied.accepted[id]).toBe(fps.accepted[id]);
+    expect(denied.denied[id]).toBe(fresh);
+    expect((await c.listKeys()).minions_denied).toContain(id);
+    sim.controls.acceptNewKey(id);
     const after = await c.keyFingerprints(id);
     expect(after.accepted[id]).toBe(fresh);
-    expect(after.accepted[id]).not.toBe(fps.accepted[id]);
+    expect(after.denied[id]).toBeUndefined();
   });
 
   it('grains and minions give null for silent minions', async () => {

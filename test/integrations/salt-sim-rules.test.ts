@@ -208,7 +208,7 @@ test("salt.utils.jid.gen_jid: 2018.3 jids are the master's local time (going bac
   }
 });
 
-test('hypermedia_handler (2018.3.0-2018.3.2): a local call with a token the master refuses is a JSON 500; 2018.3.3 answers 401', async () => {
+test('LocalClient.run_job (2018.3.0-2018.3.2) wraps the refusal of a local call into SaltClientError, a JSON 500; 2018.3.3 re-raises it, 401', async () => {
   const chunk = { client: 'local', tgt: '*', fun: 'test.ping' };
   sim.controls.revokeSaltTokens();
   try {

@@ -445,17 +445,21 @@ describe('runners, wheel and convenience URLs', () => {
     expect(obj(obj(finger)['minions'])[id]).toMatch(/^([0-9a-f]{2}:){31}[0-9a-f]{2}$/);
   });
 
-  it('changeKey gives a minion a new fingerprint', async () => {
+  it('transport/mixins/auth.py _auth: a new key of an accepted minion goes to minions_denied beside it; delete + accept swaps it in', async () => {
     const id = accepted()[1] ?? '';
     const before = obj(
       obj(obj((await lowstate({ client: 'wheel', fun: 'key.finger', match: id }))[0])['data'])['return'],
     );
+    const finger = async (): Promise<Record<string, unknown>> =>
+      obj(obj(obj((await lowstate({ client: 'wheel', fun: 'key.finger', match: id }))[0])['data'])['return']);
     const fp = sim.controls.changeKey(id);
-    const after = obj(
-      obj(obj((await lowstate({ client: 'wheel', fun: 'key.finger', match: id }))[0])['data'])['return'],
-    );
+    const denied = await finger();
+    expect(obj(denied['minions'])[id]).toBe(obj(before['minions'])[id]);
+    expect(obj(denied['minions_denied'])[id]).toBe(fp);
+    sim.controls.acceptNewKey(id);
+    const after = await finger();
     expect(obj(after['minions'])[id]).toBe(fp);
-    expect(obj(after['minions'])[id]).not.toBe(obj(before['minions'])[id]);
+    expect(after['minions_denied']).toBeUndefined();
   });
 
   it('accepts a pending key through the wheel and the minion becomes targetable', async () => {

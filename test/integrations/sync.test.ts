@@ -217,10 +217,30 @@ test('a host going down raises host.down and keeps its heartbeat; coming back ra
   ]);
 });
 
+test('a reinstalled host: its new key, denied beside the accepted one, is shown with a key.denied warning', async () => {
+  const id = upHosts().at(-1)?.id ?? '';
+  const accepted = (await host(id))?.fingerprint;
+  const denied = sim.controls.changeKey(id);
+  await sync.runOnce();
+  const h = await host(id);
+  expect(h).toMatchObject({ key: 'accepted', fingerprint: accepted, denied_fingerprint: denied });
+  expect(await alertsOf('key.denied', id)).toEqual([
+    expect.objectContaining({
+      level: 'warning',
+      payload: expect.objectContaining({ status: 'denied', fingerprint: accepted, denied }),
+    }),
+  ]);
+  expect((await sync.runOnce()).alertsRaised).toBe(0);
+  // The administrator deletes the old key and accepts the new one: the fingerprint changes.
+  sim.controls.acceptNewKey(id);
+  await sync.runOnce();
+  expect(await host(id)).toMatchObject({ key: 'accepted', fingerprint: denied, denied_fingerprint: null });
+});
+
 test('a changed key adds to fingerprint_history and raises a key.changed warning', async () => {
   const id = upHosts()[2]?.id ?? '';
   const old = (await host(id))?.fingerprint;
-  const fresh = sim.controls.changeKey(id);
+  const fresh = sim.controls.acceptNewKey(id);
   await sync.runOnce();
   const h = await host(id);
   expect(h?.fingerprint).toBe(fresh);

@@ -20,7 +20,8 @@ const records = defineResource({
   methods: { list: 'viewer', get: 'viewer' },
   hooks: {
     async prepare({ op, fields, ctx }) {
-      const id = typeof fields._id === 'string' ? fields._id : '';
+      const given: Record<string, unknown> = fields;
+      const id = typeof given['_id'] === 'string' ? given['_id'] : '';
       if (op === 'create' && preempt.delete(id)) {
         // Another writer (the event reader of another process) stores the same record first.
         await ctx.runtime.resources

@@ -6,6 +6,7 @@ import type { EventBus } from './bus';
 import type { JobStore } from './jobs';
 import type { Fleet } from './model';
 import type { SessionStore } from './sessions';
+import { PyError } from './argspec';
 import { atLeast } from './version';
 
 /** The simulator's clients list, as `GET /` reports it (alphabetical, salt-api notes §0). */
@@ -41,6 +42,17 @@ export interface SimSettings {
   masterTz: string;
   /** Added to the host clock to give the master's clock (tests move it across a DST change). */
   clockOffsetMs: number;
+  /**
+   * Runner and wheel functions that raise when called (`controls.raiseIn`), by name: what a
+   * broken master module or configuration makes them do. `_low` answers the exception text.
+   */
+  raising: Record<string, { pyClass: string; message: string }>;
+}
+
+/** Throws the exception a test made `fun` raise (`controls.raiseIn`), if any. */
+export function raiseIfBroken(ctx: SimContext, fun: string): void {
+  const broken = ctx.settings.raising[fun];
+  if (broken !== undefined) throw new PyError(broken.pyClass, broken.message);
 }
 
 /** Counters of what the simulator received, for tests (e.g. "exactly one re-login"). */

@@ -34,8 +34,15 @@ export interface SimControls {
   stallEventStreams(): void;
   /** The master forgets every Salt eauth token while salt-api keeps its sessions. */
   revokeSaltTokens(): void;
-  /** Gives a minion a new key pair; returns the new fingerprint. */
+  /**
+   * The minion presents a new key pair, as a reinstalled host does; returns its fingerprint. An
+   * accepted minion's new key is denied (listed beside the accepted one), not swapped in.
+   */
   changeKey(minionId: string): string;
+  /** Deletes the minion's keys and accepts its new one (the administrator's fix); returns the new fingerprint. */
+  acceptNewKey(minionId: string): string;
+  /** Makes runner or wheel `fun` raise `pyClass(message)` when called (null: stop). */
+  raiseIn(fun: string, error: { pyClass: string; message: string } | null): void;
   /** Brings a minion up (firing its start events) or takes it down. */
   setUp(minionId: string, up: boolean): void;
   /** Adds a minion (default: a pending key, as a freshly installed host presents). */
@@ -157,11 +164,43 @@ function fireStart(ctx: SimContext, id: string): void {
   ctx.bus.fire('minion_start', { id, cmd: '_minion_event', pretag: null, data, tag: 'minion_start' });
 }
 
-/** A new key pair for a minion (a reinstalled host): `salt/auth` fires with the new public key. */
+/**
+ * A minion presents a new key pair (a reinstalled host). `_auth` (salt/transport/mixins/auth.py
+ * 2018.3; salt/channel/server.py 3006): while the old key is accepted, the new one does not
+ * match it: it is written to `minions_denied`, `salt/auth` fires `{result: False, act: 'denied'}`
+ * with the new public key, and the minion is refused (it stays disconnected). A key that was
+ * not accepted is replaced (pending again). Returns the new key's fingerprint.
+ */
 function changeKey(ctx: SimContext, id: string): string {
   const m = minion(ctx, id);
-  m.pem = makePublicKey(randomBytes(RSA_2048_SPKI_BYTES));
-  ctx.bus.fire('salt/auth', { result: true, act: 'accept', id, pub: m.pem });
+  const pem = makePublicKey(randomBytes(RSA_2048_SPKI_BYTES));
+  if (m.key === 'accepted') {
+    m.deniedPem = pem;
+    m.up = false;
+    ctx.bus.fire('salt/auth', { result: false, id, act: 'denied', pub: pem });
+  } else {
+    m.pem = pem;
+    m.key = 'pending';
+    ctx.bus.fire('salt/auth', { result: true, act: 'pend', id, pub: pem });
+  }
+  return pemFinger(pem);
+}
+
+/**
+ * What an administrator does for a reinstalled host: `salt-key -d <id>` (every key of the id,
+ * the denied one included) then, once the minion presented its new key again, `salt-key -a`.
+ * The accepted key's fingerprint changes; `salt/key` fires `delete` then `accept`.
+ */
+function acceptNewKey(ctx: SimContext, id: string): string {
+  const m = minion(ctx, id);
+  m.pem = m.deniedPem ?? makePublicKey(randomBytes(RSA_2048_SPKI_BYTES));
+  delete m.deniedPem;
+  ctx.bus.fire('salt/key', { result: true, act: 'delete', id });
+  ctx.bus.fire('salt/auth', { result: true, act: 'pend', id, pub: m.pem });
+  ctx.bus.fire('salt/key', { result: true, act: 'accept', id });
+  m.key = 'accepted';
+  m.up = true;
+  fireStart(ctx, id);
   return pemFinger(m.pem);
 }
 
@@ -208,6 +247,11 @@ export function createControls(
     stallEventStreams: () => ctx.bus.stallStreams(),
     revokeSaltTokens: () => ctx.sessions.revokeSaltTokens(),
     changeKey: (id) => changeKey(ctx, id),
+    acceptNewKey: (id) => acceptNewKey(ctx, id),
+    raiseIn: (fun, error) => {
+      if (error === null) delete ctx.settings.raising[fun];
+      else ctx.settings.raising[fun] = { ...error };
+    },
     setUp: (id, up) => {
       const m = minion(ctx, id);
       const wasUp = m.up;

@@ -107,9 +107,10 @@ const FUNCTIONS: Record<string, ExecFn> = {
   'test.echo': (c) => ok(text(c.args[0] ?? c.kwargs['text'])),
   'cmd.run': (c) => {
     const r = shell(c, 'cmd.run');
-    return 'noReturn' in r
-      ? { ret: null, retcode: 0, noReturn: true }
-      : { ret: r.output, retcode: r.retcode };
+    if ('noReturn' in r) return { ret: null, retcode: 0, noReturn: true };
+    // A TypeError binding the arguments is caught by `_thread_return` (no normal return).
+    const raised = r.output.startsWith('Passed invalid arguments') ? { raised: true as const } : {};
+    return { ret: r.output, retcode: r.retcode, ...raised };
   },
   'cmd.run_all': (c) => {
     const r = shell(c, 'cmd.run_all');
@@ -157,6 +158,6 @@ const FUNCTIONS: Record<string, ExecFn> = {
 /** Runs `fun` on one minion; unknown functions answer like a real minion does. */
 export function execute(fun: string, ctx: ExecContext): MinionOutput {
   const fn = FUNCTIONS[fun];
-  if (fn === undefined) return { ret: `'${fun}' is not available.`, retcode: 1 };
+  if (fn === undefined) return { ret: `'${fun}' is not available.`, retcode: 1, raised: true };
   return fn(ctx);
 }

@@ -85,6 +85,7 @@ function settingsFrom(o: SaltSimOptions): SimSettings {
     masterVersion: o.masterVersion ?? DEFAULT_MASTER_VERSION,
     masterTz: o.masterTz ?? 'UTC',
     clockOffsetMs: 0,
+    raising: {},
   };
 }
 

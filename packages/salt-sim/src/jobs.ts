@@ -34,7 +34,13 @@ export interface SimJob {
   startMs: number;
   metadata?: unknown;
   returns: Map<string, JobReturn>;
+  /** Each minion's return event data, as fired (what a `raw` batch yields). */
+  events: Map<string, Record<string, unknown>>;
   settled: Promise<void>;
+}
+
+function isDict(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** What `publish` needs. */
@@ -116,6 +122,7 @@ export class JobStore {
       startMs: Date.now(),
       metadata: pub.metadata,
       returns: new Map(),
+      events: new Map(),
       settled,
     };
     this.remember(job);
@@ -155,12 +162,15 @@ export class JobStore {
     const entry: JobReturn = {
       return: out.ret,
       retcode: out.retcode,
-      success: out.retcode === 0,
+      success: this.success(out),
       ...(out.out ? { out: out.out } : {}),
     };
     job.returns.set(id, entry);
     const kw = Object.keys(pub.kwargs).length > 0 ? [pub.kwargs] : [];
-    this.bus.fire(`salt/job/${job.jid}/ret/${id}`, {
+    // `_thread_return` copies `metadata` (a dict) into the return, and no `user`: the return
+    // load is `cmd`, `id` and the ret dict (jid, fun, fun_args, return, retcode, success, out,
+    // metadata), 2018.3 to 3006.
+    const data: Record<string, unknown> = {
       cmd: '_return',
       id,
       jid: job.jid,
@@ -170,10 +180,22 @@ export class JobStore {
       retcode: out.retcode,
       success: entry.success,
       ...(out.out ? { out: out.out } : {}),
-      user: pub.user,
-      ...(pub.metadata !== undefined ? { metadata: pub.metadata } : {}),
+      ...(isDict(pub.metadata) ? { metadata: pub.metadata } : {}),
       _stamp: saltStamp(),
-    });
+    };
+    job.events.set(id, data);
+    this.bus.fire(`salt/job/${job.jid}/ret/${id}`, data);
+  }
+
+  /**
+   * A return's `success`. 2018.3 `minion.py` `_thread_return` sets `ret['success'] = True`
+   * whenever the function returned (a failed state too: only `retcode`, from `__context__`,
+   * tells); 2019.2 sets `success = retcode == EX_OK`. A missing or raising function is `False`
+   * in both.
+   */
+  private success(out: MinionOutput): boolean {
+    if (out.raised === true) return false;
+    return atLeast(this.settings.masterVersion, '2019.2') ? out.retcode === 0 : true;
   }
 
   private remember(job: SimJob): void {

@@ -6,7 +6,7 @@
  * at all is `{}` with no job. `local_async` answers `{jid, minions}` at once; `local_batch` one
  * element per return.
  */
-import { text, type SimContext } from './context';
+import { text, truthy, type SimContext } from './context';
 import type { SimJob } from './jobs';
 import { resolveTarget } from './match';
 import { atLeast } from './version';
@@ -55,7 +55,10 @@ function publish(
   const tgtType = text(chunk['tgt_type'], 'glob');
   const target = resolveTarget(ctx.fleet, chunk['tgt'], tgtType);
   const targeted = minions ?? target.minions;
-  if (targeted.length === 0 && target.missing.length === 0) return undefined;
+  // `ClearFuncs.publish` (salt/master.py, 2018.3 to 3006): no accepted minion matched, listed ids
+  // without a key included, and nothing is published ("Master could not resolve minions for
+  // target"); `LocalClient._check_pub_data` then answers `{}`.
+  if (targeted.length === 0) return undefined;
   const call = localCall(chunk);
   // Nodegroup targets are expanded to a compound expression before publishing.
   const publishedType = tgtType === 'nodegroup' ? 'compound' : tgtType;
@@ -110,27 +113,79 @@ export function runLocalAsync(
   return job === undefined || job.minions.length === 0 ? {} : { jid: job.jid, minions: job.minions };
 }
 
+/** `Batch.get_bnum`: a percentage of the pinged minions (at least 1, else rounded down), or a count. */
 function batchSize(spec: unknown, total: number): number {
   const size = text(spec, '10%');
-  const n = size.endsWith('%') ? Math.ceil((Number(size.slice(0, -1)) / 100) * total) : Number(size);
+  if (size.endsWith('%')) {
+    const share = (Number(size.slice(0, -1)) / 100) * total;
+    return share < 1 ? Math.max(1, Math.ceil(share)) : Math.floor(share);
+  }
+  const n = Number.parseInt(size, 10);
   return Number.isFinite(n) && n > 0 ? n : 1;
 }
 
-/** `LocalClient.cmd_batch`: minions that do not answer the initial ping are left out. */
+/**
+ * One minion's element of a batch answer (`Batch.run`): with `raw`, its whole return event, or
+ * `{ret: {}}` when it did not return in its batch; otherwise `{mid: ret}`, a dict `ret` getting
+ * the job's `retcode` added unless it has one ("Munge retcode into return data"), and `{mid: {}}`
+ * when it did not return.
+ */
+function batchElement(job: SimJob, id: string, raw: boolean): Record<string, unknown> {
+  const r = job.returns.get(id);
+  const event = job.events.get(id);
+  if (raw) return event === undefined ? { ret: {} } : { data: event, tag: `salt/job/${job.jid}/ret/${id}` };
+  if (r === undefined) return { [id]: {} };
+  const ret = r.return;
+  const isDict = typeof ret === 'object' && ret !== null && !Array.isArray(ret);
+  return { [id]: isDict && !('retcode' in ret) ? { ...ret, retcode: r.retcode } : ret };
+}
+
+/**
+ * `LocalClient.cmd_batch` -> `Batch` (salt/cli/batch.py, 2018.3 to 3006). `cmd_batch` builds the
+ * batch's options from tgt, fun, arg (kwarg folded in by `condition_input`), tgt_type, ret,
+ * batch, failhard and raw: `metadata` is not passed on. `Batch.__gather_minions` first publishes
+ * `test.ping` to the whole target as the caller and keeps the minions that answer (the others
+ * get no job and no element); `run` then publishes `fun` to batches of them as `tgt_type: list`
+ * and yields one element per minion of each batch (`batchElement`). Nothing matched: no element.
+ */
 export async function runLocalBatch(
   ctx: SimContext,
   chunk: Record<string, unknown>,
   user: string,
 ): Promise<unknown[]> {
-  const target = resolveTarget(ctx.fleet, chunk['tgt'], text(chunk['tgt_type'], 'glob'));
-  const up = target.minions.filter((id) => ctx.fleet.minions.get(id)?.up === true);
+  const tgtType = text(chunk['tgt_type'], 'glob');
+  const target = resolveTarget(ctx.fleet, chunk['tgt'], tgtType);
+  if (target.minions.length === 0) return [];
+  const ping = ctx.jobs.publish({
+    fun: 'test.ping',
+    args: [],
+    kwargs: {},
+    tgt: chunk['tgt'],
+    tgtType: tgtType === 'nodegroup' ? 'compound' : tgtType,
+    user,
+    minions: target.minions,
+    missing: target.missing,
+  });
+  await ping.settled;
+  const up = target.minions.filter((id) => ping.returns.has(id));
   const size = batchSize(chunk['batch'], up.length);
+  const raw = truthy(chunk['raw']);
+  const call = localCall(chunk);
   const out: unknown[] = [];
   for (let i = 0; i < up.length; i += size) {
-    const job = publish(ctx, chunk, user, up.slice(i, i + size));
-    if (job === undefined) continue;
+    const batch = up.slice(i, i + size);
+    const job = ctx.jobs.publish({
+      fun: call.fun,
+      args: call.args,
+      kwargs: call.kwargs,
+      tgt: batch,
+      tgtType: 'list',
+      user,
+      minions: batch,
+      missing: [],
+    });
     await job.settled;
-    for (const [id, r] of job.returns) out.push({ [id]: r.return });
+    for (const id of batch) out.push(batchElement(job, id, raw));
   }
   return out;
 }

@@ -18,9 +18,10 @@ import { runLocal, runLocalAsync, runLocalBatch } from './local';
 /**
  * A refusal by the master. Runner and wheel refusals are TokenAuthenticationError (401 in every
  * version). `local` ones are AuthenticationError / AuthorizationError raised by
- * `LocalClient.pub`: 2018.3.0-2018.3.2's `hypermedia_handler` maps only Eauth- and
- * TokenAuthenticationError to 401, so these fall to its catch-all JSON 500 (issues #48333,
- * #49767); 2018.3.3 added them to the 401 list.
+ * `LocalClient.pub`: 2018.3.0-2018.3.2's `LocalClient.run_job` wraps every exception of `pub`
+ * into a SaltClientError (`except Exception as general_exception`), which `hypermedia_handler`
+ * answers with its catch-all JSON 500 (it maps Authentication- and AuthorizationError to 401,
+ * but never sees them); 2018.3.3's `run_job` re-raises those two first, so they are the 401.
  */
 function refused(ctx: SimContext, client: string, localMessage: string, otherMessage: string): SimError {
   if (!client.startsWith('local')) return new SimError(401, otherMessage);

@@ -14,6 +14,12 @@ export interface SimMinion {
   key: KeyState;
   /** PEM public key; its `pem_finger` is what `key.finger` reports. */
   pem: string;
+  /**
+   * A second key presented while `pem` is accepted (a reinstalled host): the master wrote it to
+   * `minions_denied` beside the accepted one (`transport/mixins/auth.py` `_auth`), so the id is
+   * listed in both directories.
+   */
+  deniedPem?: string;
   /** Connected and answering publications; a down minion never returns. */
   up: boolean;
   /** State runs on this host have a failing `cmd.run` step (job retcode 2). */

@@ -8,19 +8,36 @@
  * raises returns its traceback string with HTTP 200.
  */
 import { PyError, runnerCall, sig, VAR_ARGS, type BoundCall, type Signature } from './argspec';
-import { exceptionText, text, truthy, typeErrorReturn, type FunCall, type SimContext } from './context';
+import {
+  exceptionText,
+  raiseIfBroken,
+  text,
+  truthy,
+  typeErrorReturn,
+  type FunCall,
+  type SimContext,
+} from './context';
 import { unexpectedError } from './http-errors';
 import { resolveTarget } from './match';
 import { acceptedMinions } from './model';
+import { atLeast } from './version';
 
 type Runner = (ctx: SimContext, call: FunCall) => unknown;
 
-/** manage.status: pings the targets (a real test.ping job) and splits them by answer. */
+/**
+ * manage.status: pings the targets (a real test.ping job) and splits them by answer. When no
+ * accepted minion matches, `_ping` gets `{}` from `run_job` and returns it: 2018.3's `status`
+ * unpacks it (`ret['up'], ret['down'] = _ping(...)`), a ValueError the runner answers as its
+ * exception text; 2019.2 writes `([], []) if not res else res` (salt/runners/manage.py).
+ */
 async function manageStatus(ctx: SimContext, call: FunCall): Promise<{ up: string[]; down: string[] }> {
   const tgt = call.values['tgt'];
   const tgtType = text(call.values['tgt_type'], 'glob');
   const { minions } = resolveTarget(ctx.fleet, tgt, tgtType);
-  if (minions.length === 0) return { up: [], down: [] };
+  if (minions.length === 0) {
+    if (atLeast(ctx.settings.masterVersion, '2019.2')) return { up: [], down: [] };
+    throw new PyError('ValueError', 'not enough values to unpack (expected 2, got 0)');
+  }
   const job = ctx.jobs.publish({
     fun: 'test.ping',
     args: [],
@@ -203,8 +220,19 @@ async function callRunner(
         : { ret: exceptionText('runner', fun, err.pyClass, err.message), success: false };
     return { ...failed, funArgs: [] };
   }
-  const ret = await runner.run(ctx, { fun, values: bound.values, funArgs: bound.funArgs, user });
-  return { ret, success: true, funArgs: bound.funArgs };
+  try {
+    raiseIfBroken(ctx, fun);
+    const ret = await runner.run(ctx, { fun, values: bound.values, funArgs: bound.funArgs, user });
+    return { ret, success: true, funArgs: bound.funArgs };
+  } catch (err) {
+    // `_low` catches what the function raises: its traceback is the return, `success: False`.
+    if (!(err instanceof PyError)) throw err;
+    return {
+      ret: exceptionText('runner', fun, err.pyClass, err.message),
+      success: false,
+      funArgs: bound.funArgs,
+    };
+  }
 }
 
 /** Runs a runner lowstate chunk; returns its value (or its exception text). */

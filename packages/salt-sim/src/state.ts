@@ -15,6 +15,12 @@ export interface MinionOutput {
   out?: string;
   /** The minion is still running it when the master stops waiting: no return comes. */
   noReturn?: true;
+  /**
+   * The function did not return normally (it is missing, or raised): `_thread_return` leaves
+   * `success: False` then, in every version, while a function that returned is `success: True`
+   * in 2018.3 whatever its retcode.
+   */
+  raised?: true;
 }
 
 interface SlsStep {

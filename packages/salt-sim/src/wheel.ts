@@ -11,6 +11,7 @@ import { PyError, sig, wheelCall, type Signature } from './argspec';
 import {
   exceptionText,
   masterNow,
+  raiseIfBroken,
   text,
   truthy,
   typeErrorReturn,
@@ -61,7 +62,11 @@ function masterKeys(ctx: SimContext): Record<string, string> {
 function nameMatch(ctx: SimContext, match: string, full: boolean): Record<string, string[]> {
   const re = globToRegExp(match);
   const out: Record<string, string[]> = {};
-  for (const m of ctx.fleet.minions.values()) if (re.test(m.id)) (out[DIRS[m.key]] ??= []).push(m.id);
+  for (const m of ctx.fleet.minions.values()) {
+    if (!re.test(m.id)) continue;
+    (out[DIRS[m.key]] ??= []).push(m.id);
+    if (m.deniedPem !== undefined && m.key !== 'denied') (out['minions_denied'] ??= []).push(m.id);
+  }
   if (full) {
     const local = Object.keys(masterKeys(ctx)).filter((k) => re.test(k));
     if (local.length > 0) out['local'] = local;
@@ -77,7 +82,10 @@ function listAll(ctx: SimContext): Record<string, string[]> {
     minions_rejected: [],
     minions_denied: [],
   };
-  for (const m of ctx.fleet.minions.values()) out[DIRS[m.key]]?.push(m.id);
+  for (const m of ctx.fleet.minions.values()) {
+    out[DIRS[m.key]]?.push(m.id);
+    if (m.deniedPem !== undefined && m.key !== 'denied') out['minions_denied']?.push(m.id);
+  }
   for (const ids of Object.values(out)) sortCi(ids);
   return { ...out, local: ['master.pem', 'master.pub'] };
 }
@@ -92,11 +100,16 @@ function keysBy(
   return Object.fromEntries(
     Object.entries(matched).map(([dir, ids]) => [
       dir,
-      Object.fromEntries(
-        ids.map((id) => [id, render(id, local[id] ?? ctx.fleet.minions.get(id)?.pem ?? '')]),
-      ),
+      Object.fromEntries(ids.map((id) => [id, render(id, local[id] ?? pemIn(ctx, id, dir) ?? '')])),
     ]),
   );
+}
+
+/** The PEM of `id` in key directory `dir` (a denied key may sit beside the accepted one). */
+function pemIn(ctx: SimContext, id: string, dir: string): string | undefined {
+  const m = ctx.fleet.minions.get(id);
+  if (m === undefined) return undefined;
+  return dir === 'minions_denied' && m.key !== 'denied' ? m.deniedPem : m.pem;
 }
 
 /** Moves matching keys from `from` dirs to `to`, firing `salt/key` events. */
@@ -268,6 +281,7 @@ function callWheel(
     };
   try {
     const bound = wheelCall(wheel.sig, chunk);
+    raiseIfBroken(ctx, fun);
     return {
       ret: wheel.run(ctx, { fun, values: bound.values, funArgs: bound.funArgs, user }),
       success: true,

@@ -1,10 +1,21 @@
 /**
  * Job returns -> stored records, shared by execution proxying, the live events and the sync:
  * one action per job and host (`_id` = jid + host name, DESIGN §5), a failed patch when a
- * `state.*` run has a step with `result: false` (steps ordered by `__run_num__`, `cmd` taken from
- * the state key `module_|-id_|-name_|-function`), an error alert per failed patch, and the host's
- * `last_action`. Every write is an upsert keyed by `_id` through the local API (as the system
- * principal), so recording twice changes nothing.
+ * `state.*` run failed (steps ordered by `__run_num__`, `cmd` taken from the state key
+ * `module_|-id_|-name_|-function`; a render error's list of messages as steps of their own), an
+ * error alert per failed patch, and the host's `last_action`. Every write is an upsert keyed by
+ * `_id` through the local API (as the system principal), so recording twice, from two paths or
+ * two processes, changes nothing and never collides.
+ *
+ * The paths know different things, and none may erase what another wrote: the fleet user (the
+ * API token that started it) is known to the request and to returns that echo the `metadata`
+ * the service sent; the master account that published the job to the job cache and the `new`
+ * event. A field a path does not know is left out of its write, never written as null.
+ *
+ * The outcome is the job's `retcode` when the return has one (0 success): Salt 2018.3's minion
+ * (`minion.py` `_thread_return`) reports `success: True` for every function that returned, a
+ * failed state included; `success == (retcode == 0)` only from 2019.2. `success` is used only
+ * when no `retcode` came.
  */
 import { stampNow, systemContext, type ItemOf, type Runtime, type WriteDataOf } from '@fleet/engine';
 import { actions, alerts, failed_patches, hosts } from '@fleet/resources';
@@ -23,7 +34,10 @@ export interface JobReturn {
   readonly ret: unknown;
   readonly retcode?: number | null;
   readonly success?: boolean | null;
+  /** The fleet user (API token name) that started it; unknown: null or absent. */
   readonly user?: string | null;
+  /** The master account that published the job (job cache `User`); unknown: null or absent. */
+  readonly saltUser?: string | null;
 }
 
 const STATE_FUNS = new Set(['state.apply', 'state.sls', 'state.highstate', 'state.single']);
@@ -42,8 +56,26 @@ export function returnText(ret: unknown): string {
   return typeof ret === 'string' ? ret : (JSON.stringify(ret, null, 2) ?? 'null');
 }
 
-/** The action document of one return (without the meta fields). */
+/** A return's outcome: its `retcode` when it has one, else its `success`, else unknown (null). */
+export function outcomeOf(r: Pick<JobReturn, 'retcode' | 'success'>): boolean | null {
+  if (typeof r.retcode === 'number') return r.retcode === 0;
+  return typeof r.success === 'boolean' ? r.success : null;
+}
+
+/** The fleet user a return names in the `metadata` the service sent (`fleet_user`), or null. */
+export function fleetUserOf(metadata: unknown): string | null {
+  if (!isRecord(metadata)) return null;
+  const user = metadata.fleet_user;
+  return typeof user === 'string' && user !== '' ? user : null;
+}
+
+/**
+ * The action document of one return (without the meta fields). `user`, `salt_user` and
+ * `success` are left out when this path does not know them, so they never erase what another
+ * path recorded (the fields default to null when the action is created).
+ */
 export function actionFields(r: JobReturn): WriteDataOf<(typeof actions)['fields']> {
+  const success = outcomeOf(r);
   return {
     jid: r.jid,
     action: r.fun,
@@ -51,8 +83,9 @@ export function actionFields(r: JobReturn): WriteDataOf<(typeof actions)['fields
     state: 'finished',
     args: actionArgs(r.funArgs),
     return: returnText(r.ret),
-    success: r.success ?? (typeof r.retcode === 'number' ? r.retcode === 0 : null),
-    user: r.user ?? null,
+    ...(success === null ? {} : { success }),
+    ...(typeof r.user === 'string' && r.user !== '' ? { user: r.user } : {}),
+    ...(typeof r.saltUser === 'string' && r.saltUser !== '' ? { salt_user: r.saltUser } : {}),
   };
 }
 
@@ -69,17 +102,41 @@ export function stateSteps(ret: unknown): Record<string, unknown>[] | null {
   return steps.sort((a, b) => Number(a.__run_num__ ?? 0) - Number(b.__run_num__ ?? 0));
 }
 
-/** The failed-patch fields of a return, or null when it is no failed state run. */
+/**
+ * A state run's error messages as steps: `_set_retcode` (salt/modules/state.py) makes a list
+ * answer retcode 1 (render errors, "No matching sls", a concurrent run), one message each.
+ */
+function messageSteps(r: JobReturn, messages: readonly unknown[], patch: string): Record<string, unknown>[] {
+  return messages.map((message, i) => ({
+    __id__: patch,
+    name: patch,
+    comment: returnText(message),
+    result: false,
+    __run_num__: i,
+    changes: {},
+    cmd: r.fun,
+  }));
+}
+
+/**
+ * The failed-patch fields of a return, or null when it is no failed state run: a `state.*` job
+ * whose outcome is a failure (retcode 2 for a failed step, 1 for a list of error messages) or
+ * that has a step with `result: false`.
+ */
 export function failedPatchFields(
   r: JobReturn,
 ): (WriteDataOf<(typeof failed_patches)['fields']> & { jid: string; host: string; patch: string }) | null {
   if (!STATE_FUNS.has(r.fun)) return null;
   const steps = stateSteps(r.ret);
-  if (!steps || !steps.some((s) => s.result === false)) return null;
+  const stepFailed = steps?.some((s) => s.result === false) === true;
+  const messages = Array.isArray(r.ret) && r.ret.length > 0 ? r.ret : null;
+  const hasSteps = steps !== null && steps.length > 0;
+  if (!stepFailed && !(outcomeOf(r) === false && (hasSteps || messages !== null))) return null;
   const firstArg = r.funArgs.find((a) => typeof a === 'string');
-  const patch =
-    typeof firstArg === 'string' ? firstArg : text(steps.find((s) => s.result === false)?.__sls__, r.fun);
-  return { jid: r.jid, action: r.fun, host: r.host, state: 'finished', patch, return: steps };
+  const failedSls = steps?.find((s) => s.result === false)?.__sls__;
+  const patch = typeof firstArg === 'string' ? firstArg : text(failedSls, r.fun);
+  const list = hasSteps && steps !== null ? steps : messageSteps(r, messages ?? [], patch);
+  return { jid: r.jid, action: r.fun, host: r.host, state: 'finished', patch, return: list };
 }
 
 /**

@@ -4,7 +4,7 @@
  * /minions and the read-only runner/wheel functions below) are retried with back-off.
  */
 import { BadGateway, NotFound, ServiceUnavailable } from '@fleet/engine';
-import { malformed } from './errors';
+import { malformed, SaltFunctionFailed } from './errors';
 import { openEventStream } from './events';
 import {
   asObject,
@@ -97,10 +97,22 @@ const WHEEL_RESERVED = new Set([
  */
 const FAILED_RETURN = /^(Exception occurred in (runner|wheel) |\s*Passed invalid arguments: )/;
 
+/**
+ * The ValueError of 2018.3 `manage.status` with nothing to ping, as Python 3 and Python 2 word
+ * it (salt/runners/manage.py `status`: `ret['up'], ret['down'] = _ping(...)` with `_ping` -> `{}`).
+ */
+const NOTHING_MATCHED =
+  /ValueError: (not enough values to unpack \(expected 2, got 0\)|need more than 0 values to unpack)/;
+
 type Grains = Record<string, unknown>;
 
 /** The salt-api client used by the service. */
 export interface SaltClient {
+  /**
+   * The salt-api user it logs in as: the master records it as the publisher (`user` of
+   * `salt/job/<jid>/new`, the job cache's `User`) of every job the service starts.
+   */
+  readonly user: string;
   /** POST / with any lowstate; returns the `return` list. Retried only if every chunk is a known read. */
   run(lowstate: LowstateChunk | LowstateChunk[]): Promise<unknown[]>;
   /** Synchronous `local` call; silent minions are `no_response`, never a fake `false`. */
@@ -190,7 +202,10 @@ function firstLine(text: string): string {
 }
 
 class SaltApiClient implements SaltClient {
-  constructor(private readonly t: Transport) {}
+  constructor(
+    private readonly t: Transport,
+    readonly user: string,
+  ) {}
 
   private async post(chunks: LowstateChunk[], kind: 'exec' | 'read'): Promise<unknown[]> {
     return returnList(await this.t.request({ method: 'POST', path: '/', body: chunks, kind }), 'POST /');
@@ -215,7 +230,7 @@ class SaltApiClient implements SaltClient {
     const [ret] = await this.run(runnerChunk(fun, kwarg));
     // A runner that raises still answers 200, with its traceback as the return (notes §2).
     if (typeof ret === 'string' && FAILED_RETURN.test(ret))
-      throw new BadGateway(`salt runner ${fun} failed: ${firstLine(ret)}`);
+      throw new SaltFunctionFailed('runner', fun, firstLine(ret), ret);
     return ret;
   }
 
@@ -226,7 +241,7 @@ class SaltApiClient implements SaltClient {
     if (data === undefined) throw new BadGateway(`salt wheel ${fun}: unexpected answer`);
     const text = typeof data['return'] === 'string' ? data['return'] : '';
     if (data['success'] === false || FAILED_RETURN.test(text))
-      throw new BadGateway(`salt wheel ${fun} failed: ${firstLine(String(data['return']))}`);
+      throw new SaltFunctionFailed('wheel', fun, firstLine(String(data['return'])), String(data['return']));
     return data['return'];
   }
 
@@ -304,7 +319,16 @@ class SaltApiClient implements SaltClient {
   }
 
   async manageStatus(tgt = '*', tgtType: TargetType = 'glob'): Promise<ManageStatus> {
-    const r = asObject(await this.runner('manage.status', { tgt, tgt_type: tgtType })) ?? {};
+    let answer: unknown;
+    try {
+      answer = await this.runner('manage.status', { tgt, tgt_type: tgtType });
+    } catch (err) {
+      // 2018.3 `manage.status` raises when no accepted minion matches (`_ping` returns `{}`,
+      // which `status` unpacks into up and down; 2019.2 answers two empty lists): no minion.
+      if (err instanceof SaltFunctionFailed && NOTHING_MATCHED.test(err.text)) return { up: [], down: [] };
+      throw err;
+    }
+    const r = asObject(answer) ?? {};
     const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
     return { up: ids(r['up']), down: ids(r['down']) };
   }
@@ -344,5 +368,5 @@ class SaltApiClient implements SaltClient {
 
 /** Creates a client; nothing is sent until the first call (which logs in). */
 export function createSaltClient(options: SaltClientOptions): SaltClient {
-  return new SaltApiClient(new Transport(options));
+  return new SaltApiClient(new Transport(options), options.username);
 }

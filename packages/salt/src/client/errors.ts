@@ -122,3 +122,22 @@ export function transportError(err: unknown, url: string, what: string, timeoutM
 export function malformed(what: string, detail: string): BadGateway {
   return new BadGateway(`salt-api sent an unexpected answer (${what}): ${detail}`.slice(0, MAX_MESSAGE + 80));
 }
+
+/**
+ * A runner or wheel function that raised on the master: salt-api answered 200 with the exception
+ * text (`SyncClientMixin._low`, "Exception occurred in runner <fun>: ..."). The master is up
+ * and answering; what failed is the function. Shown to API clients as a 502 like any unusable
+ * answer, but told apart from an unreachable master by the sync (a different alert).
+ */
+export class SaltFunctionFailed extends BadGateway {
+  constructor(
+    readonly kind: 'runner' | 'wheel',
+    readonly fun: string,
+    /** The first and last line of the traceback (the exception class and message). */
+    readonly summary: string,
+    /** The whole exception text. */
+    readonly text: string,
+  ) {
+    super(`salt ${kind} ${fun} failed: ${summary}`);
+  }
+}

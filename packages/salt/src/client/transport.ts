@@ -5,10 +5,12 @@
  * notes §1 "Correct client behaviour"), per-kind timeouts, and bounded back-off for reads only.
  *
  * A refused session is a 401, or — Salt 2018.3.0 to 2018.3.2 only — the JSON catch-all 500 a
- * `local` call gets when the master refuses its token: that `hypermedia_handler` maps only
- * Eauth- and TokenAuthenticationError to 401, so the AuthenticationError `LocalClient.pub`
- * raises falls to `{"status": 500, "return": "An unexpected error occurred"}` (fixed in 2018.3.3;
- * issues #48333, #49767). Such a 500 is told apart from a real failure by a probe with the same
+ * `local` call gets when the master refuses its token: `LocalClient.run_job` wraps whatever
+ * `pub` raises, the AuthenticationError or AuthorizationError included, into a SaltClientError
+ * (`except Exception as general_exception: raise SaltClientError(...)`), which
+ * `hypermedia_handler` (mapping Authentication- and AuthorizationError to 401 since before
+ * 2018.3) answers `{"status": 500, "return": "An unexpected error occurred"}`. 2018.3.3 re-raises
+ * the two errors in `run_job` before that catch-all, and the answer is the 401. Such a 500 is told apart from a real failure by a probe with the same
  * token (`SESSION_PROBE`, whose refusal is a TokenAuthenticationError, a 401 in every version):
  * only when the probe is refused is the session renewed and the call sent again, which is safe
  * because the master published nothing for a token it refused.

@@ -1,8 +1,11 @@
 /**
  * What each master event does to the store (salt-api notes §10):
  * - `salt/job/<jid>/ret/<mid>` -> `recordReturns` (action, failed patch, patch alert, last_action);
- *   returns of bookkeeping jobs (the sync's grains, manage.status pings) are skipped, known from
- *   their `salt/job/<jid>/new` event or the `metadata` the return echoes;
+ *   returns of bookkeeping jobs (the sync's grains, manage.status pings, a `local_batch` call's
+ *   ping) are skipped, known from their `salt/job/<jid>/new` event or the `metadata` the return
+ *   echoes. Who ran it: the fleet user from `metadata.fleet_user` (Salt's return events carry no
+ *   `user`: `minion.py` `_thread_return` never sets one, 2018.3 to 3006); no name is written
+ *   when the return does not say;
  * - `salt/key` accept / reject -> the host's `key`; delete -> `key: denied`, `status: down`
  *   (the host is kept, as the sync keeps hosts the master forgot);
  * - `salt/minion/<mid>/start` -> `status: up`, `heartbeat: now` (+ `host.up` when it was down);
@@ -14,8 +17,8 @@ import { createHash } from 'node:crypto';
 import { Conflict, NotFound, stampNow, systemContext, type Runtime } from '@fleet/engine';
 import { alerts, hosts } from '@fleet/resources';
 import { eventPayload, text, type SaltEvent } from '../client';
-import { alert, raiseAlert, recordReturns, type JobReturn } from '../record';
-import { isBookkeeping } from '../sync/noise';
+import { alert, fleetUserOf, raiseAlert, recordReturns, type JobReturn } from '../record';
+import { isBatchPing, isBookkeeping } from '../sync/noise';
 
 const RET = /^salt\/job\/([^/]+)\/ret\/(.+)$/;
 const NEW = /^salt\/job\/([^/]+)\/new$/;
@@ -28,14 +31,32 @@ const KEY_STATES: Readonly<Record<string, 'accepted' | 'rejected' | 'denied'>> =
 /** How many bookkeeping jids are remembered (a few syncs' worth). */
 const MAX_IGNORED = 2000;
 
+/** Adds `jid` to a set that keeps the newest MAX_IGNORED. */
+function remember(set: Set<string>, jid: string): void {
+  set.add(jid);
+  if (set.size <= MAX_IGNORED) return;
+  const oldest = set.values().next();
+  if (oldest.done !== true) set.delete(oldest.value);
+}
+
+function hasMetadata(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && Object.keys(v).length > 0;
+}
+
 /** Dispatches events to the store; keeps the jids of bookkeeping jobs seen in `new` events. */
 export class EventHandlers {
   private readonly ignored = new Set<string>();
+  /** Jobs that look like a batch ping at publication: their returns tell (they echo no metadata). */
+  private readonly pings = new Set<string>();
 
-  /** `now` is in whole seconds, like the API's own writes (RFC 1123 has no fractions). */
+  /**
+   * `now` is in whole seconds, like the API's own writes (RFC 1123 has no fractions);
+   * `serviceUser` is the salt-api user the service publishes as (to know its batch pings).
+   */
   constructor(
     private readonly runtime: Runtime,
     private readonly now: () => Date = () => stampNow(),
+    private readonly serviceUser = '',
   ) {}
 
   /** Handles one event; resolves what it did (for logs), or undefined when it was not for us. */
@@ -53,23 +74,21 @@ export class EventHandlers {
   }
 
   private jobNew(jid: string, data: Record<string, unknown>): string | undefined {
-    const args = Array.isArray(data['arg']) ? data['arg'] : [];
-    if (
-      !isBookkeeping({
-        fun: text(data['fun']),
-        tgt: data['tgt'],
-        tgtType: data['tgt_type'],
-        args,
-        metadata: data['metadata'],
-      })
-    )
-      return undefined;
-    this.ignored.add(jid);
-    if (this.ignored.size > MAX_IGNORED) {
-      const oldest = this.ignored.values().next();
-      if (oldest.done !== true) this.ignored.delete(oldest.value);
+    const facts = {
+      fun: text(data['fun']),
+      tgt: data['tgt'],
+      tgtType: data['tgt_type'],
+      args: Array.isArray(data['arg']) ? data['arg'] : [],
+      metadata: data['metadata'],
+      user: data['user'],
+    };
+    if (isBookkeeping(facts)) {
+      remember(this.ignored, jid);
+      return 'bookkeeping job';
     }
-    return 'bookkeeping job';
+    // A `new` event carries no metadata: whether it is a batch ping shows in its returns.
+    if (isBatchPing(facts, this.serviceUser)) remember(this.pings, jid);
+    return undefined;
   }
 
   private async jobReturn(
@@ -79,6 +98,7 @@ export class EventHandlers {
   ): Promise<string | undefined> {
     const fun = text(data['fun']);
     if (this.ignored.has(jid) || isBookkeeping({ fun, metadata: data['metadata'] })) return undefined;
+    if (this.pings.has(jid) && !hasMetadata(data['metadata'])) return undefined;
     const retcode = typeof data['retcode'] === 'number' ? data['retcode'] : null;
     const r: JobReturn = {
       jid: text(data['jid'], jid),
@@ -88,7 +108,7 @@ export class EventHandlers {
       ret: data['return'],
       retcode,
       success: typeof data['success'] === 'boolean' ? data['success'] : null,
-      user: typeof data['user'] === 'string' ? data['user'] : null,
+      user: fleetUserOf(data['metadata']),
     };
     await recordReturns(this.runtime, [r], this.now());
     return `action ${r.jid}${r.host}`;

@@ -56,7 +56,7 @@ class EventConsumer {
   readonly running: Promise<void>;
 
   constructor(private readonly o: EventConsumerOptions) {
-    this.handlers = new EventHandlers(o.runtime);
+    this.handlers = new EventHandlers(o.runtime, undefined, o.client.user);
     this.initialMs = o.backoff?.initialMs ?? 500;
     this.maxMs = o.backoff?.maxMs ?? 30_000;
     this.running = this.loop();

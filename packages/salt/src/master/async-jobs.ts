@@ -82,6 +82,7 @@ export class AsyncJobTracker {
       retcode,
       success,
       user: job.user,
+      saltUser: this.o.client.user,
     });
     while (recorded.size < job.minions.length) {
       await sleep(Math.min(this.o.pollMs, Math.max(0, deadline - Date.now())), undefined, {
@@ -92,9 +93,8 @@ export class AsyncJobTracker {
         const fresh = Object.entries(detail.result).filter(
           ([host]) => job.minions.includes(host) && !recorded.has(host),
         );
-        const returns = fresh.map(([host, r]) =>
-          returnOf(host, r.return, r.retcode, r.success ?? (r.retcode === null ? null : r.retcode === 0)),
-        );
+        // The outcome is the retcode when there is one (record.ts `outcomeOf`).
+        const returns = fresh.map(([host, r]) => returnOf(host, r.return, r.retcode, r.success));
         if (returns.length > 0) await recordReturns(this.o.runtime, returns, stampNow());
         for (const [host] of fresh) recorded.add(host);
       } catch (err) {

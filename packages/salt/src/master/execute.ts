@@ -5,18 +5,21 @@
  *
  * - `local`: one action per targeted host is recorded at once (user = the token's name).
  * - `local_async`: answers `{jid, minions}` at once; the tracker records the returns as they arrive.
- * - `local_batch`: one element per minion return (notes §2), recorded at once.
+ * - `local_batch`: sent with `raw: true`, so each element is a minion's whole return event
+ *   (real jid, retcode): one action per host and run under its batch's jid, the same record the
+ *   events and the job cache reach (batch.ts); the batch's ping is bookkeeping (sync/noise.ts).
  *
  * `status`: `success` when every targeted host answered successfully (for `local_async`: the
  * job was published to every target), `failed` when none did, `partial` otherwise. A host that did
  * not answer is shown with Salt's "Minion did not return" text and recorded with success false.
  * Master errors (502/503/504) propagate from the client before anything is stored.
  */
-import { isPlainObject, type CallContext, type Runtime } from '@fleet/engine';
+import type { CallContext, Runtime } from '@fleet/engine';
 import type { ExecutionRequest, ExecutionResponse } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import type { LocalOptions, MinionOutcome } from '../client/types';
-import { recordReturns, type JobReturn } from '../record';
+import { outcomeOf, recordReturns, type JobReturn } from '../record';
+import { batchLines } from './batch';
 import { NO_RESPONSE, type AsyncJobTracker } from './async-jobs';
 import { funArgs, localJid, parseExecution, type ParsedExecution } from './request';
 
@@ -73,7 +76,8 @@ function jobReturn(
   host: string,
   ret: unknown,
   retcode: number | null,
-  success: boolean,
+  success: boolean | null,
+  saltUser: string,
 ): JobReturn {
   return {
     jid,
@@ -84,23 +88,35 @@ function jobReturn(
     retcode,
     success,
     user: call.ctx.principal.name,
+    saltUser,
   };
 }
 
 /** A host's result from its `local` outcome (a missing outcome: the master did not target it). */
-function fromOutcome(call: Call, jid: string, host: string, outcome: MinionOutcome | undefined): HostResult {
+function fromOutcome(
+  call: Call,
+  jid: string,
+  host: string,
+  outcome: MinionOutcome | undefined,
+  saltUser: string,
+): HostResult {
   if (outcome === undefined)
-    return { host, output: NOT_TARGETED, ret: jobReturn(call, jid, host, NOT_TARGETED, null, false) };
+    return {
+      host,
+      output: NOT_TARGETED,
+      ret: jobReturn(call, jid, host, NOT_TARGETED, null, false, saltUser),
+    };
   if (outcome.status === 'returned') {
-    const success = outcome.retcode === null ? outcome.ret !== false : outcome.retcode === 0;
+    // The outcome is the retcode when the answer has one (record.ts `outcomeOf`).
+    const success = outcome.retcode === null ? outcome.ret !== false : null;
     return {
       host,
       output: outcome.ret,
-      ret: jobReturn(call, jid, host, outcome.ret, outcome.retcode, success),
+      ret: jobReturn(call, jid, host, outcome.ret, outcome.retcode, success, saltUser),
     };
   }
   const message = outcome.status === 'no_response' ? outcome.message : NO_RESPONSE;
-  return { host, output: message, ret: jobReturn(call, jid, host, message, null, false) };
+  return { host, output: message, ret: jobReturn(call, jid, host, message, null, false, saltUser) };
 }
 
 /** success | partial | failed from how many of `total` succeeded. */
@@ -118,7 +134,7 @@ async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const result = await deps.client.local(tgt, call.parsed.fun, options(call));
   const jid = result.jid ?? localJid(call.ctx.now, deps.masterTz);
   const lines = hostsOf(call.request, Object.keys(result.minions)).map((host) =>
-    fromOutcome(call, jid, host, result.minions[host]),
+    fromOutcome(call, jid, host, result.minions[host], deps.client.user),
   );
   await recordReturns(
     deps.runtime,
@@ -128,7 +144,7 @@ async function runLocal(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const output = Object.fromEntries(lines.map((l) => [l.host, l.output]));
   return {
     task_id: jid,
-    status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length),
+    status: overallStatus(lines.filter((l) => outcomeOf(l.ret) === true).length, lines.length),
     return: { return: [output] },
   };
 }
@@ -140,7 +156,7 @@ async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const untargeted = call.request.targets.filter((host) => !job.minions.includes(host));
   await recordReturns(
     deps.runtime,
-    untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false)),
+    untargeted.map((host) => jobReturn(call, jid, host, NOT_TARGETED, null, false, deps.client.user)),
     call.ctx.now,
   );
   if (job.jid !== null && job.minions.length > 0) {
@@ -173,36 +189,35 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
     arg: [...parsed.arg],
     ...kwarg,
     ...t,
+    raw: true,
   });
-  const jid = localJid(call.ctx.now, deps.masterTz);
-  const answered = new Map<string, unknown>();
-  for (const element of elements) {
-    if (element !== null && typeof element === 'object' && !Array.isArray(element))
-      for (const [host, ret] of Object.entries(element)) answered.set(host, ret);
-  }
-  // Batch drops the minions that fail its initial ping (notes §2): they are shown as silent.
-  const silent = call.request.targets.filter((host) => !answered.has(host));
-  const lines = hostsOf(call.request, [...answered.keys()]).map((host) =>
-    fromOutcome(
-      call,
-      jid,
-      host,
-      answered.has(host)
-        ? { status: 'returned', ret: answered.get(host), retcode: null, jid: null }
-        : { status: 'no_response', message: NO_RESPONSE },
-    ),
-  );
+  const made = localJid(call.ctx.now, deps.masterTz);
+  const answered = new Map(batchLines(elements).map((l) => [l.host, l] as const));
+  const saltUser = deps.client.user;
+  // Batch drops the minions that fail its initial ping (notes §2), and a minion that timed out in
+  // its batch has no return: both are shown as silent, and are no success.
+  const lines = hostsOf(call.request, [...answered.keys()]).map((host): HostResult => {
+    const line = answered.get(host);
+    if (line === undefined || line.timedOut)
+      return {
+        host,
+        output: NO_RESPONSE,
+        ret: jobReturn(call, line?.jid ?? made, host, NO_RESPONSE, null, false, saltUser),
+      };
+    const ret = jobReturn(call, line.jid ?? made, host, line.ret, line.retcode, line.success, saltUser);
+    return { host, output: line.ret, ret };
+  });
   await recordReturns(
     deps.runtime,
     lines.map((l) => l.ret),
     call.ctx.now,
   );
-  // The elements that are not {minion: return} objects were ignored above, and are left out here.
-  const output = [...elements.filter(isPlainObject), ...silent.map((host) => ({ [host]: NO_RESPONSE }))];
+  // The run's id: the jid of its first batch (every host's action carries its own batch's jid).
+  const jids = [...answered.values()].flatMap((l) => (l.jid === null ? [] : [l.jid])).sort();
   return {
-    task_id: jid,
-    status: overallStatus(lines.filter((l) => l.ret.success).length, lines.length),
-    return: { return: output },
+    task_id: jids[0] ?? made,
+    status: overallStatus(lines.filter((l) => outcomeOf(l.ret) === true).length, lines.length),
+    return: { return: lines.map((l) => ({ [l.host]: l.output })) },
   };
 }
 

@@ -6,7 +6,7 @@
  *   (runner, wheel, ssh) administer the master itself and are not proxied.
  * - `fun` must look like `module.function` (422); when EXEC_ALLOWED_FUNS is set, a function it
  *   does not allow is refused with 403: the body is well formed, the server's policy says no.
- * - `client`, `tgt`, `tgt_type` and `full_return` are the service's to set: a body's values are
+ * - `client`, `tgt`, `tgt_type`, `full_return` and `raw` are the service's to set: a body's values are
  *   replaced (the spec: "it sets tgt"). Credentials (`token`, `username`, `password`, `eauth`) are
  *   refused with 422: the service always calls the master with its own session.
  */
@@ -27,6 +27,7 @@ const SERVICE_SET = new Set([
   'kwarg',
   'full_return',
   'metadata',
+  'raw',
 ]);
 /** Keys that would reach an object's prototype when copied. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

@@ -14,6 +14,8 @@ export interface MasterView {
   readonly id: string;
   readonly key: KeyState;
   readonly fingerprint: string | null;
+  /** A key the master denied beside the accepted one (a reinstalled host), or null. */
+  readonly deniedFingerprint?: string | null;
   /** Fresh grains; null when the host did not answer (or its key is not accepted). */
   readonly grains: Obj | null;
   /** manage.status; null when the key is not accepted (never pinged). */
@@ -38,6 +40,8 @@ export interface HostChange {
   readonly cameUp: boolean;
   /** The previous fingerprint when a different one is now reported. */
   readonly keyChangedFrom: string | null;
+  /** A denied key that was not on record before, and the accepted one (the `key.denied` alert). */
+  readonly keyDenied?: { readonly denied: string; readonly accepted: string | null } | null;
 }
 
 function isObj(v: unknown): v is Obj {
@@ -111,7 +115,7 @@ function grainFields(grains: Obj, stored: Doc | undefined, o: DeriveContext): Ob
 
 /** The sync-owned fields the master's view implies (only those it has a fresh value for). */
 function wantedFields(view: MasterView, stored: Doc | undefined, o: DeriveContext): Obj {
-  const out: Obj = { key: view.key };
+  const out: Obj = { key: view.key, denied_fingerprint: view.deniedFingerprint ?? null };
   if (view.fingerprint !== null) out.fingerprint = view.fingerprint;
   if (view.grains !== null) Object.assign(out, grainFields(view.grains, stored, o));
   // Only accepted minions are targeted, so only they can be in a nodegroup.
@@ -154,6 +158,10 @@ export function deriveHost(view: MasterView, stored: Doc | undefined, o: DeriveC
     wentDown: stored !== undefined && wasUp && wanted.status === 'down',
     cameUp: stored !== undefined && stored.status === 'down' && wanted.status === 'up',
     keyChangedFrom: keyChanged && before !== null ? before : null,
+    keyDenied:
+      'denied_fingerprint' in set && typeof view.deniedFingerprint === 'string'
+        ? { denied: view.deniedFingerprint, accepted: view.fingerprint }
+        : null,
   };
 }
 

@@ -18,9 +18,16 @@ export const BATCH = 500;
 const PARALLEL = 4;
 const KEY_STATES: readonly KeyState[] = ['accepted', 'pending', 'rejected', 'denied'];
 
+/** One id's keys: its state and fingerprint, and a denied key kept beside an accepted one. */
+export interface KeyView {
+  readonly key: KeyState;
+  readonly fingerprint: string;
+  readonly denied: string | null;
+}
+
 /** What the master said before the batches start. */
 export interface FleetSnapshot {
-  readonly keys: ReadonlyMap<string, { key: KeyState; fingerprint: string }>;
+  readonly keys: ReadonlyMap<string, KeyView>;
   readonly up: ReadonlySet<string>;
   readonly nodegroups: Readonly<Record<string, string>>;
 }
@@ -33,11 +40,21 @@ export interface HostsOutcome {
   alerts: number;
 }
 
-function keyMap(fps: KeyFingerprints): Map<string, { key: KeyState; fingerprint: string }> {
-  const out = new Map<string, { key: KeyState; fingerprint: string }>();
-  // A minion listed in two directories mid-move: the later state (accepted last) wins.
+/**
+ * Each id's key state. An id listed in two directories is either mid-move (the later state,
+ * accepted last, wins) or an accepted minion whose new key the master denied
+ * (`transport/mixins/auth.py` `_auth`: a reinstalled host presents a key that does not match the
+ * accepted one): that denied key is kept beside the accepted state, never hidden by it.
+ */
+function keyMap(fps: KeyFingerprints): Map<string, KeyView> {
+  const out = new Map<string, KeyView>();
   for (const key of [...KEY_STATES].reverse()) {
-    for (const [id, fingerprint] of Object.entries(fps[key])) out.set(id, { key, fingerprint });
+    for (const [id, fingerprint] of Object.entries(fps[key])) out.set(id, { key, fingerprint, denied: null });
+  }
+  for (const [id, fingerprint] of Object.entries(fps.denied)) {
+    const seen = out.get(id);
+    if (seen?.key === 'accepted' && fingerprint !== seen.fingerprint)
+      out.set(id, { ...seen, denied: fingerprint });
   }
   return out;
 }
@@ -95,6 +112,7 @@ async function syncBatch(
       id,
       key: k.key,
       fingerprint: k.fingerprint,
+      deniedFingerprint: k.denied,
       grains: grains.get(id) ?? null,
       up: isAccepted ? snap.up.has(id) : null,
     };

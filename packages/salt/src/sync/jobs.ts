@@ -18,8 +18,8 @@ import { systemContext, type Runtime } from '@fleet/engine';
 import { actions } from '@fleet/resources';
 import type { JobSummary, SaltClient } from '../client';
 import { jidInstant, shiftJid } from '../jid';
-import { failedPatchFields, recordReturns, type JobReturn } from '../record';
-import { isBookkeeping } from './noise';
+import { failedPatchFields, fleetUserOf, recordReturns, type JobReturn } from '../record';
+import { isBatchPing, isBookkeeping } from './noise';
 
 /** Jobs fetched with list_job per run (each can be large). */
 export const MAX_JOBS_PER_RUN = 100;
@@ -50,14 +50,16 @@ export interface JobsOutcome {
   failedPatches: number;
 }
 
-function bookkeeping(j: JobSummary): boolean {
-  return isBookkeeping({
+function bookkeeping(j: JobSummary, serviceUser: string): boolean {
+  const facts = {
     fun: j.function,
     tgt: j.target,
     tgtType: j.targetType,
     args: j.arguments,
     metadata: j.metadata,
-  });
+    user: j.user,
+  };
+  return isBookkeeping(facts) || isBatchPing(facts, serviceUser);
 }
 
 /** What a job-cache pass needs. */
@@ -82,7 +84,10 @@ async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Prom
     ret: r.return,
     retcode: r.retcode,
     success: r.success,
-    user: job.user,
+    // The job cache's `User` is the account that published it (the salt-api user for the
+    // service's calls); the fleet user is the one the service put in `metadata`.
+    user: fleetUserOf(job.metadata),
+    saltUser: job.user,
   }));
   if (returns.length > 0) {
     const where = { _id: { $in: returns.map((r) => `${jid}${r.host}`) } };
@@ -115,7 +120,7 @@ export async function repairJobs(rc: RepairContext, cursor: JobCursor): Promise<
   let fetched = 0;
   let frozen = false;
   for (const j of candidates(Object.values(await rc.client.jobs()), cursor)) {
-    if (!bookkeeping(j)) {
+    if (!bookkeeping(j, rc.client.user)) {
       if (fetched >= MAX_JOBS_PER_RUN) break;
       fetched += 1;
       // A job still waiting is read again next run: the watermark stops below it.

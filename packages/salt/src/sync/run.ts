@@ -15,7 +15,14 @@ import { parseNodegroup } from '../nodegroups';
 import type { DeriveContext } from './derive';
 import { markForgotten, readSnapshot, syncHosts } from './hosts';
 import { newJobCursor, repairJobs, type JobCursor } from './jobs';
-import { isMasterFailure, noteReachable, noteUnreachable } from './reachability';
+import type { SaltFunctionFailed } from '../client/errors';
+import {
+  isFunctionFailure,
+  isMasterFailure,
+  noteFunctionFailed,
+  noteReachable,
+  noteUnreachable,
+} from './reachability';
 
 /** What a sync needs. `toolKey` names the grain object holding last_stateapply / last_distupgrade. */
 export interface SyncOptions {
@@ -42,6 +49,8 @@ export interface SyncReport {
   alertsRaised: number;
   ms: number;
   masterReachable: boolean;
+  /** Why the run stopped although the master answered (a runner or wheel function raised). */
+  failed?: string;
 }
 
 const HEARTBEAT_REFRESH_MS = 5 * 60_000;
@@ -129,6 +138,26 @@ async function fullRun(o: SyncOptions, cursor: JobCursor, now: Date, report: Syn
   return { snapshot, hosts: hostsMs, nodegroups, jobs: lap() };
 }
 
+/**
+ * A run stopped by a master function that raised: nothing more is written this run (as for an
+ * outage), but the master answered, so it is reachable (an outage on record ends) and the alert
+ * is `master.function_failed`, naming the function.
+ */
+async function functionFailed(
+  o: SyncOptions,
+  err: SaltFunctionFailed,
+  now: Date,
+  started: number,
+): Promise<SyncReport> {
+  const raised = (await noteFunctionFailed(o.runtime, err, now)) ? 1 : 0;
+  const back = (await noteReachable(o.runtime, now)) ? 1 : 0;
+  o.log.error(
+    { err: err.message, fun: err.fun },
+    'fleet sync: a salt function failed on the master, stored fleet left as it was; retrying at the next run',
+  );
+  return { ...emptyReport(Date.now() - started, true), alertsRaised: raised + back, failed: err.message };
+}
+
 /** Creates a sync over one client and the engine's runtime; `runOnce` never overlaps itself within this object. */
 export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport> } {
   const cursor: JobCursor = newJobCursor();
@@ -141,6 +170,7 @@ export function createFleetSync(o: SyncOptions): { runOnce(): Promise<SyncReport
     try {
       phases = await fullRun(o, cursor, now, report);
     } catch (err) {
+      if (isFunctionFailure(err)) return functionFailed(o, err, now, started);
       if (!isMasterFailure(err)) throw err;
       const raised = await noteUnreachable(o.runtime, err.message, now);
       o.log.error(

@@ -43,6 +43,17 @@ export function transitionAlerts(changes: readonly HostChange[], hidden: Readonl
     if (hidden.has(c.id)) continue;
     if (c.wentDown) out.push(alert('host.down', 'warning', { hostname: c.id, status: 'down' }));
     if (c.cameUp) out.push(alert('host.up', 'info', { hostname: c.id, status: 'up' }));
+    if (c.keyDenied !== null && c.keyDenied !== undefined) {
+      // The master refused a second key for this id (a reinstalled host, or someone posing as it).
+      out.push(
+        alert('key.denied', 'warning', {
+          hostname: c.id,
+          status: 'denied',
+          fingerprint: c.keyDenied.accepted,
+          denied: c.keyDenied.denied,
+        }),
+      );
+    }
     if (c.keyChangedFrom !== null) {
       const fingerprint = c.set.fingerprint;
       out.push(
