@@ -221,7 +221,7 @@ describe('POST /api/groups/{id}', () => {
     });
   });
 
-  it('runs local_batch: one element per return, silent members added', async () => {
+  it('runs local_batch: one element per host, silent members added, one action per host', async () => {
     const group = await makeGroup([host(4), env.down[0] ?? '']);
     const res = await env.api.request
       .post(`/api/groups/${group}`)
@@ -236,7 +236,10 @@ describe('POST /api/groups/{id}', () => {
         { [env.down[0] ?? '']: expect.stringMatching(/^Minion did not return/) },
       ]),
     );
-    expect(await actionsOf(env.api, body.task_id)).toHaveLength(2);
+    // The answering host's action carries its batch's jid (the run's task_id: its first batch).
+    expect(await actionsOf(env.api, body.task_id)).toEqual([
+      expect.objectContaining({ host: host(4), success: true, user: 'operator' }),
+    ]);
   });
 
   it('answers 422 for an empty group and 404 for an unknown one', async () => {

@@ -93,8 +93,10 @@ async function repairJob(rc: RepairContext, jid: string, out: JobsOutcome): Prom
     const where = { _id: { $in: returns.map((r) => `${jid}${r.host}`) } };
     const known = await runtime.resources
       .of(actions)
-      .find({ where, projection: { _id: 1 } }, systemContext(runtime, now));
-    const seen = new Set(known.map((d) => d._id));
+      .find({ where, projection: { _id: 1, salt_user: 1 } }, systemContext(runtime, now));
+    // Recorded already, with the publishing account when a path knew it (the events never do:
+    // only the job cache names it, so those are completed here once).
+    const seen = new Set(known.filter((d) => d.salt_user !== null || job.user === '').map((d) => d._id));
     const missing = returns.filter((r) => !seen.has(`${jid}${r.host}`));
     const created = new Set(await recordReturns(runtime, missing, now));
     out.actions += created.size;
