@@ -1,7 +1,8 @@
 /**
  * WORKERS=2: `fleet serve` (the bin, as a user starts it) forks two workers serving one port on
  * one SQLite file. Both answer requests and write to the store; the master's event stream is read
- * once and the sync runs in worker 1 whichever worker `POST /api/master/sync` lands on; a worker
+ * once and the sync runs in worker 1 whichever worker `POST /api/master/sync` lands on; an
+ * execution recorded by the worker that ran it and by worker 1's event reader is one action; a worker
  * killed is replaced; SIGTERM to the primary stops every process with status 0. A start that
  * cannot work (a busy port, a per-process memory store) is one line and status 1.
  */
@@ -176,6 +177,68 @@ describe('WORKERS=2', () => {
     const hosts = await call(url, 'GET', '/api/hosts');
     expect((hosts.json as { _items: unknown[] })._items.length).toBeGreaterThan(0);
   }, 30_000);
+
+  it('runs executions on a host and on a group: 200 each time, one action per host and jid, outcome and user right', async () => {
+    await until(() => sim.controls.openEventStreams() >= 1, 'the event stream', c);
+    await call(url, 'POST', '/api/master/sync');
+    const up = [...sim.fleet.minions.values()].filter((m) => m.key === 'accepted' && m.up);
+    const failing = up.find((m) => m.failingStates) ?? up[0];
+    const members = up.slice(0, 3).map((m) => m.id);
+    const group = await call(url, 'POST', '/api/groups', { name: 'cluster-exec', hosts: members });
+    expect(group.status).toBe(201);
+    const groupId = (group.json as { _id: string })._id;
+    const runs: Array<{ path: string; body: Record<string, unknown>; hosts: string[] }> = [];
+    for (let i = 0; i < 4; i++) {
+      runs.push({
+        path: `/api/hosts/${failing?.id ?? ''}`,
+        body: { exec_client: 'local', fun: 'state.apply', arg: ['common'] },
+        hosts: [failing?.id ?? ''],
+      });
+      runs.push({
+        path: `/api/groups/${groupId}`,
+        body: { exec_client: 'local', fun: 'test.ping' },
+        hosts: members,
+      });
+    }
+    // Each on a connection of its own: the two workers take turns, the event reader is worker 1.
+    const answers = await Promise.all(runs.map((r) => call(url, 'POST', r.path, r.body)));
+    expect(answers.map((a) => a.status)).toEqual(runs.map(() => 200));
+    const jids = answers.map((a) => (a.json as { task_id: string }).task_id);
+    // Let worker 1 handle the return events of every run (they are handled in order): a marker last.
+    sim.controls.minionEvent(members[0] ?? '', 'vnc/connect', {
+      hostname: 'cluster-marker',
+      status: 'connected',
+    });
+    const markerSeen = async (): Promise<boolean> => {
+      const res = await call(
+        url,
+        'GET',
+        `/api/alerts?where=${encodeURIComponent(JSON.stringify({ 'payload.hostname': 'cluster-marker' }))}`,
+      );
+      return (res.json as { _items: unknown[] })._items.length > 0;
+    };
+    const end = Date.now() + 30_000;
+    while (!(await markerSeen())) {
+      if (Date.now() > end) throw new Error('the marker event was not handled');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const [i, run] of runs.entries()) {
+      const res = await call(
+        url,
+        'GET',
+        `/api/actions?where=${encodeURIComponent(JSON.stringify({ jid: jids[i] }))}`,
+      );
+      const items = (res.json as { _items: Array<Record<string, unknown>> })._items;
+      expect(items.map((a) => a['host']).sort()).toEqual([...run.hosts].sort());
+      for (const a of items) {
+        expect(a['user']).toBe('root');
+        expect(a['success']).toBe(run.body['fun'] === 'test.ping' ? true : failing?.failingStates !== true);
+      }
+    }
+    expect(
+      logLines(c).filter((l) => l['msg'] === 'salt event could not be recorded (the next sync repairs it)'),
+    ).toEqual([]);
+  }, 60_000);
 
   it('replaces a worker that dies, and keeps serving', async () => {
     const [pid] = workerPids(c, 2);
