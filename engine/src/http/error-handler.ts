@@ -2,7 +2,8 @@
  * The one place errors become responses: `{"_status":"ERR","_error":{"code","message"}}`, plus
  * `_issues` on 422 (nested like the document), or `_items` with one status per document for a bulk
  * insert. Body-parser and Multer errors are translated; anything unknown is a bare 500 whose
- * detail goes to the log only.
+ * detail goes to the log only. A request the client cut off is logged in one line and answered to
+ * no one; and the handler never throws, so Express's own (HTML, with a stack) handler never answers.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Log } from '../definition/define';
@@ -14,6 +15,7 @@ import {
   PayloadTooLarge,
   UnsupportedMediaType,
 } from '../errors';
+import { MAX_BODY_KEY_LENGTH, MAX_BODY_KEYS, MAX_BODY_TEXT_BYTES } from '../query/bounds';
 
 interface ParserError {
   name?: string;
@@ -43,9 +45,9 @@ const BUSBOY_ERRORS: Readonly<Record<string, string>> = {
 const MULTER_ERRORS: Readonly<Record<string, string>> = {
   LIMIT_PART_COUNT: 'the body has too many parts',
   LIMIT_FILE_COUNT: 'the body has more files than this resource has media fields',
-  LIMIT_FIELD_KEY: 'a part name is too long',
-  LIMIT_FIELD_VALUE: 'a text part is larger than 1 MB',
-  LIMIT_FIELD_COUNT: 'the body has too many text parts',
+  LIMIT_FIELD_KEY: `a part name is longer than ${MAX_BODY_KEY_LENGTH} characters`,
+  LIMIT_FIELD_VALUE: `a text part is larger than ${MAX_BODY_TEXT_BYTES} bytes`,
+  LIMIT_FIELD_COUNT: `the body has more than ${MAX_BODY_KEYS} text parts`,
   LIMIT_UNEXPECTED_FILE: 'a file part is not named after a media field of this resource',
   MISSING_FIELD_NAME: 'a part has no name',
   LIMIT_FIELD_NESTING: 'a part name nests too deeply',
@@ -53,6 +55,20 @@ const MULTER_ERRORS: Readonly<Record<string, string>> = {
   INVALID_FIELD_NAME: 'a part name is not valid',
   STREAM_DESTROYED: 'the upload was cut off',
 };
+
+/**
+ * The errors of a request its client cut off (an upload aborted half-way): body-parser's
+ * `request.aborted`, Multer's "Request aborted" / "Request closed", the socket's reset.
+ */
+function cutOff(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as ParserError;
+  if (e.type === 'request.aborted') return 'request aborted';
+  if (e.code === 'ECONNRESET' || e.code === 'ECONNABORTED') return e.code;
+  if (e.message === 'Request aborted' || e.message === 'Request closed' || e.message === 'aborted')
+    return e.message.toLowerCase();
+  return undefined;
+}
 
 /** Body-parser / Multer errors to typed ones; null when the error is not one of theirs. */
 function translate(err: unknown, maxUploadBytes: number): HttpError | null {
@@ -93,23 +109,51 @@ export function errorBody(err: HttpError): Record<string, unknown> {
   return body;
 }
 
+/** The answer when rendering the error itself failed: static, so it cannot fail in turn. */
+const RENDER_FAILED = JSON.stringify({
+  _status: 'ERR',
+  _error: { code: 500, message: 'Internal server error' },
+});
+
 /** Express error middleware rendering every failure in the API's one error shape. */
 export function errorHandler(log: Log, maxUploadBytes: number): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
+    // The path only, as the request log: the query may hold filters (`where`) worth keeping out of logs.
+    const where = { method: req.method, path: req.originalUrl.split('?', 1)[0] };
+    const gone = cutOff(err);
+    if (gone !== undefined) {
+      log.info({ ...where, reason: gone }, 'request cut off by the client');
+      res.destroy();
+      return;
+    }
     const known = translate(err, maxUploadBytes);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    if (!known) {
-      // The path only, as the request log: the query may hold filters (`where`) worth keeping out of logs.
-      log.error({ err, method: req.method, path: req.originalUrl.split('?', 1)[0] }, 'unhandled error');
-      res.status(500).json({ _status: 'ERR', _error: { code: 500, message: 'Internal server error' } });
-      return;
+    try {
+      if (!known) {
+        log.error({ err, ...where }, 'unhandled error');
+        res.status(500).json({ _status: 'ERR', _error: { code: 500, message: 'Internal server error' } });
+        return;
+      }
+      if (known.status >= 500) log.warn({ status: known.status, message: known.message }, 'upstream error');
+      for (const [k, v] of Object.entries(known.headers ?? {})) res.setHeader(k, v);
+      res.status(known.status).json(errorBody(known));
+    } catch (failure) {
+      // An error body that cannot be rendered (JSON.stringify of issues nested past the stack):
+      // one line, no stack, and the static 500.
+      log.error(
+        {
+          ...where,
+          status: known?.status,
+          failure: failure instanceof Error ? failure.message : String(failure),
+        },
+        'error body could not be rendered',
+      );
+      if (res.headersSent) res.destroy();
+      else res.status(500).type('application/json').send(RENDER_FAILED);
     }
-    if (known.status >= 500) log.warn({ status: known.status, message: known.message }, 'upstream error');
-    for (const [k, v] of Object.entries(known.headers ?? {})) res.setHeader(k, v);
-    res.status(known.status).json(errorBody(known));
   };
 }
 

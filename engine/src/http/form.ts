@@ -9,8 +9,8 @@
 import express, { type RequestHandler } from 'express';
 import type { CompiledResource } from '../compile/compile';
 import type { Field } from '../definition/fields';
-import { PayloadTooLarge } from '../errors';
-import { assertJsonBounds, BODY_BOUNDS } from '../query/bounds';
+import { BadRequest } from '../errors';
+import { assertBodyBounds, MAX_BODY_KEYS, MAX_BODY_TEXT_BYTES } from '../query/bounds';
 
 /** The declared field a form key names: a top-level field, or a dotted sub-field (`spec.volts`). */
 function fieldNamed(res: CompiledResource, name: string): Field | undefined {
@@ -31,21 +31,22 @@ function convert(res: CompiledResource, name: string, value: string): unknown {
     }
     case 'object':
     case 'array':
+      // JSON.parse does not recurse; the whole body, this value in its place, is bounded next (formFields).
       try {
-        const parsed = JSON.parse(value) as unknown;
-        // The API router bounds JSON bodies before anything walks them; a JSON text part is bounded here.
-        assertJsonBounds(parsed, name, BODY_BOUNDS);
-        return parsed;
-      } catch (err) {
-        if (err instanceof SyntaxError) return value;
-        throw err;
+        return JSON.parse(value) as unknown;
+      } catch {
+        return value;
       }
     default:
       return value;
   }
 }
 
-/** The fields of a form with their text values converted (values given twice stay lists of text). */
+/**
+ * The fields of a form with their text values converted (values given twice stay lists of text),
+ * bounded as a JSON body is (depth, keys) before anything walks them: a dotted key nests as deep
+ * as it has segments once validated.
+ */
 export function formFields(
   res: CompiledResource,
   fields: Readonly<Record<string, unknown>>,
@@ -53,11 +54,9 @@ export function formFields(
   // No prototype: a field named `__proto__` is a field like any other (refused as unknown).
   const out = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(fields)) out[k] = typeof v === 'string' ? convert(res, k, v) : v;
+  assertBodyBounds(out);
   return out;
 }
-
-/** Most fields in one form (body-parser's default `parameterLimit`). */
-const MAX_FORM_FIELDS = 1000;
 
 /**
  * A form's fields by name, every key kept as sent (`__proto__`, `tags[]`: no bracket syntax, no
@@ -68,8 +67,7 @@ function parseForm(text: string): Record<string, string | string[]> {
   let count = 0;
   for (const [key, value] of new URLSearchParams(text)) {
     count += 1;
-    if (count > MAX_FORM_FIELDS)
-      throw new PayloadTooLarge(`The form has more than ${MAX_FORM_FIELDS} fields`);
+    if (count > MAX_BODY_KEYS) throw new BadRequest(`body: the form has more than ${MAX_BODY_KEYS} fields`);
     const seen = out[key];
     if (seen === undefined) out[key] = value;
     else if (Array.isArray(seen)) seen.push(value);
@@ -79,7 +77,7 @@ function parseForm(text: string): Record<string, string | string[]> {
 }
 
 /** The form's bytes as text (its charset honoured); the limit is the JSON body's, 1 MB. */
-const readForm = express.text({ type: 'application/x-www-form-urlencoded', limit: 1024 * 1024 });
+const readForm = express.text({ type: 'application/x-www-form-urlencoded', limit: MAX_BODY_TEXT_BYTES });
 
 /** Parses a form-urlencoded body of a write into converted fields. */
 export function formBody(res: CompiledResource): RequestHandler {
