@@ -156,6 +156,7 @@ export const groups = defineResource({
     {
       method: 'post',
       path: '/:id',
+      execution: true,
       role: 'operator',
       summary: 'Runs a Salt function on every host of the group (tgt: its host names, tgt_type: list)',
       body: checkedByHandler(executionRequest),

@@ -211,6 +211,7 @@ export const hosts = defineResource({
     {
       method: 'post',
       path: '/:id',
+      execution: true,
       role: 'operator',
       summary:
         'Runs a Salt function on the host through the master (execution proxying): {exec_client, fun, arg, kwarg, ...}',
@@ -227,6 +228,7 @@ export const hosts = defineResource({
     {
       method: 'post',
       path: '/:id/all_status',
+      execution: true,
       role: 'operator',
       summary:
         'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',

@@ -9,6 +9,7 @@ export { compileResource, type CompiledResource, type Reference, type Relation }
 export { createRegistry, type Registry } from './compile/registry';
 export { createEngine, SYSTEM, systemContext, type Engine, type EngineOptions } from './engine';
 export { apiDocument, apiRouter, type ApiOptions } from './http/api';
+export type { Admission, AdmittedRequest } from './http/context';
 export {
   createAuthenticator,
   defaultTokenName,

@@ -1,8 +1,9 @@
 /**
- * Per-token rate limits (issue 8): off by default; when set, executions and other writes are
- * counted apart, per token name, and a request over the limit is a 429 with Retry-After in the
- * error shape. Reads are never counted. And the log of an unhandled error names the path, never
- * the query (which may hold filters).
+ * Per-token rate limits: off by default; when set, executions and other writes are counted apart,
+ * per token name, and a request over the limit is a 429 with Retry-After in the error shape. Reads
+ * are never counted. The limits count the route the router matched: a path spelled in another case
+ * (`/API/alerts`) is no route at all (404), and no other spelling that reaches a route escapes its
+ * count. And the log of an unhandled error names the path, never the query (which may hold filters).
  */
 import { defineResource, f } from '../../engine/src';
 import { allResources } from '../../resources';
@@ -50,6 +51,56 @@ describe('with RATE_LIMIT_WRITES_PER_MIN=3 and RATE_LIMIT_EXEC_PER_MIN=2', () =>
   test('a request without a valid token is the 401 it was, not counted', async () => {
     for (let i = 0; i < 5; i++)
       expectEveError(await s.request.post('/api/groups').send({ name: 'anon' }), 401);
+  });
+});
+
+describe('the limits and the router agree on what a route is', () => {
+  let s: TestServer;
+  let host: string;
+  beforeAll(async () => {
+    s = await startTestServer({ env: { RATE_LIMIT_WRITES_PER_MIN: '5', RATE_LIMIT_EXEC_PER_MIN: '2' } });
+    host = (await insertHosts(s.store, 1)).docs[0]?._id ?? '';
+  });
+  afterAll(() => s.close());
+
+  test.each(['/API/alerts', '/Api/Alerts', '/api/ALERTS', '/api/Alerts/'])(
+    'POST %s matches no route: a 404 in the error shape, nothing stored',
+    async (path) => {
+      const res = await s.request
+        .post(path)
+        .set(auth('operator'))
+        .send({ type: `case-${path}` });
+      expect(expectEveError(res, 404)._error.message).toMatch(/^No route for POST /);
+      expect(await s.store.count('alerts', { type: `case-${path}` })).toBe(0);
+    },
+  );
+
+  test('every spelling that reaches POST /alerts counts: 5 writes pass, then 429', async () => {
+    const spellings = ['/api/alerts', '/api/alerts/', '/api/alerts?x=1', '/api//alerts', '/api/alerts/'];
+    const statuses: number[] = [];
+    for (const [i, path] of [...spellings, '/api/alerts', '/api/alerts/'].entries())
+      statuses.push(
+        (
+          await s.request
+            .post(path)
+            .set(auth('operator'))
+            .send({ type: `spell-${i}` })
+        ).status,
+      );
+    // `/api//alerts` is no route (404) and counts nothing; the other four count, the fifth write passes.
+    expect(statuses).toEqual([201, 201, 201, 404, 201, 201, 429]);
+    expect(await s.store.count('alerts', {})).toBe(5);
+  });
+
+  test('executions: /API/HOSTS/<id> and /api/hosts/<id>/ALL_STATUS are no route; /api/hosts/<id>/ counts', async () => {
+    const exec = (path: string) => s.request.post(path).set(auth('admin')).send({ fun: 'test.ping' });
+    for (const path of [`/API/HOSTS/${host}`, `/api/HOSTS/${host}`, `/api/hosts/${host}/ALL_STATUS`])
+      expectEveError(await exec(path), 404);
+    // No master is configured here: each execution is refused (503), yet it counts.
+    expect((await exec(`/api/hosts/${host}/`)).status).toBe(503);
+    expect((await exec(`/api/hosts/${host}/all_status`)).status).toBe(503);
+    const res = await exec(`/api/hosts/${host}`);
+    expect(expectEveError(res, 429)._error.message).toMatch(/^Too many executions by token "admin"/);
   });
 });
 

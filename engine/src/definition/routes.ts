@@ -80,6 +80,11 @@ export interface RouteSpec {
   readonly noContent?: true;
   /** The route answers a file (`download` results), never rendered. */
   readonly download?: true;
+  /**
+   * The route runs commands on hosts (a Salt function through the master): counted against the
+   * executions' rate limit rather than the writes' (docs/limits.md).
+   */
+  readonly execution?: true;
 }
 
 /** Why a route does not declare what it answers (exactly one of `response`, `renders`, `noContent`, `download`), or null. */

@@ -2,19 +2,25 @@
  * The `/api` router: the home document, the OpenAPI document, every resource's router, the media
  * endpoint. JSON body parsing is limited; the error handler is mounted by the caller after its
  * own routes.
+ *
+ * Paths match as the API documents them, case included (`/api/hosts`, never `/API/HOSTS`), as
+ * Eve's (werkzeug's) routing does: resource names and item ids are case-sensitive, and a route has
+ * one spelling, so what a policy keyed on routes (rate limits) counts is what ran. Express matches
+ * without case by default; every router of the API turns that off.
  */
 import express, { Router, type Request, type RequestHandler } from 'express';
 import type { Registry } from '../compile/registry';
 import type { Engine } from '../engine';
 import { NotFound, Unauthorized } from '../errors';
 import { openApiDocument } from '../openapi';
-import { assertJsonBounds, BODY_BOUNDS } from '../query/bounds';
+import { assertBodyBounds, MAX_BODY_TEXT_BYTES } from '../query/bounds';
 import { single } from '../query/params';
 import type { MediaInfo } from '../store/port';
 import type { Authenticator } from './auth';
 import { requireRole } from '../ops/access';
 import { handlersDecideFreshness } from './conditional';
-import type { ApiContext, HttpLimits } from './context';
+import { refuseDeclaredOver } from './declared-length';
+import type { Admission, ApiContext, HttpLimits } from './context';
 import {
   EXPIRES_PARAM,
   mediaLinks,
@@ -36,6 +42,8 @@ export interface ApiOptions {
    * this option they read back as `/api/media/<id>`, which needs the bearer header.
    */
   readonly mediaLinks?: MediaLinkOptions;
+  /** Asked about every request a route's guard lets through (per-token rate limits). */
+  readonly admit?: Admission;
 }
 
 /**
@@ -74,6 +82,9 @@ export function mediaHeaders(info: MediaInfo): Record<string, string> {
   };
 }
 
+/** How a media read was let in: a bearer token, or a signed link (with the caching its expiry allows). */
+type MediaReader = { readonly by: 'bearer' } | { readonly by: 'link'; readonly cacheControl: string };
+
 /**
  * Who may read a media file: a bearer token of any role, or, without an `Authorization` header, a
  * signed link's parameters. A bad or expired link is a 401 saying how to get a fresh one.
@@ -81,21 +92,21 @@ export function mediaHeaders(info: MediaInfo): Record<string, string> {
 function mediaReader(
   authenticator: Authenticator,
   links: MediaLinks | undefined,
-): (req: Request, id: string) => 'bearer' | 'link' {
+): (req: Request, id: string) => MediaReader {
   return (req, id) => {
     const header = req.get('authorization');
     const expires = single(req.query, EXPIRES_PARAM);
     const signature = single(req.query, SIGNATURE_PARAM);
     if (header !== undefined || links === undefined || (expires === undefined && signature === undefined)) {
       requireRole(authenticator.authenticate(header), 'viewer', 'GET /media/{id}');
-      return 'bearer';
+      return { by: 'bearer' };
     }
     const verdict = links.verify(id, expires, signature);
     if (verdict === 'expired')
       throw new Unauthorized('This media link has expired: read its item again for a fresh link');
-    if (verdict === 'invalid')
+    if (verdict === 'invalid' || expires === undefined)
       throw new Unauthorized('This media link is not valid: read its item again for a fresh link');
-    return 'link';
+    return { by: 'link', cacheControl: links.cacheControl(expires) };
   };
 }
 
@@ -125,19 +136,22 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
     runtime: engine.runtime,
     authenticator: options.authenticator,
     limits: options.limits,
+    ...(options.admit ? { admit: options.admit } : {}),
   };
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.use(handlersDecideFreshness);
-  router.use(
-    express.json({
-      limit: options.jsonLimitBytes ?? 1024 * 1024,
-      type: ['application/json', 'application/*+json'],
-    }),
-  );
-  // Bounded before anything walks the body recursively (validation, merge, etag, the store's JSON):
-  // a body nested 10,000 deep overflowed the stack further on (issue 8). JSON.parse itself does not recurse.
+  const jsonLimit = options.jsonLimitBytes ?? MAX_BODY_TEXT_BYTES;
+  // A body announced larger than any parser here takes is refused before it is read (uploads: multipart.ts).
+  const textLimit = Math.max(jsonLimit, MAX_BODY_TEXT_BYTES);
   router.use((req, _res, next) => {
-    if (req.body !== undefined) assertJsonBounds(req.body, 'body', BODY_BOUNDS);
+    if (!req.is('multipart/form-data')) refuseDeclaredOver(req, textLimit, `the ${textLimit} bytes allowed`);
+    next();
+  });
+  router.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
+  // Bounded before anything walks the body recursively (validation, merge, etag, the store's JSON):
+  // a body nested 10,000 deep overflowed the stack further on. JSON.parse itself does not recurse.
+  router.use((req, _res, next) => {
+    if (req.body !== undefined) assertBodyBounds(req.body);
     next();
   });
 
@@ -164,13 +178,16 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
 
   router.get('/media/:id', async (req, res) => {
     const id = String(req.params.id);
-    const by = mediaReaderOf(req, id);
+    const reader = mediaReaderOf(req, id);
     const found = await engine.runtime.media.open(id);
     if (!found) throw new NotFound(`Media "${id}" was not found`);
     for (const [name, value] of Object.entries(mediaHeaders(found.info))) res.setHeader(name, value);
     // A signed link is made to be opened from the client's page (`<img src>`), which is often on
     // another origin: CORP same-origin would block that load (https://fetch.spec.whatwg.org/#cross-origin-resource-policy-header).
-    if (by === 'link') res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (reader.by === 'link') {
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      res.setHeader('Cache-Control', reader.cacheControl);
+    }
     await new Promise<void>((resolve, reject) => {
       found.stream.on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
     });

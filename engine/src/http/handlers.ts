@@ -18,11 +18,15 @@ export function callContext(api: ApiContext, res: Response): CallContext {
   return { principal: res.locals.principal as Principal, now: stampNow(), runtime: api.runtime };
 }
 
-/** Authenticates and checks the role; stores the principal for the handler. */
-export function guard(api: ApiContext, role: Role, action: string): RequestHandler {
+/**
+ * Authenticates, checks the role and asks the admission policy (rate limits) about the route
+ * matched, by its one identity `action`; stores the principal for the handler.
+ */
+export function guard(api: ApiContext, role: Role, action: string, execution = false): RequestHandler {
   return (req, res, next) => {
     const principal = api.authenticator.authenticate(req.get('authorization'));
     requireRole(principal, role, action);
+    api.admit?.(principal, { method: req.method, action, execution });
     res.locals.principal = principal;
     next();
   };

@@ -20,7 +20,8 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Builds the router of one resource. */
 export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
-  const router = Router();
+  // Paths match as written, case included (api.ts).
+  const router = Router({ caseSensitive: true });
   const collection = api.runtime.resources.get(res.name);
   const m = res.def.methods;
   const allowed: Record<'/' | '/:id', string[]> = { '/': [], '/:id': [] };

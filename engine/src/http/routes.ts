@@ -43,7 +43,7 @@ function mount(
 ): void {
   router[route.method](
     route.path === '' ? '/' : route.path,
-    guard(api, route.role, action),
+    guard(api, route.role, action, route.execution === true),
     async (req, resp) => {
       const params = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, String(v)]));
       const ifMatch = req.get('if-match');
@@ -79,7 +79,8 @@ export function mountRoute(
 
 /** The router of a route group, mounted at `/<base>`. */
 export function groupRouter(api: ApiContext, group: RouteGroup): Router {
-  const router = Router();
+  // Paths match as written, case included (api.ts).
+  const router = Router({ caseSensitive: true });
   const methods = new Map<string, string[]>();
   for (const route of group.routes) {
     mount(api, router, route, `${route.method.toUpperCase()} /${group.base}${route.path}`, (args) =>

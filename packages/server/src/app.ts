@@ -1,13 +1,14 @@
 /**
  * The Express application: security headers, request ids and JSON request logs, CORS,
- * `/api/health`, the docs page, per-token rate limits, the engine's `/api` router, then the one
- * error handler.
+ * `/api/health`, the docs page, the engine's `/api` router (with per-token rate limits as its
+ * admission policy), then the one error handler.
  */
 import { hkdfSync, randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import { apiRouter, errorHandler, notFoundHandler, type Authenticator, type Engine } from '@fleet/engine';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import { requestFraming } from './client-errors';
 import { docsPage } from './docs-page';
 import { rateLimits } from './ratelimit';
 import { securityHeaders } from './security-headers';
@@ -108,10 +109,13 @@ export function cors(options: CorsOptions): RequestHandler {
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Paths match as documented, case included; the API's routers do the same (engine http/api.ts).
+  app.set('case sensitive routing', true);
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(securityHeaders());
   app.use(requestLog(options.log));
+  app.use(requestFraming());
   const { CORS_ORIGINS, CORS_ALLOWED_HEADERS, CORS_MAX_AGE_S } = options.config;
   if (CORS_ORIGINS.length > 0)
     app.use(
@@ -127,13 +131,10 @@ export function createApp(options: AppOptions): Express {
     res.status(status.status === 'ok' ? 200 : 503).json(status);
   });
   app.use('/api/docs', docsPage());
-  app.use(
-    rateLimits({
-      writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN,
-      execPerMin: options.config.RATE_LIMIT_EXEC_PER_MIN,
-      authenticator: options.authenticator,
-    }),
-  );
+  const admit = rateLimits({
+    writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN,
+    execPerMin: options.config.RATE_LIMIT_EXEC_PER_MIN,
+  });
   app.use(
     '/api',
     apiRouter(options.engine, {
@@ -144,6 +145,7 @@ export function createApp(options: AppOptions): Express {
         maxUploadBytes: options.config.MAX_UPLOAD_BYTES,
       },
       mediaLinks: { key: mediaSigningKey(options.secretKey), ttlSeconds: options.config.MEDIA_LINK_TTL_S },
+      ...(admit ? { admit } : {}),
     }),
   );
   app.use(notFoundHandler);

@@ -76,7 +76,7 @@ export function docsPage(): Router {
   const viewer = viewerPackage();
   const assets = `/api/docs/assets/${viewer.version}`;
   const html = page(assets);
-  const router = Router();
+  const router = Router({ caseSensitive: true });
   router.get('/', (_req, res) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);
     res.setHeader('Cache-Control', 'no-cache');

@@ -1,33 +1,31 @@
 /**
- * Per-token rate limits (issue 8), off unless configured: executions on the master
+ * Per-token rate limits, off unless configured: executions on the master
  * (`RATE_LIMIT_EXEC_PER_MIN`) and every other write (`RATE_LIMIT_WRITES_PER_MIN`), counted per
  * token name, so one script cannot flood the master or the store for everyone. Reads are never
  * limited here (their cost is bounded per request: docs/limits.md).
+ *
+ * The limits are the engine's admission policy: asked by the guard of the route the router
+ * matched, after authentication and the role check, with that route's one identity. So what is
+ * counted is what runs, whatever spelling of the path reached it; a path that matches no route
+ * runs nothing and counts nothing.
  *
  * A token bucket per name and kind: up to a minute's allowance at once, refilled evenly. Over the
  * limit a request is a 429 with `Retry-After`, the seconds until it would pass (RFC 6585 §4).
  * Counts live in this process: several instances each allow the limit.
  */
-import type { RequestHandler } from 'express';
-import { TooManyRequests, type Authenticator } from '@fleet/engine';
+import { TooManyRequests, type Admission, type AdmittedRequest } from '@fleet/engine';
 
 export interface RateLimitOptions {
   /** Writes (POST/PUT/PATCH/DELETE other than executions) per token per minute; 0 = unlimited. */
   readonly writesPerMin: number;
-  /** Executions (`POST /api/hosts/{id}`, `/api/hosts/{id}/all_status`, `/api/groups/{id}`) per token per minute; 0 = unlimited. */
+  /** Executions (routes declared `execution`: running a Salt function on hosts) per token per minute; 0 = unlimited. */
   readonly execPerMin: number;
-  readonly authenticator: Authenticator;
   /** Milliseconds (tests pass a clock). */
   readonly now?: () => number;
 }
 
 type Kind = 'exec' | 'writes';
 
-/** Routes that run a Salt function through the master (resources/hosts.ts, groups.ts). */
-const EXEC_ROUTES: readonly RegExp[] = [
-  /^\/api\/hosts\/[^/]+(?:\/all_status)?\/?$/,
-  /^\/api\/groups\/[^/]+\/?$/,
-];
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** 429 with the seconds to wait. */
@@ -39,33 +37,27 @@ interface Bucket {
 }
 
 /** What a request counts against, if anything. */
-function kindOf(method: string, path: string): Kind | undefined {
-  if (!WRITE_METHODS.has(method) || !path.startsWith('/api/')) return undefined;
-  return method === 'POST' && EXEC_ROUTES.some((r) => r.test(path)) ? 'exec' : 'writes';
+function kindOf(request: AdmittedRequest): Kind | undefined {
+  if (!WRITE_METHODS.has(request.method)) return undefined;
+  return request.execution ? 'exec' : 'writes';
 }
 
-/** The middleware; a no-op when both limits are 0. Mount it on the app (it reads the whole path), before `/api`. */
-export function rateLimits(options: RateLimitOptions): RequestHandler {
+const VARIABLE: Readonly<Record<Kind, string>> = {
+  exec: 'RATE_LIMIT_EXEC_PER_MIN',
+  writes: 'RATE_LIMIT_WRITES_PER_MIN',
+};
+
+/** The admission policy of the limits; undefined when both are 0 (nothing to count). */
+export function rateLimits(options: RateLimitOptions): Admission | undefined {
   const now = options.now ?? Date.now;
   const perMin: Record<Kind, number> = { exec: options.execPerMin, writes: options.writesPerMin };
-  const variable: Record<Kind, string> = {
-    exec: 'RATE_LIMIT_EXEC_PER_MIN',
-    writes: 'RATE_LIMIT_WRITES_PER_MIN',
-  };
   const buckets = new Map<string, Bucket>();
-  if (perMin.exec === 0 && perMin.writes === 0) return (_req, _res, next) => next();
-  return (req, _res, next) => {
-    const kind = kindOf(req.method, req.path);
+  if (perMin.exec === 0 && perMin.writes === 0) return undefined;
+  return (principal, request) => {
+    const kind = kindOf(request);
     const limit = kind === undefined ? 0 : perMin[kind];
-    if (kind === undefined || limit === 0) return next();
-    let name: string;
-    try {
-      name = options.authenticator.authenticate(req.get('authorization')).name;
-    } catch {
-      // Not authenticated: the API answers the 401 itself; nothing to count against.
-      return next();
-    }
-    const key = `${kind}\u0000${name}`;
+    if (kind === undefined || limit === 0) return;
+    const key = `${kind}\u0000${principal.name}`;
     const t = now();
     const rate = limit / 60_000;
     const bucket = buckets.get(key) ?? { tokens: limit, at: t };
@@ -74,15 +66,13 @@ export function rateLimits(options: RateLimitOptions): RequestHandler {
     buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return next();
+      return;
     }
     const waitS = Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000));
     const what = kind === 'exec' ? 'executions' : 'writes';
-    next(
-      new RateLimited(
-        `Too many ${what} by token "${name}": the limit is ${limit} a minute (${variable[kind]}); retry in ${waitS} s`,
-        waitS,
-      ),
+    throw new RateLimited(
+      `Too many ${what} by token "${principal.name}": the limit is ${limit} a minute (${VARIABLE[kind]}); retry in ${waitS} s`,
+      waitS,
     );
   };
 }
