@@ -124,6 +124,30 @@ describe("requests Node's HTTP parser refuses are answered in the error shape", 
       `G\u0000T /api/hosts HTTP/1.1\r\nHost: x\r\n\r\n`,
       /method|not valid/,
     ],
+    [
+      'Content-Length given twice (the same value)',
+      400,
+      `POST /api/groups HTTP/1.1\r\nHost: x\r\n${admin}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}`,
+      /^The request has more than one Content-Length header \(RFC 9112 §6\.3\): send exactly one$/,
+    ],
+    [
+      'no Host header on HTTP/1.1',
+      400,
+      `GET /api/hosts HTTP/1.1\r\n${viewer}\r\n`,
+      /^The request has no Host header: HTTP\/1\.1 requires one \(RFC 9112 §3\.2\)$/,
+    ],
+    [
+      'an expectation other than 100-continue',
+      417,
+      `GET /api/hosts HTTP/1.1\r\nHost: x\r\nExpect: x-bogus\r\n${viewer}\r\n`,
+      /^The request expects "x-bogus": this server meets only Expect: 100-continue/,
+    ],
+    [
+      'Transfer-Encoding on HTTP/1.0',
+      400,
+      `POST /api/groups HTTP/1.0\r\nHost: x\r\n${admin}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n11\r\n{"name":"te-1-0"}\r\n0\r\n\r\n`,
+      /^Transfer-Encoding is not part of HTTP\/1\.0 \(RFC 9112 §6\.1\)/,
+    ],
   ])('%s: %s', async (_name, status, request, message) => {
     const res = await rawRequest(s.url, request);
     expect(res.status).toBe(status);
@@ -136,9 +160,61 @@ describe("requests Node's HTTP parser refuses are answered in the error shape", 
     expect(error.message).toMatch(message);
   });
 
-  test('the server keeps answering after each of them', async () => {
+  test('the server keeps answering after each of them, and stored nothing they carried', async () => {
     expect((await s.request.get('/api/hosts').set(auth('viewer'))).status).toBe(200);
+    expect(await s.store.count('groups', { name: 'te-1-0' })).toBe(0);
   });
+
+  test('HTTP/1.0 needs no Host, and 100-continue is still met', async () => {
+    const old = await rawRequest(s.url, `GET /api/hosts HTTP/1.0\r\n${viewer}\r\n`);
+    expect(old.status).toBe(200);
+    const body = '{"name":"continued"}';
+    const continued = await rawRequest(
+      s.url,
+      `POST /api/groups HTTP/1.1\r\nHost: x\r\n${admin}Content-Type: application/json\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(continued.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+  });
+});
+
+describe('a body announced larger than the route takes is refused before it is read', () => {
+  test.each([
+    [
+      'an upload of 100 MB',
+      '/api/files',
+      TOKENS.operator,
+      'multipart/form-data; boundary=b',
+      /more than an upload to files may be/,
+    ],
+    [
+      'a JSON body of 100 MB',
+      '/api/groups',
+      TOKENS.admin,
+      'application/json',
+      /more than the 1048576 bytes allowed/,
+    ],
+    [
+      'a form of 100 MB',
+      '/api/groups',
+      TOKENS.admin,
+      'application/x-www-form-urlencoded',
+      /more than the 1048576 bytes allowed/,
+    ],
+  ])(
+    '%s: 413 in the error shape at once, the connection closed',
+    async (_name, path, token, type, message) => {
+      // Only the head and a few bytes are sent: the answer comes without the rest of the body.
+      const res = await rawRequest(
+        s.url,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: 104857600\r\n\r\n--b\r\n`,
+      );
+      expect(res.status).toBe(413);
+      expect(res.headers.connection).toBe('close');
+      const error = rawError(res);
+      expect(error.message).toMatch(/^The request body is 104857600 bytes by its Content-Length, more than /);
+      expect(error.message).toMatch(message);
+    },
+  );
 });
 
 describe('multipart parts with control bytes in their headers are a 400, not a 500', () => {

@@ -53,9 +53,9 @@ export function parseRaw(text: string): RawResponse {
   };
 }
 
-/** The API's error body, parsed from a raw response; throws when it is not one. */
+/** The API's error body (UTF-8 JSON), parsed from a raw response; throws when it is not one. */
 export function rawError(res: RawResponse): { code: number; message: string } {
-  const parsed = JSON.parse(res.body) as {
+  const parsed = JSON.parse(Buffer.from(res.body, 'latin1').toString('utf8')) as {
     _status?: unknown;
     _error?: { code?: unknown; message?: unknown };
   };

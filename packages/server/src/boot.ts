@@ -20,7 +20,7 @@ import { allResources, allRouteGroups } from '@fleet/resources';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { clientErrorHandler } from './client-errors';
+import { guardProtocol, SERVER_OPTIONS } from './client-errors';
 import { ConfigError, type Config } from './config';
 import { startIntegrations, type SyncTrigger } from './integrations';
 import { startSnapshotLoop } from './snapshots';
@@ -249,9 +249,9 @@ async function startBackground(
 
 /** Listens on PORT/HOST; a port in use (or forbidden) is one line naming it. */
 async function listen(app: Express, config: Config, log: Logger): Promise<Server> {
-  const server = createServer(app);
-  // Parser-level refusals (431, bad chunking...) in the error shape (client-errors.ts).
-  server.on('clientError', clientErrorHandler(log));
+  const server = createServer(SERVER_OPTIONS, app);
+  // Parser-level refusals (431, bad chunking...) and expectations in the error shape (client-errors.ts).
+  guardProtocol(server, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => {
