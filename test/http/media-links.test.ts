@@ -8,8 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mediaLinks } from '../../engine/src/http/media-links';
+import { MAX_LINK_TTL_S, mediaLinks } from '../../engine/src/http/media-links';
 import { mediaSigningKey } from '../../packages/server/src/app';
+import { ConfigError, loadConfig } from '../../packages/server/src/config';
 import { auth, expectEveError, startTestServer, uniqueName, type TestServer } from '../helpers';
 
 const LINK = /^\/api\/media\/([0-9a-f]{24})\?expires=(\d+)&signature=([A-Za-z0-9_-]{43})$/;
@@ -68,6 +69,18 @@ describe('a file read back', () => {
     expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
+  it('is cacheable by the browser alone, and only until the link expires', async () => {
+    const file = await uploaded();
+    const res = await t.request.get(file.data).responseType('blob');
+    expect(res.status).toBe(200);
+    const m = /^private, max-age=(\d+)$/.exec(String(res.headers['cache-control']));
+    expect(m).not.toBeNull();
+    const maxAge = Number(m?.[1]);
+    expect(maxAge).toBeGreaterThan(0);
+    expect(maxAge).toBeLessThanOrEqual(file.expires - Math.floor(Date.now() / 1000) + 1);
+    expect(maxAge).toBeGreaterThanOrEqual(120 - 5);
+  });
+
   it('is an item GET answered in full even with its ETag: a 304 would keep links that expire', async () => {
     const file = await uploaded();
     const first = await t.request.get(`/api/files/${file.id}`).set(auth('viewer'));
@@ -106,6 +119,38 @@ describe('a link that is not ours to honour', () => {
       const err = expectEveError(await t.request.get(path), 401);
       expect(err._error.message).toBe('This media link is not valid: read its item again for a fresh link');
     }
+  });
+
+  it('is a 401 when its expiry is spelled otherwise (a leading zero), though the number is the one signed', async () => {
+    const a = await uploaded();
+    for (const spelled of [
+      `0${a.expires}`,
+      `00${a.expires}`,
+      `+${a.expires}`,
+      `${a.expires}.0`,
+      ` ${a.expires}`,
+    ]) {
+      const path = `/api/media/${a.media}?expires=${encodeURIComponent(spelled)}&signature=${a.signature}`;
+      const err = expectEveError(await t.request.get(path), 401);
+      expect(err._error.message).toBe('This media link is not valid: read its item again for a fresh link');
+    }
+    expect((await t.request.get(a.data)).status).toBe(200);
+  });
+
+  it('is a 401 when it expires later than any link this service makes, even signed with its key', async () => {
+    const file = await uploaded();
+    const now = Math.floor(Date.now() / 1000);
+    for (const expires of [now + MAX_LINK_TTL_S + 3600, now + 10 * 365 * 86400, 999_999_999_999]) {
+      const err = expectEveError(await t.request.get(serverLinks().sign(file.media, expires)), 401);
+      expect(err._error.message).toBe('This media link is not valid: read its item again for a fresh link');
+    }
+    // The longest TTL the setting allows still opens.
+    expect((await t.request.get(serverLinks().sign(file.media, now + MAX_LINK_TTL_S))).status).toBe(200);
+  });
+
+  it('bounds expiries by the setting: MEDIA_LINK_TTL_S accepts the longest TTL and no more', () => {
+    expect(loadConfig({ MEDIA_LINK_TTL_S: String(MAX_LINK_TTL_S) }).MEDIA_LINK_TTL_S).toBe(MAX_LINK_TTL_S);
+    expect(() => loadConfig({ MEDIA_LINK_TTL_S: String(MAX_LINK_TTL_S + 1) })).toThrow(ConfigError);
   });
 
   it('is a 401 once expired, saying so', async () => {

@@ -19,6 +19,9 @@ export const SIGNATURE_PARAM = 'signature';
  */
 const STEP_S = 60;
 
+/** The longest a link may be valid (MEDIA_LINK_TTL_S's maximum, a week): a later expiry is never ours. */
+export const MAX_LINK_TTL_S = 7 * 86400;
+
 export interface MediaLinkOptions {
   /** The signing key: never the key that seals secrets. */
   readonly key: Buffer;
@@ -36,11 +39,20 @@ export interface MediaLinks {
   sign(id: string, expires: number): string;
   /** Checks the `expires` and `signature` parameters given with `id`. */
   verify(id: string, expires: string | undefined, signature: string | undefined, now?: number): LinkVerdict;
+  /**
+   * The `Cache-Control` of what a valid link opens: private (the link is the credential; no
+   * shared cache keeps it), fresh until the link expires and no longer.
+   */
+  cacheControl(expires: string, now?: number): string;
 }
 
 /** A base64url HMAC-SHA256 is 43 characters. */
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
-const EXPIRY = /^\d{1,12}$/;
+/**
+ * An expiry as we write it: decimal digits without a leading zero. The signature covers the
+ * number, so `0123` would pass as `123`: only one spelling of a link opens the file.
+ */
+const EXPIRY = /^(?:0|[1-9]\d{0,11})$/;
 
 /** Signs and checks media links with `options.key`. */
 export function mediaLinks(options: MediaLinkOptions): MediaLinks {
@@ -65,7 +77,12 @@ export function mediaLinks(options: MediaLinkOptions): MediaLinks {
       const given = Buffer.from(signature);
       const expected = Buffer.from(mac(id, Number(expires)).toString('base64url'));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+      // No link we sign lives longer than the longest TTL: a later expiry was not made by this service.
+      if (Number(expires) * 1000 > now + (MAX_LINK_TTL_S + STEP_S) * 1000) return 'invalid';
       return Number(expires) * 1000 < now ? 'expired' : 'ok';
+    },
+    cacheControl(expires, now = Date.now()) {
+      return `private, max-age=${Math.max(0, Math.floor(Number(expires) - now / 1000))}`;
     },
   };
 }

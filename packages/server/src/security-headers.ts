@@ -1,12 +1,13 @@
 /**
- * Security headers of every response (issue 8), written by hand: an API of JSON and downloads
+ * Security headers of every response, written by hand: an API of JSON and downloads
  * needs a handful, not a framework. The set follows OWASP's REST Security Cheat Sheet ("Security
  * headers": nosniff, `frame-ancestors 'none'`, `X-Frame-Options: DENY`) and helmet's defaults for
  * the rest. Nothing here may load or frame anything: a JSON body is never a page.
  *
  * Left out on purpose: `Strict-Transport-Security` (the server speaks plain HTTP; TLS and HSTS
  * belong to the proxy in front of it) and `Cache-Control` (items and lists carry their own
- * validators, ETag and Last-Modified).
+ * validators, ETag and Last-Modified; media opened through a signed link say how long they may be
+ * kept, engine http/api.ts).
  */
 import type { RequestHandler } from 'express';
 
