@@ -74,6 +74,7 @@ export {
 } from './lib/master';
 export type { OutwardAnswer, OutwardRequest } from './lib/master';
 export { cronError, nextRun, type Schedule } from './tasks/schedule';
+export { tokenNameProblem, TOKEN_NAME_RULE } from './api_tokens';
 
 /** The compact host-list history (snapshot loop, migration, seed): docs/statistics.md. */
 export * as snapshotHistory from './hosts_statistic/history';

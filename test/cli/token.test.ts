@@ -129,8 +129,53 @@ describe('what token refuses', () => {
     await expect(attempt).rejects.toThrow(message);
   });
 
-  it('a name that could not be logged as it is (422 from the resource)', async () => {
-    await expect(tokenCommand(['create', 'two words'], env)).rejects.toBeInstanceOf(Unprocessable);
+  it.each([
+    [
+      'two words',
+      'a token name is 1 to 64 characters: lowercase letters, digits, "_", "." and "-", starting with a letter or digit (got "two words")',
+    ],
+    ['ADMIN', '(got "ADMIN")'],
+    ['.dot', '(got ".dot")'],
+    [
+      'a'.repeat(65),
+      'a token name is 1 to 64 characters: lowercase letters, digits, "_", "." and "-", starting with a letter or digit (got 65 characters)',
+    ],
+    [
+      'system',
+      '"system" is reserved: the service records its own actions (the scheduler, the sync) under it',
+    ],
+    ['constructor', '"constructor" is reserved: it names a property of every JavaScript object'],
+    ['__proto__', '"__proto__" is reserved'],
+    ['prototype', '"prototype" is reserved'],
+    [
+      'token-0a1b2c3d',
+      '"token-0a1b2c3d" is reserved: API_TOKENS without a name are named token-<8 hex digits>',
+    ],
+  ])(
+    'token create %j: refused by the name rule, before the store is opened, and by the resource',
+    async (name, message) => {
+      const attempt = tokenCommand(['create', name], env);
+      await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+      await expect(attempt).rejects.toThrow(`token create: `);
+      await expect(attempt).rejects.toThrow(message);
+      // The resource holds the same rule for any other writer, with the same sentence.
+      const tokens = a.engine.runtime.resources.of(api_tokens);
+      const direct = tokens.create(
+        { name, role: 'viewer', digest: 'a'.repeat(64) },
+        systemContext(a.engine.runtime),
+      );
+      await expect(direct).rejects.toBeInstanceOf(Unprocessable);
+      await expect(direct).rejects.toThrow(message);
+      expect(await tokens.find({ where: { name } }, systemContext(a.engine.runtime))).toEqual([]);
+    },
+  );
+
+  it('a name of 64 characters, lowercase, digits and _.- is taken', async () => {
+    const name = `ci_bot.v2-${'x'.repeat(54)}`;
+    expect(name).toHaveLength(64);
+    expect((await tokenCommand(['create', name], env)).stderr).toContain(
+      `Created the viewer token "${name}"`,
+    );
   });
 
   it('has no HTTP door: /api/api_tokens answers 405 and the document has no path for it', async () => {

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatHttpDate, isRole, systemContext, tokenDigest, type Role } from '@fleet/engine';
-import { api_tokens } from '@fleet/resources';
+import { api_tokens, TOKEN_NAME_RULE, tokenNameProblem } from '@fleet/resources';
 import { ConfigError } from '../config';
 import { tokenGrants } from '../secrets';
 import { withEngine, type CommandEngine } from './engine';
@@ -19,7 +19,8 @@ export const TOKEN_USAGE = `usage: fleet token create <name> [--role viewer|oper
        fleet token list
        fleet token revoke <name>
 
-create  makes a token, prints it once on stdout (keep it: only its digest is stored)
+create  makes a token, prints it once on stdout (keep it: only its digest is stored);
+        ${TOKEN_NAME_RULE}, and not system, constructor, prototype or token-<8 hex digits>
 list    names, roles and dates of every token: API_TOKENS, the generated admin token, the stored ones
 revoke  ends a stored token (kept in the list, marked revoked)
 
@@ -64,6 +65,9 @@ function parse(argv: readonly string[]): { action: string; name: string | undefi
     throw new ConfigError(`token ${action}: name the token\n${TOKEN_USAGE}`);
   if (values.role !== undefined && action !== 'create')
     throw new ConfigError(`token ${action}: --role is for create\n${TOKEN_USAGE}`);
+  // Checked before the store is opened: the rule's sentence, not a validation summary.
+  const problem = action === 'create' && name !== undefined ? tokenNameProblem(name) : null;
+  if (problem !== null) throw new ConfigError(`token create: ${problem}`);
   return { action, name, role: values.role ?? 'viewer' };
 }
 
