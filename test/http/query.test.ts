@@ -335,9 +335,35 @@ describe('projection', () => {
     ['an unknown field', '{"colour": 1}', /unknown field "colour"/],
     ['a value other than 0 or 1', '{"ip": 2}', /0 or 1/],
     ['a JSON array', '["ip"]', /object/],
+    [
+      'an exclusion inside a field lists leave out (it was "an operator got a value of the wrong type")',
+      '{"grain.cpu_model": 0}',
+      /^projection: "grain\.cpu_model" lies in "grain", which lists leave out unless a projection asks for it, so it cannot be excluded there: name the fields of "grain" wanted instead \(\{"grain\.<field>": 1\}\), or read one item$/,
+    ],
+    [
+      'a field and a path inside it',
+      '{"grain": 1, "grain.os": 1}',
+      /^projection: "grain" and "grain\.os" overlap \(one lies inside the other\): give one of them$/,
+    ],
+    [
+      'a path and a path inside it, excluded',
+      '{"ip": 0, "grain.a": 0, "grain.a.b": 0}',
+      /^projection: "grain\.a" and "grain\.a\.b" overlap/,
+    ],
   ])('400 for %s', async (_name, projection, message) => {
     const body = expectEveError(await s.request.get('/api/hosts').query({ projection }).set(viewer), 400);
     expect(body._error.message).toMatch(message);
+  });
+
+  test('an item shows grain: an exclusion inside it is met there', async () => {
+    const { docs } = await fleet();
+    const res = await s.request
+      .get(`/api/hosts/${String(docs[0]?._id)}`)
+      .query({ projection: '{"grain.num_cpus": 0}' })
+      .set(viewer);
+    expect(res.status).toBe(200);
+    expect(res.body.grain).toMatchObject({ kernel: 'Linux' });
+    expect(res.body.grain).not.toHaveProperty('num_cpus');
   });
 
   test('400 on an item GET too', async () => {

@@ -110,7 +110,38 @@ export function parseProjection(
   const flags = new Set(Object.values(out));
   if (flags.size > 1)
     throw new BadRequest('projection: mix of inclusion (1) and exclusion (0) is not allowed');
+  assertNoOverlap(Object.keys(out));
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * A field and a path inside it (`grain` and `grain.os`) are one request made twice with two
+ * meanings: the stores refuse them ("path collision"), so it is refused here, naming both.
+ */
+function assertNoOverlap(paths: readonly string[]): void {
+  const sorted = [...paths].sort();
+  for (let i = 1; i < sorted.length; i++) {
+    const [outer, inner] = [sorted[i - 1] ?? '', sorted[i] ?? ''];
+    if (inner.startsWith(`${outer}.`))
+      throw new BadRequest(
+        `projection: "${outer}" and "${inner}" overlap (one lies inside the other): give one of them`,
+      );
+  }
+}
+
+/**
+ * Lists leave some fields out unless a projection asks for them (a host's `grain`): an exclusion
+ * of a path inside one cannot be met (its field is not there to take the path out of, and asking
+ * for the field as well is a mix of 1 and 0), so it is refused saying what to ask for instead.
+ */
+function assertReachableInList(res: CompiledResource, projection: Readonly<Record<string, 0 | 1>>): void {
+  for (const [path, flag] of Object.entries(projection)) {
+    const top = path.split('.', 1)[0] ?? '';
+    if (flag === 0 && path !== top && res.hiddenInList.includes(top))
+      throw new BadRequest(
+        `projection: "${path}" lies in "${top}", which lists leave out unless a projection asks for it, so it cannot be excluded there: name the fields of "${top}" wanted instead ({"${top}.<field>": 1}), or read one item`,
+      );
+  }
 }
 
 /** `embedded`: `{"field": 1}` on declared relations only. */
@@ -165,6 +196,7 @@ export function parseListParams(res: CompiledResource, query: RawQuery, limits: 
   const projection = remembered(res, 'projection', single(query, 'projection'), (raw) =>
     parseProjection(res, raw),
   );
+  if (projection) assertReachableInList(res, projection);
   const requested = parsePositiveInt(query, 'max_results', limits.defaultMaxResults);
   const maxResults = Math.min(requested, limits.paginationLimit);
   const page = parsePositiveInt(query, 'page', 1);
