@@ -1,13 +1,17 @@
 /**
- * Property-based (fast-check, issue 8): generated `where`, `sort`, `projection`, paging, write
- * bodies and multipart parts, sent over HTTP as a viewer, an operator or an admin would. Whatever
- * the input: never a 5xx, every 4xx in the error shape, every answer within the budget (a generous
- * bound: no request may hold the server for more than about a second, docs/limits.md).
+ * Property-based (fast-check): generated `where`, `sort`, `projection`, paging, write bodies,
+ * multipart parts, form keys and multipart field names (their depth, count and length), and the
+ * admin-only inputs that are addresses (the resolver of settings and of request_ips, the VPN
+ * managers' addresses), sent over HTTP as a viewer, an operator or an admin would. Whatever the
+ * input: never a 5xx, every 4xx in the error shape, every answer within the budget (a generous
+ * bound: no request may hold the server for more than about a second, docs/limits.md). Bodies past
+ * the body bounds are refused by them (400 naming `body`, or the upload's limit) and never reach
+ * validation; an address is stored or used only when it is an http(s) URL naming a host.
  * A fixed seed and bounded runs keep it to a few seconds and reproducible.
  */
 import fc from 'fast-check';
 import { auth, insertHosts, startTestServer, type TestRole, type TestServer } from '../helpers';
-import { multipartBody, rawPost, rawRequest } from './support';
+import { multipartBody, rawError, rawPost, rawRequest } from './support';
 
 /** Generous: the budget of a request is about 1 s on the 1,000,000-action store; these stores are small. */
 const ANSWER_BUDGET_MS = 2000;
@@ -442,6 +446,243 @@ describe('generated requests never answer 5xx, and every 4xx is in the error sha
         );
       }),
       { seed: SEED, numRuns: 120 },
+    );
+  });
+});
+
+/** The body bounds (docs/limits.md), restated here as the oracle of the properties below. */
+const BOUND = { depth: 32, keys: 1000, keyLength: 256 };
+
+/** Dotted names of every shape that matters: a few segments, thousands, long ones, odd segments. */
+const segment = fc.constantFrom('a', 'payload', 'name', 'x1', '__proto__', 'constructor', '', 'tags', '0');
+const dottedName = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.array(segment, { minLength: 1, maxLength: 40 }).map((parts) => parts.join('.')),
+  },
+  // Around the depth bound within the length bound (at most 124 segments fit 256 characters), and past both.
+  { weight: 2, arbitrary: fc.integer({ min: 20, max: 124 }).map((n) => `payload${'.a'.repeat(n)}`) },
+  { weight: 1, arbitrary: fc.integer({ min: 125, max: 6000 }).map((n) => `payload${'.a'.repeat(n)}`) },
+  { weight: 1, arbitrary: fc.integer({ min: 200, max: 3000 }).map((n) => 'k'.repeat(n)) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[a-z._]{0,24}$/) },
+);
+/** Distinct names (a name given twice is a list, one level more), a few or about the most allowed. */
+const names = fc.oneof(
+  { weight: 4, arbitrary: fc.uniqueArray(dottedName, { maxLength: 8 }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: BOUND.keys - 5, max: BOUND.keys + 5 })
+      .map((n) => Array.from({ length: n }, (_, i) => `payload.k${i}`)),
+  },
+);
+
+/** Whether fields of these names pass the body bounds: a dotted name nests a level per segment. */
+function withinBounds(fieldNames: readonly string[]): boolean {
+  return (
+    fieldNames.length <= BOUND.keys &&
+    fieldNames.every((n) => n.length <= BOUND.keyLength && n.split('.').length <= BOUND.depth)
+  );
+}
+
+/**
+ * The property of the bounds: fields past them never reach validation (a 400, or 413, and never a
+ * 2xx or a 422: the refusal may name another fault of the body found first); fields within them
+ * are never refused by them.
+ */
+function expectBoundsKept(
+  what: string,
+  fieldNames: readonly string[],
+  status: number,
+  refusedByBounds: boolean,
+): void {
+  if (withinBounds(fieldNames)) expect({ what, refusedByBounds }).toEqual({ what, refusedByBounds: false });
+  else expect({ what, refused: status === 400 || status === 413 }).toEqual({ what, refused: true });
+}
+
+/** An answer of a raw request, for {@link expectWellFormed}. */
+async function rawAnswer(request: Buffer): Promise<Answer> {
+  const started = performance.now();
+  const res = await rawRequest(s.url, request);
+  return {
+    status: res.status,
+    contentType: res.headers['content-type'],
+    text: Buffer.from(res.body, 'latin1').toString('utf8'),
+    ms: performance.now() - started,
+  };
+}
+
+describe('form keys and multipart field names: past the bounds refused by them, within them judged by validation', () => {
+  test('form keys of any depth, count and length (POST /api/alerts, operator)', async () => {
+    await fc.assert(
+      fc.asyncProperty(names, async (keys) => {
+        const fields = ['type', ...keys.filter((k) => k !== 'type')];
+        const text = fields
+          .map((k) => `${encodeURIComponent(k)}=${k === 'type' ? 'prop-form' : '1'}`)
+          .join('&');
+        const started = performance.now();
+        const res = await s.request.post('/api/alerts').set(auth('operator')).type('form').send(text);
+        const answer = {
+          status: res.status,
+          contentType: res.headers['content-type'],
+          text: res.text,
+          ms: performance.now() - started,
+        };
+        const what = `form of ${fields.length} keys, longest ${Math.max(...fields.map((k) => k.length))}`;
+        expectWellFormed(answer, what);
+        const refusedByBounds = res.status === 400 && /^body: /.test(String(res.body?._error?.message));
+        expectBoundsKept(what, fields, res.status, refusedByBounds);
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  });
+
+  test('multipart field names of any depth, count and length (POST /api/files, operator)', async () => {
+    const file = { name: 'data', value: 'hello', filename: 'a.txt', contentType: 'text/plain' };
+    await fc.assert(
+      fc.asyncProperty(names, async (fieldNames) => {
+        const text = fieldNames.filter((n) => n !== 'data');
+        const { body, contentType } = multipartBody([...text.map((name) => ({ name, value: 'x' })), file]);
+        const answer = await rawAnswer(
+          rawPost('/api/files', { ...auth('operator'), 'Content-Type': contentType }, body),
+        );
+        const what = `multipart of ${text.length} text parts, longest name ${Math.max(0, ...text.map((n) => n.length))}`;
+        expectWellFormed(answer, what);
+        const message =
+          answer.status === 400
+            ? rawError({ status: 400, headers: {}, body: answer.text, text: '' }).message
+            : '';
+        const refusedByBounds =
+          /^(body: |Upload refused: (a part name is longer|the body has more than \d+ text parts))/.test(
+            message,
+          );
+        expectBoundsKept(what, text, answer.status, refusedByBounds);
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  });
+});
+
+/** Addresses an admin may type: URLs of every scheme, credentials, link-local and private hosts, junk. */
+const address = fc.oneof(
+  { weight: 3, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/plain,x',
+      'gopher://169.254.169.254/',
+      'ftp://resolver.test/ip',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://user:secret@resolver.test/ip',
+      'https://:pw@resolver.test/',
+      'http://',
+      'http:///ip',
+      'https://resolver.test/ip?token=x',
+      'HTTP://RESOLVER.TEST/IP',
+      'http://10.0.0.1:8080/ip',
+      'http://résolveur.test/ip',
+      ' http://resolver.test/ip ',
+      'http://resolver.test/a b',
+      'http://resolver.test/\u0000',
+      '//resolver.test/ip',
+      'resolver.test',
+      '',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 2000, max: 70_000 }).map((n) => `https://resolver.test/${'a'.repeat(n)}`),
+  },
+  { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
+);
+
+/** The resolver rule restated: an http(s) URL naming a host, without credentials, at most 2,048 characters. */
+function usableResolver(value: string): boolean {
+  if (value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.hostname !== '' &&
+      url.username === '' &&
+      url.password === ''
+    );
+  } catch {
+    return false;
+  }
+}
+
+describe('admin-only inputs that are addresses', () => {
+  test('settings: a resolver address is stored only when usable (or empty), in either form of the body', async () => {
+    const form = fc.constantFrom('flat', 'nested');
+    await fc.assert(
+      fc.asyncProperty(address, form, async (value, shape) => {
+        const body =
+          shape === 'flat' ? { resolver_address: value } : { addresses: { resolver_address: value } };
+        const text = JSON.stringify(body);
+        const answer = await send('patch', '/api/settings/0', 'admin', text);
+        const what = `PATCH settings ${text.slice(0, 120)}`;
+        expectWellFormed(answer, what);
+        const [stored] = await s.store.find('settings', { _id: '0' });
+        const kept = (stored?.addresses as { resolver_address?: unknown } | undefined)?.resolver_address;
+        const resolver = typeof kept === 'string' ? kept : '';
+        expect({ what, storedUsable: resolver === '' || usableResolver(resolver) }).toEqual({
+          what,
+          storedUsable: true,
+        });
+        if (answer.status < 300)
+          expect({ what, usable: value === '' || usableResolver(value) }).toEqual({ what, usable: true });
+      }),
+      { seed: SEED, numRuns: 80 },
+    );
+  });
+
+  test('request_ips: an ip_resolver that is not usable is refused (4xx) before anything starts', async () => {
+    await fc.assert(
+      fc.asyncProperty(address, async (value) => {
+        const text = JSON.stringify({ action: 'request_ips', ip_resolver: value });
+        const answer = await send('post', '/api/graph', 'admin', text);
+        const what = `POST graph ${text.slice(0, 120)}`;
+        // No master here: a usable resolver gets as far as the master (503), never further.
+        if (answer.status !== 503) expectWellFormed(answer, what);
+        const refused = answer.status >= 400 && answer.status < 500;
+        expect({ what, refused }).toEqual({ what, refused: !usableResolver(value) });
+      }),
+      { seed: SEED, numRuns: 80 },
+    );
+  });
+
+  test('VPN managers: any address in POST and PATCH answers well-formed', async () => {
+    await fc.assert(
+      fc.asyncProperty(address, address, fc.boolean(), async (dashboard, server, patch) => {
+        const name = `prop-vpn-${Math.random().toString(36).slice(2, 10)}`;
+        const created = await send(
+          'post',
+          '/api/vpn_managers',
+          'admin',
+          JSON.stringify({
+            name,
+            server_address: server,
+            dashboard_address: dashboard,
+            username: 'u',
+            password: 'p',
+          }),
+        );
+        expectWellFormed(created, `POST vpn_managers ${dashboard.slice(0, 80)} ${server.slice(0, 80)}`);
+        if (!patch || created.status !== 201) return;
+        const id = (JSON.parse(created.text) as { _id: string })._id;
+        const patched = await send(
+          'patch',
+          `/api/vpn_managers/${id}`,
+          'admin',
+          JSON.stringify({ dashboard_address: server }),
+        );
+        expectWellFormed(patched, `PATCH vpn_managers ${server.slice(0, 80)}`);
+      }),
+      { seed: SEED, numRuns: 40 },
     );
   });
 });

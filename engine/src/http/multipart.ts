@@ -28,8 +28,9 @@ const FRAMING_BYTES = 1024 * 1024;
  */
 function textBudget(req: NodeJS.ReadableStream, busboy: Writable): void {
   let bytes = 0;
-  busboy.on('field', (name: string, value: string) => {
-    bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+  // A part without a name comes with `name` undefined (Multer refuses it: MISSING_FIELD_NAME).
+  busboy.on('field', (name: unknown, value: unknown) => {
+    for (const text of [name, value]) if (typeof text === 'string') bytes += Buffer.byteLength(text);
     if (bytes > MAX_BODY_TEXT_BYTES)
       busboy.destroy(
         new PayloadTooLarge(`The text parts of the body are larger than ${MAX_BODY_TEXT_BYTES} bytes in all`),
