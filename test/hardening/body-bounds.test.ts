@@ -4,11 +4,13 @@
  * segment, since validation nests it (`payload.a.a=1` is `{"payload": {"a": {"a": 1}}}`). Dotted
  * form keys 900 segments deep used to be stored, 1,000-5,000 deep a 500 (SQLite's JSON depth, then
  * a stack overflow); multipart names of 3,000-6,000 segments a 422 as an HTML page with a stack.
- * And the error handler itself never answers outside the error shape.
+ * And the error handler itself never answers outside the error shape; an upload its client cuts
+ * off is one calm line in the log (it was a level-50 "unhandled error" with a stack, every time).
  */
+import net from 'node:net';
 import { defineResource, f, Unprocessable } from '../../engine/src';
 import { allResources } from '../../resources';
-import { auth, expectEveError, startTestServer, type TestServer } from '../helpers';
+import { auth, expectEveError, startTestServer, TOKENS, type TestServer } from '../helpers';
 import { multipartBody, rawError, rawPost, rawRequest, type RawPart } from './support';
 
 /** A throwaway resource whose `prepare` throws a 422 whose issues cannot be rendered (a cycle). */
@@ -225,5 +227,44 @@ describe('the error handler', () => {
       status: 422,
     });
     expect(line).not.toMatch(/\\n\s+at /);
+  });
+});
+
+describe('an upload its client cuts off', () => {
+  /** Sends the head and the start of an upload, then drops the connection. */
+  function abortUpload(): Promise<void> {
+    const { port } = new URL(s.url);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST /api/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.operator}\r\n` +
+            'Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n' +
+            '--b\r\nContent-Disposition: form-data; name="data"; filename="a.bin"\r\n\r\nsome bytes',
+          () => setImmediate(() => socket.resetAndDestroy()),
+        );
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+  }
+  const cutOffLines = () =>
+    s
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('"request cut off by the client"'));
+
+  test('is logged once, at info, in one line with no stack; nothing is kept and the server answers on', async () => {
+    const errorsBefore = errorLines().length;
+    const before = cutOffLines().length;
+    await abortUpload();
+    const deadline = Date.now() + 5000;
+    while (cutOffLines().length === before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const lines = cutOffLines().slice(before);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 30, method: 'POST', path: '/api/files' });
+    expect(lines[0]).not.toMatch(/stack|\\n\s+at /);
+    expect(errorLines().length).toBe(errorsBefore);
+    expect((await s.request.get('/api/files').set(auth('viewer'))).status).toBe(200);
   });
 });
