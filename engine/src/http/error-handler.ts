@@ -5,7 +5,7 @@
  * detail goes to the log only. A request the client cut off is logged in one line and answered to
  * no one; and the handler never throws, so Express's own (HTML, with a stack) handler never answers.
  */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Log } from '../definition/define';
 import {
   BadRequest,
@@ -57,17 +57,18 @@ const MULTER_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The errors of a request its client cut off (an upload aborted half-way): body-parser's
- * `request.aborted`, Multer's "Request aborted" / "Request closed", the socket's reset.
+ * Why the request's client cut it off (an upload aborted half-way), or undefined: body-parser's
+ * `request.aborted`, Multer's "Request aborted" / "Request closed" (both made from the request's
+ * own events), or a reset while the client's connection is gone (a reset of an upstream
+ * connection, with the client still there, is an error like any other).
  */
-function cutOff(err: unknown): string | undefined {
+function cutOff(err: unknown, req: Request): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as ParserError;
   if (e.type === 'request.aborted') return 'request aborted';
-  if (e.code === 'ECONNRESET' || e.code === 'ECONNABORTED') return e.code;
-  if (e.message === 'Request aborted' || e.message === 'Request closed' || e.message === 'aborted')
-    return e.message.toLowerCase();
-  return undefined;
+  if (e.message === 'Request aborted' || e.message === 'Request closed') return e.message.toLowerCase();
+  const reset = e.code === 'ECONNRESET' || e.code === 'ECONNABORTED' || e.message === 'aborted';
+  return reset && req.socket.destroyed ? (e.code ?? 'aborted') : undefined;
 }
 
 /** Body-parser / Multer errors to typed ones; null when the error is not one of theirs. */
@@ -120,7 +121,7 @@ export function errorHandler(log: Log, maxUploadBytes: number): ErrorRequestHand
   return (err: unknown, req, res, _next) => {
     // The path only, as the request log: the query may hold filters (`where`) worth keeping out of logs.
     const where = { method: req.method, path: req.originalUrl.split('?', 1)[0] };
-    const gone = cutOff(err);
+    const gone = cutOff(err, req);
     if (gone !== undefined) {
       log.info({ ...where, reason: gone }, 'request cut off by the client');
       res.destroy();
