@@ -77,42 +77,49 @@ function checkKeys(keys: readonly string[], param: string, bounds: JsonBounds): 
     throw new BadRequest(`${param}: a key is longer than ${limit} characters (${quoted(long)})`);
 }
 
+/** The entries of an object below it on the walk, once its keys are checked. */
+function objectChildren(node: object, at: Entry, param: string, bounds: JsonBounds): Entry[] {
+  const [, depth, document] = at;
+  const entries = Object.entries(node);
+  checkKeys(
+    entries.map(([k]) => k),
+    param,
+    bounds,
+  );
+  return entries.map(([key, child]): Entry => {
+    // A document's dotted key becomes that many levels (`{"spec.volts": 12}` is `{"spec": {"volts": 12}}`).
+    const levels = document ? key.split('.').length : 1;
+    if (depth + levels - 1 > bounds.maxDepth)
+      throw new BadRequest(
+        `${param}: nested deeper than ${bounds.maxDepth} levels (the key ${quoted(key)} names ${levels} levels)`,
+      );
+    return [child, depth + levels, false];
+  });
+}
+
 /** The walk shared by every bound: an explicit stack, so no input can overflow the call stack. */
 function walk(start: readonly Entry[], param: string, bounds: JsonBounds): void {
   const stack: Entry[] = [...start];
   let nodes = 0;
   while (stack.length > 0) {
-    const [node, depth, document] = stack.pop() as Entry;
+    const entry = stack.pop() as Entry;
+    const [node, depth, document] = entry;
     nodes += 1;
     if (nodes > bounds.maxNodes)
       throw new BadRequest(`${param}: too large (more than ${bounds.maxNodes} values in all)`);
     if (typeof node !== 'object' || node === null) continue;
     if (depth > bounds.maxDepth)
       throw new BadRequest(`${param}: nested deeper than ${bounds.maxDepth} levels`);
-    if (Array.isArray(node)) {
-      if (node.length > bounds.maxArray)
-        throw new BadRequest(
-          `${param}: a list has ${node.length} items, more than the ${bounds.maxArray} allowed`,
-        );
-      // The items of a bulk POST's array are documents as the body itself is.
-      for (const child of node as unknown[]) stack.push([child, depth + 1, document]);
+    if (!Array.isArray(node)) {
+      for (const child of objectChildren(node, entry, param, bounds)) stack.push(child);
       continue;
     }
-    const entries = Object.entries(node);
-    checkKeys(
-      entries.map(([k]) => k),
-      param,
-      bounds,
-    );
-    for (const [key, child] of entries) {
-      // A document's dotted key becomes that many levels (`{"spec.volts": 12}` is `{"spec": {"volts": 12}}`).
-      const levels = document ? key.split('.').length : 1;
-      if (depth + levels - 1 > bounds.maxDepth)
-        throw new BadRequest(
-          `${param}: nested deeper than ${bounds.maxDepth} levels (the key ${quoted(key)} names ${levels} levels)`,
-        );
-      stack.push([child, depth + levels, false]);
-    }
+    if (node.length > bounds.maxArray)
+      throw new BadRequest(
+        `${param}: a list has ${node.length} items, more than the ${bounds.maxArray} allowed`,
+      );
+    // The items of a bulk POST's array are documents as the body itself is.
+    for (const child of node as unknown[]) stack.push([child, depth + 1, document]);
   }
 }
 
