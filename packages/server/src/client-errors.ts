@@ -142,7 +142,13 @@ export function expectationFailed(req: IncomingMessage, res: ServerResponse): vo
 /** Installs the listeners of this module on the API's HTTP server (made with {@link SERVER_OPTIONS}). */
 export function guardProtocol(server: Server, log: Logger): void {
   server.on('clientError', clientErrorHandler(log));
-  server.on('checkExpectation', expectationFailed);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    log.info(
+      { method: req.method, expect: shown(req.headers.expect ?? '') },
+      'request expects what the server does not meet',
+    );
+    expectationFailed(req, res);
+  });
 }
 
 /**
