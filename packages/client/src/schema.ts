@@ -1288,10 +1288,12 @@ export interface components {
       })[];
       /** @description Output of the action */
       return?: string | null;
-      /** @description false when the minion reported a failure */
+      /** @description The job's outcome: its retcode is 0 (or, without a retcode, the minion reported success); null while unknown */
       success?: boolean | null;
-      /** @description Name of the API token that started it */
+      /** @description Name of the API token that started it; null for jobs started outside the service */
       user?: string | null;
+      /** @description The master's account that published the job (for the service's own calls, its salt-api user) */
+      salt_user?: string | null;
       _links: components['schemas']['ActionLinks'];
     };
     /** @description Action as embedded in another item (embedded=...): no _links, no list-hidden fields. */
@@ -1329,10 +1331,12 @@ export interface components {
       })[];
       /** @description Output of the action */
       return?: string | null;
-      /** @description false when the minion reported a failure */
+      /** @description The job's outcome: its retcode is 0 (or, without a retcode, the minion reported success); null while unknown */
       success?: boolean | null;
-      /** @description Name of the API token that started it */
+      /** @description Name of the API token that started it; null for jobs started outside the service */
       user?: string | null;
+      /** @description The master's account that published the job (for the service's own calls, its salt-api user) */
+      salt_user?: string | null;
     };
     /** @description self always; parent and collection on item GETs; related when a reference has a value */
     ActionLinks: {
@@ -1919,6 +1923,8 @@ export interface components {
       /** @description The outward address (POST /api/graph request_ips) is not one of its own */
       nat?: $Read<boolean>;
       fingerprint?: $Read<string | null>;
+      /** @description A second key the master refused for this id while its key is accepted (a reinstalled host, or someone posing as it): the master keeps it in minions_denied; null when there is none */
+      denied_fingerprint?: $Read<string | null>;
       fingerprint_history?: $Read<
         {
           /**
@@ -2014,6 +2020,8 @@ export interface components {
       /** @description The outward address (POST /api/graph request_ips) is not one of its own */
       nat?: $Read<boolean>;
       fingerprint?: $Read<string | null>;
+      /** @description A second key the master refused for this id while its key is accepted (a reinstalled host, or someone posing as it): the master keeps it in minions_denied; null when there is none */
+      denied_fingerprint?: $Read<string | null>;
       fingerprint_history?: $Read<
         {
           /**
@@ -2159,6 +2167,8 @@ export interface components {
       nat?: $Read<unknown>;
       /** @description Server-set: refused (422) in a body */
       fingerprint?: $Read<unknown>;
+      /** @description Server-set: refused (422) in a body */
+      denied_fingerprint?: $Read<unknown>;
       /** @description Server-set: refused (422) in a body */
       fingerprint_history?: $Read<unknown>;
       /** @description Server-set: refused (422) in a body */
