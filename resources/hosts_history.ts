@@ -50,12 +50,19 @@ export const hosts_history = defineResource({
     ),
   },
   methods: {},
-  // Every read is one column over a time range (or at one block's time).
+  // Every read is one column over a time range (or at one block's time); the block at or before a
+  // time is read newest first (ties break by _id ascending either way: one index per direction).
   indexes: [
     {
       fields: [
         ['column', 1],
         ['timestamp', 1],
+      ],
+    },
+    {
+      fields: [
+        ['column', 1],
+        ['timestamp', -1],
       ],
     },
     { fields: [['timestamp', 1]] },

@@ -34,7 +34,9 @@ export const hosts_statistic = defineResource({
     index: f.integer({ default: 0 }),
   },
   methods: { list: 'viewer', get: 'viewer' },
-  indexes: [{ fields: [['timestamp', 1]] }],
+  // Both directions: ranges are read oldest first, the list and the latest snapshot newest first
+  // (ties break by _id ascending either way, so one index cannot serve both on MongoDB).
+  indexes: [{ fields: [['timestamp', 1]] }, { fields: [['timestamp', -1]] }],
   defaultSort: [['timestamp', -1]],
   hooks: {
     async afterRead({ docs, view, ctx }) {

@@ -151,9 +151,11 @@ export function createEngine(options: EngineOptions): Engine {
         await store.ensureCollection(res.collection);
         // Items written without the soft-delete flag (by hand, by an older version) get `false`,
         // so the `{flag: false}` scope of every read still shows them. `null` matches missing.
+        // A store that can does it in the background (a large collection must not fail the start).
         const flag = res.softDelete?.field;
-        if (flag)
-          await store.update(res.name, { [flag]: null }, { $set: { [flag]: false } }, { multi: true });
+        const [filter, set] = [{ [flag ?? '']: null }, { $set: { [flag ?? '']: false } }];
+        if (flag && store.backfill) await store.backfill(res.name, filter, set);
+        else if (flag) await store.update(res.name, filter, set, { multi: true });
       }
       const ctx = systemContext(runtime);
       for (const res of registry.resources.values()) {

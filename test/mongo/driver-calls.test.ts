@@ -12,55 +12,9 @@ import { SYSTEM } from '../../engine/src/engine';
 import { createLocalApi } from '../../engine/src/ops/collection';
 import { createSecretBox } from '../../engine/src/ops/secrets';
 import { parseListParams } from '../../engine/src/query/params';
-import {
-  compileMongooseSchema,
-  DEFAULT_MAX_TIME_MS,
-  MongoStore,
-  type DbSource,
-} from '../../engine/src/store/mongo';
+import { compileMongooseSchema, DEFAULT_MAX_TIME_MS, MongoStore } from '../../engine/src/store/mongo';
 import type { Store } from '../../engine/src/store/port';
-
-interface Call {
-  readonly collection: string;
-  readonly method: string;
-  readonly args: unknown[];
-}
-
-type Responder = (...args: unknown[]) => unknown;
-
-/** What each driver method answers by default: empty results, one match per update. */
-const DEFAULTS: Record<string, Responder> = {
-  find: () => ({ toArray: async () => [] }),
-  aggregate: () => ({ toArray: async () => [] }),
-  countDocuments: async () => 0,
-  estimatedDocumentCount: async () => 0,
-  insertMany: async () => ({ insertedCount: 0 }),
-  updateOne: async () => ({ matchedCount: 1, modifiedCount: 1, upsertedId: null }),
-  updateMany: async () => ({ matchedCount: 2, modifiedCount: 2, upsertedId: null }),
-  replaceOne: async () => ({ matchedCount: 1, modifiedCount: 1, upsertedId: null }),
-  findOneAndUpdate: async () => null,
-  findOneAndReplace: async () => null,
-  deleteMany: async () => ({ deletedCount: 0 }),
-  createIndex: async () => 'index',
-};
-
-/** A driver `Db` that records every collection call and answers from `responders`. */
-function recordingDb(responders: Record<string, Responder> = {}): { source: DbSource; calls: Call[] } {
-  const calls: Call[] = [];
-  const method =
-    (collection: string, name: string) =>
-    (...args: unknown[]) => {
-      calls.push({ collection, method: name, args });
-      const respond = responders[name] ?? DEFAULTS[name];
-      if (respond === undefined) throw new Error(`unexpected driver call ${name}`);
-      return respond(...args);
-    };
-  // Not a thenable (`then` is undefined): the adapter awaits the collection handle.
-  const collection = (name: string) =>
-    new Proxy({}, { get: (_target, key: string) => (key === 'then' ? undefined : method(name, key)) });
-  const db = { collection } as unknown as Awaited<ReturnType<DbSource['db']>>;
-  return { source: { db: async () => db, close: async () => undefined }, calls };
-}
+import { recordingDb, type Call } from './helpers/recording-db';
 
 const hosts = compileResource(
   defineResource({
@@ -137,6 +91,8 @@ const HIDDEN = { grain: 0 };
 
 /** Every query carries the server-side time limit (docs/limits.md). */
 const timed = (options: unknown): unknown => ({ ...(options as object), maxTimeMS: DEFAULT_MAX_TIME_MS });
+/** Finds also let a sort no index serves spill to disk rather than fail at 100 MB (4.4, 5.0). */
+const findOptions = (options: unknown): unknown => timed({ ...(options as object), allowDiskUse: true });
 
 describe('API list queries reach the driver as built', () => {
   const table: { name: string; query: Record<string, string>; filter: unknown; options: unknown }[] = [
@@ -207,7 +163,7 @@ describe('API list queries reach the driver as built', () => {
     const calls = await listCalls(query);
     const find = calls.find((c) => c.method === 'find');
     const count = calls.find((c) => c.method === 'countDocuments');
-    expect(find).toEqual({ collection: 'hosts', method: 'find', args: [filter, timed(options)] });
+    expect(find).toEqual({ collection: 'hosts', method: 'find', args: [filter, findOptions(options)] });
     expect(count).toEqual({ collection: 'hosts', method: 'countDocuments', args: [filter, timed({})] });
     expect(calls).toHaveLength(2);
   });
@@ -236,7 +192,7 @@ describe('store calls reach the driver as planned', () => {
     );
     expect(calls[0]?.args).toEqual([
       { a: 1 },
-      timed({ sort: [['_id', 1]], projection: { name: 1 }, limit: 0 }),
+      findOptions({ sort: [['_id', 1]], projection: { name: 1 }, limit: 0 }),
     ]);
   });
 
@@ -327,7 +283,7 @@ describe('store calls reach the driver as planned', () => {
     expect(calls[0]?.args).toEqual([{ read: true }, timed({})]);
   });
 
-  test('a failed batch insert withdraws what it wrote and names the duplicate field', async () => {
+  test('a failed batch insert on a standalone server takes back what it wrote, newest first', async () => {
     const duplicate = Object.assign(new Error('E11000 duplicate key error'), {
       name: 'MongoBulkWriteError',
       code: 11000,
@@ -344,12 +300,14 @@ describe('store calls reach the driver as planned', () => {
     const rejection = new MongoStore(source).insert('files', docs);
     await expect(rejection).rejects.toBeInstanceOf(Conflict);
     await expect(rejection).rejects.toMatchObject({ field: 'name', status: 409 });
-    expect(calls.map((c) => c.method)).toEqual(['insertMany', 'deleteMany']);
-    expect(calls[0]?.args).toEqual([docs, timed({ ordered: true })]);
-    expect(calls[1]?.args).toEqual([{ _id: { $in: ['a1', 'a2'] } }, timed({})]);
+    expect(calls.map((c) => [c.method, ...c.args])).toEqual([
+      ['insertMany', docs, timed({ ordered: true })],
+      ['deleteOne', { _id: 'a2' }],
+      ['deleteOne', { _id: 'a1' }],
+    ]);
   });
 
-  test('a duplicate _id on the first document withdraws nothing (the existing one stays)', async () => {
+  test('a duplicate _id on the first document takes back nothing (the existing one stays)', async () => {
     const duplicate = Object.assign(new Error('E11000'), {
       code: 11000,
       writeErrors: [{ index: 0, code: 11000, err: { keyPattern: { _id: 1 } } }],
@@ -361,7 +319,7 @@ describe('store calls reach the driver as planned', () => {
     expect(calls.map((c) => c.method)).toEqual(['insertMany']);
   });
 
-  test('ensureCollection creates declared indexes one by one; a mismatch is logged, not fatal', async () => {
+  test('ensureCollection queues the index builds; a mismatch is logged and skipped, not fatal', async () => {
     const mismatch = Object.assign(new Error('Index already exists with a different name'), { code: 85 });
     const warnings: unknown[] = [];
     const log: Log = { ...silent, warn: (obj) => warnings.push(obj) };
@@ -369,31 +327,63 @@ describe('store calls reach the driver as planned', () => {
     const { source, calls } = recordingDb({
       createIndex: async () => (n++ === 0 ? Promise.reject(mismatch) : 'ok'),
     });
-    await new MongoStore(source, { log }).ensureCollection(hosts.collection);
-    // A soft-delete resource's indexes lead with the flag its reads are scoped by.
-    expect(calls.map((c) => c.args)).toEqual([
-      [{ _deleted: 1 }, {}],
-      [{ _deleted: 1, status: 1, _updated: -1 }, {}],
+    const store = new MongoStore(source, { log });
+    await store.ensureCollection(hosts.collection);
+    await store.backgroundSettled();
+    // A soft-delete resource's indexes lead with the flag its reads are scoped by; every
+    // non-unique one ends with the _id tie-breaker of the planned sorts.
+    expect(calls.filter((c) => c.method === 'createIndex').map((c) => c.args)).toEqual([
+      [{ _deleted: 1, _id: 1 }, {}],
+      [{ _deleted: 1, status: 1, _updated: -1, _id: 1 }, {}],
       [{ name: 1 }, { unique: true }],
     ]);
-    expect(warnings).toEqual([{ collection: 'hosts', index: { _deleted: 1 }, code: 85 }]);
+    expect(warnings).toEqual([{ collection: 'hosts', index: { _deleted: 1, _id: 1 }, code: 85 }]);
+    expect(store.status()).toMatchObject({
+      state: 'ready',
+      tasks: [
+        { kind: 'index', state: 'skipped', detail: 'an index on these keys exists with other options' },
+        { kind: 'index', state: 'done' },
+        { kind: 'index', state: 'done', name: 'hosts {"name":1} unique' },
+      ],
+    });
   });
 
   test('with compiled schemas given, their indexes are the ones created', async () => {
     const { source, calls } = recordingDb();
-    await new MongoStore(source, {
-      schemas: new Map([['hosts', compileMongooseSchema(hosts)]]),
-    }).ensureCollection(hosts.collection);
-    expect(calls.map((c) => [c.collection, c.method, ...c.args])).toEqual([
-      ['hosts', 'createIndex', { name: 1 }, { unique: true }],
-      ['hosts', 'createIndex', { _deleted: 1 }, {}],
-      ['hosts', 'createIndex', { _deleted: 1, status: 1, _updated: -1 }, {}],
+    const store = new MongoStore(source, { schemas: new Map([['hosts', compileMongooseSchema(hosts)]]) });
+    await store.ensureCollection(hosts.collection);
+    await store.backgroundSettled();
+    expect(calls.filter((c) => c.method === 'createIndex').map((c) => [c.collection, ...c.args])).toEqual([
+      ['hosts', { name: 1 }, { unique: true }],
+      ['hosts', { _deleted: 1, _id: 1 }, {}],
+      ['hosts', { _deleted: 1, status: 1, _updated: -1, _id: 1 }, {}],
     ]);
   });
 
-  test('ensureCollection fails on anything else than a mismatch', async () => {
+  test('an index that already exists is not asked for again (a restart sends no createIndexes)', async () => {
+    const existing = [
+      { key: { _id: 1 }, name: '_id_' },
+      { key: { _deleted: 1, _id: 1 }, name: '_deleted_1__id_1' },
+      { key: { _deleted: 1, status: 1, _updated: -1, _id: 1 }, name: 'x' },
+      { key: { name: 1 }, name: 'name_1', unique: true },
+    ];
+    const { source, calls } = recordingDb({ listIndexes: () => ({ toArray: async () => existing }) });
+    const store = new MongoStore(source);
+    await store.ensureCollection(hosts.collection);
+    await store.backgroundSettled();
+    expect(calls.map((c) => c.method)).toEqual(['listIndexes', 'listIndexes', 'listIndexes']);
+    expect(store.status().state).toBe('ready');
+  });
+
+  test('a build the server refuses fails its task (logged, reported), and the start goes on', async () => {
     const denied = Object.assign(new Error('not authorized'), { code: 13 });
+    const errors: unknown[] = [];
     const { source } = recordingDb({ createIndex: async () => Promise.reject(denied) });
-    await expect(new MongoStore(source).ensureCollection(hosts.collection)).rejects.toBe(denied);
+    const store = new MongoStore(source, { log: { ...silent, error: (obj) => errors.push(obj) } });
+    await expect(store.ensureCollection(hosts.collection)).resolves.toBeUndefined();
+    await store.backgroundSettled();
+    expect(store.status()).toMatchObject({ state: 'degraded' });
+    expect(store.status().tasks.map((t) => t.state)).toEqual(['failed', 'failed', 'failed']);
+    expect(errors).toHaveLength(3);
   });
 });

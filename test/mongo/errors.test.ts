@@ -8,7 +8,7 @@
  * The test workspace does not depend on the driver, so its classes are not imported.
  */
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from '../../engine/src/errors';
-import { translateMongoError } from '../../engine/src/store/mongo';
+import { SORT_MEMORY_MESSAGE, TOO_LARGE_MESSAGE, translateMongoError } from '../../engine/src/store/mongo';
 
 /** An error with the driver's class name and the reply's fields. */
 function driverError(name: string, message: string, fields: Record<string, unknown> = {}): Error {
@@ -138,7 +138,11 @@ describe('an unusable database becomes ServiceUnavailable', () => {
 
 describe('a query or update the server cannot parse is a BadRequest, as on the embedded store', () => {
   test.each([
-    ['unknown operator (BadValue)', serverError({ code: 2, errmsg: 'unknown operator: $foo' })],
+    [
+      'unknown operator (BadValue)',
+      serverError({ code: 2, errmsg: 'unknown operator: $foo' }),
+      /^invalid query or update: /,
+    ],
     [
       'unknown update modifier (FailedToParse)',
       serverError({
@@ -146,6 +150,7 @@ describe('a query or update the server cannot parse is a BadRequest, as on the e
         errmsg:
           'Unknown modifier: $bogus. Expected a valid update modifier or pipeline-style update specified as an array',
       }),
+      /^invalid query or update: /,
     ],
     [
       'changing _id (ImmutableField)',
@@ -153,19 +158,95 @@ describe('a query or update the server cannot parse is a BadRequest, as on the e
         code: 66,
         errmsg: "Performing an update on the path '_id' would modify the immutable field '_id'",
       }),
+      /^invalid query or update: /,
     ],
     [
-      'mixed projection',
+      'mixed projection, naming projection',
       serverError({ code: 31254, errmsg: 'Cannot do exclusion on field status in inclusion projection' }),
+      /^projection: /,
     ],
-    ['bad regex', serverError({ code: 51091, errmsg: 'Regular expression is invalid: missing )' })],
-  ])('%s', (_name, error) => {
+    [
+      'projection path collision (4.4+, 31249), naming projection',
+      serverError({ code: 31249, errmsg: 'Path collision at os.family remaining portion family' }),
+      /^projection: two of its paths overlap/,
+    ],
+    [
+      'projection path collision (31250), naming projection',
+      serverError({ code: 31250, errmsg: 'Path collision at os' }),
+      /^projection: two of its paths overlap/,
+    ],
+    [
+      'bad regex, naming where',
+      serverError({ code: 51091, errmsg: 'Regular expression is invalid: missing )' }),
+      /^where: /,
+    ],
+  ])('%s', (_name, error, message) => {
     const translated = translateMongoError(error);
     expect(translated).toBeInstanceOf(BadRequest);
-    expect(translated).toMatchObject({
+    expect(translated).toMatchObject({ status: 400, message: expect.stringMatching(message) });
+  });
+});
+
+describe('limits of the server become our 413 and 503', () => {
+  test.each([
+    [
+      'insert of a document over 16 MB (BadValue, jstests/core/max_doc_size.js)',
+      serverError({
+        code: 2,
+        errmsg: 'object to insert too large. size in bytes: 17825826, max size: 16777216',
+      }),
+    ],
+    [
+      'a replacement over 16 MB (17420)',
+      serverError({ code: 17420, errmsg: 'Replacement document is too large' }),
+    ],
+    [
+      'an update that grows a document over 16 MB (17419)',
+      serverError({ code: 17419, errmsg: 'Resulting document after update is larger than 16777216' }),
+    ],
+    ['the same on 8.x (8375908)', serverError({ code: 8375908, errmsg: 'Document too large' })],
+    [
+      'a command over the size (BSONObjectTooLarge)',
+      serverError({ code: 10334, errmsg: 'BSONObj size: 17825826' }),
+    ],
+    [
+      "the driver's own refusal in a bulk insert (bulk/ordered.ts)",
+      driverError('MongoInvalidArgumentError', 'Document is larger than the maximum size 16777216'),
+    ],
+    [
+      'inside a bulk write error',
+      driverError('MongoBulkWriteError', 'bulk', {
+        code: 2,
+        writeErrors: [{ index: 0, code: 2, err: { code: 2, errmsg: 'object to insert too large' } }],
+      }),
+    ],
+  ])('%s is a 413 saying what to do', (_name, error) => {
+    expect(translateMongoError(error)).toMatchObject({ status: 413, message: TOO_LARGE_MESSAGE });
+  });
+
+  test('BadValue without "too large" stays a 400', () => {
+    expect(translateMongoError(serverError({ code: 2, errmsg: '$in needs an array' }))).toMatchObject({
       status: 400,
-      message: expect.stringMatching(/^invalid query or update: /),
     });
+  });
+
+  test.each([
+    ['4.4+ (QueryExceededMemoryLimitNoDiskUseAllowed)', 292],
+    ['before 4.4', 16819],
+    ['before 4.4, the other path', 16820],
+  ])('a sort over the memory limit, %s, is a 503 naming sort', (_name, code) => {
+    const error = serverError({ code, errmsg: 'Sort exceeded memory limit of 104857600 bytes' });
+    expect(translateMongoError(error)).toMatchObject({ status: 503, message: SORT_MEMORY_MESSAGE });
+    expect(SORT_MEMORY_MESSAGE).toMatch(/^sort: /);
+  });
+
+  test.each([
+    ['WriteConflict whose retries ran out', 112],
+    ['NoSuchTransaction', 251],
+    ['TransactionTooLarge', 257],
+    ['TransactionExceededLifetimeLimitSeconds', 290],
+  ])('%s is a 503 to retry', (_name, code) => {
+    expect(translateMongoError(serverError({ code, errmsg: 'x' }))).toMatchObject({ status: 503 });
   });
 });
 

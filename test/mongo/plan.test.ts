@@ -85,12 +85,77 @@ describe('find', () => {
   });
 
   test('skip 0 is left out; limit is passed as given', () => {
-    expect(planFind('hosts', {}, { skip: 0, limit: 25 }).options).toEqual({ sort: [['_id', 1]], limit: 25 });
+    expect(planFind('hosts', {}, { skip: 0, limit: 25 }).options).toEqual({
+      sort: [['_id', 1]],
+      limit: 25,
+      allowDiskUse: true,
+    });
     expect(planFind('hosts', {}, { skip: 50, limit: 25 }).options).toEqual({
       sort: [['_id', 1]],
       skip: 50,
       limit: 25,
+      allowDiskUse: true,
     });
+  });
+
+  test('a sort starting with the keys of a unique index gets no tie-breaker (it has no ties)', () => {
+    const uniques = [
+      [['name', 1]] as const,
+      [
+        ['owner', 1],
+        ['seen', 1],
+      ] as const,
+    ];
+    expect(planSort([['name', -1]], uniques)).toEqual([['name', -1]]);
+    expect(
+      planSort(
+        [
+          ['owner', 1],
+          ['seen', -1],
+          ['x', 1],
+        ],
+        uniques,
+      ),
+    ).toEqual([
+      ['owner', 1],
+      ['seen', -1],
+      ['x', 1],
+    ]);
+    // Only a prefix of the unique keys: ties possible, so the tie-breaker stays.
+    expect(planSort([['owner', 1]], uniques)).toEqual([
+      ['owner', 1],
+      ['_id', 1],
+    ]);
+    expect(
+      planSort(
+        [
+          ['kind', 1],
+          ['name', 1],
+        ],
+        uniques,
+      ),
+    ).toEqual([
+      ['kind', 1],
+      ['name', 1],
+      ['_id', 1],
+    ]);
+  });
+
+  test.each([
+    ['a path and one inside it', { os: 1, 'os.family': 1 }, ['os', 'os.family']],
+    ['excluded the same way', { 'grain.os': 0, grain: 0 }, ['grain', 'grain.os']],
+    ['deeper', { a: 1, 'a.b.c': 1 }, ['a', 'a.b.c']],
+  ] as const)('overlapping projected paths are a 400 naming projection: %s', (_label, projection, pair) => {
+    expect(() => planProjection(projection)).toThrow(
+      expect.objectContaining({
+        status: 400,
+        message: expect.stringMatching(new RegExp(`^projection: "${pair[0]}" and "${pair[1]}" overlap`)),
+      }),
+    );
+  });
+
+  test('paths that only share a prefix of their names do not overlap', () => {
+    expect(planProjection({ os: 1, os_family: 1, 'osx.a': 1 })).toEqual({ os: 1, os_family: 1, 'osx.a': 1 });
   });
 });
 
@@ -249,8 +314,9 @@ describe('aggregate, insert, indexes', () => {
         ],
       }),
     );
+    // Non-unique indexes end with the tie-breaker the planned sorts end with; unique ones keep their keys.
     expect(planIndexes(res.collection)).toEqual([
-      { key: { host: 1, when: -1 } },
+      { key: { host: 1, when: -1, _id: 1 } },
       { key: { name: 1 }, unique: true },
     ]);
   });

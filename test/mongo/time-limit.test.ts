@@ -5,6 +5,7 @@
 import { BadRequest, ServiceUnavailable } from '../../engine/src/errors';
 import {
   MongoStore,
+  serverInfoOf,
   TIME_LIMIT_MESSAGE,
   translateMongoError,
   type DbSource,
@@ -21,7 +22,11 @@ function failingDb(error: Error): { source: DbSource; options: unknown[] } {
   };
   const collection = () => new Proxy({}, { get: (_t, key: string) => (key === 'then' ? undefined : method) });
   const db = { collection } as unknown as Awaited<ReturnType<DbSource['db']>>;
-  return { source: { db: async () => db, close: async () => undefined }, options };
+  const server = serverInfoOf({ maxWireVersion: 21 });
+  return {
+    source: { db: async () => db, server: async () => server, close: async () => undefined },
+    options,
+  };
 }
 
 const serverError = (code: number, errmsg: string): Error =>
@@ -64,7 +69,7 @@ describe('server text stays out of client messages', () => {
   ])('code %d is a 400 in our words', (code, errmsg) => {
     const translated = translateMongoError(serverError(code, errmsg));
     expect(translated).toBeInstanceOf(BadRequest);
-    expect((translated as Error).message).toMatch(/^invalid query or update: /);
+    expect((translated as Error).message).toMatch(/^(invalid query or update|where): /);
     expect((translated as Error).message).not.toContain('hunter2');
     expect((translated as Error).message).not.toContain(errmsg);
   });

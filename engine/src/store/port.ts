@@ -100,6 +100,32 @@ export interface LeaseStore {
   release(name: string, holder: string): Promise<boolean>;
 }
 
+/** Where a store's background task is. */
+export type StoreTaskState = 'pending' | 'running' | 'done' | 'skipped' | 'failed';
+
+/** Work a store does in the background once it serves: building an index, backfilling a field. */
+export interface StoreTask {
+  /** `index`, `backfill`, ... */
+  readonly kind: string;
+  /** Which one, in the store's words (`hosts {"status":1,"_updated":-1,"_id":1}`). */
+  readonly name: string;
+  readonly state: StoreTaskState;
+  /** When it entered that state. */
+  readonly since: Date;
+  /** Why it was skipped or failed, or what it waits for. */
+  readonly detail?: string;
+}
+
+/**
+ * A store's background work, for a readiness report: `ready` when nothing is under way, `working`
+ * while tasks run (the store serves, some reads are slower or miss what a backfill has not reached
+ * yet), `degraded` when a task failed.
+ */
+export interface StoreStatus {
+  readonly state: 'ready' | 'working' | 'degraded';
+  readonly tasks: readonly StoreTask[];
+}
+
 /** One write of a {@link Store.write} batch. */
 export type BatchWrite =
   | { readonly op: 'insert'; readonly collection: string; readonly doc: Doc }
@@ -113,7 +139,10 @@ export type BatchWrite =
  * an unreachable database rejects with `ServiceUnavailable`.
  */
 export interface Store {
-  /** Declares a collection: creates its table/indexes. Idempotent; called once per resource at boot. */
+  /**
+   * Declares a collection: creates its table/indexes (MongoDB: queues the index builds, see
+   * `status`). Idempotent; called once per resource at boot.
+   */
   ensureCollection(spec: CollectionSpec): Promise<void>;
   find(collection: string, filter: Filter, options?: FindOptions): Promise<Doc[]>;
   count(collection: string, filter: Filter): Promise<number>;
@@ -132,8 +161,9 @@ export interface Store {
   delete(collection: string, filter: Filter): Promise<number>;
   /**
    * Whole-document writes, in order, across collections: the operations' one way to write a new
-   * version of items (content `_etag`, relation effects). All or none on SQLite (one transaction);
-   * an ordered sequence on MongoDB (see mongo/batch.ts). A `replace` or `delete` whose document is
+   * version of items (content `_etag`, relation effects). All or none: one transaction on SQLite
+   * and on a MongoDB replica set; on a standalone MongoDB an ordered sequence whose earlier writes
+   * are taken back when one fails (see mongo/batch.ts). A `replace` or `delete` whose document is
    * gone, or no longer carries `ifEtag`, rejects with `PreconditionFailed` and writes nothing more.
    */
   write(batch: readonly BatchWrite[]): Promise<void>;
@@ -142,6 +172,15 @@ export interface Store {
     collection: string,
     pipeline: readonly Record<string, unknown>[],
   ): Promise<Record<string, unknown>[]>;
+  /**
+   * Applies `update` to every document matching `filter`, in the background and in bounded steps
+   * (each within the store's time limits); resolves once the work is queued, and `status()`
+   * reports it. `filter` must stop matching a document once the update is applied. A store
+   * without it does the same with `update(..., {multi: true})`.
+   */
+  backfill?(collection: string, filter: Filter, update: Update): Promise<void>;
+  /** Background work and its state; a store without it does all its work before its calls resolve. */
+  status?(): StoreStatus;
   readonly media: MediaStore;
   readonly leases: LeaseStore;
   /** Flushes and closes; further calls reject. */

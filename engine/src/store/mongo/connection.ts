@@ -7,11 +7,17 @@
  * failed *first* connection is different: the driver closes that client for good ("Topology is
  * closed"), so the connector drops it and dials again on the next call. An API instance started
  * while MongoDB was down thus recovers without a restart.
+ *
+ * A server the driver refuses to speak to (older than 4.4, or newer than it knows) fails the first
+ * heartbeat with `MongoCompatibilityError`; the connector answers that at once with one line naming
+ * both versions (server.ts) instead of waiting for the server selection time-out. Once connected,
+ * it reads the server's version and topology (`hello`, `buildInfo`) for the write path.
  */
 import mongoose from 'mongoose';
 import type { Log } from '../../definition/define';
 import { ServiceUnavailable } from '../../errors';
 import { redact, translateMongoError } from './errors';
+import { serverInfoOf, unsupportedServer, type HelloReply, type ServerInfo } from './server';
 
 /** Connection settings; every timeout is bounded so an unreachable database is a 503, never a hang. */
 export interface ConnectorOptions {
@@ -25,8 +31,14 @@ export interface ConnectorOptions {
 
 /** Where the adapter gets its driver database from: the connector, or a fake in the no-server tests. */
 export interface DbSource {
-  /** The driver `Db`; rejects with `ServiceUnavailable` when the database is unreachable or closed. */
+  /**
+   * The driver `Db` (its `client` starts the sessions of transactions); rejects with
+   * `ServiceUnavailable` when the database is unreachable or closed, `UnsupportedServer` when the
+   * server's version is one the driver does not speak.
+   */
   db(): Promise<mongoose.mongo.Db>;
+  /** The server's version and topology, read when the connection was made. */
+  server(): Promise<ServerInfo>;
   close(): Promise<void>;
 }
 
@@ -34,6 +46,36 @@ export interface DbSource {
 interface Live {
   readonly connection: mongoose.Connection;
   readonly db: mongoose.mongo.Db;
+  readonly server: ServerInfo;
+}
+
+/** The server's `hello` (legacy `isMaster` for 4.4.0 and 4.4.1, which predate `hello`) and its version. */
+async function readServer(db: mongoose.mongo.Db): Promise<ServerInfo> {
+  const admin = db.admin();
+  const hello = (await admin.command({ hello: 1 }).catch(() => admin.command({ isMaster: 1 }))) as HelloReply;
+  const build = await admin.command({ buildInfo: 1 }).catch(() => undefined);
+  const version = typeof build?.version === 'string' ? build.version : undefined;
+  return serverInfoOf(hello, version);
+}
+
+/**
+ * Rejects as soon as a heartbeat says the driver cannot speak to the server's version (the driver
+ * itself would only time out server selection after `serverSelectionTimeoutMS`). `stop` detaches.
+ */
+function versionRefusal(connection: mongoose.Connection): { refused: Promise<never>; stop: () => void } {
+  const client = connection.getClient() as mongoose.mongo.MongoClient | undefined;
+  let stop = (): void => undefined;
+  const refused = new Promise<never>((_resolve, reject) => {
+    if (client === undefined) return;
+    const listener = (event: mongoose.mongo.ServerHeartbeatFailedEvent): void => {
+      const refusal = unsupportedServer(event.failure);
+      if (refusal) reject(refusal);
+    };
+    client.on('serverHeartbeatFailed', listener);
+    stop = () => client.off('serverHeartbeatFailed', listener);
+  });
+  refused.catch(() => undefined);
+  return { refused, stop };
 }
 
 /** Owns the current connection; `db()` hands out the driver database, reconnecting when needed. */
@@ -49,10 +91,19 @@ export class MongoConnector implements DbSource {
 
   /** The driver `Db` of the URL's database; rejects with `ServiceUnavailable` when unreachable. */
   async db(): Promise<mongoose.mongo.Db> {
+    return (await this.live()).db;
+  }
+
+  /** The server's version and topology. */
+  async server(): Promise<ServerInfo> {
+    return (await this.live()).server;
+  }
+
+  private async live(): Promise<Live> {
     if (this.closed) throw new ServiceUnavailable('store is closed');
     const pending = (this.current ??= this.open());
     try {
-      return (await pending).db;
+      return await pending;
     } catch (error) {
       // Only the first connection can fail this way: forget it so the next call dials again.
       if (this.current === pending) this.current = undefined;
@@ -86,14 +137,20 @@ export class MongoConnector implements DbSource {
     connection.on('error', (error: unknown) =>
       log?.warn({ err: redacted(error) }, 'mongodb connection error'),
     );
-    return connection.asPromise().then(
-      () => {
+    const refusal = versionRefusal(connection);
+    return Promise.race([connection.asPromise(), refusal.refused]).then(
+      async () => {
+        refusal.stop();
         // Only once connected: a failed first attempt is reported by `error` (and by `db()`).
         connection.on('disconnected', () => log?.warn({}, 'mongodb disconnected'));
         connection.on('reconnected', () => log?.info({}, 'mongodb reconnected'));
-        return { connection, db: connection.getClient().db(connection.name) };
+        const db = connection.getClient().db(connection.name);
+        const server = await readServer(db);
+        log?.info({ version: server.version, topology: server.topology }, 'mongodb connected');
+        return { connection, db, server };
       },
       async (error: unknown) => {
+        refusal.stop();
         await connection.close(true).catch(() => undefined);
         throw error;
       },

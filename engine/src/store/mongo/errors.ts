@@ -5,7 +5,7 @@
  * becomes `ServiceUnavailable`. Messages are ours; the driver's (redacted) is kept as `cause`.
  * Anything else is rethrown as it is and renders as a bare 500.
  */
-import { BadRequest, Conflict, HttpError, ServiceUnavailable } from '../../errors';
+import { BadRequest, Conflict, HttpError, PayloadTooLarge, ServiceUnavailable } from '../../errors';
 
 /** E11000 (and its legacy/sharded twins): a unique index refused the write. */
 const DUPLICATE_KEY_CODES: ReadonlySet<number> = new Set([11000, 11001, 12582]);
@@ -42,6 +42,10 @@ const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
   11602, // InterruptedDueToReplStateChange
   13435, // NotPrimaryNoSecondaryOk
   13436, // NotPrimaryOrSecondary
+  112, // WriteConflict: a transaction lost to a concurrent write and its retries ran out
+  251, // NoSuchTransaction: the transaction was aborted under us (election, time limit)
+  257, // TransactionTooLarge
+  290, // TransactionExceededLifetimeLimitSeconds
 ]);
 
 /**
@@ -49,12 +53,40 @@ const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
  * gets our own sentence: the server's text (field values, internal names) never reaches a client.
  */
 const BAD_REQUEST_MESSAGES: ReadonlyMap<number, string> = new Map([
-  [2, 'an operator got a value it does not accept'], // BadValue: unknown operator, `$in` without an array
-  [9, 'the update could not be parsed'], // FailedToParse: unknown update modifier, mixed operators and fields
-  [66, '_id cannot be changed'], // ImmutableField
-  [31254, 'a projection cannot mix inclusion and exclusion'],
-  [51091, 'a regular expression does not compile'],
+  [2, 'invalid query or update: an operator got a value it does not accept'], // BadValue: unknown operator, `$in` without an array
+  [9, 'invalid query or update: the update could not be parsed'], // FailedToParse: unknown update modifier, mixed operators and fields
+  [66, 'invalid query or update: _id cannot be changed'], // ImmutableField
+  // Path collision (4.4+, jstests/core/projection_conflicts.js): `{os: 1, "os.family": 1}`.
+  [31249, 'projection: two of its paths overlap (one lies inside the other): name only one of them'],
+  [31250, 'projection: two of its paths overlap (one lies inside the other): name only one of them'],
+  [31254, 'projection: a projection cannot mix inclusion and exclusion'],
+  [51091, 'where: a regular expression does not compile'], // jstests/core/regex_error.js
 ]);
+
+/**
+ * A document over MongoDB's 16 MB limit (https://www.mongodb.com/docs/manual/reference/limits/):
+ * an insert is refused with BadValue "object to insert too large", a replacement with 17420, an
+ * update that grows it with 17419 (8375908 on 8.x), a command over the size with 10334
+ * (jstests/core/max_doc_size.js); the driver itself refuses a bulk insert of one
+ * ("Document is larger than the maximum size", bulk/ordered.ts).
+ */
+const TOO_LARGE_CODES: ReadonlySet<number> = new Set([10334, 17419, 17420, 8375908]);
+const TOO_LARGE_TEXT = /too large|larger than the maximum size/i;
+
+/** The answer to a document over the limit: the item, not the request, is what is too large. */
+export const TOO_LARGE_MESSAGE =
+  "the item would be larger than MongoDB's 16 MB document limit: keep large contents in a file (media) instead";
+
+/**
+ * A sort no index serves ran out of memory: QueryExceededMemoryLimitNoDiskUseAllowed (4.4+),
+ * 16819/16820 before it. `find` asks for disk use (plan.ts), so this comes only from a server that
+ * forbids it (`allowDiskUseByDefault: false`).
+ */
+const SORT_MEMORY_CODES: ReadonlySet<number> = new Set([292, 16819, 16820]);
+
+/** Our answer to a sort that does not fit in the server's memory. */
+export const SORT_MEMORY_MESSAGE =
+  'sort: the database could not sort this many items in memory: sort on an indexed field (docs/mongodb.md lists them), or narrow where';
 
 /** MaxTimeMSExpired, ExceededTimeLimit: the query ran past the `maxTimeMS` the adapter sends. */
 const TIME_LIMIT_CODES: ReadonlySet<number> = new Set([50, 262]);
@@ -127,9 +159,11 @@ export function translateMongoError(error: unknown): unknown {
   }
   const name = typeof error.name === 'string' ? error.name : '';
   const code = codeOf(error);
+  if (isTooLarge(all)) return withCause(new PayloadTooLarge(TOO_LARGE_MESSAGE), error);
+  if (code !== undefined && SORT_MEMORY_CODES.has(code))
+    return withCause(new ServiceUnavailable(SORT_MEMORY_MESSAGE), error);
   const badRequest = code === undefined ? undefined : BAD_REQUEST_MESSAGES.get(code);
-  if (badRequest !== undefined)
-    return withCause(new BadRequest(`invalid query or update: ${badRequest}`), error);
+  if (badRequest !== undefined) return withCause(new BadRequest(badRequest), error);
   if ((code !== undefined && TIME_LIMIT_CODES.has(code)) || name === 'MongoOperationTimeoutError')
     return withCause(new ServiceUnavailable(TIME_LIMIT_MESSAGE), error);
   if (UNREACHABLE_NAMES.has(name) || (code !== undefined && UNAVAILABLE_CODES.has(code))) {
@@ -139,6 +173,17 @@ export function translateMongoError(error: unknown): unknown {
     );
   }
   return error;
+}
+
+/** Whether a layer says a document is over the size limit (by code, or BadValue / the driver by text). */
+function isTooLarge(all: readonly Record<string, unknown>[]): boolean {
+  return all.some((layer) => {
+    const code = codeOf(layer);
+    if (code !== undefined && TOO_LARGE_CODES.has(code)) return true;
+    const text = typeof layer.errmsg === 'string' ? layer.errmsg : layer.message;
+    const bySize = typeof text === 'string' && TOO_LARGE_TEXT.test(text);
+    return bySize && (code === 2 || layer.name === 'MongoInvalidArgumentError');
+  });
 }
 
 /**

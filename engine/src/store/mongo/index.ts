@@ -12,10 +12,32 @@ import { compileMongooseSchema } from './schema';
 import { MongoStore } from './store';
 
 export { compileMongooseSchema } from './schema';
-export { TIME_LIMIT_MESSAGE, translateMongoError } from './errors';
+export { SORT_MEMORY_MESSAGE, TIME_LIMIT_MESSAGE, TOO_LARGE_MESSAGE, translateMongoError } from './errors';
+export { hasLabel, inTransaction, TRANSACTION_RETRY_MS, UndoLog } from './atomic';
+export { insertedBeforeFailure, stepsOf, versionFilter, writeBatch, type BatchTarget } from './batch';
+export { indexStep, indexTaskName } from './indexes';
+export { MAX_OPEN_REPEATS, mongoFilter, mongoPipeline, openRepeats, pcreSource } from './patterns';
+export {
+  describeWireVersion,
+  MAX_WIRE_VERSION,
+  MIN_WIRE_VERSION,
+  serverInfoOf,
+  SUPPORTED_VERSIONS,
+  UnsupportedServer,
+  unsupportedServer,
+  type ServerInfo,
+  type Topology,
+} from './server';
+export { BackgroundTasks, type TaskStep } from './tasks';
 export { MEDIA_BUCKET } from './media';
 export { LEASES_COLLECTION, planAcquire, planRenew } from './leases';
-export { DEFAULT_MAX_TIME_MS, MongoStore, schemaIndexPlans, type MongoStoreParts } from './store';
+export {
+  BACKFILL_BATCH,
+  DEFAULT_MAX_TIME_MS,
+  MongoStore,
+  schemaIndexPlans,
+  type MongoStoreParts,
+} from './store';
 export type { DbSource } from './connection';
 export * from './plan';
 

@@ -2,13 +2,16 @@
  * Media in GridFS (https://www.mongodb.com/docs/manual/core/gridfs/): bytes streamed in 255 KiB
  * chunks both ways, never buffered whole. Files live in the `media` bucket (`media.files`,
  * `media.chunks`); a file's id is the 24-hex string of its ObjectId; the content type and the
- * original file name are kept in the file document.
+ * original file name are kept in the file document. A delete removes the file document and its
+ * chunks in one transaction where the server has them; on a standalone server the file document
+ * goes first, so a failure in between leaves unreachable chunks, never a file with missing bytes.
  */
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mongoose from 'mongoose';
 import type { MediaInfo, MediaStore } from '../port';
 import type { DbSource } from './connection';
+import { inTransaction } from './atomic';
 import { translated, translateMongoError } from './errors';
 
 /** The GridFS bucket name: collections `media.files` and `media.chunks`. */
@@ -35,9 +38,14 @@ export function mediaInfoOf(file: GridFSFile): MediaInfo {
 }
 
 /** Deletes a file document and its chunks (chunks too when an upload failed before its file doc). */
-async function removeFile(db: mongoose.mongo.Db, id: mongoose.mongo.ObjectId): Promise<boolean> {
-  const { deletedCount } = await db.collection(`${MEDIA_BUCKET}.files`).deleteOne({ _id: id });
-  await db.collection(`${MEDIA_BUCKET}.chunks`).deleteMany({ files_id: id });
+async function removeFile(
+  db: mongoose.mongo.Db,
+  id: mongoose.mongo.ObjectId,
+  session?: mongoose.mongo.ClientSession,
+): Promise<boolean> {
+  const options = session ? { session } : {};
+  const { deletedCount } = await db.collection(`${MEDIA_BUCKET}.files`).deleteOne({ _id: id }, options);
+  await db.collection(`${MEDIA_BUCKET}.chunks`).deleteMany({ files_id: id }, options);
   return deletedCount > 0;
 }
 
@@ -78,6 +86,8 @@ export class GridFsMedia implements MediaStore {
     const objectId = mediaObjectId(id);
     if (objectId === null) return false;
     const { db } = await this.bucket();
+    if ((await this.connector.server()).transactions)
+      return inTransaction(db.client, (session) => removeFile(db, objectId, session));
     return translated(() => removeFile(db, objectId));
   }
 

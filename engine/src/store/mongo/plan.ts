@@ -5,8 +5,10 @@
  *
  * Filters, updates and pipelines pass through untouched: MongoDB's dialect is the port's dialect.
  * The plans only add what the port promises and MongoDB does not do by itself: a stable order
- * (`_id` tie-breaker), `_id` always projected, string ids on upsert, all-or-nothing ordered inserts.
+ * (`_id` tie-breaker, which every declared index ends with too, so the index that serves a sort
+ * serves it whole), `_id` always projected, string ids on upsert, all-or-nothing ordered inserts.
  */
+import { BadRequest } from '../../errors';
 import type {
   CollectionSpec,
   Doc,
@@ -27,7 +29,18 @@ export type DriverSort = [string, 1 | -1][];
 export interface FindPlan {
   readonly collection: string;
   readonly filter: Filter;
-  readonly options: { sort: DriverSort; projection?: Projection; skip?: number; limit?: number };
+  readonly options: {
+    sort: DriverSort;
+    projection?: Projection;
+    skip?: number;
+    limit?: number;
+    /**
+     * A sort no index serves may spill to disk instead of failing at the 100 MB in-memory limit of
+     * 4.4 and 5.0 (`find` takes `allowDiskUse` since 4.4; 6.0 allows it by default): it is then
+     * bounded by `maxTimeMS` like any other slow query.
+     */
+    allowDiskUse: true;
+  };
 }
 
 /** `countDocuments(filter)` uses the filter's index; an unfiltered count reads collection metadata. */
@@ -81,31 +94,57 @@ export interface IndexPlan {
 /** Makes a new string id for an upserted document (24-hex in ObjectId layout). */
 export type NewId = () => string;
 
-/** The sort with `_id` appended when absent, so ties (and no sort at all) come back in a stable order. */
-export function planSort(sort: SortSpec | undefined): DriverSort {
+/**
+ * The sort with `_id` appended when absent, so ties (and no sort at all) come back in a stable order.
+ * A sort that starts with every key of a unique index (`uniques`) can have no ties: nothing is
+ * appended, so that unique index serves it as it is (the order is the same either way).
+ */
+export function planSort(sort: SortSpec | undefined, uniques: readonly SortSpec[] = []): DriverSort {
   const pairs: DriverSort = (sort ?? []).map(([path, dir]) => [path, dir]);
-  if (!pairs.some(([path]) => path === '_id')) pairs.push(['_id', 1]);
+  const total = uniques.some((keys) => keys.length > 0 && keys.every(([path], i) => pairs[i]?.[0] === path));
+  if (!total && !pairs.some(([path]) => path === '_id')) pairs.push(['_id', 1]);
   return pairs;
 }
 
-/** The projection, or none; `_id` is always kept, so an `_id: 0` is dropped. */
+/**
+ * Two projected paths where one lies inside the other (`os` and `os.family`): MongoDB 4.4 and
+ * later refuse them ("Path collision", codes 31249/31250), so they are refused before the call.
+ */
+export function projectionCollision(paths: readonly string[]): readonly [string, string] | undefined {
+  for (const outer of paths)
+    for (const inner of paths) if (inner.startsWith(`${outer}.`)) return [outer, inner];
+  return undefined;
+}
+
+/** The projection, or none; `_id` is always kept, so an `_id: 0` is dropped. Overlapping paths are a 400. */
 export function planProjection(projection: Projection | undefined): Projection | undefined {
   if (projection === undefined) return undefined;
   const kept = Object.entries(projection).filter(([path, flag]) => !(path === '_id' && flag === 0));
+  const collision = projectionCollision(kept.map(([path]) => path));
+  if (collision)
+    throw new BadRequest(
+      `projection: "${collision[0]}" and "${collision[1]}" overlap (one lies inside the other): name only one of them`,
+    );
   return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
 /** Plans `find`: the filter as given, sort with the tie-breaker, projection, skip and limit. */
-export function planFind(collection: string, filter: Filter, options: FindOptions = {}): FindPlan {
+export function planFind(
+  collection: string,
+  filter: Filter,
+  options: FindOptions = {},
+  uniques: readonly SortSpec[] = [],
+): FindPlan {
   const projection = planProjection(options.projection);
   return {
     collection,
     filter,
     options: {
-      sort: planSort(options.sort),
+      sort: planSort(options.sort, uniques),
       ...(projection ? { projection } : {}),
       ...(options.skip !== undefined && options.skip > 0 ? { skip: options.skip } : {}),
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      allowDiskUse: true,
     },
   };
 }
@@ -167,6 +206,7 @@ export function planFindOneAndUpdate(
   filter: Filter,
   update: Update,
   options: FindOneAndUpdateOptions & { newId: NewId },
+  uniques: readonly SortSpec[] = [],
 ): FindOneAndUpdatePlan {
   const upsert = options.upsert === true;
   return {
@@ -175,7 +215,7 @@ export function planFindOneAndUpdate(
     filter,
     update: upsert ? withUpsertId(filter, update, options.newId) : update,
     options: {
-      ...(options.sort ? { sort: planSort(options.sort) } : {}),
+      ...(options.sort ? { sort: planSort(options.sort, uniques) } : {}),
       upsert,
       returnDocument: options.returnDocument ?? 'after',
       // Resolve the document itself, not the `{value, ok, lastErrorObject}` envelope.
@@ -197,9 +237,17 @@ export function planInsert(collection: string, docs: readonly Doc[]): InsertPlan
   return { collection, docs: [...docs], options: { ordered: true } };
 }
 
-/** Index key document, in declaration order (`{host: 1, _created: -1}`). */
+/**
+ * Index key document, in declaration order, ending with the tie-breaker every planned sort ends
+ * with (`{host: 1, _created: -1, _id: 1}`): an index on `{_created: -1}` alone cannot give the
+ * order of `{_created: -1, _id: 1}`, so MongoDB would read every match and sort it in memory.
+ * Ascending, like the tie-breaker, so the index read forwards gives exactly the sort the
+ * declaration names. Unique indexes keep their keys: `_id` would change what they make unique.
+ */
 export function indexKeys(index: IndexSpec): Record<string, 1 | -1> {
-  return Object.fromEntries(index.fields);
+  const keys: Record<string, 1 | -1> = Object.fromEntries(index.fields);
+  if (index.unique !== true && !('_id' in keys)) keys._id = 1;
+  return keys;
 }
 
 /** The indexes `ensureCollection` creates for a collection spec, in declaration order. */
@@ -208,4 +256,9 @@ export function planIndexes(spec: CollectionSpec): IndexPlan[] {
     key: indexKeys(index),
     ...(index.unique === true ? { unique: true as const } : {}),
   }));
+}
+
+/** The key lists of a spec's unique indexes: sorts that start with one need no tie-breaker. */
+export function uniqueKeys(spec: CollectionSpec): SortSpec[] {
+  return spec.indexes.filter((index) => index.unique === true).map((index) => index.fields);
 }

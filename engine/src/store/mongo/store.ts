@@ -7,7 +7,9 @@
  * and apply `strictQuery`); the port returns stored documents as they are, secrets included (the
  * operations need a VPN manager's sealed password; masking is the serializer's job), while a
  * model hides `select: false` paths; and plain objects skip hydration on every read. Each call is
- * first planned by the pure functions of plan.ts, which the no-server tests assert.
+ * first planned by the pure functions of plan.ts, which the no-server tests assert; its patterns
+ * are checked and rewritten for the server's engine (patterns.ts). Multi-document writes are all
+ * or nothing (batch.ts, atomic.ts); index builds and backfills run in the background (tasks.ts).
  */
 import mongoose from 'mongoose';
 import type { Log } from '../../definition/define';
@@ -19,16 +21,20 @@ import type {
   Filter,
   FindOneAndUpdateOptions,
   FindOptions,
+  SortSpec,
   Store,
+  StoreStatus,
   Update,
   UpdateOptions,
   UpdateResult,
 } from '../port';
-import { writeBatch } from './batch';
+import { writeBatch, type BatchTarget } from './batch';
 import type { DbSource } from './connection';
-import { translated, translateMongoError } from './errors';
+import { translated } from './errors';
+import { indexStep, indexTaskName } from './indexes';
 import { MongoLeases } from './leases';
 import { GridFsMedia } from './media';
+import { mongoFilter, mongoPipeline } from './patterns';
 import {
   type IndexPlan,
   planAggregate,
@@ -36,23 +42,19 @@ import {
   planFind,
   planFindOneAndUpdate,
   planIndexes,
-  planInsert,
   planUpdate,
+  uniqueKeys,
 } from './plan';
+import type { ServerInfo } from './server';
+import { BackgroundTasks } from './tasks';
 
 type Collection = mongoose.mongo.Collection<Doc>;
-
-/** IndexOptionsConflict, IndexKeySpecsConflict: an index of that name or key exists, differently. */
-const INDEX_MISMATCH_CODES: ReadonlySet<number> = new Set([85, 86]);
 
 /** A new string id in ObjectId layout, for upserts that name none. */
 const newId = (): string => new mongoose.mongo.ObjectId().toHexString();
 
-function codeOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number'
-    ? error.code
-    : undefined;
-}
+/** Documents a backfill step updates: one index range read and one `updateMany`, well within `maxTimeMS`. */
+export const BACKFILL_BATCH = 1000;
 
 /** `skip`/`limit` as the embedded store accepts them: non-negative integers, limit 0 = none. */
 function checkPage(options: FindOptions): void {
@@ -63,24 +65,11 @@ function checkPage(options: FindOptions): void {
   }
 }
 
-/**
- * How many documents of an ordered `insertMany` were written before it failed: the index of the
- * first write error, else the driver's inserted count; 0 when neither is known.
- */
-export function insertedBeforeFailure(error: unknown): number {
-  if (typeof error !== 'object' || error === null) return 0;
-  const writeErrors: unknown = 'writeErrors' in error ? error.writeErrors : undefined;
-  const first: unknown = Array.isArray(writeErrors) ? writeErrors[0] : undefined;
-  if (typeof first === 'object' && first !== null && 'index' in first && typeof first.index === 'number')
-    return first.index;
-  return 'insertedCount' in error && typeof error.insertedCount === 'number' ? error.insertedCount : 0;
-}
-
 /** What a `MongoStore` may be given beside its database. */
 export interface MongoStoreParts {
   /** Compiled Mongoose schemas by collection: their indexes are the ones `ensureCollection` creates. */
   readonly schemas?: ReadonlyMap<string, mongoose.Schema>;
-  /** Index mismatches and a partial batch that could not be withdrawn are reported here. */
+  /** Index mismatches, failed background work and writes a batch could not take back are reported here. */
   readonly log?: Log;
   /** Server-side time limit of every query, update and delete; default {@link DEFAULT_MAX_TIME_MS}. */
   readonly maxTimeMS?: number;
@@ -100,6 +89,9 @@ export class MongoStore implements Store {
   private readonly schemas: ReadonlyMap<string, mongoose.Schema>;
   private readonly log: Log | undefined;
   private readonly maxTimeMS: number;
+  private readonly tasks: BackgroundTasks;
+  /** Per collection, the keys of its unique indexes: sorts starting with them need no tie-breaker. */
+  private readonly uniques = new Map<string, SortSpec[]>();
 
   constructor(
     private readonly connector: DbSource,
@@ -110,74 +102,78 @@ export class MongoStore implements Store {
     this.maxTimeMS = parts.maxTimeMS ?? DEFAULT_MAX_TIME_MS;
     this.media = new GridFsMedia(connector);
     this.leases = new MongoLeases(connector);
+    this.tasks = new BackgroundTasks(parts.log);
   }
 
   /**
-   * Creates the collection's indexes, additively: `createIndex` one at a time, never `syncIndexes`,
-   * which would drop indexes an operator added or a newer instance (rolling upgrade) needs.
-   * An index that exists with other options, or a unique index over duplicate data, is logged and
-   * skipped so the API still starts.
+   * Checks the server (reachable, a version the driver speaks) and queues the collection's index
+   * builds (indexes.ts); resolves without waiting for them: `status()` reports their progress.
    */
   async ensureCollection(spec: CollectionSpec): Promise<void> {
-    const collection = await this.collection(spec.name);
-    for (const index of this.indexesOf(spec)) {
-      try {
-        await collection.createIndex(index.key, index.unique === true ? { unique: true } : {});
-      } catch (error) {
-        const code = codeOf(error);
-        if (code === undefined || !(INDEX_MISMATCH_CODES.has(code) || code === 11000))
-          throw translateMongoError(error);
-        const why =
-          code === 11000
-            ? 'existing documents violate it'
-            : 'an index on these keys exists with other options';
-        this.log?.warn(
-          { collection: spec.name, index: index.key, code },
-          `mongodb index not created: ${why}`,
-        );
-      }
-    }
+    await this.connector.server();
+    this.uniques.set(spec.name, uniqueKeys(spec));
+    for (const plan of this.indexesOf(spec))
+      this.tasks.run(
+        'index',
+        indexTaskName(spec.name, plan),
+        indexStep(() => this.collection(spec.name), plan, this.log),
+      );
+  }
+
+  /** Queues a backfill: `update` on {@link BACKFILL_BATCH} matches at a time, until none is left. */
+  async backfill(collection: string, filter: Filter, update: Update): Promise<void> {
+    await this.connector.server();
+    this.tasks.run('backfill', `${collection} ${JSON.stringify(filter)}`, async () => {
+      const target = await this.collection(collection);
+      const page = await translated(() =>
+        target.find(filter, this.timed({ projection: { _id: 1 }, limit: BACKFILL_BATCH })).toArray(),
+      );
+      if (page.length === 0) return 'done';
+      const ids = page.map((doc) => doc._id);
+      await translated(() =>
+        target.updateMany({ $and: [filter, { _id: { $in: ids } }] }, update, this.timed({})),
+      );
+      return page.length < BACKFILL_BATCH ? 'done' : 'again';
+    });
+  }
+
+  /** The background work (index builds, backfills) and its state. */
+  status(): StoreStatus {
+    return this.tasks.status();
+  }
+
+  /** Resolves once every queued index build and backfill has settled (tests and tooling). */
+  async backgroundSettled(): Promise<void> {
+    await this.tasks.settled();
+  }
+
+  /** The server's version and topology (server.ts). */
+  async server(): Promise<ServerInfo> {
+    return this.connector.server();
   }
 
   async find(collection: string, filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
     checkPage(options);
-    const plan = planFind(collection, filter, options);
+    const plan = planFind(collection, mongoFilter(filter), options, this.uniques.get(collection));
     const target = await this.collection(collection);
     return translated(() => target.find(plan.filter, this.timed(plan.options)).toArray());
   }
 
   async count(collection: string, filter: Filter): Promise<number> {
-    const plan = planCount(collection, filter);
+    const plan = planCount(collection, mongoFilter(filter));
     const target = await this.collection(collection);
     if (plan.method === 'estimatedDocumentCount')
       return translated(() => target.estimatedDocumentCount(this.timed({})));
     return translated(() => target.countDocuments(plan.filter, this.timed({})));
   }
 
-  /**
-   * All or nothing without a transaction: an ordered `insertMany` stops at the first failure and the
-   * documents it wrote in this call are deleted again. Transactions would need a replica set, while
-   * the adapter must also run on a standalone server; the cost is a short window in which a reader
-   * may see part of a batch that is then withdrawn.
-   */
+  /** All or nothing (batch.ts): one transaction on a replica set, taken back on a standalone server. */
   async insert(collection: string, docs: readonly Doc[]): Promise<void> {
-    if (docs.length === 0) return;
-    const plan = planInsert(collection, docs);
-    const target = await this.collection(collection);
-    try {
-      await target.insertMany(plan.docs, this.timed(plan.options));
-    } catch (error) {
-      const written = plan.docs.slice(0, insertedBeforeFailure(error)).map((doc) => doc._id);
-      if (written.length > 0) {
-        await target.deleteMany({ _id: { $in: written } }, this.timed({})).catch((undo: unknown) => {
-          this.log?.error(
-            { collection, ids: written, err: translateMongoError(undo) },
-            'mongodb insert: partial batch not withdrawn',
-          );
-        });
-      }
-      throw translateMongoError(error);
-    }
+    await writeBatch(
+      this.batchTarget(),
+      docs.map((doc) => ({ op: 'insert', collection, doc })),
+      { maxTimeMS: this.maxTimeMS },
+    );
   }
 
   async update(
@@ -186,7 +182,7 @@ export class MongoStore implements Store {
     update: Update,
     options: UpdateOptions = {},
   ): Promise<UpdateResult> {
-    const plan = planUpdate(collection, filter, update, { ...options, newId });
+    const plan = planUpdate(collection, mongoFilter(filter), update, { ...options, newId });
     const target = await this.collection(collection);
     const result = await translated(() =>
       plan.method === 'replaceOne'
@@ -203,7 +199,14 @@ export class MongoStore implements Store {
     update: Update,
     options: FindOneAndUpdateOptions = {},
   ): Promise<Doc | null> {
-    const plan = planFindOneAndUpdate(collection, filter, update, { ...options, newId });
+    const uniques = this.uniques.get(collection);
+    const plan = planFindOneAndUpdate(
+      collection,
+      mongoFilter(filter),
+      update,
+      { ...options, newId },
+      uniques,
+    );
     const target = await this.collection(collection);
     return translated(() =>
       plan.method === 'findOneAndReplace'
@@ -214,19 +217,20 @@ export class MongoStore implements Store {
 
   async delete(collection: string, filter: Filter): Promise<number> {
     const target = await this.collection(collection);
-    const result = await translated(() => target.deleteMany(filter, this.timed({})));
+    const checked = mongoFilter(filter);
+    const result = await translated(() => target.deleteMany(checked, this.timed({})));
     return result.deletedCount;
   }
 
   async write(batch: readonly BatchWrite[]): Promise<void> {
-    await writeBatch((name) => this.collection(name), batch);
+    await writeBatch(this.batchTarget(), batch);
   }
 
   async aggregate(
     collection: string,
     pipeline: readonly Record<string, unknown>[],
   ): Promise<Record<string, unknown>[]> {
-    const plan = planAggregate(collection, pipeline);
+    const plan = planAggregate(collection, mongoPipeline(pipeline));
     const target = await this.collection(collection);
     return translated(() =>
       target.aggregate<Record<string, unknown>>(plan.pipeline, this.timed(plan.options)).toArray(),
@@ -234,6 +238,7 @@ export class MongoStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.tasks.close();
     await this.connector.close();
   }
 
@@ -255,6 +260,15 @@ export class MongoStore implements Store {
   /** The driver options with the server-side time limit added. */
   private timed<O extends object>(options: O): O & { maxTimeMS: number } {
     return { ...options, maxTimeMS: this.maxTimeMS };
+  }
+
+  private batchTarget(): BatchTarget {
+    return {
+      collection: (name) => this.collection(name),
+      server: () => this.connector.server(),
+      client: async () => (await this.connector.db()).client,
+      log: this.log,
+    };
   }
 
   private async collection(name: string): Promise<Collection> {
