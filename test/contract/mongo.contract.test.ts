@@ -4,58 +4,24 @@
  * Each test gets its own throwaway database (`fleet_contract_<random>`), dropped when it closes.
  * Without `MONGO_URL` the suite is skipped with one printed line saying so.
  */
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Log } from '../../engine/src/definition/define';
 import { openMongoStore, type MongoStore } from '../../engine/src/store/mongo';
 import type { CollectionSpec, Store } from '../../engine/src/store/port';
+import { MONGO_URL, openThrowaway } from './mongo-live';
 import { runStoreContract } from './store-contract';
 
-const MONGO_URL = process.env.MONGO_URL;
-
-/** The URL with its database path replaced (hosts, credentials and options kept). */
-export function withDatabase(url: string, database: string): string {
-  const match = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/[^?]*)?(\?.*)?$/.exec(url);
-  if (match === null) throw new Error('MONGO_URL must be a mongodb:// or mongodb+srv:// URL');
-  return `${match[1] ?? ''}/${database}${match[2] ?? ''}`;
-}
-
-/** A store on a fresh database; closing it drops the database first. */
-async function openThrowaway(log?: Log): Promise<{ store: Store; mongo: MongoStore }> {
-  const database = `fleet_contract_${randomBytes(6).toString('hex')}`;
-  const mongo = await openMongoStore({
-    url: withDatabase(MONGO_URL ?? '', database),
-    serverSelectionTimeoutMS: 10_000,
-    ...(log ? { log } : {}),
-  });
-  const store: Store = {
-    ensureCollection: (spec) => mongo.ensureCollection(spec),
-    find: (collection, filter, options) => mongo.find(collection, filter, options),
-    count: (collection, filter) => mongo.count(collection, filter),
-    insert: (collection, docs) => mongo.insert(collection, docs),
-    update: (collection, filter, update, options) => mongo.update(collection, filter, update, options),
-    findOneAndUpdate: (collection, filter, update, options) =>
-      mongo.findOneAndUpdate(collection, filter, update, options),
-    delete: (collection, filter) => mongo.delete(collection, filter),
-    write: (batch) => mongo.write(batch),
-    aggregate: (collection, pipeline) => mongo.aggregate(collection, pipeline),
-    media: mongo.media,
-    leases: mongo.leases,
-    close: async () => {
-      await mongo.dropDatabase().catch(() => undefined);
-      await mongo.close();
-    },
-  };
-  return { store, mongo };
-}
-
-if (MONGO_URL === undefined || MONGO_URL === '') {
+if (MONGO_URL === '') {
   process.stdout.write('MongoDB contract suite skipped: MONGO_URL is not set\n');
   describe.skip('store contract: mongo (skipped: MONGO_URL is not set)', () => {
     test('runs against the MongoDB named by MONGO_URL', () => undefined);
   });
 } else {
-  runStoreContract('mongo', async () => (await openThrowaway()).store, { atomicBatches: false });
+  // All or nothing on both topologies (a transaction, or the undo log); patterns are bounded (PCRE).
+  runStoreContract('mongo', async () => (await openThrowaway()).store, {
+    atomicBatches: true,
+    boundedPatterns: true,
+  });
 
   describe('mongo only', () => {
     const warnings: object[] = [];
@@ -66,32 +32,43 @@ if (MONGO_URL === undefined || MONGO_URL === '') {
       warn: (obj) => warnings.push(obj),
     };
     let store: Store;
+    let mongo: MongoStore;
     beforeEach(async () => {
       warnings.length = 0;
-      ({ store } = await openThrowaway(log));
+      ({ store, mongo } = await openThrowaway({ log }));
     });
     afterEach(async () => {
       await store.close();
     });
 
-    test('an index that exists with other options is logged, not fatal', async () => {
+    test('an index that exists with other options is logged and skipped, not fatal', async () => {
+      // The same keys as the declaration will have (`_id` appended), but unique.
       const unique: CollectionSpec = {
         name: 'things',
         scalarPaths: {},
         datetimePaths: [],
-        indexes: [{ fields: [['name', 1]], unique: true }],
+        indexes: [
+          {
+            fields: [
+              ['name', 1],
+              ['_id', 1],
+            ],
+            unique: true,
+          },
+        ],
       };
       await store.ensureCollection(unique);
       await store.ensureCollection({
         ...unique,
         indexes: [{ fields: [['name', 1]] }, { fields: [['kind', 1]] }],
       });
-      expect(warnings).toEqual([expect.objectContaining({ collection: 'things', index: { name: 1 } })]);
-      // The existing unique index still holds.
-      await store.insert('things', [{ _id: 'a', name: 'n' }]);
-      await expect(store.insert('things', [{ _id: 'b', name: 'n' }])).rejects.toMatchObject({
-        status: 409,
-        field: 'name',
+      await mongo.backgroundSettled();
+      expect(warnings).toEqual([
+        expect.objectContaining({ collection: 'things', index: { name: 1, _id: 1 } }),
+      ]);
+      expect(store.status?.()).toMatchObject({
+        state: 'ready',
+        tasks: [{ state: 'done' }, { state: 'skipped' }, { state: 'done' }],
       });
     });
 

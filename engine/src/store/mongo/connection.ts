@@ -151,6 +151,10 @@ export class MongoConnector implements DbSource {
       },
       async (error: unknown) => {
         refusal.stop();
+        // The driver's client first: Mongoose would wait for a connect still selecting a server.
+        await (connection.getClient() as mongoose.mongo.MongoClient | undefined)
+          ?.close()
+          .catch(() => undefined);
         await connection.close(true).catch(() => undefined);
         throw error;
       },

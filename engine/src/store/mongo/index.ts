@@ -11,7 +11,7 @@ import { redact } from './errors';
 import { compileMongooseSchema } from './schema';
 import { MongoStore } from './store';
 
-export { compileMongooseSchema } from './schema';
+export { compileMongooseSchema, schemaIndexPlans } from './schema';
 export { SORT_MEMORY_MESSAGE, TIME_LIMIT_MESSAGE, TOO_LARGE_MESSAGE, translateMongoError } from './errors';
 export { hasLabel, inTransaction, TRANSACTION_RETRY_MS, UndoLog } from './atomic';
 export { insertedBeforeFailure, stepsOf, versionFilter, writeBatch, type BatchTarget } from './batch';
@@ -34,8 +34,8 @@ export { LEASES_COLLECTION, planAcquire, planRenew } from './leases';
 export {
   BACKFILL_BATCH,
   DEFAULT_MAX_TIME_MS,
+  DEFAULT_INDEX_WAIT_MS,
   MongoStore,
-  schemaIndexPlans,
   type MongoStoreParts,
 } from './store';
 export type { DbSource } from './connection';

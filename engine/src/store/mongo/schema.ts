@@ -9,7 +9,7 @@
 import mongoose from 'mongoose';
 import type { CompiledResource } from '../../compile/compile';
 import type { Field, FieldKind, Fields } from '../../definition/fields';
-import { indexKeys } from './plan';
+import { indexKeys, type IndexPlan } from './plan';
 
 /** One path's Mongoose options (`{type: String, required: true, ...}`), built from a field. */
 type PathDef = Record<string, unknown>;
@@ -157,4 +157,14 @@ export function compileMongooseSchema(res: CompiledResource): mongoose.Schema {
     schema.index(indexKeys(index), index.unique === true ? { unique: true } : {});
   }
   return schema;
+}
+
+/** A compiled schema's declared indexes (`schema.indexes()`) as `createIndex` entries. */
+export function schemaIndexPlans(schema: mongoose.Schema): IndexPlan[] {
+  return schema.indexes().map(([fields, options]) => ({
+    key: Object.fromEntries(
+      Object.entries(fields).map(([path, dir]) => [path, dir === -1 ? -1 : 1] as const),
+    ),
+    ...(options.unique === true ? { unique: true as const } : {}),
+  }));
 }

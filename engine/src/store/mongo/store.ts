@@ -11,6 +11,7 @@
  * are checked and rewritten for the server's engine (patterns.ts). Multi-document writes are all
  * or nothing (batch.ts, atomic.ts); index builds and backfills run in the background (tasks.ts).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import type { Log } from '../../definition/define';
 import { BadRequest } from '../../errors';
@@ -35,6 +36,7 @@ import { indexStep, indexTaskName } from './indexes';
 import { MongoLeases } from './leases';
 import { GridFsMedia } from './media';
 import { mongoFilter, mongoPipeline } from './patterns';
+import { schemaIndexPlans } from './schema';
 import {
   type IndexPlan,
   planAggregate,
@@ -73,7 +75,12 @@ export interface MongoStoreParts {
   readonly log?: Log;
   /** Server-side time limit of every query, update and delete; default {@link DEFAULT_MAX_TIME_MS}. */
   readonly maxTimeMS?: number;
+  /** How long `ensureCollection` waits for its index builds; default {@link DEFAULT_INDEX_WAIT_MS}. */
+  readonly indexWaitMS?: number;
 }
+
+/** `ensureCollection` waits this long for its index builds before leaving them to the background. */
+export const DEFAULT_INDEX_WAIT_MS = 2000;
 
 /**
  * Every query, count, aggregation, update and delete the adapter sends carries `maxTimeMS`: the
@@ -92,6 +99,8 @@ export class MongoStore implements Store {
   private readonly tasks: BackgroundTasks;
   /** Per collection, the keys of its unique indexes: sorts starting with them need no tie-breaker. */
   private readonly uniques = new Map<string, SortSpec[]>();
+  private readonly indexWaitMS: number;
+  private indexWaitExpired = false;
 
   constructor(
     private readonly connector: DbSource,
@@ -103,27 +112,41 @@ export class MongoStore implements Store {
     this.media = new GridFsMedia(connector);
     this.leases = new MongoLeases(connector);
     this.tasks = new BackgroundTasks(parts.log);
+    this.indexWaitMS = parts.indexWaitMS ?? DEFAULT_INDEX_WAIT_MS;
   }
 
   /**
    * Checks the server (reachable, a version the driver speaks) and queues the collection's index
-   * builds (indexes.ts); resolves without waiting for them: `status()` reports their progress.
+   * builds (indexes.ts); waits for them at most `indexWaitMS` (once): what is not built by then
+   * goes on in the background, and `status()` reports it.
    */
   async ensureCollection(spec: CollectionSpec): Promise<void> {
     await this.connector.server();
     this.uniques.set(spec.name, uniqueKeys(spec));
-    for (const plan of this.indexesOf(spec))
+    const builds = this.indexesOf(spec).map((plan) =>
       this.tasks.run(
         'index',
         indexTaskName(spec.name, plan),
         indexStep(() => this.collection(spec.name), plan, this.log),
-      );
+      ),
+    );
+    // A build of a small or new collection takes milliseconds: waiting for it keeps the unique
+    // indexes in force from the first request. Once one wait ran out, the queue is busy (a large
+    // build, a secondary down): later collections do not wait again.
+    if (this.indexWaitExpired || builds.length === 0) return;
+    const timer = new AbortController();
+    const built = await Promise.race([
+      Promise.all(builds).then(() => true),
+      sleep(this.indexWaitMS, false, { signal: timer.signal, ref: false }).catch(() => true),
+    ]);
+    timer.abort();
+    if (!built) this.indexWaitExpired = true;
   }
 
   /** Queues a backfill: `update` on {@link BACKFILL_BATCH} matches at a time, until none is left. */
   async backfill(collection: string, filter: Filter, update: Update): Promise<void> {
     await this.connector.server();
-    this.tasks.run('backfill', `${collection} ${JSON.stringify(filter)}`, async () => {
+    void this.tasks.run('backfill', `${collection} ${JSON.stringify(filter)}`, async () => {
       const target = await this.collection(collection);
       const page = await translated(() =>
         target.find(filter, this.timed({ projection: { _id: 1 }, limit: BACKFILL_BATCH })).toArray(),
@@ -274,14 +297,4 @@ export class MongoStore implements Store {
   private async collection(name: string): Promise<Collection> {
     return (await this.connector.db()).collection<Doc>(name);
   }
-}
-
-/** A compiled schema's declared indexes (`schema.indexes()`) as `createIndex` entries. */
-export function schemaIndexPlans(schema: mongoose.Schema): IndexPlan[] {
-  return schema.indexes().map(([fields, options]) => ({
-    key: Object.fromEntries(
-      Object.entries(fields).map(([path, dir]) => [path, dir === -1 ? -1 : 1] as const),
-    ),
-    ...(options.unique === true ? { unique: true as const } : {}),
-  }));
 }

@@ -33,13 +33,15 @@ export class BackgroundTasks {
   constructor(private readonly log?: Log) {}
 
   /**
-   * Queues `step`, called until it is done; returns at once. An unreachable database or a time-out
-   * (503) is waited out; any other error fails the task (logged, reported, not retried).
+   * Queues `step`, called until it is done; resolves when it settled (callers need not wait). An
+   * unreachable database or a time-out (503) is waited out; any other error fails the task
+   * (logged, reported, not retried).
    */
-  run(kind: string, name: string, step: TaskStep): void {
+  run(kind: string, name: string, step: TaskStep): Promise<void> {
     const entry: Entry = { kind, name, state: 'pending', since: new Date() };
     this.entries.push(entry);
     this.chain = this.chain.then(() => this.drive(entry, step));
+    return this.chain;
   }
 
   /** Resolves once every queued task has settled (done, skipped, failed, or stopped by `close`). */
