@@ -35,7 +35,7 @@ async function fleet(
   }
 }
 
-const COMMANDS = ['serve', 'seed', 'openapi', 'new-resource', 'token', 'rotate-key'];
+const COMMANDS = ['serve', 'seed', 'openapi', 'new-resource', 'token', 'rotate-key', 'import'];
 
 let t: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * The `fleet` command line (bin `fleet`, or `npx -y pnpm@10 fleet <command>` here): `serve` (the
- * API, the default), `seed`, `openapi`, `new-resource`, `token` and `rotate-key`, with `--help` on
+ * API, the default), `seed`, `openapi`, `new-resource`, `token`, `rotate-key` and `import`, with `--help` on
  * each (cli/main.ts). The demo (simulated master and VPN server) is a development tool:
  * `pnpm demo` (packages/devtools). Settings come from the environment. A failure is one line on
  * stderr and exit status 1.

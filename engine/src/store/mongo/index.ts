@@ -94,3 +94,6 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
   const maxTimeMS = options.maxTimeMS === undefined ? {} : { maxTimeMS: options.maxTimeMS };
   return new MongoStore(connector, { schemas, ...maxTimeMS, ...(options.log ? { log: options.log } : {}) });
 }
+export { openEveSource, type EveFile, type EveSource } from './eve/source';
+export { fromEve, UnimportableValue } from './eve/values';
+export type { RawDoc } from './eve/records';

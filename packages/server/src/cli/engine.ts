@@ -1,5 +1,5 @@
 /**
- * The store and engine of a command that works on the data (`token`): the store of DATABASE_URL,
+ * The store and engine of a command that works on the data (`token`, `import`): the store of DATABASE_URL,
  * the engine over it with every resource and its collections declared, as the server's boot
  * does, and the store closed afterwards. Everything is then read and written through the local
  * API, as the system principal.
@@ -22,6 +22,7 @@ export interface CommandEngine {
 export async function withEngine<T>(
   env: NodeJS.ProcessEnv,
   work: (opened: CommandEngine) => Promise<T>,
+  o: { readonly services?: ReadonlyMap<string, unknown> } = {},
 ): Promise<T> {
   const config = loadConfig(env);
   const choice = chooseStore(config.DATABASE_URL);
@@ -36,6 +37,7 @@ export async function withEngine<T>(
       store,
       secrets: createSecretBox(key.key),
       log,
+      ...(o.services ? { services: o.services } : {}),
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
         grainToolKey: config.GRAIN_TOOL_KEY,

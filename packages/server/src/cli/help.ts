@@ -1,4 +1,5 @@
 /** The usage of `fleet` and of each command (`fleet <command> --help`). */
+import { IMPORT_USAGE } from './import';
 import { NEW_RESOURCE_USAGE } from './new-resource';
 import { OPENAPI_USAGE } from './openapi';
 import { TOKEN_USAGE } from './token';
@@ -31,6 +32,10 @@ Seeds the store of DATABASE_URL as the sync would fill it; --reset empties the s
 
 With the service stopped: re-seals every stored secret under NEW_SECRET_KEY (or a key generated
 into secret-key.next) and replaces the key file, keeping the old one aside (docs/secrets.md).`,
+  },
+  import: {
+    summary: "copy the original application's MongoDB database (dump, export or live) into the store",
+    usage: IMPORT_USAGE,
   },
 };
 

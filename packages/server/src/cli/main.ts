@@ -6,6 +6,7 @@ import { ConfigError } from '../config';
 import { rotateKeyCommand } from '../rotate-key';
 import { seedCommand } from '../seed/command';
 import { COMMAND_HELP, overview } from './help';
+import { importCommand } from './import';
 import { newResourceCommand } from './new-resource';
 import { openapiCommand } from './openapi';
 import type { CommandOutput } from './output';
@@ -23,6 +24,7 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<CommandOutpu
   'new-resource': newResourceCommand,
   token: tokenCommand,
   'rotate-key': async () => ({ stdout: `${await rotateKeyCommand()}\n` }),
+  import: importCommand,
 };
 
 const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
