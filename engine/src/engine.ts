@@ -153,9 +153,11 @@ export function createEngine(options: EngineOptions): Engine {
         // so the `{flag: false}` scope of every read still shows them. `null` matches missing.
         // A store that can does it in the background (a large collection must not fail the start).
         const flag = res.softDelete?.field;
-        const [filter, set] = [{ [flag ?? '']: null }, { $set: { [flag ?? '']: false } }];
-        if (flag && store.backfill) await store.backfill(res.name, filter, set);
-        else if (flag) await store.update(res.name, filter, set, { multi: true });
+        if (flag) {
+          const [unflagged, set] = [{ [flag]: null }, { $set: { [flag]: false } }];
+          if (store.backfill) await store.backfill(res.name, unflagged, set);
+          else await store.update(res.name, unflagged, set, { multi: true });
+        }
       }
       const ctx = systemContext(runtime);
       for (const res of registry.resources.values()) {

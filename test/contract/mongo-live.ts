@@ -24,7 +24,10 @@ export function throwawayName(): string {
   return `fleet_contract_${randomBytes(6).toString('hex')}`;
 }
 
-/** A store on a fresh database (or `database`); its `close` drops the database first. */
+/**
+ * A store on a fresh database (or `database`); its `close` drops the database first. It waits up
+ * to 30 s for each collection's index builds (the service waits 2 s, then builds in the background).
+ */
 export async function openThrowaway(
   o: { log?: Log; database?: string } & Pick<MongoStoreParts, 'indexWaitMS' | 'maxTimeMS'> = {},
 ): Promise<{ store: Store; mongo: MongoStore; url: string }> {
@@ -33,7 +36,8 @@ export async function openThrowaway(
     url,
     serverSelectionTimeoutMS: 10_000,
     ...(o.log ? { log: o.log } : {}),
-    ...(o.indexWaitMS === undefined ? {} : { indexWaitMS: o.indexWaitMS }),
+    // The suites expect declared indexes (unique ones above all) in force once declared.
+    indexWaitMS: o.indexWaitMS ?? 30_000,
     ...(o.maxTimeMS === undefined ? {} : { maxTimeMS: o.maxTimeMS }),
   });
   const store: Store = {

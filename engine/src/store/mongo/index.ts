@@ -55,6 +55,8 @@ export interface MongoStoreOptions {
   readonly maxTimeMS?: number;
   /** Compiled resources: their Mongoose schemas are compiled at open and declare the indexes. */
   readonly resources?: readonly CompiledResource[];
+  /** How long `ensureCollection` waits for its index builds before leaving them to the background; default 2000. */
+  readonly indexWaitMS?: number;
 }
 
 /** Default bound on waiting for a usable server. */
@@ -91,8 +93,12 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     socketTimeoutMS: options.socketTimeoutMS ?? DEFAULT_SOCKET_TIMEOUT_MS,
     ...(options.log ? { log: options.log } : {}),
   });
-  const maxTimeMS = options.maxTimeMS === undefined ? {} : { maxTimeMS: options.maxTimeMS };
-  return new MongoStore(connector, { schemas, ...maxTimeMS, ...(options.log ? { log: options.log } : {}) });
+  return new MongoStore(connector, {
+    schemas,
+    ...(options.maxTimeMS === undefined ? {} : { maxTimeMS: options.maxTimeMS }),
+    ...(options.indexWaitMS === undefined ? {} : { indexWaitMS: options.indexWaitMS }),
+    ...(options.log ? { log: options.log } : {}),
+  });
 }
 export { openEveSource, type EveFile, type EveSource } from './eve/source';
 export { fromEve, UnimportableValue } from './eve/values';
