@@ -1,5 +1,5 @@
 /**
- * The MongoDB store (DESIGN §2): selected by `DATABASE_URL=mongodb://...` or `mongodb+srv://...`.
+ * The MongoDB store: selected by `DATABASE_URL=mongodb://...` or `mongodb+srv://...`.
  * Several stateless API instances may share one database; leases make the once-only work
  * (scheduler, master sync, snapshots) run on one of them at a time.
  */

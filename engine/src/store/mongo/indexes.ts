@@ -7,8 +7,9 @@
  *
  * Each build first lists the collection's indexes: one already there with the same keys and
  * uniqueness is done without a call (a restart sends no `createIndexes` at all). Otherwise it asks
- * for the index; a call that times out on the client is asked again later (the server keeps
- * building, and a second identical request waits for the same build). Creation is additive: an
+ * for the index; a call that times out on the client is asked again later (the build goes on on
+ * the server: the new request waits for it, or is told one is under way, and either way the task
+ * ends once the index is listed). Creation is additive: an
  * index that exists with other options, or a unique one that the data violates, is logged and
  * skipped; nothing is ever dropped.
  */

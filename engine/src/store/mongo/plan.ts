@@ -171,7 +171,7 @@ function updateSetsId(update: Update): boolean {
 
 /**
  * The update to send when it may insert. Without an `_id` in the filter or the update, MongoDB
- * would generate an ObjectId; ids are strings in both stores (DESIGN §3), so one is given.
+ * would generate an ObjectId; ids are strings in both stores, so one is given.
  */
 export function withUpsertId(filter: Filter, update: Update, newId: NewId): Update {
   if ('_id' in filter || updateSetsId(update)) return update;

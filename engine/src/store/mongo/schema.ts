@@ -29,7 +29,7 @@ function defined(pairs: Record<string, unknown>): PathDef {
 }
 
 /**
- * Field kind -> Mongoose type. Ids and references are strings (never ObjectId casts, DESIGN §3);
+ * Field kind -> Mongoose type. Ids and references are strings (never ObjectId casts);
  * media fields hold the 24-hex GridFS file id as a string.
  */
 const KIND_TO_MONGOOSE = {
