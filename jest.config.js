@@ -5,6 +5,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   testTimeout: 30000,
+  // The tests that run the `fleet` bin run the compiled server: built first when a source changed.
+  globalSetup: '<rootDir>/scripts/jest-global-setup.cjs',
   // Tests write scratch copies (generated resources, a copied workspace) under test/.tmp: their
   // package.json files must not register as second copies of the workspace packages.
   modulePathIgnorePatterns: ['<rootDir>/test/\\.tmp/.*package\\.json$'],

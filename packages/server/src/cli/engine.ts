@@ -8,6 +8,7 @@ import { createEngine, createSecretBox, type Engine } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { createLogger } from '../logger';
+import { STORE_SCHEMA } from '../schema';
 import { loadSecretKey, missingKeyMessage } from '../secrets';
 import { chooseStore } from '../store';
 
@@ -38,6 +39,7 @@ export async function withEngine<T>(
       secrets: createSecretBox(key.key),
       log,
       ...(o.services ? { services: o.services } : {}),
+      schema: STORE_SCHEMA,
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
         grainToolKey: config.GRAIN_TOOL_KEY,

@@ -1,8 +1,9 @@
-/** The usage of `fleet` and of each command (`fleet <command> --help`). */
-import { IMPORT_USAGE } from './import';
-import { NEW_RESOURCE_USAGE } from './new-resource';
-import { OPENAPI_USAGE } from './openapi';
-import { TOKEN_USAGE } from './token';
+/**
+ * The usage of `fleet` and of each command (`fleet <command> --help`), and `fleet --version`:
+ * answered from text alone, before any of the server's code is loaded.
+ */
+import { VERSION } from '../version';
+import { NEW_RESOURCE_USAGE, OPENAPI_USAGE, TOKEN_USAGE, IMPORT_USAGE } from './usage';
 
 /** Each command's one-line summary and its usage text. */
 export const COMMAND_HELP: Readonly<Record<string, { readonly summary: string; readonly usage: string }>> = {
@@ -43,10 +44,28 @@ into secret-key.next) and replaces the key file, keeping the old one aside (docs
 export function overview(): string {
   const width = Math.max(...Object.keys(COMMAND_HELP).map((n) => n.length));
   const lines = Object.entries(COMMAND_HELP).map(([name, h]) => `  ${name.padEnd(width)}  ${h.summary}`);
-  return `usage: fleet <command> [options]   (in this repository: npx -y pnpm@10 fleet <command>)
+  return `usage: fleet <command> [options]          Fleet API ${VERSION}
 
 ${lines.join('\n')}
 
-fleet <command> --help tells more. Settings come from the environment (README: Configuration).
+fleet <command> --help tells more; fleet --version prints the release. Settings come from the
+environment (README: Configuration). In a checkout: pnpm fleet <command> (after pnpm build).
 `;
+}
+
+const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
+
+/**
+ * What `fleet <argv>` prints when it only asks for help or the version; undefined when the
+ * command has work to do (or is unknown: the command table refuses it).
+ */
+export function quickAnswer(argv: readonly string[]): string | undefined {
+  const [command = 'serve', ...rest] = argv;
+  if (command === '--version' || command === '-V') return `${VERSION}\n`;
+  if (command === 'help' || wantsHelp([command])) {
+    const topic = command === 'help' ? rest[0] : undefined;
+    return topic && COMMAND_HELP[topic] ? `${COMMAND_HELP[topic].usage}\n` : overview();
+  }
+  const help = COMMAND_HELP[command];
+  return help && wantsHelp(rest) ? `${help.usage}\n` : undefined;
 }

@@ -11,22 +11,7 @@ import { withEngine } from './engine';
 import { importCollection, importOrder, type CollectionReport, type ImportOptions } from './import-run';
 import { AdoptingVpn } from './import-vpn';
 import type { CommandOutput } from './output';
-
-export const IMPORT_USAGE = `usage: fleet import --from <dir | mongodb://...> [--only c1,c2] [--drop-unknown]
-
-Copies the original application's database into the store of DATABASE_URL, through the API's own
-validation: ObjectId ids become 24-hex ids, _created and _updated are kept, _etag is recomputed,
-GridFS files (bucket fs) become media, soft-deleted items stay hidden.
-
---from          a mongodump directory (<collection>.bson files), a mongoexport directory
-                (<collection>.json, Extended JSON, fs.files and fs.chunks included), or the live
-                database (mongodb://host/db); it is only read
---only          these collections only (comma-separated)
---drop-unknown  leave out top-level fields this API does not declare (listed in the report)
-                instead of refusing the item
-
-Items already in the store are left as they are, so a second run adds only what is missing.
-Exit status 1 when any document was refused; the report names them (docs/mongodb.md).`;
+import { IMPORT_USAGE } from './usage';
 
 function parse(argv: readonly string[]): { from: string; only?: Set<string>; dropUnknown: boolean } {
   try {

@@ -1,11 +1,12 @@
 /**
- * What `fleet <command> [args]` runs: the command table, `--help` on each command (before the
- * command parses anything, so `fleet seed --help` seeds nothing), and unknown commands refused.
+ * What `fleet <command> [args]` runs: the command table, `--help` on each command and `--version`
+ * (before the command parses anything, so `fleet seed --help` seeds nothing), and unknown commands
+ * refused.
  */
 import { ConfigError } from '../config';
 import { rotateKeyCommand } from '../rotate-key';
 import { seedCommand } from '../seed/command';
-import { COMMAND_HELP, overview } from './help';
+import { COMMAND_HELP, quickAnswer } from './help';
 import { importCommand } from './import';
 import { newResourceCommand } from './new-resource';
 import { openapiCommand } from './openapi';
@@ -27,21 +28,15 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<CommandOutpu
   import: importCommand,
 };
 
-const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
-
 /** Runs `argv` (the words after `fleet`); resolves what to print, if the command did not print itself. */
 export async function runCli(argv: readonly string[]): Promise<CommandOutput | undefined> {
+  const quick = quickAnswer(argv);
+  if (quick !== undefined) return { stdout: quick };
   const [command = 'serve', ...rest] = argv;
-  if (command === 'help' || wantsHelp([command])) {
-    const topic = command === 'help' ? rest[0] : undefined;
-    return { stdout: topic && COMMAND_HELP[topic] ? `${COMMAND_HELP[topic].usage}\n` : overview() };
-  }
   const run = COMMANDS[command];
-  const help = COMMAND_HELP[command];
-  if (!run || !help)
+  if (!run || !COMMAND_HELP[command])
     throw new ConfigError(
       `Unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')} (fleet --help)`,
     );
-  if (wantsHelp(rest)) return { stdout: `${help.usage}\n` };
   return run(rest);
 }

@@ -10,13 +10,10 @@ import { parseArgs } from 'node:util';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError } from '../config';
 import type { CommandOutput } from './output';
+import { NEW_RESOURCE_USAGE } from './usage';
 import { defaultDescription, resourceSource } from './resource-template';
 
-export const NEW_RESOURCE_USAGE = `usage: fleet new-resource <name> [--description TEXT] [--dir DIR (resources)]
-
-Writes DIR/<name>.ts (a definition in the style of the README's worked example: fields, a
-relation, roles, an index, a hook) and registers it in DIR/index.ts. <name> is the collection and
-its URL, /api/<name>: lower case letters, digits and "_", starting with a letter.`;
+export { NEW_RESOURCE_USAGE };
 
 /** Paths below /api that are not collections (the API router's own, and words JavaScript keeps). */
 const RESERVED = new Set(['docs', 'media', 'health', 'openapi']);

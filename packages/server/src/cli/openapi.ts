@@ -8,12 +8,11 @@ import { parseArgs } from 'node:util';
 import { apiDocument, createRegistry } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError } from '../config';
+import { VERSION } from '../version';
 import type { CommandOutput } from './output';
+import { OPENAPI_USAGE } from './usage';
 
-export const OPENAPI_USAGE = `usage: fleet openapi [--out FILE]
-
-Writes the OpenAPI 3.1 document of every resource and route (what GET /api/openapi.json serves)
-to FILE, or to stdout.`;
+export { OPENAPI_USAGE };
 
 /** Runs `fleet openapi`; `cwd` is where a relative `--out` starts. */
 export async function openapiCommand(argv: readonly string[], cwd = process.cwd()): Promise<CommandOutput> {
@@ -25,7 +24,7 @@ export async function openapiCommand(argv: readonly string[], cwd = process.cwd(
   } catch (err) {
     throw new ConfigError(`openapi: ${err instanceof Error ? err.message : String(err)}\n${OPENAPI_USAGE}`);
   }
-  const text = `${JSON.stringify(apiDocument(createRegistry(allResources, allRouteGroups)), null, 2)}\n`;
+  const text = `${JSON.stringify(apiDocument(createRegistry(allResources, allRouteGroups), VERSION), null, 2)}\n`;
   if (out === undefined) return { stdout: text };
   const path = resolve(cwd, out);
   writeFileSync(path, text);

@@ -9,23 +9,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatHttpDate, isRole, systemContext, tokenDigest, type Role } from '@fleet/engine';
-import { api_tokens, TOKEN_NAME_RULE, tokenNameProblem } from '@fleet/resources';
+import { api_tokens, tokenNameProblem } from '@fleet/resources';
 import { ConfigError } from '../config';
 import { tokenGrants } from '../secrets';
 import { withEngine, type CommandEngine } from './engine';
 import type { CommandOutput } from './output';
+import { TOKEN_USAGE } from './usage';
 
-export const TOKEN_USAGE = `usage: fleet token create <name> [--role viewer|operator|admin (viewer)]
-       fleet token list
-       fleet token revoke <name>
-
-create  makes a token, prints it once on stdout (keep it: only its digest is stored);
-        ${TOKEN_NAME_RULE}, and not system, constructor, prototype or token-<8 hex digits>
-list    names, roles and dates of every token: API_TOKENS, the generated admin token, the stored ones
-revoke  ends a stored token (kept in the list, marked revoked)
-
-Running servers see a created or revoked token within TOKEN_REFRESH_S (5 s). The store is the
-one of DATABASE_URL, as for serve.`;
+export { TOKEN_USAGE };
 
 /** A new token: a prefix that names it as ours (for secret scanners), then 256 random bits. */
 function newToken(): string {
