@@ -76,6 +76,8 @@ export type { OutwardAnswer, OutwardRequest } from './lib/master';
 export { cronError, nextRun, type Schedule } from './tasks/schedule';
 export { tokenNameProblem, TOKEN_NAME_RULE } from './api_tokens';
 
+/** The store's migrations, in order (docs/upgrading.md). */
+export { allMigrations } from './migrations';
 /** The compact host-list history (snapshot loop, migration, seed): docs/statistics.md. */
 export * as snapshotHistory from './hosts_statistic/history';
 export {

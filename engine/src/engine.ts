@@ -23,6 +23,7 @@ import { createLocalApi } from './ops/collection';
 import type { CompiledResource } from './compile/compile';
 import { etagOf } from './ops/etag';
 import type { BatchWrite, Doc, Projection, Store } from './store/port';
+import { checkSchema, migrateStore, type SchemaOptions } from './migrations/run';
 
 /** The lease the write probe of `health()` takes: one tiny versioned row, in every store. */
 const PROBE_LEASE = 'fleet-health-probe';
@@ -128,6 +129,8 @@ export interface EngineOptions {
   readonly log: Log;
   readonly services?: ReadonlyMap<string, unknown>;
   readonly config?: Readonly<Record<string, unknown>>;
+  /** The release and its migrations: the store's schema is checked and brought up to date (migrations/). */
+  readonly schema?: SchemaOptions;
 }
 
 /** Builds the engine; nothing touches the store until `ensureCollections`. */
@@ -147,6 +150,8 @@ export function createEngine(options: EngineOptions): Engine {
     registry,
     runtime,
     async ensureCollections() {
+      const names = [...registry.resources.keys()];
+      if (options.schema) await checkSchema(store, names, options.schema);
       for (const res of registry.resources.values()) {
         await store.ensureCollection(res.collection);
         // Items written without the soft-delete flag (by hand, by an older version) get `false`,
@@ -158,6 +163,16 @@ export function createEngine(options: EngineOptions): Engine {
           if (store.backfill) await store.backfill(res.name, unflagged, set);
           else await store.update(res.name, unflagged, set, { multi: true });
         }
+      }
+      if (options.schema) {
+        const { schema, log } = options;
+        await migrateStore({
+          store,
+          log,
+          schema,
+          resourceNames: names,
+          systemCall: () => systemContext(runtime),
+        });
       }
       const ctx = systemContext(runtime);
       for (const res of registry.resources.values()) {

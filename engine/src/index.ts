@@ -8,6 +8,7 @@ export * from './definition/routes';
 export { compileResource, type CompiledResource, type Reference, type Relation } from './compile/compile';
 export { createRegistry, type Registry } from './compile/registry';
 export { createEngine, SYSTEM, systemContext, type Engine, type EngineOptions } from './engine';
+export * from './migrations';
 export { apiDocument, apiRouter, type ApiOptions } from './http/api';
 export type { Admission, AdmittedRequest } from './http/context';
 export {

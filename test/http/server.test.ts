@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { auth, expectEveError, startTestServer, TOKENS } from '../helpers';
 import { until } from '../helpers/until';
 import { spawnCli, startChildServer, stopChild, type ChildServer } from './resources/_support';
+import { version as VERSION } from '../../package.json';
 
 let dir: string;
 const running: ChildServer[] = [];
@@ -166,7 +167,7 @@ describe('/api/health', () => {
     try {
       const res = await t.request.get('/api/health');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'ok', store: 'sqlite' });
+      expect(res.body).toEqual({ status: 'ok', store: 'sqlite', version: VERSION });
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expectEveError(await t.request.get('/api/hosts'), 401);
     } finally {

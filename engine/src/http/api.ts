@@ -44,6 +44,8 @@ export interface ApiOptions {
   readonly mediaLinks?: MediaLinkOptions;
   /** Asked about every request a route's guard lets through (per-token rate limits). */
   readonly admit?: Admission;
+  /** The release, the OpenAPI document's `info.version` (default 0.0.0). */
+  readonly version?: string;
 }
 
 /**
@@ -124,9 +126,9 @@ function freshMediaLinks(registry: Registry, router: Router): void {
     if (res.mediaFields.length > 0) router.get(`/${res.name}/:id`, dropValidators);
 }
 
-/** The OpenAPI document the router serves (and `fleet openapi` writes). */
-export function apiDocument(registry: Registry): Record<string, unknown> {
-  return openApiDocument(registry, { title: 'Fleet API', version: '1.0.0' });
+/** The OpenAPI document the router serves (and `fleet openapi` writes); `version` is the release's. */
+export function apiDocument(registry: Registry, version = '0.0.0'): Record<string, unknown> {
+  return openApiDocument(registry, { title: 'Fleet API', version });
 }
 
 /** Builds the `/api` router of an engine. */
@@ -155,7 +157,7 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
     next();
   });
 
-  const openapi = apiDocument(engine.registry);
+  const openapi = apiDocument(engine.registry, options.version);
   // `/openapi.json` is where generators look first; `/docs/openapi.json` stays as an alias.
   for (const path of ['/openapi.json', '/docs/openapi.json']) {
     router.get(path, (_req, res) => {

@@ -113,7 +113,7 @@ export function openApiDocument(registry: Registry, info: DocumentInfo): Schema 
     info: {
       ...info,
       description: DESCRIPTION,
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
       { url: '/', description: 'The server that serves this document (every path starts with /api)' },

@@ -11,11 +11,12 @@ const HEALTH: Schema = {
   properties: {
     status: { enum: ['ok', 'unavailable'] },
     store: { type: 'string', description: 'The store kind: sqlite or mongodb', examples: ['sqlite'] },
+    version: { type: 'string', description: 'The release this instance runs (semver)', examples: ['1.0.0'] },
     readable: { type: 'boolean' },
     writable: { type: 'boolean' },
     problem: { type: 'string' },
   },
-  required: ['status', 'store'],
+  required: ['status', 'store', 'version'],
   additionalProperties: false,
 };
 

@@ -1245,6 +1245,11 @@ export interface components {
        * @example sqlite
        */
       store: string;
+      /**
+       * @description The release this instance runs (semver)
+       * @example 1.0.0
+       */
+      version: string;
       readable?: boolean;
       writable?: boolean;
       problem?: string;

@@ -12,6 +12,7 @@ import { requestFraming } from './client-errors';
 import { docsPage } from './docs-page';
 import { rateLimits } from './ratelimit';
 import { securityHeaders } from './security-headers';
+import { VERSION } from './version';
 
 export interface AppOptions {
   readonly engine: Engine;
@@ -146,6 +147,7 @@ export function createApp(options: AppOptions): Express {
       },
       mediaLinks: { key: mediaSigningKey(options.secretKey), ttlSeconds: options.config.MEDIA_LINK_TTL_S },
       ...(admit ? { admit } : {}),
+      version: VERSION,
     }),
   );
   app.use(notFoundHandler);

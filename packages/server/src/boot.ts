@@ -27,7 +27,9 @@ import { startSnapshotLoop } from './snapshots';
 import { createLogger } from './logger';
 import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
 import { startStoredTokens } from './stored-tokens';
+import { STORE_SCHEMA } from './schema';
 import { chooseStore, type StoreChoice } from './store';
+import { VERSION } from './version';
 
 export interface RunningServer {
   readonly url: string;
@@ -105,6 +107,7 @@ function engineOver(
       secrets: box,
       log: s.log,
       services,
+      schema: STORE_SCHEMA,
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
         grainToolKey: config.GRAIN_TOOL_KEY,
@@ -167,7 +170,7 @@ async function serve(s: Serving): Promise<RunningServer> {
   const port = address.port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   log.info(
-    { port, store: choice.describe, resources: engine.registry.resources.size },
+    { version: VERSION, port, store: choice.describe, resources: engine.registry.resources.size },
     'fleet-api listening',
   );
   return {
@@ -305,10 +308,11 @@ function closer(server: Server, background: Background, s: Serving): () => Promi
  */
 async function healthReport(engine: Engine, kind: string): Promise<Record<string, unknown>> {
   const h = await engine.health();
-  if (h.readable && h.writable) return { status: 'ok', store: kind };
+  if (h.readable && h.writable) return { status: 'ok', store: kind, version: VERSION };
   return {
     status: 'unavailable',
     store: kind,
+    version: VERSION,
     readable: h.readable,
     writable: h.writable,
     ...(h.problem === undefined ? {} : { problem: h.problem }),

@@ -8,6 +8,7 @@ import { createEngine, createSecretBox } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError, loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { STORE_SCHEMA } from '../schema';
 import { secretKey } from '../secrets';
 import { chooseStore, emptyCollections } from '../store';
 import { SEEDED_COLLECTIONS, seedFleet, type SeedResult } from './fleet';
@@ -108,6 +109,7 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       store,
       secrets,
       log,
+      schema: STORE_SCHEMA,
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
         grainToolKey: config.GRAIN_TOOL_KEY,
