@@ -163,6 +163,9 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>;
 
+/** Every variable the configuration reads (the README's table lists each; test/deploy checks it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 /** Thrown for invalid configuration; its message is the one line to print. */
 export class ConfigError extends Error {}
 
