@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # Fleet API: the production image. The server runs as compiled JavaScript on Node's active LTS,
-# as a user without privileges, with `fleet` on the PATH (docs/deploy.md, README: Deploy).
+# as a user without privileges, with `fleet` on the PATH (README: Deploy).
 #
 #   docker build -t fleet-api .
 #   docker run -p 127.0.0.1:5000:5000 -v fleet-data:/app/data fleet-api
