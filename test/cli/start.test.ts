@@ -20,7 +20,10 @@ function pinnedPnpm(): string {
   for (const dir of readdirSync(join(cache, '_npx'))) {
     const pkg = join(cache, '_npx', dir, 'node_modules', 'pnpm');
     const manifest = join(pkg, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === version)
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version === version
+    )
       return join(pkg, 'bin', 'pnpm.cjs');
   }
   throw new Error(`npx fetched ${packageManager}, but it is not in ${cache}/_npx`);

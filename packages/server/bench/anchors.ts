@@ -1,5 +1,5 @@
 /**
- * S1 through the shared anchors: one round of anchors.sh (ROUNDS=1; raw, sqlite-ref, feathers and
+ * S1 beside its peers: one round of anchors.sh (ROUNDS=1; raw, sqlite-ref, feathers and
  * ours measured one after the other, each its own process pinned to core 0), parsed from the
  * median table run.sh prints. `pnpm bench` calls it once per round, so the anchors alternate with
  * every other scenario.
@@ -45,7 +45,7 @@ export async function anchorsRound(
   seconds: number,
   connections = 10,
 ): Promise<Map<AnchorServer, AnchorFigures>> {
-  // gen.js reads HOSTS: the anchors are 10,000 hosts whatever this process was given.
+  // peers/hosts.cjs reads HOSTS: the anchor query is on 10,000 hosts whatever this process was given.
   const { HOSTS: _hosts, ...inherited } = process.env;
   const env = { ...inherited, ROUNDS: '1', DUR: String(seconds), CONN: String(connections) };
   const child = spawn('bash', [resolve(REPO, 'packages/server/bench/anchors.sh')], {

@@ -1,7 +1,7 @@
 /**
- * For the anchors harness (../shared/bench-anchors/run.sh): loads the host documents of
+ * For the peers' harness (bench/peers/run.sh): loads the host documents of
  * $HOSTS_JSON into a fresh SQLite store through the local API (as the sync creates hosts), then
- * serves the API on $PORT from it. gen.js names nodegroups and groups the hosts refer to; they are
+ * serves the API on $PORT from it. hosts.cjs names nodegroups and groups the hosts refer to; they are
  * created first (nodegroups keep their names as ids, groups get ids of their own that the hosts'
  * `groups` are rewritten to), since the local API checks every reference.
  * The store lives in a temp directory removed at exit.

@@ -16,7 +16,7 @@ function announce(
   adminToken: { token: string; created: boolean; path: string } | undefined,
 ): void {
   if (adminToken?.created) {
-    // Printed once, at the start that creates it (DESIGN §4); later starts only say where it is.
+    // Printed once, at the start that creates it; later starts only say where it is.
     process.stdout.write(
       `\nGenerated an admin token (kept in ${adminToken.path}, mode 0600):\n  Authorization: Bearer ${adminToken.token}\n` +
         `Try: curl -H 'Authorization: Bearer ${adminToken.token}' ${url}/api/hosts\n\n`,
