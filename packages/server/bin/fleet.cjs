@@ -7,7 +7,9 @@ const { join } = require('node:path');
 
 const bundle = join(__dirname, '..', 'dist', 'fleet.js');
 if (!existsSync(bundle)) {
-  process.stderr.write(`fleet: ${bundle} is missing: build it with \`pnpm build\` (or run the sources with \`pnpm dev\`)\n`);
+  process.stderr.write(
+    `fleet: ${bundle} is missing: build it with \`pnpm build\` (or run the sources with \`pnpm dev\`)\n`,
+  );
   process.exit(1);
 }
 // Stack traces name the TypeScript sources' lines (the bundle's source map is beside it).
