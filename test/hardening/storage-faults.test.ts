@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceUnavailable } from '../../engine/src';
 import { storageFault } from '../../engine/src/store/sqlite/faults';
+import { version as VERSION } from '../../package.json';
 import { auth, expectEveError, insertHosts, startTestServer, type TestServer } from '../helpers';
 
 const root = process.getuid?.() === 0;
@@ -68,6 +69,7 @@ describeIfMount('a full disk', () => {
     expect(sick.body).toEqual({
       status: 'unavailable',
       store: 'sqlite',
+      version: VERSION,
       readable: true,
       writable: false,
       problem: FULL,

@@ -160,6 +160,11 @@ describe('the image, replayed from the Dockerfile', () => {
     expect((await exec(['fleet', '--version'])).trim()).toBe(VERSION);
   });
 
+  it("seeds with the image's fleet (2,500 actions: enough for reads on worker threads)", async () => {
+    const said = await exec(['fleet', 'seed', '--hosts', '20', '--actions', '2500']);
+    expect(said).toMatch(/20 hosts, 2500 actions/);
+  });
+
   it('serves as one node process, takes a write, stops on SIGTERM with 0, and keeps the write', async () => {
     port = await freePort();
     const first = container(image.cmd);
@@ -178,6 +183,18 @@ describe('the image, replayed from the Dockerfile', () => {
       expect(output).toContain(`"version":"${VERSION}"`);
       // The image's own health check.
       await exec(image.healthcheck);
+      // A read no index serves, on 2,500 actions: it runs on a read worker thread (dist/read-worker.js).
+      const admin = readFileSync(join(app, 'data', 'admin-token'), 'utf8').trim();
+      const heavy = await fetch(
+        `http://127.0.0.1:${port}/api/actions?where={"return":{"$regex":"no such output"}}`,
+        {
+          headers: { authorization: `Bearer ${admin}` },
+        },
+      );
+      expect({ status: heavy.status, total: heavy.headers.get('x-total-count') }).toEqual({
+        status: 200,
+        total: '0',
+      });
       const token = (await exec(['fleet', 'token', 'create', 'image-test', '--role', 'operator'])).trim();
       // The server reads the stored tokens every TOKEN_REFRESH_S: the new one counts once it has.
       await until(
