@@ -30,6 +30,7 @@ if [ -z "$work" ]; then
   work=$(mktemp -d "${TMPDIR:-/tmp}/fleet-node-$version-XXXXXX")
   trap 'rm -rf "$work"' EXIT
 fi
+mkdir -p "$work"
 (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$work")
 # A repository of its own (one commit of that copy): the image's test takes its build context from git.
 git -C "$work" init -q
