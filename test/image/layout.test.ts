@@ -12,10 +12,19 @@
  * About a minute on a warm pnpm store (most of it installing and deploying); part of `pnpm test`.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { version as VERSION } from '../../package.json';
 import { replayDockerfile, type Runtime } from './replay';
@@ -37,7 +46,7 @@ function containerEnv(): NodeJS.ProcessEnv {
   return {
     ...image.env,
     PORT: String(port),
-    PATH: `${join(image.root, 'usr', 'local', 'bin')}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    PATH: `${join(image.root, 'usr', 'local', 'bin')}:/usr/bin:/bin`,
     LOG_LEVEL: 'info',
   };
 }
@@ -119,6 +128,8 @@ beforeAll(() => {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_cache_dir: join(work, 'pnpm-cache') },
   });
   app = image.workdir;
+  // What the base image brings: node in /usr/local/bin (this test's own, the one the build used).
+  copyFileSync(process.execPath, join(image.root, 'usr', 'local', 'bin', 'node'));
 }, 600_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -174,7 +185,10 @@ describe('the image, replayed from the Dockerfile', () => {
     try {
       await healthy(first);
       const pid = first.pid ?? 0;
-      expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe('node');
+      // node itself (the shebang's env execs it), running the bin: no wrapper, no TypeScript loader.
+      expect(basename(readlinkSync(`/proc/${pid}/exe`))).toBe('node');
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      expect(argv.slice(1)).toEqual([join(image.root, 'usr', 'local', 'bin', 'fleet'), 'serve']);
       expect(childrenOf(pid)).toEqual([]);
       if (USER)
         expect(readFileSync(`/proc/${pid}/status`, 'utf8')).toMatch(
