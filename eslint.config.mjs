@@ -15,6 +15,7 @@ export default tseslint.config(
       '**/*.js',
       '**/*.mjs',
       '**/*.cjs',
+      'dpdm.config.cts',
     ],
   },
   js.configs.recommended,

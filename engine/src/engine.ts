@@ -7,14 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Registry } from './compile/registry';
 import { createRegistry } from './compile/registry';
-import type {
-  CallContext,
-  Log,
-  Principal,
-  AnyResourceDefinition,
-  Runtime,
-  SecretBox,
-} from './definition/define';
+import type { AnyResourceDefinition, SecretBox } from './definition/define';
+import type { CallContext, Principal, Runtime } from './definition/local-api';
+import type { Log } from './log';
 import type { RouteGroup } from './definition/routes';
 import { HttpError } from './errors';
 import { stampNow } from './ops/clock';

@@ -1,5 +1,6 @@
 /** @fleet/engine: the generic resource engine. */
 export * from './errors';
+export type { Log } from './log';
 export * from './definition/fields';
 export * from './definition/define';
 export * from './definition/infer';
@@ -28,9 +29,10 @@ export { createSecretBox } from './ops/secrets';
 export { stampNow } from './ops/clock';
 /** The content ETag of a stored document, as every write computes it (for bulk loaders and tests). */
 export { etagOf } from './ops/etag';
-export { parseWhere, isPlainObject } from './query/where';
+export { parseWhere } from './query/where';
+export { isPlainObject } from './values';
 /** A checked `where` as an in-memory predicate, evaluated as the embedded store does (mingo, patterns on RE2). */
-export { compileFilter as compileMatcher } from './store/sqlite/mingo';
+export { compileFilter as compileMatcher } from './query/in-memory';
 export { compilePattern, patternError, type Pattern } from './query/pattern';
 export { parseListParams, single } from './query/params';
 export type * from './store/port';

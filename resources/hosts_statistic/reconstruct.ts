@@ -4,10 +4,10 @@
  * it). One replay serves every item of a page in the same block.
  */
 import type { CallContext } from '@fleet/engine';
-import { hosts_statistic } from '../hosts_statistic';
 import { blockAtOrBefore, ChainState, replay, systemOf, type HistoryRow } from './chain';
 import { decodeEntry, type Summary } from './codec';
 import { blockSnapshots } from './columns';
+import { snapshotsRef } from './fields';
 
 /** What the read hook sees of an item. */
 export interface SnapshotItem {
@@ -30,7 +30,7 @@ async function timesOf(ctx: CallContext, items: readonly SnapshotItem[]): Promis
   const missing = items.filter((i) => !times.has(i._id)).map((i) => i._id);
   if (missing.length > 0) {
     const found = await ctx.runtime.resources
-      .of(hosts_statistic)
+      .of(snapshotsRef)
       .find({ where: { _id: { $in: missing } }, projection: { hosts: 0 } }, ctx);
     for (const item of found) times.set(item._id, item.timestamp);
   }

@@ -5,7 +5,7 @@
  * suite was skipped because `MONGO_URL` is not set.
  */
 import { randomBytes } from 'node:crypto';
-import type { Log } from '../../engine/src/definition/define';
+import type { Log } from '../../engine/src/log';
 import { openMongoStore, type MongoStore, type MongoStoreParts } from '../../engine/src/store/mongo';
 import type { Store } from '../../engine/src/store/port';
 

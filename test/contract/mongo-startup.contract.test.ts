@@ -7,7 +7,8 @@
  * server: test/mongo/background.test.ts.
  */
 import mongoose from 'mongoose';
-import { defineResource, type Log } from '../../engine/src/definition/define';
+import { defineResource } from '../../engine/src/definition/define';
+import { type Log } from '../../engine/src/log';
 import { f } from '../../engine/src/definition/fields';
 import { createEngine, systemContext } from '../../engine/src/engine';
 import { createSecretBox } from '../../engine/src/ops/secrets';

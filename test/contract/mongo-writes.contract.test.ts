@@ -6,7 +6,8 @@
  */
 import { Readable } from 'node:stream';
 import { createRegistry } from '../../engine/src/compile/registry';
-import { defineResource, type CallContext, type Runtime } from '../../engine/src/definition/define';
+import { defineResource } from '../../engine/src/definition/define';
+import { type CallContext, type Runtime } from '../../engine/src/definition/local-api';
 import { f } from '../../engine/src/definition/fields';
 import { Conflict, PreconditionFailed } from '../../engine/src/errors';
 import { SYSTEM } from '../../engine/src/engine';

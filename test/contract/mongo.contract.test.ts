@@ -5,7 +5,7 @@
  * Without `MONGO_URL` the suite is skipped with one printed line saying so.
  */
 import { Readable } from 'node:stream';
-import type { Log } from '../../engine/src/definition/define';
+import type { Log } from '../../engine/src/log';
 import { openMongoStore, type MongoStore } from '../../engine/src/store/mongo';
 import type { CollectionSpec, Store } from '../../engine/src/store/port';
 import { MONGO_URL, openThrowaway } from './mongo-live';

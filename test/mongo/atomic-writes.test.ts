@@ -8,7 +8,9 @@
  */
 import { compileResource } from '../../engine/src/compile/compile';
 import { createRegistry } from '../../engine/src/compile/registry';
-import { defineResource, type Log, type Runtime } from '../../engine/src/definition/define';
+import { defineResource } from '../../engine/src/definition/define';
+import { type Runtime } from '../../engine/src/definition/local-api';
+import { type Log } from '../../engine/src/log';
 import { f } from '../../engine/src/definition/fields';
 import { Conflict, PreconditionFailed } from '../../engine/src/errors';
 import { SYSTEM } from '../../engine/src/engine';

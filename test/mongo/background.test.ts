@@ -6,7 +6,8 @@
  * counterpart (200,000 documents without the flag) is test/contract/mongo-startup.contract.test.ts.
  */
 import { createEngine } from '../../engine/src/engine';
-import { defineResource, type Log } from '../../engine/src/definition/define';
+import { defineResource } from '../../engine/src/definition/define';
+import { type Log } from '../../engine/src/log';
 import { f } from '../../engine/src/definition/fields';
 import { BadRequest, ServiceUnavailable } from '../../engine/src/errors';
 import { createSecretBox } from '../../engine/src/ops/secrets';

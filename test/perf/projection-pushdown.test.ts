@@ -7,7 +7,7 @@
  */
 import { openSqliteStore, type SqliteStore } from '../../engine/src/store/sqlite';
 import type { Doc, Projection } from '../../engine/src/store/port';
-import { project } from '../../engine/src/store/sqlite/mingo';
+import { project } from '../../engine/src/query/in-memory';
 
 let store: SqliteStore;
 /** A double JSON writes with fewer digits than it has (12345678901234567000). */

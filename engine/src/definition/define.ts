@@ -2,54 +2,16 @@
  * `defineResource`: the one declaration a resource needs. The engine compiles it (compile/) into a
  * frozen resource: validators, serializer, router, store spec, Mongoose schema, OpenAPI schema.
  */
-import type { IndexSpec, LeaseStore, MediaStore, SortSpec } from '../store/port';
+import type { IndexSpec, SortSpec } from '../store/port';
 import type { Fields, Role } from './fields';
 import type { ExtrasOf, FieldValuesOf, ItemOfFields } from './infer';
-import type { LocalApi } from './local-api';
-import type { QueryParamDoc } from '../openapi/query-params';
+import type { CallContext } from './local-api';
 import type { CustomRoute, RouteSpec } from './routes';
-
-/** Who is calling: the token's name and role; `system` marks the service's own work. */
-export interface Principal {
-  readonly name: string;
-  readonly role: Role;
-  /** The service itself (sync, scheduler, boot): may set server-set fields. Never a token. */
-  readonly system?: true;
-}
 
 /** Encrypts secret fields at rest (AES-256-GCM with the server's key). */
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
-}
-
-/** Minimal structured logger (pino-compatible). */
-export interface Log {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
-}
-
-/** Everything a hook, a custom route or an integration may use: no Express, no store, no globals. */
-export interface Runtime {
-  /** Every resource's local API: the one door to the data. */
-  readonly resources: LocalApi;
-  /** File contents (uploads): narrow, so nothing reaches the documents through it. */
-  readonly media: MediaStore;
-  /** Work that must happen once across instances (scheduler, sync, snapshots). */
-  readonly leases: LeaseStore;
-  readonly log: Log;
-  /** Integrations registered by the server (`master`, `vpn`, ...), looked up by name. */
-  readonly services: ReadonlyMap<string, unknown>;
-  readonly config: Readonly<Record<string, unknown>>;
-}
-
-/** One call: who, and when (one `now` for every write of the call). */
-export interface CallContext {
-  readonly principal: Principal;
-  readonly now: Date;
-  readonly runtime: Runtime;
 }
 
 export type WriteOp = 'create' | 'patch' | 'replace';
@@ -99,6 +61,21 @@ export interface Hooks<F extends Fields = Fields> {
     view: 'list' | 'item';
     ctx: CallContext;
   }): Promise<void>;
+}
+
+/**
+ * One query parameter a resource's hooks read besides the common ones (an alert's `mark_as_read`,
+ * read by its `afterRead`): the router hands every extra parameter to the hooks, so only the
+ * definition knows which ones mean something; the OpenAPI document lists them.
+ */
+export interface QueryParamDoc {
+  readonly description: string;
+  /** JSON Schema of the value (default: a string). */
+  readonly schema?: Readonly<Record<string, unknown>>;
+  /** The least role the parameter needs, when above the operation's (403 otherwise). */
+  readonly role?: Role;
+  /** The GETs that read it (default: both). */
+  readonly on?: readonly ('list' | 'get')[];
 }
 
 /** Which methods exist and the least role for each. Absent = 405. */

@@ -7,10 +7,39 @@
  * Every call names its caller in `ctx.principal`: a user is held to the resource's roles; the
  * system principal may also set server-set fields, and nothing else bypasses the rules.
  */
-import type { Doc, Filter, Projection, SortSpec } from '../store/port';
-import type { CallContext } from './define';
-import type { Fields } from './fields';
+import type { Doc, Filter, LeaseStore, MediaStore, Projection, SortSpec } from '../store/port';
+import type { Fields, Role } from './fields';
 import type { AnyItem, ItemOfFields, WriteDataOf } from './infer';
+import type { Log } from '../log';
+
+/** Who is calling: the token's name and role; `system` marks the service's own work. */
+export interface Principal {
+  readonly name: string;
+  readonly role: Role;
+  /** The service itself (sync, scheduler, boot): may set server-set fields. Never a token. */
+  readonly system?: true;
+}
+
+/** Everything a hook, a custom route or an integration may use: no Express, no store, no globals. */
+export interface Runtime {
+  /** Every resource's local API: the one door to the data. */
+  readonly resources: LocalApi;
+  /** File contents (uploads): narrow, so nothing reaches the documents through it. */
+  readonly media: MediaStore;
+  /** Work that must happen once across instances (scheduler, sync, snapshots). */
+  readonly leases: LeaseStore;
+  readonly log: Log;
+  /** Integrations registered by the server (`master`, `vpn`, ...), looked up by name. */
+  readonly services: ReadonlyMap<string, unknown>;
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+/** One call: who, and when (one `now` for every write of the call). */
+export interface CallContext {
+  readonly principal: Principal;
+  readonly now: Date;
+  readonly runtime: Runtime;
+}
 
 /** What `find` reads. */
 export interface FindArgs {

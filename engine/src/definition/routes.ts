@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { Doc } from '../store/port';
-import type { CallContext } from './define';
+import type { CallContext } from './local-api';
 import type { Fields, Role } from './fields';
 import type { Collection, CollectionOf, ListResult } from './local-api';
 

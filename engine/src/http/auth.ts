@@ -6,7 +6,7 @@
  * a request costs one digest and one lookup whatever the number of tokens.
  */
 import { createHash } from 'node:crypto';
-import type { Principal } from '../definition/define';
+import type { Principal } from '../definition/local-api';
 import type { Role } from '../definition/fields';
 import { Unauthorized } from '../errors';
 

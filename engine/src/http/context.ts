@@ -1,6 +1,6 @@
 /** What the HTTP layer needs: the registry, the runtime, the authenticator, the limits and the admission policy. */
 import type { Registry } from '../compile/registry';
-import type { Principal, Runtime } from '../definition/define';
+import type { Principal, Runtime } from '../definition/local-api';
 import type { Authenticator } from './auth';
 
 export interface HttpLimits {

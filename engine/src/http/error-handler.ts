@@ -6,7 +6,7 @@
  * no one; and the handler never throws, so Express's own (HTML, with a stack) handler never answers.
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import type { Log } from '../definition/define';
+import type { Log } from '../log';
 import {
   BadRequest,
   BulkUnprocessable,

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { CompiledResource } from '../compile/compile';
 import { issueMessage } from '../compile/zod';
-import type { CallContext, Principal } from '../definition/define';
+import type { CallContext, Principal } from '../definition/local-api';
 import type { Role } from '../definition/fields';
 import { BadRequest, Unprocessable, UnsupportedMediaType } from '../errors';
 import { requireRole } from '../ops/access';

@@ -4,7 +4,8 @@
  * (the service's own work) may call every operation.
  */
 import type { CompiledResource } from '../compile/compile';
-import type { Methods, Principal } from '../definition/define';
+import type { Methods } from '../definition/define';
+import type { Principal } from '../definition/local-api';
 import { ROLES, type Role } from '../definition/fields';
 import { Forbidden } from '../errors';
 

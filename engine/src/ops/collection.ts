@@ -3,7 +3,7 @@
  * delete operations. The HTTP handlers, hooks, custom routes and integrations all call these.
  */
 import type { CompiledResource } from '../compile/compile';
-import type { CallContext } from '../definition/define';
+import type { CallContext } from '../definition/local-api';
 import type { Fields } from '../definition/fields';
 import type { AnyItem } from '../definition/infer';
 import type {

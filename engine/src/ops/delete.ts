@@ -4,7 +4,7 @@
  * (pull / nullify) or refusing it (restrict, 409) before `beforeDelete` runs, and its media
  * removed afterwards.
  */
-import type { CallContext } from '../definition/define';
+import type { CallContext } from '../definition/local-api';
 import type { AnyItem } from '../definition/infer';
 import type { WriteOptions } from '../definition/local-api';
 import { PreconditionFailed } from '../errors';

@@ -5,13 +5,10 @@
 import type { CompiledResource } from '../compile/compile';
 import type { Field } from '../definition/fields';
 import type { Doc } from '../store/port';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
+import { isPlainObject } from '../values';
 
 function mergeField(field: Field | undefined, current: unknown, patch: unknown): unknown {
-  if (field?.kind !== 'object' || !isRecord(patch) || !isRecord(current)) return patch;
+  if (field?.kind !== 'object' || !isPlainObject(patch) || !isPlainObject(current)) return patch;
   const out: Record<string, unknown> = { ...current };
   for (const [k, v] of Object.entries(patch)) out[k] = mergeField(field.fields[k], current[k], v);
   return out;

@@ -4,7 +4,7 @@
  * secrets masked (or opened for the system principal that asks).
  */
 import type { CompiledResource } from '../compile/compile';
-import type { CallContext } from '../definition/define';
+import type { CallContext } from '../definition/local-api';
 import type { AnyItem } from '../definition/infer';
 import type { FindArgs, GetOptions } from '../definition/local-api';
 import { NotFound } from '../errors';

@@ -6,7 +6,8 @@
  * throws, the resource's `onWriteError` hook runs for each, newest first, and the attempt's error
  * goes on unchanged (Feathers' error hooks; the compensating step of a saga).
  */
-import type { CallContext, WriteOp } from '../definition/define';
+import type { WriteOp } from '../definition/define';
+import type { CallContext } from '../definition/local-api';
 import type { AnyItem } from '../definition/infer';
 import type { Doc } from '../store/port';
 import type { OpsScope } from './context';

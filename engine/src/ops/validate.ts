@@ -8,6 +8,7 @@ import type { CompiledResource } from '../compile/compile';
 import { issueMessage, parseWith } from '../compile/zod';
 import type { WriteOp } from '../definition/define';
 import { Unprocessable } from '../errors';
+import { isPlainObject } from '../values';
 
 const META_KEYS = new Set(['_created', '_updated', '_etag', '_links', '_status']);
 /** Meta fields the system principal may give on create: when the item came to be. */
@@ -43,10 +44,6 @@ function refusal(res: CompiledResource, key: string, op: WriteOp, system: boolea
 
 const UNSAFE_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
 /**
  * Top-level dotted keys as sub-documents: `{"spec.volts": 12}` is `{"spec": {"volts": 12}}`, as
  * Eve's `normalize_dotted_fields` makes them (NORMALIZE_DOTTED_FIELDS, on by default): the one way a
@@ -58,14 +55,14 @@ function normalizeDotted(body: Readonly<Record<string, unknown>>): Readonly<Reco
   if (dotted.length === 0) return body;
   const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(body))
-    if (!key.includes('.')) out[key] = isPlainRecord(value) ? { ...value } : value;
+    if (!key.includes('.')) out[key] = isPlainObject(value) ? { ...value } : value;
   for (const key of dotted) {
     const parts = key.split('.');
     let node: Record<string, unknown> | null = out;
     for (const part of parts.slice(0, -1)) {
       if (node === null || UNSAFE_SEGMENTS.has(part) || part === '') node = null;
       else if (!Object.hasOwn(node, part)) node = node[part] = {} as Record<string, unknown>;
-      else node = isPlainRecord(node[part]) ? (node[part] = { ...node[part] }) : null;
+      else node = isPlainObject(node[part]) ? (node[part] = { ...node[part] }) : null;
     }
     const last = parts[parts.length - 1] ?? '';
     if (node === null || UNSAFE_SEGMENTS.has(last) || last === '' || Object.hasOwn(node, last))

@@ -6,7 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CompiledResource } from '../compile/compile';
-import type { CallContext, WriteOp } from '../definition/define';
+import type { WriteOp } from '../definition/define';
+import type { CallContext } from '../definition/local-api';
 import type { AnyItem } from '../definition/infer';
 import type { UpsertResult, WriteOptions } from '../definition/local-api';
 import {
@@ -18,7 +19,7 @@ import {
   type IssuesInput,
 } from '../errors';
 import type { BatchWrite, Doc, Filter } from '../store/port';
-import { newObjectId } from '../store/sqlite/ids';
+import { newObjectId } from '../ids';
 import { authorize, isSystem } from './access';
 import type { OpsScope } from './context';
 import { etagMatches, etagOf } from './etag';

@@ -9,7 +9,8 @@ import { BadRequest } from '../errors';
 import type { SortSpec } from '../store/port';
 import { assertJsonBounds, FLAT_BOUNDS, MAX_SORT_TERMS } from './bounds';
 import { memoized } from './memo';
-import { FORBIDDEN_SEGMENTS, isPlainObject, parseWhere, secretAncestor } from './where';
+import { isPlainObject } from '../values';
+import { FORBIDDEN_SEGMENTS, parseWhere, secretAncestor } from './where';
 
 export type RawQuery = Readonly<Record<string, unknown>>;
 

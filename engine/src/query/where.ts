@@ -11,6 +11,7 @@ import { BadRequest } from '../errors';
 import { parseDate } from '../http/dates';
 import { assertJsonBounds, WHERE_BOUNDS } from './bounds';
 import { unsafeRegexReason } from './regex-guard';
+import { isPlainObject } from '../values';
 
 /** Operators on a field's value, and what each one takes. */
 const FIELD_OPERATORS = {
@@ -246,9 +247,4 @@ function coerceValue(path: string, kind: string, value: Json): unknown {
   }
   if (isPlainObject(value) && kind.startsWith('array:object')) return value;
   return value;
-}
-
-/** A JSON object (not an array, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

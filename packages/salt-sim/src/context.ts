@@ -7,6 +7,7 @@ import type { JobStore } from './jobs';
 import type { Fleet } from './model';
 import type { SessionStore } from './sessions';
 import { PyError } from './argspec';
+import type { SimSettings } from './settings';
 import { atLeast } from './version';
 
 /** The simulator's clients list, as `GET /` reports it (alphabetical, salt-api notes §0). */
@@ -21,33 +22,6 @@ export const CLIENTS = [
   'wheel',
   'wheel_async',
 ] as const;
-
-/** Settings tests may change at run time. */
-export interface SimSettings {
-  /** Delay before a minion's return arrives. */
-  returnDelayMs: number;
-  /** How long a sync `local` call waits for minions that will never answer (timeout + gather_job_timeout). */
-  noReturnWaitMs: number;
-  /** Session idle timeout (CherryPy `tools.sessions.timeout`). */
-  sessionTtlMs: number;
-  /** Salt `token_expire`, seconds. */
-  tokenExpireS: number;
-  /** `netapi_enable_clients` (checked from 3006 on: the option does not exist before). */
-  enabledClients: string[];
-  /** False: salt-api is up but the master daemon is not (503 "Salt Master is not available."). */
-  masterRunning: boolean;
-  /** The Salt release of the master and salt-api (version.ts); default 2018.3.2. */
-  masterVersion: string;
-  /** The master's time zone (IANA): 2018.3 writes jids in its local time. Default UTC. */
-  masterTz: string;
-  /** Added to the host clock to give the master's clock (tests move it across a DST change). */
-  clockOffsetMs: number;
-  /**
-   * Runner and wheel functions that raise when called (`controls.raiseIn`), by name: what a
-   * broken master module or configuration makes them do. `_low` answers the exception text.
-   */
-  raising: Record<string, { pyClass: string; message: string }>;
-}
 
 /** Throws the exception a test made `fun` raise (`controls.raiseIn`), if any. */
 export function raiseIfBroken(ctx: SimContext, fun: string): void {
@@ -109,17 +83,6 @@ export interface FunCall {
   /** What Salt reports as `fun_args`. */
   funArgs: unknown[];
   user: string;
-}
-
-/** A scalar of a chunk as text (`str()` of a string, number or boolean); `fallback` otherwise. */
-export function text(v: unknown, fallback = ''): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback;
-}
-
-/** Python-style truthiness of a CLI/JSON flag (`True`, `true`, `1`, true). */
-export function truthy(v: unknown): boolean {
-  if (typeof v === 'string') return ['true', '1', 'yes'].includes(v.toLowerCase());
-  return v === true || v === 1;
 }
 
 /**

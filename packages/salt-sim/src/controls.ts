@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { emptyStats, type SimContext, type SimSettings, type SimStats } from './context';
+import { emptyStats, type SimContext, type SimStats } from './context';
+import type { SimSettings } from './settings';
 import { generateMinion } from './fleet';
 import { SimError, sendSimError, unexpectedError } from './http-errors';
 import { makePublicKey, pemFinger, RSA_2048_SPKI_BYTES } from './keys';

@@ -6,7 +6,7 @@
  */
 import type { Fleet, SimMinion } from './model';
 import { toolTimestamp } from './model';
-import { text } from './context';
+import { text } from './scalars';
 import { cmdRun, type CmdResult } from './shell';
 import { stateApply, type MinionOutput } from './state';
 import { allStatus } from './status';

@@ -7,7 +7,8 @@ import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { EventBus } from './bus';
-import { CLIENTS, emptyStats, type SimContext, type SimSettings } from './context';
+import { CLIENTS, emptyStats, type SimContext } from './context';
+import type { SimSettings } from './settings';
 import { createControls, type Faults, type SimControls } from './controls';
 import { generateFleet } from './fleet';
 import { JobStore } from './jobs';
@@ -33,7 +34,8 @@ export { resolveTarget, compoundMatches, nodegroupExpression } from './match';
 export type { Egress, Fleet, FleetOptions, HttpTool, KeyState, SimMinion, SimResolver } from './model';
 export { DEFAULT_RESOLVER } from './fleet';
 export type { SimControls } from './controls';
-export type { SimSettings, SimStats } from './context';
+export type { SimStats } from './context';
+export type { SimSettings } from './settings';
 export type { SimUser } from './sessions';
 
 /** Options of `startSaltSim`; everything has a default. */

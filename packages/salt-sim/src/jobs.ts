@@ -6,7 +6,7 @@
  */
 import type { EventBus } from './bus';
 import { saltStamp } from './bus';
-import type { SimSettings } from './context';
+import type { SimSettings } from './settings';
 import { execute } from './execution';
 import type { Fleet } from './model';
 import type { MinionOutput } from './state';

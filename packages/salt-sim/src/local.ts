@@ -6,7 +6,8 @@
  * at all is `{}` with no job. `local_async` answers `{jid, minions}` at once; `local_batch` one
  * element per return.
  */
-import { text, truthy, type SimContext } from './context';
+import type { SimContext } from './context';
+import { text, truthy } from './scalars';
 import type { SimJob } from './jobs';
 import { resolveTarget } from './match';
 import { atLeast } from './version';

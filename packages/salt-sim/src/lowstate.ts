@@ -6,7 +6,8 @@
  * authorization -> the client. Results are collected into the `return` list; `local_batch`
  * contributes one element per minion return.
  */
-import { CLIENTS, MAX_RECORDED_LOWSTATES, text, type SimContext } from './context';
+import { CLIENTS, MAX_RECORDED_LOWSTATES, type SimContext } from './context';
+import { text } from './scalars';
 import { SimError, unexpectedError } from './http-errors';
 import { pyMatch, resolveTarget } from './match';
 import { hasRunner, runRunner } from './runners';

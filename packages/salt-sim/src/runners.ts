@@ -8,15 +8,8 @@
  * raises returns its traceback string with HTTP 200.
  */
 import { PyError, runnerCall, sig, VAR_ARGS, type BoundCall, type Signature } from './argspec';
-import {
-  exceptionText,
-  raiseIfBroken,
-  text,
-  truthy,
-  typeErrorReturn,
-  type FunCall,
-  type SimContext,
-} from './context';
+import { exceptionText, raiseIfBroken, typeErrorReturn, type FunCall, type SimContext } from './context';
+import { text, truthy } from './scalars';
 import { unexpectedError } from './http-errors';
 import { resolveTarget } from './match';
 import { acceptedMinions } from './model';

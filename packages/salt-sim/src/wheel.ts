@@ -12,12 +12,11 @@ import {
   exceptionText,
   masterNow,
   raiseIfBroken,
-  text,
-  truthy,
   typeErrorReturn,
   type FunCall,
   type SimContext,
 } from './context';
+import { text, truthy } from './scalars';
 import { pemFinger, makePublicKey, RSA_2048_SPKI_BYTES } from './keys';
 import { globToRegExp } from './match';
 import type { KeyState } from './model';

@@ -17,7 +17,14 @@
  * failed state included; `success == (retcode == 0)` only from 2019.2. `success` is used only
  * when no `retcode` came.
  */
-import { stampNow, systemContext, type ItemOf, type Runtime, type WriteDataOf } from '@fleet/engine';
+import {
+  isPlainObject,
+  stampNow,
+  systemContext,
+  type ItemOf,
+  type Runtime,
+  type WriteDataOf,
+} from '@fleet/engine';
 import { actions, alerts, failed_patches, hosts } from '@fleet/resources';
 import { text } from './client/normalize';
 
@@ -42,13 +49,9 @@ export interface JobReturn {
 
 const STATE_FUNS = new Set(['state.apply', 'state.sls', 'state.highstate', 'state.single']);
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** `args` of an action: kwargs objects flagged `__kwarg__: true`, positional values as `{arg}`. */
 export function actionArgs(funArgs: readonly unknown[]): Record<string, unknown>[] {
-  return funArgs.map((a) => (isRecord(a) ? { ...a, __kwarg__: true } : { arg: a, __kwarg__: false }));
+  return funArgs.map((a) => (isPlainObject(a) ? { ...a, __kwarg__: true } : { arg: a, __kwarg__: false }));
 }
 
 /** The action's `return` text: strings as they are, anything else as indented JSON. */
@@ -64,7 +67,7 @@ export function outcomeOf(r: Pick<JobReturn, 'retcode' | 'success'>): boolean | 
 
 /** The fleet user a return names in the `metadata` the service sent (`fleet_user`), or null. */
 export function fleetUserOf(metadata: unknown): string | null {
-  if (!isRecord(metadata)) return null;
+  if (!isPlainObject(metadata)) return null;
   const user = metadata.fleet_user;
   return typeof user === 'string' && user !== '' ? user : null;
 }
@@ -91,11 +94,11 @@ export function actionFields(r: JobReturn): WriteDataOf<(typeof actions)['fields
 
 /** The ordered step list of a state return, or null when `ret` is not a state result. */
 export function stateSteps(ret: unknown): Record<string, unknown>[] | null {
-  if (!isRecord(ret)) return null;
+  if (!isPlainObject(ret)) return null;
   const steps: Record<string, unknown>[] = [];
   for (const [key, value] of Object.entries(ret)) {
     const parts = key.split('_|-');
-    if (parts.length !== 4 || !isRecord(value)) return null;
+    if (parts.length !== 4 || !isPlainObject(value)) return null;
     const [module, id, , fn] = parts;
     steps.push({ ...value, __id__: value.__id__ ?? id, cmd: `${module ?? ''}.${fn ?? ''}` });
   }

@@ -3,7 +3,7 @@
  * shaped as Pritunl stores them (notes §1-§5), plus a clock tests can move and seeded id and
  * secret generators so the same seed always yields the same ids.
  */
-import { createRng, type Rng } from '@fleet/salt-sim';
+import { createRng, type Rng } from '@fleet/fixtures';
 
 /** An administrator (pritunl/auth/administrator.py). */
 export interface SimAdmin {

@@ -13,7 +13,7 @@
 import type { Call, SimContext } from './context';
 import type { SimOrg, SimUser } from './model';
 import { clientCount, pageTotal } from './orgs';
-import { userReadDict } from './users';
+import { userReadDict } from './user-dicts';
 import { abort, jsonify, pyInt, type SimResponse } from './wire';
 
 /** `settings.user.page_count`. */

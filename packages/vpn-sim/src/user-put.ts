@@ -18,7 +18,8 @@ import {
   portForwarding,
   stringsOrNull,
 } from './user-rules';
-import { loadUser, userDict } from './users';
+import { userDict } from './user-dicts';
+import { loadUser } from './users';
 import { abort, appError, filterStr, jsonify, pyText, type SimResponse } from './wire';
 
 /** The user's fields the handler changes in memory (network links are written apart). */

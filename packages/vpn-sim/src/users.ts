@@ -4,13 +4,13 @@
  * (`org.get_user(id)` loads by `_id` alone and labels the user with the URL's org). PUT is in
  * user-put.ts, the rules they share in user-rules.ts.
  */
-import { since, type Call, type SimContext } from './context';
+import type { Call, SimContext } from './context';
 import type { SimOrg, SimUser } from './model';
 import { argId } from './orgs';
 import { searchUsers } from './search';
+import { userDict, userReadDict } from './user-dicts';
 import {
   addNetworkLink,
-  allows,
   AUTH_TYPES,
   ERRORS,
   groupsOf,
@@ -26,77 +26,6 @@ const FOREGROUND_MAX = 10;
 /** `USERS_BACKGROUND_MSG` (constants.py). */
 const BACKGROUND_MSG =
   'Users will be created in background. This task will take several seconds for each user being created.';
-
-/**
- * `User.dict()` (user/user.py): the POST and PUT shape, in the server's key order; `last_active`
- * from 1.30.3116.68, `devices` from 1.32.3479.95.
- */
-export function userDict(ctx: SimContext, user: SimUser, org: SimOrg): Record<string, unknown> {
-  return {
-    id: user.id,
-    organization: org.id,
-    organization_name: org.name,
-    name: user.name,
-    email: user.email,
-    groups: user.groups,
-    ...(since(ctx, 'yubicoAnyType') ? { last_active: null } : {}),
-    pin: user.pin !== null,
-    type: user.type,
-    auth_type: user.auth_type,
-    yubico_id: user.yubico_id,
-    otp_secret: user.otp_secret,
-    disabled: user.disabled,
-    bypass_secondary: user.bypass_secondary,
-    client_to_client: user.client_to_client,
-    mac_addresses: user.mac_addresses,
-    dns_servers: user.dns_servers,
-    dns_suffix: user.dns_suffix,
-    port_forwarding: user.port_forwarding,
-    ...(since(ctx, 'devices') ? { devices: [] } : {}),
-  };
-}
-
-/**
- * `User.get_auth_modes` without SSO, Duo or OTP servers (none here): `bypass_secondary` alone, or
- * `yubico` for a user with a YubiKey, then `pin` for a user with a PIN (`pin_mode` optional).
- */
-function authModes(user: SimUser): string[] {
-  if (user.bypass_secondary) return ['bypass_secondary'];
-  return [...(user.yubico_id ? ['yubico'] : []), ...(user.pin !== null ? ['pin'] : [])];
-}
-
-/**
- * `user_get` adds the console's fields to each dict (no server is ever online here, no client
- * connected): `otp_auth` until 1.30.3221.67, `auth_modes` since; `sso` is `settings.app.sso`.
- */
-export function userReadDict(ctx: SimContext, user: SimUser, org: SimOrg): Record<string, unknown> {
-  const servers = [...ctx.state.servers.values()]
-    .filter((s) => s.organizations.includes(org.id) && allows(s, user))
-    .map((s) => ({
-      id: s.id,
-      name: s.name,
-      status: false,
-      server_id: s.id,
-      device_name: null,
-      platform: null,
-      real_address: null,
-      virt_address: null,
-      virt_address6: null,
-      connected_since: null,
-    }))
-    .sort((a, b) => (a.name < b.name ? -1 : 1));
-  return {
-    ...userDict(ctx, user, org),
-    gravatar: true,
-    audit: false,
-    status: false,
-    sso: false,
-    ...(since(ctx, 'authModes') ? { auth_modes: authModes(user) } : { otp_auth: false }),
-    dns_mapping: null,
-    network_links: [...user.network_links],
-    servers,
-  };
-}
 
 /** The checks of `_create_user` before the user exists: the 400 answer, or undefined. */
 function createRefusal(pin: string | null, bypass: boolean, yubico: string | null): SimResponse | undefined {

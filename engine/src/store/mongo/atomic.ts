@@ -16,7 +16,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type mongoose from 'mongoose';
-import type { Log } from '../../definition/define';
+import type { Log } from '../../log';
 import { translateMongoError } from './errors';
 
 type Session = mongoose.mongo.ClientSession;

@@ -7,7 +7,7 @@
  * with `PreconditionFailed`; a duplicate key with `Conflict` naming the field.
  */
 import type mongoose from 'mongoose';
-import type { Log } from '../../definition/define';
+import type { Log } from '../../log';
 import { PreconditionFailed } from '../../errors';
 import type { BatchWrite, Doc } from '../port';
 import { inTransaction, UndoLog } from './atomic';

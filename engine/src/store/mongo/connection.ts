@@ -14,7 +14,7 @@
  * it reads the server's version and topology (`hello`, `buildInfo`) for the write path.
  */
 import mongoose from 'mongoose';
-import type { Log } from '../../definition/define';
+import type { Log } from '../../log';
 import { ServiceUnavailable } from '../../errors';
 import { redact, translateMongoError } from './errors';
 import { serverInfoOf, unsupportedServer, type HelloReply, type ServerInfo } from './server';

@@ -5,7 +5,7 @@
  */
 import mongoose from 'mongoose';
 import type { CompiledResource } from '../../compile/compile';
-import type { Log } from '../../definition/define';
+import type { Log } from '../../log';
 import { MongoConnector } from './connection';
 import { redact } from './errors';
 import { compileMongooseSchema } from './schema';

@@ -14,7 +14,7 @@
  * skipped; nothing is ever dropped.
  */
 import type mongoose from 'mongoose';
-import type { Log } from '../../definition/define';
+import type { Log } from '../../log';
 import { ServiceUnavailable } from '../../errors';
 import type { Doc } from '../port';
 import { translateMongoError } from './errors';

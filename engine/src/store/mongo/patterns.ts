@@ -20,6 +20,7 @@
 import mongoose from 'mongoose';
 import { BadRequest } from '../../errors';
 import type { Filter } from '../port';
+import { isPlainObject } from '../../values';
 
 /** Open-ended repetitions one alternative of a pattern may have on MongoDB. */
 export const MAX_OPEN_REPEATS = 3;
@@ -139,10 +140,6 @@ function checked(path: string, source: string, options: string): string {
 function bsonRegex(path: string, re: RegExp): InstanceType<typeof BSONRegExp> {
   const flags = [...re.flags].filter((f) => 'ims'.includes(f)).join('');
   return new BSONRegExp(checked(path, re.source, flags), flags);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 /** The value with every pattern in it checked and rewritten; the same object when nothing changed. */

@@ -13,7 +13,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
-import type { Log } from '../../definition/define';
+import type { Log } from '../../log';
 import { BadRequest } from '../../errors';
 import type {
   BatchWrite,

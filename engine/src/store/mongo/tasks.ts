@@ -5,7 +5,7 @@
  * database waits and tries again, so a start during an outage finishes its work once it is back.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Log } from '../../definition/define';
+import type { Log } from '../../log';
 import { HttpError, ServiceUnavailable } from '../../errors';
 import type { StoreStatus, StoreTask, StoreTaskState } from '../port';
 

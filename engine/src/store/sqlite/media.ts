@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { MediaInfo, MediaStore } from '../port';
 import type { SqliteDb } from './db';
-import { newObjectId } from './ids';
+import { newObjectId } from '../../ids';
 
 /** GridFS's default chunk size (255 KiB). */
 export const CHUNK_SIZE = 255 * 1024;

@@ -10,9 +10,10 @@ import type { CollectionInfo } from './collections';
 import { findNeedsBudget, indexOnly, planDetails, sortsInTempTree } from './plans';
 import type { SqliteDb } from './db';
 import { decodeDoc } from './json';
-import { aggregateInMemory, compileFilter, findInMemory, project } from './mingo';
+import { aggregateInMemory, compileFilter, findInMemory, project } from '../../query/in-memory';
 import { projectionPlan } from './projection';
-import { isPlainObject, orderBy, type SqlValue, translateFilter } from './translate';
+import { orderBy, type SqlValue, translateFilter } from './translate';
+import { isPlainObject } from '../../values';
 
 /** How a find runs: all in SQL, SQL order + mingo filter streamed, or mingo filter + sort in memory. */
 type Mode = 'sql' | 'stream' | 'memory';

@@ -6,6 +6,7 @@
  */
 import { isPrefixOnly, literalPrefix } from '../../query/pattern';
 import type { Filter, ScalarType, SortSpec } from '../port';
+import { isPlainObject } from '../../values';
 
 /** The SQL function that runs a pattern (registered in db.ts). */
 export const REGEXP_FUNCTION = 'fleet_regexp';
@@ -218,13 +219,6 @@ function or(branches: readonly SqlCondition[]): SqlCondition {
     params: branches.flatMap((b) => b.params),
     complete: branches.every((b) => b.complete),
   };
-}
-
-/** A plain object (not a Date, RegExp, array or class instance). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** `{$gt: 1, $lt: 5}` rather than an embedded document to compare whole. */

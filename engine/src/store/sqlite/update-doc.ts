@@ -4,9 +4,9 @@
  */
 import { BadRequest } from '../../errors';
 import type { Doc, Filter, Update } from '../port';
-import { newObjectId } from './ids';
-import { applyOperators } from './mingo';
-import { isPlainObject } from './translate';
+import { newObjectId } from '../../ids';
+import { applyOperators } from '../../query/in-memory';
+import { isPlainObject } from '../../values';
 
 /** An update checked once, before any document is touched. */
 export type ParsedUpdate =

@@ -3,7 +3,7 @@
  * comparison that decides whether a host must be written at all (DESIGN §5 hosts).
  * Nothing here talks to the master or the store.
  */
-import type { Doc } from '@fleet/engine';
+import { isPlainObject, type Doc } from '@fleet/engine';
 import type { KeyState } from '../client';
 import { nodegroupsOf } from '../nodegroups';
 
@@ -44,10 +44,6 @@ export interface HostChange {
   readonly keyDenied?: { readonly denied: string; readonly accepted: string | null } | null;
 }
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
-
 /** `YYYY-MM-DD HH:MM:SS+00:00` (the tool grain's format) -> Date; anything else -> null. */
 export function parseToolTime(v: unknown): Date | null {
   if (typeof v !== 'string') return null;
@@ -70,7 +66,9 @@ export function primaryIp(grains: Obj): string | null {
 }
 
 function ownAddresses(grains: Obj): Set<string> {
-  const ifaces = isObj(grains['ip_interfaces']) ? Object.values(grains['ip_interfaces']).flatMap(ipv4s) : [];
+  const ifaces = isPlainObject(grains['ip_interfaces'])
+    ? Object.values(grains['ip_interfaces']).flatMap(ipv4s)
+    : [];
   return new Set([...ifaces, ...ipv4s(grains['ipv4'])]);
 }
 
@@ -83,7 +81,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
       Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
     );
   }
-  if (isObj(a) && isObj(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a).filter((k) => a[k] !== undefined);
     return (
       keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length &&
@@ -100,7 +98,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
  */
 function grainFields(grains: Obj, stored: Doc | undefined, o: DeriveContext): Obj {
   const toolGrain = grains[o.toolKey];
-  const tool = isObj(toolGrain) ? toolGrain : {};
+  const tool = isPlainObject(toolGrain) ? toolGrain : {};
   const out: Obj = {
     grain: grains,
     version: typeof grains['saltversion'] === 'string' ? grains['saltversion'] : null,
@@ -119,7 +117,7 @@ function wantedFields(view: MasterView, stored: Doc | undefined, o: DeriveContex
   if (view.fingerprint !== null) out.fingerprint = view.fingerprint;
   if (view.grains !== null) Object.assign(out, grainFields(view.grains, stored, o));
   // Only accepted minions are targeted, so only they can be in a nodegroup.
-  const grains = view.grains ?? (isObj(stored?.grain) ? stored.grain : {});
+  const grains = view.grains ?? (isPlainObject(stored?.grain) ? stored.grain : {});
   out.nodegroups = view.key === 'accepted' ? nodegroupsOf({ id: view.id, grains }, o.nodegroups) : [];
   out.status = view.up === true ? 'up' : 'down';
   return out;
@@ -129,7 +127,7 @@ type HistoryEntry = { added: Date; fingerprint: string };
 
 /** A stored `fingerprint_history` entry (the engine validated it on write). */
 const isHistoryEntry = (v: unknown): v is HistoryEntry =>
-  isObj(v) && v.added instanceof Date && typeof v.fingerprint === 'string';
+  isPlainObject(v) && v.added instanceof Date && typeof v.fingerprint === 'string';
 
 function history(stored: Doc | undefined): HistoryEntry[] {
   const list = stored?.fingerprint_history;

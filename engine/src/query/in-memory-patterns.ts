@@ -8,9 +8,9 @@
 import type { Context } from 'mingo';
 import { $regex as mingoRegex } from 'mingo/operators/query/evaluation';
 import type { Options } from 'mingo/types';
-import { compilePattern } from '../../query/pattern';
-import type { Filter } from '../port';
-import { isPlainObject } from './translate';
+import type { Filter } from '../store/port';
+import { isPlainObject } from '../values';
+import { compilePattern } from './pattern';
 
 /** The operator the rewritten filter uses; never sent to a client or stored. */
 const PATTERN_OP = '$patternMatch';

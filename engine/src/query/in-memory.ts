@@ -1,15 +1,17 @@
 /**
- * The one place the adapter calls mingo: shared options (no server-side JavaScript, patterns on
+ * Filters, sorts, projections, updates and pipelines evaluated in memory, with the embedded
+ * store's semantics (it runs them here) and for code that tests a checked `where` on values it
+ * holds. The one place mingo is called: shared options (no server-side JavaScript, patterns on
  * the linear-time engine) and the translation of mingo's errors (a malformed filter, update or
  * pipeline) into `BadRequest` with our own words: mingo's text never reaches a client.
  */
 import { aggregate as mingoAggregate, Context, find as mingoFind, Query, update as mingoUpdate } from 'mingo';
 import type { Options } from 'mingo/types';
 import { MingoError } from 'mingo/util';
-import { BadRequest } from '../../errors';
-import type { Doc, Filter, Projection, SortSpec } from '../port';
-import { PATTERN_OPERATORS, rewritePatterns } from './patterns';
-import { isPlainObject } from './translate';
+import { BadRequest } from '../errors';
+import type { Doc, Filter, Projection, SortSpec } from '../store/port';
+import { isPlainObject } from '../values';
+import { PATTERN_OPERATORS, rewritePatterns } from './in-memory-patterns';
 
 /** `$where`, `$function` and `$accumulator` run JavaScript: never from a stored query. */
 const OPTIONS: Partial<Options> = {
