@@ -5,8 +5,8 @@
  * (declared references); deleting a group pulls it from its parents and its hosts.
  */
 import {
-  BadRequest,
   defineResource,
+  routeFor,
   isPlainObject,
   systemContext,
   Unprocessable,
@@ -17,8 +17,7 @@ import { z } from 'zod';
 import { GROUPS, groupFields } from './groups/fields';
 import { hostnamesOf, wouldCycle } from './groups/membership';
 import { hosts } from './hosts';
-import { checkedByHandler } from './lib/documented';
-import { executionRequest, executionResponse, jsonBody, master } from './lib/master';
+import { executionRequest, executionResponse, master } from './ports/master';
 
 /** Refuses hosts that do not exist (or are hidden): members are named, not referenced, so checked here. */
 async function checkHosts(ctx: CallContext, names: readonly string[]): Promise<void> {
@@ -55,18 +54,20 @@ async function setMembers(ctx: CallContext, id: string, members: readonly string
   if (changes.length > 0) await api.upsertMany(changes, systemContext(ctx.runtime, ctx.now));
 }
 
-const DELETE_USAGE =
-  'where: DELETE /groups takes {"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}';
+/** The routes of the groups, typed by their fields. */
+const groupRoute = routeFor<typeof groupFields>();
+
+const DELETE_USAGE = 'DELETE /groups takes {"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}';
 
 /** The group types named by the `where` of DELETE /groups (the spec: an integer or an array of them). */
-function typesToDelete(raw: unknown): number[] {
+function typesToDelete(raw: string): number[] | undefined {
   let where: unknown;
   try {
-    where = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+    where = JSON.parse(raw);
   } catch {
-    throw new BadRequest(DELETE_USAGE);
+    return undefined;
   }
-  if (!isPlainObject(where) || Object.keys(where).join() !== 'type') throw new BadRequest(DELETE_USAGE);
+  if (!isPlainObject(where) || Object.keys(where).join() !== 'type') return undefined;
   const type = where.type;
   const list: unknown =
     isPlainObject(type) && Object.keys(type).join() === '$in'
@@ -75,9 +76,23 @@ function typesToDelete(raw: unknown): number[] {
         ? type
         : [type];
   if (!Array.isArray(list) || list.length === 0 || !list.every((t): t is number => Number.isInteger(t)))
-    throw new BadRequest(DELETE_USAGE);
+    return undefined;
   return list;
 }
+
+/** The query of DELETE /groups: `where` naming the types, parsed into them (400 naming `where`). */
+const deleteQuery = z
+  .object({
+    where: z
+      .string()
+      .describe('{"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}')
+      .meta({ examples: ['{"type": [2, 3, 4]}'] }),
+  })
+  .transform((query, ctx) => {
+    const types = typesToDelete(query.where);
+    if (types === undefined) ctx.addIssue({ code: 'custom', path: ['where'], message: DELETE_USAGE });
+    return { types: types ?? [] };
+  });
 
 export const groups = defineResource({
   name: GROUPS,
@@ -112,27 +127,20 @@ export const groups = defineResource({
     },
   },
   routes: [
-    {
+    groupRoute({
       // '' is the collection itself: this replaces the generic where-delete, whose Mongo semantics
       // would read {"type": [2, 3]} as "type equals the array" and delete nothing.
       method: 'delete',
       path: '',
       role: 'admin',
       summary: 'Deletes every group of the given type(s): where={"type": n} or {"type": [n, ...]}',
-      query: checkedByHandler(
-        z.object({
-          where: z
-            .string()
-            .describe('{"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}')
-            .meta({ examples: ['{"type": [2, 3, 4]}'] }),
-        }),
-      ),
+      query: deleteQuery,
       noContent: true,
       async handler({ query, ctx, resource }) {
-        const deleted = await resource.deleteMany({ type: { $in: typesToDelete(query.where) } }, ctx);
+        const deleted = await resource.deleteMany({ type: { $in: query.types } }, ctx);
         return { status: 204, headers: { 'X-Deleted-Count': String(deleted) } };
       },
-    },
+    }),
     {
       method: 'get',
       path: '/:id/subgroups',
@@ -153,20 +161,20 @@ export const groups = defineResource({
         body: await hostnamesOf(ctx, await resource.get(params.id ?? '', ctx)),
       }),
     },
-    {
+    groupRoute({
       method: 'post',
       path: '/:id',
       execution: true,
       role: 'operator',
       summary: 'Runs a Salt function on every host of the group (tgt: its host names, tgt_type: list)',
-      body: checkedByHandler(executionRequest),
+      body: executionRequest,
       response: executionResponse,
       async handler({ params, body, ctx, resource }) {
         const service = master(ctx);
         const targets = await hostnamesOf(ctx, await resource.get(params.id ?? '', ctx));
         if (targets.length === 0) throw new Unprocessable('group has no hosts');
-        return { body: await service.execute({ targets, kind: 'group', body: jsonBody(body) }, ctx) };
+        return { body: await service.execute({ targets, kind: 'group', body }, ctx) };
       },
-    },
+    }),
   ],
 });

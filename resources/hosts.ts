@@ -5,20 +5,17 @@
  * before it is stored (the account's record in `vpnsrv_representation`); GET /{id}/vpn_profile
  * downloads the account's client profile.
  */
-import { defineResource, f } from '@fleet/engine';
-import { z } from 'zod';
-import { statisticsHandler, statisticsResponse } from './hosts_statistic/statistics';
-import { checkedByHandler } from './lib/documented';
+import { defineResource, f, routeFor } from '@fleet/engine';
+import { statisticsHandler, statisticsQuery, statisticsResponse } from './hosts_statistic/statistics';
 import {
   executionRequest,
   executionResponse,
-  jsonBody,
   master,
   monitoringAction,
   monitoringRequest,
   monitoringResponse,
-} from './lib/master';
-import { vpn } from './lib/vpn';
+} from './ports/master';
+import { vpn } from './ports/vpn';
 
 const grain = f.object(
   {
@@ -50,30 +47,6 @@ const grain = f.object(
   },
 );
 
-/** The parameters the statistics read (hosts_statistic/statistics.ts parses them, 400 naming the one that is wrong). */
-const statisticsQuery = z.object({
-  'range[]': z
-    .array(z.string())
-    .length(2)
-    .optional()
-    .describe(
-      'The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours',
-    )
-    .meta({ examples: [['2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z']] }),
-  interval: z
-    .string()
-    .regex(/^\d+$/)
-    .optional()
-    .describe('online only: seconds between two points kept (whole number)'),
-  where: z
-    .string()
-    .optional()
-    .describe(
-      'JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)',
-    )
-    .meta({ examples: ['{"nodegroups": "web"}'] }),
-});
-
 const vpnUser = f.object(
   {
     auth_type: f.string(),
@@ -104,56 +77,62 @@ const vpnUser = f.object(
   },
 );
 
+/** The fields of a host, in the spec's order. */
+const hostFields = {
+  version: f.string({ readonly: true, description: 'Salt version of the minion' }),
+  ip: f.string({ readonly: true }),
+  nodegroups: f.array(f.ref('nodegroups', { onDelete: 'pull' }), { readonly: true, default: () => [] }),
+  groups: f.array(f.ref('groups', { onDelete: 'pull' }), {
+    default: () => [],
+    description: 'Ids of the groups the host is a static member of',
+  }),
+  grain,
+  last_distupgrade: f.datetime({ readonly: true, nullable: true }),
+  last_stateapply: f.datetime({ readonly: true, nullable: true }),
+  status: f.string({ enum: ['up', 'down'], readonly: true }),
+  heartbeat: f.datetime({ readonly: true, nullable: true }),
+  key: f.string({ enum: ['accepted', 'pending', 'rejected', 'denied'], readonly: true }),
+  last_action: f.ref('actions', { readonly: true, nullable: true, default: null, onDelete: 'nullify' }),
+  nat: f.boolean({
+    readonly: true,
+    default: false,
+    description: 'The outward address (POST /api/graph request_ips) is not one of its own',
+  }),
+  fingerprint: f.string({ readonly: true, nullable: true }),
+  denied_fingerprint: f.string({
+    readonly: true,
+    nullable: true,
+    description:
+      'A second key the master refused for this id while its key is accepted (a reinstalled host, or someone posing as it): the master keeps it in minions_denied; null when there is none',
+  }),
+  fingerprint_history: f.array(f.object({ added: f.datetime(), fingerprint: f.string() }), {
+    readonly: true,
+    default: () => [],
+  }),
+  vpnsrv_representation: vpnUser,
+  vpn_organization: f.ref('vpn_organizations', { nullable: true, default: null, onDelete: 'restrict' }),
+  identification_number: f.string({ nullable: true, default: null, maxLength: 256 }),
+  all_status: f.object(
+    {},
+    {
+      open: true,
+      readonly: true,
+      nullable: true,
+      hiddenInList: true,
+      description: 'Latest status.all_status sample while monitoring runs',
+    },
+  ),
+} as const;
+
+/** The routes of the hosts, typed by their fields. */
+const hostRoute = routeFor<typeof hostFields>();
+
 export const hosts = defineResource({
   name: 'hosts',
   description:
     'Hosts (minions) of the master. Filled by the fleet sync; DELETE hides a host until show_soft_deleted is given.',
   id: 'natural',
-  fields: {
-    version: f.string({ readonly: true, description: 'Salt version of the minion' }),
-    ip: f.string({ readonly: true }),
-    nodegroups: f.array(f.ref('nodegroups', { onDelete: 'pull' }), { readonly: true, default: () => [] }),
-    groups: f.array(f.ref('groups', { onDelete: 'pull' }), {
-      default: () => [],
-      description: 'Ids of the groups the host is a static member of',
-    }),
-    grain,
-    last_distupgrade: f.datetime({ readonly: true, nullable: true }),
-    last_stateapply: f.datetime({ readonly: true, nullable: true }),
-    status: f.string({ enum: ['up', 'down'], readonly: true }),
-    heartbeat: f.datetime({ readonly: true, nullable: true }),
-    key: f.string({ enum: ['accepted', 'pending', 'rejected', 'denied'], readonly: true }),
-    last_action: f.ref('actions', { readonly: true, nullable: true, default: null, onDelete: 'nullify' }),
-    nat: f.boolean({
-      readonly: true,
-      default: false,
-      description: 'The outward address (POST /api/graph request_ips) is not one of its own',
-    }),
-    fingerprint: f.string({ readonly: true, nullable: true }),
-    denied_fingerprint: f.string({
-      readonly: true,
-      nullable: true,
-      description:
-        'A second key the master refused for this id while its key is accepted (a reinstalled host, or someone posing as it): the master keeps it in minions_denied; null when there is none',
-    }),
-    fingerprint_history: f.array(f.object({ added: f.datetime(), fingerprint: f.string() }), {
-      readonly: true,
-      default: () => [],
-    }),
-    vpnsrv_representation: vpnUser,
-    vpn_organization: f.ref('vpn_organizations', { nullable: true, default: null, onDelete: 'restrict' }),
-    identification_number: f.string({ nullable: true, default: null, maxLength: 256 }),
-    all_status: f.object(
-      {},
-      {
-        open: true,
-        readonly: true,
-        nullable: true,
-        hiddenInList: true,
-        description: 'Latest status.all_status sample while monitoring runs',
-      },
-    ),
-  },
+  fields: hostFields,
   methods: { list: 'viewer', get: 'viewer', patch: 'admin', delete: 'admin' },
   patchable: ['identification_number', 'groups', 'vpn_organization'],
   softDelete: { field: '_soft_deleted', param: 'show_soft_deleted' },
@@ -196,7 +175,7 @@ export const hosts = defineResource({
     },
   },
   routes: [
-    {
+    hostRoute({
       method: 'get',
       path: '/statistics/:kind',
       role: 'viewer',
@@ -204,40 +183,38 @@ export const hosts = defineResource({
         'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
       description:
         'kind: online (points {timestamp, _id: null, hostnames: {up, down}}), unique_online ({hostnames: {up, all}}), unique_updated ({hostnames: {updated, all}}), unique_dist_upgraded ({hostnames: {distUpgraded, all}}) or new_hosts ({hostnames: {new}}).',
-      query: checkedByHandler(statisticsQuery),
+      query: statisticsQuery,
       response: statisticsResponse,
       handler: statisticsHandler,
-    },
-    {
+    }),
+    hostRoute({
       method: 'post',
       path: '/:id',
       execution: true,
       role: 'operator',
       summary:
         'Runs a Salt function on the host through the master (execution proxying): {exec_client, fun, arg, kwarg, ...}',
-      body: checkedByHandler(executionRequest),
+      body: executionRequest,
       response: executionResponse,
       async handler({ params, body, ctx, resource }) {
         const service = master(ctx);
         const host = await resource.get(params.id ?? '', ctx);
-        return {
-          body: await service.execute({ targets: [host._id], kind: 'host', body: jsonBody(body) }, ctx),
-        };
+        return { body: await service.execute({ targets: [host._id], kind: 'host', body }, ctx) };
       },
-    },
-    {
+    }),
+    hostRoute({
       method: 'post',
       path: '/:id/all_status',
       execution: true,
       role: 'operator',
       summary:
         'status.all_status monitoring of the host: action start | stop | stop_all; without action, one sample now',
-      body: checkedByHandler(monitoringRequest),
+      body: monitoringRequest,
       response: monitoringResponse,
       handler: async ({ params, body, ctx }) => ({
         body: await master(ctx).monitoring(params.id ?? '', monitoringAction(body), ctx),
       }),
-    },
+    }),
     {
       method: 'get',
       path: '/:id/vpn_profile',

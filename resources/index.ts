@@ -63,16 +63,21 @@ export {
 };
 
 export {
+  EXEC_CLIENTS,
+  executionRequest,
   executionResponse,
   master,
   masterIfRunning,
+  SALT_FUNCTION,
+  type ExecClient,
+  type ExecutionBody,
   type ExecutionRequest,
   type ExecutionResponse,
   type MasterService,
   type MonitoringAction,
   type PatchDownload,
-} from './lib/master';
-export type { OutwardAnswer, OutwardRequest } from './lib/master';
+} from './ports/master';
+export type { OutwardAnswer, OutwardRequest } from './ports/master';
 export { cronError, nextRun, type Schedule } from './tasks/schedule';
 export { tokenNameProblem, TOKEN_NAME_RULE } from './api_tokens';
 
@@ -87,4 +92,4 @@ export {
   type AccountRecord,
   type OrganizationRecord,
   type ReconcileReport,
-} from './lib/vpn';
+} from './ports/vpn';

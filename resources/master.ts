@@ -3,7 +3,7 @@
  * collection. `POST /api/master/sync` runs the fleet sync now instead of waiting for SYNC_INTERVAL_S.
  */
 import { defineRoutes } from '@fleet/engine';
-import { master, syncResponse } from './lib/master';
+import { master, syncResponse } from './ports/master';
 
 export const masterRoutes = defineRoutes({
   base: 'master',

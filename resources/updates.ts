@@ -3,7 +3,7 @@
  * `name`); `description` is local and kept across downloads.
  */
 import { defineResource, f } from '@fleet/engine';
-import { master, patchDownloadResponse } from './lib/master';
+import { master, patchDownloadResponse } from './ports/master';
 
 export const updates = defineResource({
   name: 'updates',

@@ -6,7 +6,7 @@
  * servers with the store now instead of waiting for VPN_RECONCILE_INTERVAL_S.
  */
 import { defineResource, f } from '@fleet/engine';
-import { reconcileResponse, vpn, vpnIfRunning } from './lib/vpn';
+import { reconcileResponse, vpn, vpnIfRunning } from './ports/vpn';
 
 export const vpn_managers = defineResource({
   name: 'vpn_managers',

@@ -8,7 +8,7 @@
  * every online one. Then it is deleted on the server (already gone is fine), then here.
  */
 import { defineResource, f, systemContext } from '@fleet/engine';
-import { idOf, vpn } from './lib/vpn';
+import { idOf, vpn } from './ports/vpn';
 
 export const vpn_organizations = defineResource({
   name: 'vpn_organizations',

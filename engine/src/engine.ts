@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Registry } from './compile/registry';
 import { createRegistry } from './compile/registry';
 import type { AnyResourceDefinition, SecretBox } from './definition/define';
-import type { CallContext, Principal, Runtime } from './definition/local-api';
+import type { CallContext, Principal, Runtime, Services } from './definition/local-api';
 import type { Log } from './log';
 import type { RouteGroup } from './definition/routes';
 import { HttpError } from './errors';
@@ -122,7 +122,7 @@ export interface EngineOptions {
   readonly store: Store;
   readonly secrets: SecretBox;
   readonly log: Log;
-  readonly services?: ReadonlyMap<string, unknown>;
+  readonly services?: Services;
   readonly config?: Readonly<Record<string, unknown>>;
   /** The release and its migrations: the store's schema is checked and brought up to date (migrations/). */
   readonly schema?: SchemaOptions;
@@ -138,7 +138,7 @@ export function createEngine(options: EngineOptions): Engine {
     media: store.media,
     leases: store.leases,
     log: options.log,
-    services: options.services ?? new Map(),
+    services: options.services ?? {},
     config: options.config ?? {},
   };
   return {

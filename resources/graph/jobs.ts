@@ -14,7 +14,7 @@ import {
   type ItemOfFields,
 } from '@fleet/engine';
 import type { z } from 'zod';
-import { master } from '../lib/master';
+import { master } from '../ports/master';
 import { settings } from '../settings';
 import { buildGraph, type BuiltGraph } from './build';
 import { graph_jobs } from './graph_jobs';

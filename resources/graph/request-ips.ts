@@ -11,7 +11,7 @@
  */
 import { stampNow, systemContext, type CallContext, type Log, type Runtime } from '@fleet/engine';
 import { hosts } from '../hosts';
-import type { MasterService, OutwardAnswer } from '../lib/master';
+import type { MasterService, OutwardAnswer } from '../ports/master';
 import { reconcileGateways } from './build';
 import { graph_jobs } from './graph_jobs';
 

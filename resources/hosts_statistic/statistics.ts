@@ -37,7 +37,8 @@ import {
 import { legacyRefs, legacySnapshots, type LegacyRef } from './legacy';
 
 type Row = Record<string, unknown>;
-type Query = RouteRequest['query'];
+/** A statistics request: its query parsed by {@link statisticsQuery}. */
+type StatisticsRequest = RouteRequest<unknown, StatisticsQuery>;
 export type StatisticKind =
   'online' | 'unique_online' | 'unique_updated' | 'unique_dist_upgraded' | 'new_hosts';
 export const STATISTICS: readonly StatisticKind[] = [
@@ -48,35 +49,90 @@ export const STATISTICS: readonly StatisticKind[] = [
   'new_hosts',
 ];
 
+/** One query parameter given once, or several times (the query parser then hands a list). */
+const repeatable = z.union([z.string(), z.array(z.string())]);
+
 /**
  * The two bounds of `range`, as the query parser (Express 'simple', node:querystring) hands them
- * over: `range[]` twice (the spec's form), `range[0]` and `range[1]` (what qs and most clients
+ * over: `range[]` twice (the spec's form, checked by the schema), `range[0]` and `range[1]` (what qs and most clients
  * send for an array), `range` twice, or one `range` holding both separated by a comma.
  */
-function rangeParts(query: Query): readonly string[] | undefined {
+function rangeParts(query: {
+  'range[]'?: string[] | undefined;
+  range?: string | string[] | undefined;
+  'range[0]'?: string | undefined;
+  'range[1]'?: string | undefined;
+}): readonly string[] | undefined {
   const listed = query['range[]'] ?? query.range;
   if (listed !== undefined) return Array.isArray(listed) ? listed : listed.split(',');
   const first = query['range[0]'];
   const second = query['range[1]'];
   if (first === undefined && second === undefined) return undefined;
-  return [first, second].flat().filter((p): p is string => typeof p === 'string');
+  return [first, second].filter((p): p is string => typeof p === 'string');
 }
 
-/** `range`: two dates, RFC 1123 or ISO 8601; default the last 24 h. */
-export function parseRange(query: Query, now: Date): Span {
-  const parts = rangeParts(query);
-  if (parts === undefined) return { start: new Date(now.getTime() - 86_400_000), end: now };
-  if (parts.length !== 2) throw new BadRequest('range: give range[]=<start>&range[]=<end>');
+/** `range` as two dates, or the reason it is not (a 400 naming `range`). */
+function rangeOf(parts: readonly string[]): { range: [Date, Date] } | { problem: string } {
+  if (parts.length !== 2) return { problem: 'give range[]=<start>&range[]=<end>' };
   const [start, end] = parts.map((p) => parseDate(p.trim()));
-  if (!start || !end) throw new BadRequest('range: each bound must be a date (RFC 1123 or ISO 8601)');
-  if (start > end) throw new BadRequest('range: the start is after the end');
+  if (!start || !end) return { problem: 'each bound must be a date (RFC 1123 or ISO 8601)' };
+  if (start > end) return { problem: 'the start is after the end' };
+  return { range: [start, end] };
+}
+
+/** The query of the statistics, checked by the engine (400 naming the parameter) and parsed. */
+export const statisticsQuery = z
+  .object({
+    'range[]': z
+      .array(z.string())
+      .length(2)
+      .optional()
+      .describe(
+        'The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours',
+      )
+      .meta({ examples: [['2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z']] }),
+    'range[0]': z.string().optional().describe('The start of the period (with range[1])'),
+    'range[1]': z.string().optional().describe('The end of the period (with range[0])'),
+    range: repeatable.optional().describe('The period as range=<start>&range=<end> or range=<start>,<end>'),
+    interval: z
+      .string()
+      .regex(/^\d+$/)
+      .optional()
+      .describe('online only: seconds between two points kept (whole number)'),
+    where: z
+      .string()
+      .optional()
+      .describe(
+        'JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)',
+      )
+      .meta({ examples: ['{"nodegroups": "web"}'] }),
+  })
+  .transform((query, ctx) => {
+    const parts = rangeParts(query);
+    const range = parts === undefined ? undefined : rangeOf(parts);
+    if (range !== undefined && 'problem' in range) {
+      ctx.addIssue({ code: 'custom', path: ['range'], message: range.problem });
+      return z.NEVER;
+    }
+    return {
+      range: range?.range,
+      intervalMs: query.interval === undefined ? 0 : Number(query.interval) * 1000,
+      where: query.where,
+    };
+  });
+
+/** The statistics query as the handler receives it. */
+export type StatisticsQuery = z.output<typeof statisticsQuery>;
+
+/** The period: the query's `range`, or the last 24 hours. */
+function spanOf(query: StatisticsQuery, now: Date): Span {
+  const [start, end] = query.range ?? [new Date(now.getTime() - 86_400_000), now];
   return { start, end };
 }
 
 /** `where` on the host summaries, checked against the snapshot definition and prefixed `hosts.`. */
-export function summaryMatch(res: CompiledResource, raw: unknown): Row {
+export function summaryMatch(res: CompiledResource, raw: string | undefined): Row {
   if (raw === undefined || raw === '') return {};
-  if (typeof raw !== 'string') throw new BadRequest('where: give it once, as a JSON object');
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -113,7 +169,7 @@ const names = (sorted: readonly string[], flags: ReadonlyMap<string, number>, fl
 
 /** Points and flags of the full snapshots in range, looked at one by one. */
 async function legacyPart(
-  req: RouteRequest,
+  req: StatisticsRequest,
   refs: readonly LegacyRef[],
   o: { span: Span; filter: SummaryFilter | undefined; flags?: Map<string, number> },
 ): Promise<Point[]> {
@@ -128,13 +184,13 @@ async function legacyPart(
 /** Runs one statistic. */
 export async function statistic(
   kind: StatisticKind,
-  req: RouteRequest,
+  req: StatisticsRequest,
   res: CompiledResource,
 ): Promise<unknown[]> {
   const ctx = req.ctx;
-  const span = parseRange(req.query, ctx.now);
+  const span = spanOf(req.query, ctx.now);
   const filter = summaryFilter(summaryMatch(res, req.query.where));
-  const gap = kind === 'online' ? intervalOf(req.query.interval) : 0;
+  const gap = kind === 'online' ? req.query.intervalMs : 0;
   const refs = await legacyRefs(ctx, { from: span.start, to: span.end });
   if (kind === 'online') {
     const points =
@@ -156,13 +212,6 @@ export async function statistic(
   if (kind === 'unique_dist_upgraded')
     return [{ hostnames: { distUpgraded: names(all, flags, DIST_UPGRADED), all } }];
   return [{ hostnames: { new: names(all, flags, NEW) } }];
-}
-
-function intervalOf(raw: unknown): number {
-  if (raw === undefined || raw === '') return 0;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw))
-    throw new BadRequest('interval: a whole number of seconds');
-  return Number(raw) * 1000;
 }
 
 /** Keeps points at least `gapMs` apart (the first one always). */
@@ -195,7 +244,7 @@ export const statisticsResponse = z.union([
 ]);
 
 /** GET /api/hosts/statistics/{online|unique_online|unique_updated|unique_dist_upgraded|new_hosts} */
-export async function statisticsHandler(req: RouteRequest): Promise<{ body: unknown[] }> {
+export async function statisticsHandler(req: StatisticsRequest): Promise<{ body: unknown[] }> {
   const kind = STATISTICS.find((k) => k === req.params.kind);
   if (!kind) throw new NotFound(`No statistic "${req.params.kind ?? ''}": use ${STATISTICS.join(', ')}`);
   return { body: await statistic(kind, req, compiledSnapshots) };

@@ -76,7 +76,7 @@ liveSuite('all-or-nothing writes', 'any MongoDB 4.4+ (replica set: transactions;
       media: store.media,
       leases: store.leases,
       log: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
-      services: new Map(),
+      services: {},
       config: {},
     };
     ctx = { principal: SYSTEM, now: new Date(), runtime };

@@ -4,7 +4,6 @@
  * run a due run exactly once, and a failed run records last_error and a task.failed alert.
  */
 import { stampNow, type Runtime } from '@fleet/engine';
-import type { MasterService } from '@fleet/resources';
 import { startScheduler } from '@fleet/salt';
 import { auth, uniqueName } from '../helpers';
 import { actionsOf, eventually, startMasterEnv, type MasterEnv } from './master-env';
@@ -133,7 +132,8 @@ describe('task scheduler', () => {
       status: 'paused',
     });
     const runtime: Runtime = env.api.engine.runtime;
-    const master = runtime.services.get('master') as MasterService;
+    const master = runtime.services.master;
+    if (master === undefined) throw new Error('the test server runs with a master');
     const schedulers = Array.from({ length: 4 }, () =>
       startScheduler({ log: runtime.log, master, runtime, autoStart: false }),
     );

@@ -215,7 +215,7 @@ function filesApi(store: MongoStore, deleted: string[]): Runtime {
     media: store.media,
     leases: store.leases,
     log: silent,
-    services: new Map(),
+    services: {},
     config: {},
   };
 }

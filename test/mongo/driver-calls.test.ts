@@ -70,7 +70,7 @@ async function listCalls(query: Record<string, string>): Promise<Call[]> {
     media: store.media,
     leases: store.leases,
     log: silent,
-    services: new Map(),
+    services: {},
     config: {},
   };
   const args = {

@@ -1,5 +1,5 @@
 /**
- * The VPN service fits the port the resources call (resources/lib/vpn.ts): checked by the type
+ * The VPN service fits the port the resources call (resources/ports/vpn.ts): checked by the type
  * checker (the package cannot import the port while @fleet/resources does not export it), and at
  * run time by the server registering it as `vpn` and taking it away on close.
  */
@@ -9,7 +9,7 @@ import type {
   OrganizationRecord as ServiceOrganization,
   VpnAccounts,
 } from '@fleet/vpn';
-import type { AccountRecord, OrganizationRecord, VpnService } from '../../resources/lib/vpn';
+import type { AccountRecord, OrganizationRecord, VpnService } from '../../resources/ports/vpn';
 import { hosts, type vpn_organizations } from '../../resources';
 import type { ItemOf } from '../../engine/src';
 import { startTestServer } from '../helpers';
@@ -47,8 +47,7 @@ it('the service implements the port; its records fit the stored fields', () => {
 it('the server registers the service as `vpn` (without a master) and removes it on close', async () => {
   const t = await startTestServer();
   const services = t.engine.runtime.services;
-  const service = services.get('vpn') as Record<string, unknown> | undefined;
-  expect(Object.keys(service ?? {}).sort()).toEqual([
+  expect(Object.keys(services.vpn ?? {}).sort()).toEqual([
     'createOrganization',
     'deleteAccount',
     'deleteOrganization',
@@ -59,5 +58,5 @@ it('the server registers the service as `vpn` (without a master) and removes it 
     'undoOrganization',
   ]);
   await t.close();
-  expect(services.has('vpn')).toBe(false);
+  expect(services.vpn).toBeUndefined();
 });

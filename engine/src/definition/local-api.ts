@@ -20,6 +20,16 @@ export interface Principal {
   readonly system?: true;
 }
 
+/**
+ * The integrations the server runs beside the engine, by name. Empty here: the package that
+ * declares a port adds its slot once, by declaration merging, so every caller reads it typed
+ * (`ctx.runtime.services.master`) and sees it absent until the server has started it:
+ *
+ *     declare module '@fleet/engine' { interface Services { master?: MasterService } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface Services {}
+
 /** Everything a hook, a custom route or an integration may use: no Express, no store, no globals. */
 export interface Runtime {
   /** Every resource's local API: the one door to the data. */
@@ -29,8 +39,8 @@ export interface Runtime {
   /** Work that must happen once across instances (scheduler, sync, snapshots). */
   readonly leases: LeaseStore;
   readonly log: Log;
-  /** Integrations registered by the server (`master`, `vpn`, ...), looked up by name. */
-  readonly services: ReadonlyMap<string, unknown>;
+  /** The integrations the server runs (`master`, `vpn`): each absent until started. */
+  readonly services: Readonly<Services>;
   readonly config: Readonly<Record<string, unknown>>;
 }
 

@@ -137,6 +137,24 @@ export function defineRoute<
   return route as CustomRoute<F>;
 }
 
+/**
+ * {@link defineRoute} for the routes of a resource whose fields are `F`, so that the handler sees
+ * that resource's typed local API as well as its parsed body and query (TypeScript cannot take `F`
+ * explicitly and still infer the schemas): `const route = routeFor<typeof groupFields>();`.
+ */
+export function routeFor<F extends Fields>(): <
+  const B extends z.ZodType | undefined = undefined,
+  const Q extends z.ZodType | undefined = undefined,
+>(
+  route: Omit<RouteSpec, 'body' | 'query'> & {
+    readonly body?: B;
+    readonly query?: Q;
+    handler(req: ResourceRouteRequest<CollectionOf<F>, Parsed<B>, ParsedQuery<Q>>): Promise<RouteResult>;
+  },
+) => CustomRoute<F> {
+  return (route) => route as CustomRoute<F>;
+}
+
 /** A route of a route group whose handler sees its body and query as their schemas parse them. */
 export function defineGroupRoute<
   const B extends z.ZodType | undefined = undefined,

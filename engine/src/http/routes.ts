@@ -10,12 +10,13 @@ import { parseWith } from '../compile/zod';
 import type { CustomRoute, RouteGroup, RouteRequest, RouteResult, RouteSpec } from '../definition/routes';
 import { BadRequest, MethodNotAllowed, Unprocessable } from '../errors';
 import type { ApiContext } from './context';
-import { callContext, guard } from './handlers';
+import { callContext, guard, jsonObject } from './handlers';
 import { sendResult } from './results';
 
 function parseBody(schema: z.ZodType | undefined, body: unknown, where: string): unknown {
   if (schema === undefined) return body;
-  const parsed = parseWith(schema, body ?? {});
+  // As for a resource's writes: a body that is not a JSON object, where one is declared, is a 400.
+  const parsed = parseWith(schema, schema.def.type === 'object' ? jsonObject(body ?? {}) : (body ?? {}));
   if (parsed.ok) return parsed.data;
   throw new Unprocessable(
     `${where}: the body has ${Object.keys(parsed.issues).length} invalid field(s)`,

@@ -4551,6 +4551,12 @@ export interface operations {
       query?: {
         /** @description The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours */
         'range[]'?: string[];
+        /** @description The start of the period (with range[1]) */
+        'range[0]'?: string;
+        /** @description The end of the period (with range[0]) */
+        'range[1]'?: string;
+        /** @description The period as range=<start>&range=<end> or range=<start>,<end> */
+        range?: string | string[];
         /** @description online only: seconds between two points kept (whole number) */
         interval?: string;
         /** @description JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...) */

@@ -9,7 +9,6 @@ export { DEFAULT_EVENTS_IDLE_MS, startEventConsumer, type EventConsumerOptions }
 export { isTimeZone, jidAt, jidInstant, shiftJid } from './jid';
 export {
   createMasterService,
-  EXEC_CLIENTS,
   NO_RESPONSE,
   NOT_TARGETED,
   type MasterOptions,

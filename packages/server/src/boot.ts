@@ -15,6 +15,7 @@ import {
   type ReloadableAuthenticator,
   type SecretBox,
   type Store,
+  type Services,
 } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import type { Express } from 'express';
@@ -96,7 +97,7 @@ interface Serving {
 /** The engine over `store`, with the secret box (its key made and saved when there is none yet). */
 function engineOver(
   s: { config: Config; options: StartOptions; log: Logger; choice: StoreChoice; store: Store },
-  services: Map<string, unknown>,
+  services: Services,
 ) {
   const { config } = s;
   return secretBox(config, s.choice.dataDir, (box) =>
@@ -111,7 +112,6 @@ function engineOver(
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
         grainToolKey: config.GRAIN_TOOL_KEY,
-        execAllowedFuns: config.EXEC_ALLOWED_FUNS,
       },
     }),
   );
@@ -133,7 +133,7 @@ export async function bootstrapStore(config: Config, options: StartOptions = {})
   const choice = chooseStore(config.DATABASE_URL, options.cwd);
   const store = await choice.open(log);
   try {
-    const { engine } = await engineOver({ config, options, log, choice, store }, new Map());
+    const { engine } = await engineOver({ config, options, log, choice, store }, {});
     await engine.ensureCollections();
     const { generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
     return generated ? { adminToken: generated } : {};
@@ -145,7 +145,7 @@ export async function bootstrapStore(config: Config, options: StartOptions = {})
 async function serve(s: Serving): Promise<RunningServer> {
   const { config, log, choice, store } = s;
   // Filled by the integrations after the collections exist; the resources look services up per call.
-  const services = new Map<string, unknown>();
+  const services: Services = {};
   const { secrets, engine, key } = await engineOver(s, services);
   await engine.ensureCollections();
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
@@ -209,7 +209,7 @@ async function secretBox(
 async function startBackground(
   s: Serving,
   engine: Engine,
-  services: Map<string, unknown>,
+  services: Services,
   authenticator: ReloadableAuthenticator,
 ): Promise<Background> {
   const log = s.log;

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Runtime } from '@fleet/engine';
+import type { Runtime, Services } from '@fleet/engine';
 import type { Logger } from 'pino';
 import {
   createMasterService,
@@ -45,7 +45,7 @@ export interface IntegrationOptions {
   readonly config: Config;
   readonly log: Logger;
   /** The engine's services: `master` and `vpn` are registered here. */
-  readonly services: Map<string, unknown>;
+  readonly services: Services;
   /** The engine's runtime: every integration reads and writes through its local API. */
   readonly runtime: Runtime;
   /**
@@ -101,7 +101,7 @@ function startVpn(o: IntegrationOptions, holder: string): RunningVpn {
     reconcileIntervalMs: Math.round(o.config.VPN_RECONCILE_INTERVAL_S * 1000),
     holder,
   });
-  o.services.set('vpn', vpn.service);
+  o.services.vpn = vpn.service;
   return vpn;
 }
 
@@ -112,7 +112,7 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const vpn = startVpn(o, holder);
   const stopVpn = async (): Promise<void> => {
-    o.services.delete('vpn');
+    delete o.services.vpn;
     await vpn.stop();
   };
   if (config.SALT_API_URL === undefined) {
@@ -169,8 +169,9 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
     monitorIntervalMs,
     sync,
     masterTz,
+    allowedFuns: config.EXEC_ALLOWED_FUNS,
   });
-  o.services.set('master', master);
+  o.services.master = master;
   const schedulerLog = log.child({ component: 'scheduler' });
   const scheduler = startScheduler({ log: schedulerLog, master, runtime: o.runtime });
   log.info(
@@ -187,7 +188,7 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
     sync,
     async stop() {
       await scheduler.stop();
-      o.services.delete('master');
+      delete o.services.master;
       await Promise.all([events.stop(), sync.stop(), master.stop()]);
       client.close();
       await stopVpn();
@@ -204,13 +205,14 @@ function startServing(o: IntegrationOptions, client: SaltClient, stopVpn: () => 
     log: o.log.child({ component: 'master' }),
     monitorIntervalMs,
     masterTz: o.config.SALT_MASTER_TZ,
+    allowedFuns: o.config.EXEC_ALLOWED_FUNS,
     ...(o.syncRelay ? { sync: o.syncRelay } : {}),
   });
-  o.services.set('master', master);
+  o.services.master = master;
   return {
     master,
     async stop() {
-      o.services.delete('master');
+      delete o.services.master;
       await master.stop();
       client.close();
       await stopVpn();

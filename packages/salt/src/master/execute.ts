@@ -32,6 +32,8 @@ export interface ExecuteDeps {
   readonly tracker: AsyncJobTracker;
   /** The master's zone (SALT_MASTER_TZ), for the jids the service makes up. */
   readonly masterTz: string;
+  /** EXEC_ALLOWED_FUNS: the functions executions may run (undefined or empty: every one). */
+  readonly allowedFuns?: readonly string[];
 }
 
 /** One host's line of the answer and its record. */
@@ -46,11 +48,6 @@ type Call = {
   readonly request: ExecutionRequest;
   readonly ctx: CallContext;
 };
-
-function allowedFuns(config: Readonly<Record<string, unknown>>): readonly string[] | undefined {
-  const v = config.execAllowedFuns;
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
-}
 
 function target(request: ExecutionRequest): {
   tgt: string | string[];
@@ -229,6 +226,6 @@ export async function execute(
   request: ExecutionRequest,
   ctx: CallContext,
 ): Promise<ExecutionResponse> {
-  const parsed = parseExecution(request.body, allowedFuns(ctx.runtime.config), ctx.principal.name);
+  const parsed = parseExecution(request.body, deps.allowedFuns, ctx.principal.name);
   return RUNNERS[parsed.client](deps, { parsed, request, ctx });
 }

@@ -1,6 +1,6 @@
 /**
  * The master service: the implementation of the `MasterService` port that resources call
- * (resources/lib/master.ts) over the salt-api client — execution proxying, patch download,
+ * (resources/ports/master.ts) over the salt-api client — execution proxying, patch download,
  * host monitoring, the admin's "sync now" and the hosts' outward-address probe. The server registers it as the `master` service
  * when SALT_API_URL is set (packages/server/src/integrations.ts).
  */
@@ -13,7 +13,7 @@ import { Monitor } from './monitoring';
 import { probeOutward } from './outward';
 import { downloadPatches } from './patches';
 
-export { EXEC_CLIENTS, funAllowed, parseExecution } from './request';
+export { funAllowed, parseExecution } from './request';
 export { NO_RESPONSE } from './async-jobs';
 export { NOT_TARGETED } from './execute';
 
@@ -39,6 +39,8 @@ export interface MasterOptions {
   readonly masterTz?: string;
   /** Hosts per outward-address probe call (default 200). */
   readonly probeBatch?: number;
+  /** EXEC_ALLOWED_FUNS: the functions executions may run (undefined or empty: every one). */
+  readonly allowedFuns?: readonly string[];
 }
 
 /** The service plus what the server needs to shut it down. */
@@ -95,7 +97,17 @@ export function createMasterService(o: MasterOptions): RunningMaster {
   let stopping = false;
   return {
     execute: (request, ctx) =>
-      execute({ client: o.client, runtime: o.runtime, tracker, masterTz: o.masterTz ?? 'UTC' }, request, ctx),
+      execute(
+        {
+          client: o.client,
+          runtime: o.runtime,
+          tracker,
+          masterTz: o.masterTz ?? 'UTC',
+          ...(o.allowedFuns ? { allowedFuns: o.allowedFuns } : {}),
+        },
+        request,
+        ctx,
+      ),
     downloadPatches: (ctx) => downloadPatches({ client: o.client, runtime: o.runtime, log: o.log }, ctx.now),
     monitoring: monitoringBody(monitor),
     async syncNow() {

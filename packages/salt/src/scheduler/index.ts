@@ -14,7 +14,7 @@ import {
   type Log,
   type Runtime,
 } from '@fleet/engine';
-import { tasks, type ExecutionResponse, type MasterService } from '@fleet/resources';
+import { executionRequest, tasks, type ExecutionResponse, type MasterService } from '@fleet/resources';
 import { alert, raiseAlert } from '../record';
 import { claimDue } from './claim';
 
@@ -70,7 +70,21 @@ export async function executeTask(
     runtime,
   };
   const targets = task.tgt;
-  const body = { exec_client: task.salt_client, fun: task.fun, kwarg: task.kwarg, arg: task.arg };
+  // A stored task is checked like a request body: the schema of the execution routes.
+  const checked = executionRequest.safeParse({
+    exec_client: task.salt_client,
+    fun: task.fun,
+    kwarg: task.kwarg,
+    arg: task.arg,
+  });
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    return {
+      jid: null,
+      error: `the task cannot run: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
+    };
+  }
+  const body = checked.data;
   try {
     // `host` targets one id; several ids need the list targeting of `group`.
     const response = await master.execute(

@@ -4,7 +4,7 @@
  * does, and the store closed afterwards. Everything is then read and written through the local
  * API, as the system principal.
  */
-import { createEngine, createSecretBox, type Engine } from '@fleet/engine';
+import { createEngine, createSecretBox, type Engine, type Services } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { createLogger } from '../logger';
@@ -23,7 +23,7 @@ export interface CommandEngine {
 export async function withEngine<T>(
   env: NodeJS.ProcessEnv,
   work: (opened: CommandEngine) => Promise<T>,
-  o: { readonly services?: ReadonlyMap<string, unknown> } = {},
+  o: { readonly services?: Services } = {},
 ): Promise<T> {
   const config = loadConfig(env);
   const choice = chooseStore(config.DATABASE_URL);
@@ -43,7 +43,6 @@ export async function withEngine<T>(
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
         grainToolKey: config.GRAIN_TOOL_KEY,
-        execAllowedFuns: config.EXEC_ALLOWED_FUNS,
       },
     });
     // As the boot does: a new key is only kept when no stored secret needs the old one.

@@ -95,7 +95,7 @@ export async function importCommand(
         for (const res of order) done.push(await importCollection(engine, res, eve, vpn, options));
         return { reports: done, resources: new Set(engine.registry.resources.keys()) };
       },
-      { services: new Map([['vpn', vpn]]) },
+      { services: { vpn } },
     );
     const notImported = [...present].filter((c) => !resources.has(c) && !c.startsWith('fs.')).sort();
     const report = formatReport(eve.describe, reports, notImported);

@@ -113,7 +113,6 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
         grainToolKey: config.GRAIN_TOOL_KEY,
-        execAllowedFuns: config.EXEC_ALLOWED_FUNS,
       },
     });
     await engine.ensureCollections();

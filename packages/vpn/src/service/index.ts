@@ -1,5 +1,5 @@
 /**
- * The VPN service the resources call (`resources/lib/vpn.ts`, registered as the `vpn` service):
+ * The VPN service the resources call (`resources/ports/vpn.ts`, registered as the `vpn` service):
  * organizations and host accounts on the managers' VPN servers, profiles, and drift repair.
  * Every read and write of the store goes through the local API as the system principal.
  * docs/vpn.md lists the VPN server calls each API action makes.
@@ -18,7 +18,7 @@ export type { AccountRecord, OrganizationRecord } from './records';
 export type { ManagerReport } from './reconcile';
 export { RECONCILE_LEASE } from './loop';
 
-/** What the service offers: the port of `resources/lib/vpn.ts`. */
+/** What the service offers: the port of `resources/ports/vpn.ts`. */
 export interface VpnAccounts {
   createOrganization(
     o: { manager: string; name: string; authApi: boolean },

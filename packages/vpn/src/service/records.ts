@@ -3,7 +3,7 @@
  * host's, with the spec's fields only. The fields the console's reads add (`status`, `servers`,
  * `last_active`, `network_links`, ...) change while hosts connect; keeping them would rewrite
  * every host on every reconcile, so they are left out. The shapes are `OrganizationRecord` and
- * `AccountRecord` of `resources/lib/vpn.ts` (the port), pinned by test/vpn-integration/port.test.ts.
+ * `AccountRecord` of `resources/ports/vpn.ts` (the port), pinned by test/vpn-integration/port.test.ts.
  */
 import type { VpnOrganization, VpnPortForward, VpnUser } from '../types';
 

@@ -1,50 +1,47 @@
 /**
- * What resources need from the master integration, looked up in the runtime's services under
- * `master`. The server registers it when SALT_API_URL is set; without it, every route that needs
- * the master answers 503 saying how to configure it.
+ * The master port: what resources need from the master integration, the bodies its routes take
+ * and answer, and its slot in the runtime's services (`master`). The server starts it when
+ * SALT_API_URL is set (@fleet/salt implements it); without it, every route that needs the master
+ * answers 503 saying how to configure it.
  */
-import {
-  BadRequest,
-  isPlainObject,
-  ServiceUnavailable,
-  Unprocessable,
-  type CallContext,
-} from '@fleet/engine';
+import { ServiceUnavailable, type CallContext } from '@fleet/engine';
 import { z } from 'zod';
-import { lookupService, type MethodNames } from './service';
 
-/** The execution request as the API receives it (spec: execution proxying). */
-export interface ExecutionRequest {
-  /** Minion ids to target (one host, or every host of a group). */
-  readonly targets: readonly string[];
-  /** `host` sets `tgt` to the id; `group` sets `tgt` to the list and `tgt_type: list`. */
-  readonly kind: 'host' | 'group';
-  /** The body: `exec_client`, `fun`, `kwarg`, `arg`, and other salt-api fields passed through. */
-  readonly body: Readonly<Record<string, unknown>>;
-}
+/** The Salt clients the API proxies; the others (runner, wheel, ssh) administer the master itself. */
+export const EXEC_CLIENTS = ['local', 'local_async', 'local_batch'] as const;
+export type ExecClient = (typeof EXEC_CLIENTS)[number];
+
+/** `module.function`, as Salt names execution functions (`cmd.run`, `state.apply`, `x509.create_csr`). */
+export const SALT_FUNCTION = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
+
+/** Credentials a body may not carry: the service calls the master with its own session. */
+const CREDENTIALS = ['token', 'username', 'password', 'eauth'] as const;
 
 /**
- * The execution request of the spec, as the master integration checks it
- * (packages/salt/src/master/request.ts: 422 for a client or function it does not proxy, 403 for
- * one EXEC_ALLOWED_FUNS leaves out); other salt-api fields (`timeout`, `batch`, `ret`...) pass
- * through. Described only: the routes take the body as it came (lib/documented.ts).
+ * The execution request of the spec, validated by the engine before the route runs (422 naming
+ * each field). The master service sets `client`, `tgt`, `tgt_type`, `full_return` and `raw`
+ * itself, refuses with 403 a function EXEC_ALLOWED_FUNS leaves out, and passes the other salt-api
+ * fields (`timeout`, `batch`, `ret`...) through.
  */
 export const executionRequest = z
   .looseObject({
-    exec_client: z
-      .enum(['local', 'local_async', 'local_batch'])
-      .describe('The Salt client, sent to salt-api as `client`'),
-    fun: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/)
-      .describe('The Salt function: module.function'),
+    exec_client: z.enum(EXEC_CLIENTS).describe('The Salt client, sent to salt-api as `client`'),
+    fun: z.string().max(200).regex(SALT_FUNCTION).describe('The Salt function: module.function'),
     arg: z.array(z.unknown()).optional().describe('Positional arguments'),
     kwarg: z.record(z.string(), z.unknown()).optional().describe('Keyword arguments'),
     metadata: z
       .record(z.string(), z.unknown())
       .optional()
       .describe('Job metadata (the token name is added as fleet_user)'),
+  })
+  .superRefine((body, ctx) => {
+    for (const key of CREDENTIALS)
+      if (key in body)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'credentials are not accepted: the service uses its own salt-api session',
+        });
   })
   .describe(
     'tgt, tgt_type, client and full_return are set by the service; credentials (token, username, password, eauth) are refused',
@@ -56,6 +53,9 @@ export const executionRequest = z
     ],
   });
 
+/** An execution body as the engine parsed it. */
+export type ExecutionBody = z.output<typeof executionRequest>;
+
 /** The body of POST /hosts/{id}/all_status (spec: action start | stop | stop_all, optional). */
 export const monitoringRequest = z.object({
   action: z
@@ -64,6 +64,21 @@ export const monitoringRequest = z.object({
     .optional()
     .describe('start / stop collecting for the host, stop_all for every host; absent: one sample now'),
 });
+
+/** What the monitoring service is asked to do for a checked POST /hosts/{id}/all_status body. */
+export function monitoringAction(body: z.output<typeof monitoringRequest>): MonitoringAction {
+  return body.action ?? 'once';
+}
+
+/** The execution request as the master service takes it (spec: execution proxying). */
+export interface ExecutionRequest {
+  /** Minion ids to target (one host, or every host of a group). */
+  readonly targets: readonly string[];
+  /** `host` sets `tgt` to the id; `group` sets `tgt` to the list and `tgt_type: list`. */
+  readonly kind: 'host' | 'group';
+  /** The checked body: `exec_client`, `fun`, `kwarg`, `arg`, and other salt-api fields passed through. */
+  readonly body: ExecutionBody;
+}
 
 /** The execution response of the spec, as a schema (it feeds the OpenAPI document). */
 export const executionResponse = z.object({
@@ -143,17 +158,16 @@ export interface MasterService {
   outwardAddresses(request: OutwardRequest, ctx: CallContext): Promise<readonly OutwardAnswer[]>;
 }
 
-const MASTER_METHODS: MethodNames<MasterService> = {
-  execute: true,
-  downloadPatches: true,
-  monitoring: true,
-  syncNow: true,
-  outwardAddresses: true,
-};
+declare module '@fleet/engine' {
+  interface Services {
+    /** The master integration: set while the server runs with a master (SALT_API_URL). */
+    master?: MasterService;
+  }
+}
 
 /** The master service when the server runs with a master. */
 export function masterIfRunning(ctx: Pick<CallContext, 'runtime'>): MasterService | undefined {
-  return lookupService(ctx, 'master', MASTER_METHODS);
+  return ctx.runtime.services.master;
 }
 
 /** The master service, or 503 when the server runs without a master. */
@@ -164,23 +178,4 @@ export function master(ctx: CallContext): MasterService {
       'No master is configured: set SALT_API_URL, SALT_API_USER and SALT_API_PASSWORD',
     );
   return service;
-}
-
-/** A request body that must be a JSON object (execution proxying, monitoring). */
-export function jsonBody(body: unknown): Readonly<Record<string, unknown>> {
-  if (body === undefined || body === null) return {};
-  if (!isPlainObject(body)) throw new BadRequest('The body must be a JSON object');
-  return body;
-}
-
-const MONITORING_ACTIONS: readonly MonitoringAction[] = ['start', 'stop', 'stop_all'];
-
-/** The `action` of POST /hosts/{id}/all_status (spec: start, stop or stop_all; optional). */
-export function monitoringAction(body: unknown): MonitoringAction {
-  const action = jsonBody(body).action;
-  if (action === undefined || action === null) return 'once';
-  const known = MONITORING_ACTIONS.find((a) => a === action);
-  if (known === undefined)
-    throw new Unprocessable('all_status: unknown action', { action: 'must be start, stop or stop_all' });
-  return known;
 }

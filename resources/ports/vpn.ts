@@ -1,6 +1,6 @@
 /**
- * What resources need from the VPN integration, looked up in the runtime's services under `vpn`.
- * The server always registers it (managers are data, not configuration); without it (a runtime
+ * The VPN port: what resources need from the VPN integration, and its slot in the runtime's
+ * services (`vpn`). The server always starts it (managers are data, not configuration); without it (a runtime
  * built for a test, a tool) every action that needs a VPN server answers 503.
  *
  * The hooks of vpn_organizations and hosts call it so that every caller of the local API (HTTP,
@@ -10,7 +10,6 @@
  */
 import { ServiceUnavailable, type CallContext, type Download } from '@fleet/engine';
 import { z } from 'zod';
-import { lookupService, type MethodNames } from './service';
 
 /** The server's organization as stored in `vpnsrv_representation` (spec; notes §2). */
 export type OrganizationRecord = {
@@ -135,16 +134,12 @@ export interface VpnService {
   managerChanged(id: string): Promise<void>;
 }
 
-const VPN_METHODS: MethodNames<VpnService> = {
-  createOrganization: true,
-  deleteOrganization: true,
-  undoOrganization: true,
-  moveAccount: true,
-  deleteAccount: true,
-  profile: true,
-  reconcile: true,
-  managerChanged: true,
-};
+declare module '@fleet/engine' {
+  interface Services {
+    /** The VPN integration: the server always runs it (managers are data, not configuration). */
+    vpn?: VpnService;
+  }
+}
 
 /** The VPN service, or 503 when the server runs without it. */
 export function vpn(ctx: CallContext): VpnService {
@@ -155,7 +150,7 @@ export function vpn(ctx: CallContext): VpnService {
 
 /** The VPN service when it runs (hooks that only tidy up do nothing without it). */
 export function vpnIfRunning(ctx: CallContext): VpnService | undefined {
-  return lookupService(ctx, 'vpn', VPN_METHODS);
+  return ctx.runtime.services.vpn;
 }
 
 /** A stored record's string field (ids of a stored representation), or undefined. */
