@@ -1,66 +1,21 @@
 /**
- * Every resource of the API, and the route groups. Adding a resource = one definition file + one
- * line here.
+ * The package's doors: every resource (registered in registry.ts, one line each), the route groups,
+ * and the ports the integrations implement.
  */
 import type { AnyResourceDefinition, RouteGroup } from '@fleet/engine';
-import { actions } from './actions';
-import { alerts } from './alerts';
-import { api_tokens } from './api_tokens';
-import { failed_patches } from './failed_patches';
-import { files } from './files';
 import { graphRoutes } from './graph';
-import { graph_jobs } from './graph/graph_jobs';
-import { groups } from './groups';
-import { hosts } from './hosts';
-import { hosts_history } from './hosts_history';
-import { hosts_statistic } from './hosts_statistic';
 import { masterRoutes } from './master';
-import { nodegroups } from './nodegroups';
-import { settings } from './settings';
-import { tasks } from './tasks';
-import { updates } from './updates';
-import { vpn_managers } from './vpn_managers';
-import { vpn_organizations } from './vpn_organizations';
+import * as registered from './registry';
 
-export const allResources: readonly AnyResourceDefinition[] = [
-  actions,
-  alerts,
-  api_tokens,
-  failed_patches,
-  files,
-  graph_jobs,
-  groups,
-  hosts,
-  hosts_history,
-  hosts_statistic,
-  nodegroups,
-  settings,
-  tasks,
-  updates,
-  vpn_managers,
-  vpn_organizations,
-];
+export * from './registry';
+
+/** Every resource of the API, sorted by name. */
+export const allResources: readonly AnyResourceDefinition[] = Object.values(registered).sort((a, b) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+);
 
 /** Routes under a path of their own, not one collection's. */
 export const allRouteGroups: readonly RouteGroup[] = [graphRoutes, masterRoutes];
-
-export {
-  actions,
-  alerts,
-  api_tokens,
-  failed_patches,
-  files,
-  groups,
-  hosts,
-  hosts_history,
-  hosts_statistic,
-  nodegroups,
-  settings,
-  tasks,
-  updates,
-  vpn_managers,
-  vpn_organizations,
-};
 
 export {
   EXEC_CLIENTS,

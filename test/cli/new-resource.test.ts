@@ -1,6 +1,6 @@
 /**
  * `fleet new-resource widgets` into a copy of the resources directory (`--dir`): the definition
- * file is written and registered in index.ts (import, `allResources`, exports); both type-check
+ * file is written and registered with one line in registry.ts; both type-check
  * under the project's compiler options; the definition loads and is served beside every real
  * resource with no other edit: CRUD, 422 (rules, its hook, its relation, a server-set field),
  * 401/403 by role, its custom route (the system principal writing a server-set field), its delete
@@ -56,30 +56,31 @@ afterAll(async () => {
 });
 
 describe('fleet new-resource', () => {
-  it('writes the definition and registers it in index.ts', () => {
+  it('writes the definition and registers it with one line in registry.ts, which allResources serves', async () => {
     expect(output).toContain(
-      `Wrote ${relative(process.cwd(), join(dir, `${NAME}.ts`))} and registered it in ${relative(process.cwd(), join(dir, 'index.ts'))}.`,
+      `Wrote ${relative(process.cwd(), join(dir, `${NAME}.ts`))} and registered it in ${relative(process.cwd(), join(dir, 'registry.ts'))}.`,
     );
     expect(output).toContain(`GET/POST /api/${NAME}, GET/PATCH/DELETE /api/${NAME}/{id}`);
-    const index = readFileSync(join(dir, 'index.ts'), 'utf8');
-    expect(index).toContain(`import { ${NAME} } from './${NAME}';`);
-    expect(index).toMatch(
-      new RegExp(
-        `export const allResources: readonly AnyResourceDefinition\\[\\] = \\[\\n(?: {2}\\w+,\\n)*\\s{2}${NAME},\\n(?: {2}\\w+,\\n)*\\];`,
-      ),
+    const registry = readFileSync(join(dir, 'registry.ts'), 'utf8');
+    const original = readFileSync(join(ROOT, 'resources', 'registry.ts'), 'utf8');
+    const added = registry.split('\n').filter((line) => !original.split('\n').includes(line));
+    expect(added).toEqual([`export { ${NAME} } from './${NAME}';`]);
+    expect(readFileSync(join(dir, 'index.ts'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'resources', 'index.ts'), 'utf8'),
     );
-    expect(index).toMatch(
-      new RegExp(`^export \\{\\n(?: {2}\\w+,\\n)* {2}${NAME},\\n(?: {2}\\w+,\\n)*\\};$`, 'm'),
-    );
-    const original = readFileSync(join(ROOT, 'resources', 'index.ts'), 'utf8');
-    expect(index.split('\n').length).toBe(original.split('\n').length + 3);
+    // The copy's index serves the new resource with every real one.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const copy = require(join(dir, 'index.ts')) as { allResources: readonly AnyResourceDefinition[] };
+    expect(copy.allResources.map((r) => r.name)).toEqual([...allResources.map((r) => r.name), NAME].sort());
   });
 
-  it('registers into an index whose export list is wrapped one name a line, as Prettier writes it', () => {
-    const wrapped =
-      "import { alerts } from './alerts';\n\nexport const allResources: readonly AnyResourceDefinition[] = [\n  alerts,\n];\n\nexport {\n  alerts,\n};\n";
-    expect(registerIn(wrapped, 'widgets')).toBe(
-      "import { alerts } from './alerts';\nimport { widgets } from './widgets';\n\nexport const allResources: readonly AnyResourceDefinition[] = [\n  alerts,\n  widgets,\n];\n\nexport {\n  alerts,\n  widgets,\n};\n",
+  it('registers in alphabetical order, or last when the list is not sorted', () => {
+    const registry = "/** doc */\nexport { alerts } from './alerts';\nexport { zebras } from './zebras';\n";
+    expect(registerIn(registry, 'widgets')).toBe(
+      "/** doc */\nexport { alerts } from './alerts';\nexport { widgets } from './widgets';\nexport { zebras } from './zebras';\n",
+    );
+    expect(registerIn("export { alerts } from './alerts';\n", 'zz')).toBe(
+      "export { alerts } from './alerts';\nexport { zz } from './zz';\n",
     );
   });
 
@@ -97,7 +98,7 @@ describe('fleet new-resource', () => {
   }, 30_000);
 
   it('refuses a name that is taken, reserved or not a collection name, and writes nothing then', async () => {
-    const index = readFileSync(join(dir, 'index.ts'), 'utf8');
+    const registry = readFileSync(join(dir, 'registry.ts'), 'utf8');
     for (const [argv, message] of [
       [[NAME, '--dir', dir], 'exists'],
       [['hosts', '--dir', dir], 'a resource named "hosts" exists'],
@@ -111,7 +112,7 @@ describe('fleet new-resource', () => {
       await expect(attempt).rejects.toBeInstanceOf(ConfigError);
       await expect(attempt).rejects.toThrow(message);
     }
-    expect(readFileSync(join(dir, 'index.ts'), 'utf8')).toBe(index);
+    expect(readFileSync(join(dir, 'registry.ts'), 'utf8')).toBe(registry);
     for (const name of ['media', 'delete', 'Widgets'])
       expect(existsSync(join(dir, `${name}.ts`))).toBe(false);
   });

@@ -122,18 +122,19 @@ export interface RouteGroup {
 type Parsed<S> = S extends z.ZodType ? z.output<S> : unknown;
 type ParsedQuery<S> = S extends z.ZodType ? z.output<S> : RouteRequest['query'];
 
+/** A custom route as declared: its handler sees its body and query as their schemas parse them. */
+type DeclaredRoute<F extends Fields, B, Q> = Omit<RouteSpec, 'body' | 'query'> & {
+  readonly body?: B;
+  readonly query?: Q;
+  handler(req: ResourceRouteRequest<CollectionOf<F>, Parsed<B>, ParsedQuery<Q>>): Promise<RouteResult>;
+};
+
 /** A custom route whose handler sees its body and query as their schemas parse them. */
 export function defineRoute<
   F extends Fields = Fields,
   const B extends z.ZodType | undefined = undefined,
   const Q extends z.ZodType | undefined = undefined,
->(
-  route: Omit<RouteSpec, 'body' | 'query'> & {
-    readonly body?: B;
-    readonly query?: Q;
-    handler(req: ResourceRouteRequest<CollectionOf<F>, Parsed<B>, ParsedQuery<Q>>): Promise<RouteResult>;
-  },
-): CustomRoute<F> {
+>(route: DeclaredRoute<F, B, Q>): CustomRoute<F> {
   return route as CustomRoute<F>;
 }
 
@@ -146,13 +147,9 @@ export function routeFor<F extends Fields>(): <
   const B extends z.ZodType | undefined = undefined,
   const Q extends z.ZodType | undefined = undefined,
 >(
-  route: Omit<RouteSpec, 'body' | 'query'> & {
-    readonly body?: B;
-    readonly query?: Q;
-    handler(req: ResourceRouteRequest<CollectionOf<F>, Parsed<B>, ParsedQuery<Q>>): Promise<RouteResult>;
-  },
+  route: DeclaredRoute<F, B, Q>,
 ) => CustomRoute<F> {
-  return (route) => route as CustomRoute<F>;
+  return (route) => defineRoute(route);
 }
 
 /** A route of a route group whose handler sees its body and query as their schemas parse them. */

@@ -7,10 +7,7 @@
  * *server* evaluates `$regex` with its own backtracking engine (PCRE), where that shape is
  * exponential; refusing it keeps both stores accepting the same filters.
  */
-import { MAX_PATTERN_LENGTH, patternError } from './pattern';
-
-/** Kept for callers of the former guard: the longest pattern accepted. */
-export const MAX_REGEX_LENGTH = MAX_PATTERN_LENGTH;
+import { patternError } from './pattern';
 
 /** Returns why the pattern is refused as a `$regex`, or null when it is safe to run. */
 export function unsafeRegexReason(pattern: string, options = ''): string | null {

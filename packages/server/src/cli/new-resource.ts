@@ -1,7 +1,7 @@
 /**
- * `fleet new-resource <name>`: writes `resources/<name>.ts` from the template and registers it in
- * `resources/index.ts` (its import, `allResources`, the export list), so the next start serves
- * `/api/<name>` and the test command covers it with no other edit.
+ * `fleet new-resource <name>`: writes `resources/<name>.ts` from the template and registers it with
+ * one line in `resources/registry.ts`, so the next start serves `/api/<name>` and the test command
+ * covers it with no other edit.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,55 +33,26 @@ function nameProblem(name: string): string | null {
   return null;
 }
 
-/** `list` with `name` inserted in alphabetical order (at the end when the list is not sorted). */
-function insertSorted(list: readonly string[], name: string): string[] {
-  const sorted = list.every((v, i) => i === 0 || (list[i - 1] ?? '') <= v);
-  const at = sorted ? list.findIndex((v) => v > name) : -1;
-  return at < 0 ? [...list, name] : [...list.slice(0, at), name, ...list.slice(at)];
-}
+const LINE = /^export \{ (\w+) \} from '\.\/([\w/]+)';$/;
 
-const IMPORT = /^import \{ (\w+) \} from '\.\/([\w/]+)';$/;
-const LIST = /(export const allResources: readonly AnyResourceDefinition\[\] = \[\n)([\s\S]*?)(\n\];)/;
-/** The list of exported names, on one line or one name a line (as Prettier wraps it). */
-const EXPORTS = /^export \{([\w,\s]+)\};$/m;
-
-/** `index.ts` with `name` imported, in `allResources` and in the export list. */
-export function registerIn(index: string, name: string): string {
-  const lines = index.split('\n');
-  const imports = lines.map((line, i) => ({ i, m: IMPORT.exec(line) })).filter((x) => x.m !== null);
-  const last = imports[imports.length - 1];
-  const list = LIST.exec(index);
-  if (last === undefined || list === null)
+/** `registry.ts` with the line that registers `name`, in alphabetical order among the others. */
+export function registerIn(registry: string, name: string): string {
+  const lines = registry.split('\n');
+  const entries = lines.map((line, i) => ({ i, m: LINE.exec(line) })).filter((x) => x.m !== null);
+  const last = entries[entries.length - 1];
+  if (last === undefined)
     throw new ConfigError(
-      'new-resource: index.ts has no `allResources` list to add to; register the resource by hand',
+      'new-resource: registry.ts registers no resource to add this one beside; register it by hand',
     );
-  const after = imports.find((x) => (x.m?.[2] ?? '') > name);
-  lines.splice(after ? after.i : last.i + 1, 0, `import { ${name} } from './${name}';`);
-  let out = lines.join('\n');
-  out = out.replace(LIST, (_all, open: string, body: string, close: string) => {
-    const entries = body.split('\n').map((l) => l.trim().replace(/,$/, ''));
-    return `${open}${insertSorted(entries, name)
-      .map((e) => `  ${e},`)
-      .join('\n')}${close}`;
-  });
-  return out.replace(EXPORTS, (_all, names: string) => {
-    const list = insertSorted(
-      names
-        .split(',')
-        .map((n) => n.trim())
-        .filter(Boolean),
-      name,
-    );
-    return names.includes('\n')
-      ? `export {\n${list.map((n) => `  ${n},`).join('\n')}\n};`
-      : `export { ${list.join(', ')} };`;
-  });
+  const after = entries.find((x) => (x.m?.[1] ?? '') > name);
+  lines.splice(after ? after.i : last.i + 1, 0, `export { ${name} } from './${name}';`);
+  return lines.join('\n');
 }
 
 /**
  * Regenerates the typed client's types (packages/client, `pnpm gen:client`) when the resources
  * directory is the checkout's own: the client follows the definitions, and the tests check it
- * does. In a child process, so the new index.ts is the one read. Production images carry no
+ * does. In a child process, so the new registry.ts is the one read. Production images carry no
  * client sources: then there is nothing to regenerate.
  */
 function regenerateClient(resourcesDir: string): string {
@@ -121,21 +92,23 @@ export async function newResourceCommand(
   if (problem) throw new ConfigError(`new-resource: ${problem}`);
   const dir = resolve(cwd, values.dir ?? 'resources');
   const file = join(dir, `${name}.ts`);
-  const indexFile = join(dir, 'index.ts');
-  if (!existsSync(indexFile))
-    throw new ConfigError(`new-resource: ${indexFile} does not exist (--dir names the resources directory)`);
+  const registryFile = join(dir, 'registry.ts');
+  if (!existsSync(registryFile))
+    throw new ConfigError(
+      `new-resource: ${registryFile} does not exist (--dir names the resources directory)`,
+    );
   if (existsSync(file)) throw new ConfigError(`new-resource: ${file} exists`);
-  const index = readFileSync(indexFile, 'utf8');
-  if (new RegExp(`\\bimport \\{ ${name} \\}`).test(index))
-    throw new ConfigError(`new-resource: index.ts already imports ${name}`);
-  const registered = registerIn(index, name);
+  const registry = readFileSync(registryFile, 'utf8');
+  if (new RegExp(`\\bexport \\{ ${name} \\}`).test(registry))
+    throw new ConfigError(`new-resource: registry.ts already registers ${name}`);
+  const registered = registerIn(registry, name);
   const description = values.description ?? defaultDescription(name);
   writeFileSync(file, resourceSource(name, description), { flag: 'wx' });
-  writeFileSync(indexFile, registered);
+  writeFileSync(registryFile, registered);
   const shown = relative(cwd, file) || file;
   return {
     stdout:
-      `Wrote ${shown} and registered it in ${relative(cwd, indexFile) || indexFile}.\n` +
+      `Wrote ${shown} and registered it in ${relative(cwd, registryFile) || registryFile}.\n` +
       regenerateClient(dir) +
       `At the next start: GET/POST /api/${name}, GET/PATCH/DELETE /api/${name}/{id}, its table, indexes and OpenAPI schema; the tests cover it as it is.\n` +
       `Shape it to fit (fields, roles, hooks, routes): docs/authoring.md.\n`,

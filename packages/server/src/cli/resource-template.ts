@@ -21,7 +21,7 @@ export function resourceSource(name: string, description: string): string {
   return `/**
  * ${name}: ${description.replace(/\*\//g, '* /')}
  *
- * Made by \`fleet new-resource ${name}\` and registered in resources/index.ts: served at /api/${name}
+ * Made by \`fleet new-resource ${name}\` and registered in resources/registry.ts: served at /api/${name}
  * with validation (422 naming the field), the envelope and links, roles, its table and indexes,
  * and its OpenAPI schema. Change the fields, roles and hook to fit: docs/authoring.md explains
  * each option.

@@ -6,7 +6,7 @@
 export const NEW_RESOURCE_USAGE = `usage: fleet new-resource <name> [--description TEXT] [--dir DIR (resources)]
 
 Writes DIR/<name>.ts (a definition in the style of the README's worked example: fields, a
-relation, roles, an index, a hook) and registers it in DIR/index.ts. <name> is the collection and
+relation, roles, an index, a hook) and registers it in DIR/registry.ts. <name> is the collection and
 its URL, /api/<name>: lower case letters, digits and "_", starting with a letter.`;
 
 export const OPENAPI_USAGE = `usage: fleet openapi [--out FILE]

@@ -1,0 +1,21 @@
+/**
+ * Every resource of the API, one line each: adding a resource is its definition file and one line
+ * here (`fleet new-resource` writes both). Everything this file exports is a resource definition
+ * (index.ts serves them all as `allResources`, sorted by name).
+ */
+export { actions } from './actions';
+export { alerts } from './alerts';
+export { api_tokens } from './api_tokens';
+export { failed_patches } from './failed_patches';
+export { files } from './files';
+export { graph_jobs } from './graph/graph_jobs';
+export { groups } from './groups';
+export { hosts } from './hosts';
+export { hosts_history } from './hosts_history';
+export { hosts_statistic } from './hosts_statistic';
+export { nodegroups } from './nodegroups';
+export { settings } from './settings';
+export { tasks } from './tasks';
+export { updates } from './updates';
+export { vpn_managers } from './vpn_managers';
+export { vpn_organizations } from './vpn_organizations';
