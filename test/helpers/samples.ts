@@ -1,6 +1,7 @@
 /**
- * Sample items of any resource, made from its definition alone: every required field gets a value
- * of its kind, references point at sample items of their targets (created first). Written through
+ * Sample items of any resource, made from its definition alone: the fields of its declared
+ * `sample` as they are, every other required field a value of its kind, references sample items
+ * of their targets (created first). Written through
  * the local API as the system principal, so a resource added with one definition file is covered
  * by the generic tests without a fixture of its own.
  */
@@ -45,7 +46,12 @@ export async function sampleData(engine: Engine, res: CompiledResource): Promise
   const make: Make = (field, path) => valueOf(engine, field, path, make);
   const data: Record<string, unknown> =
     res.def.id === 'natural' && !res.def.idFrom ? { _id: uniqueName(res.name) } : {};
+  const declared: Record<string, unknown> = { ...res.def.sample?.() };
   for (const [name, field] of Object.entries(res.def.fields)) {
+    if (name in declared) {
+      data[name] = declared[name];
+      continue;
+    }
     if (field.writeOnly || field.kind === 'media') continue;
     if (!field.required && (field.kind === 'object' || field.kind === 'array')) continue;
     const value = await make(field, name);

@@ -2,13 +2,15 @@
  * The README's promise: a resource is one definition file. The worked example is taken from the
  * README as written, compiled into a temporary file, registered beside every resource of the API,
  * and exercised over HTTP: CRUD, 422 (validation, its hook, its relation), `embedded`, 403, its
- * custom route writing a server-set field through the system principal, and its delete rule.
+ * custom route writing a server-set field through the system principal, and its delete rule; and
+ * the generic read tests pass over it, its declared sample keeping its hook's date rule.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyResourceDefinition } from '../../engine/src';
 import { allResources } from '../../resources';
 import { auth, expectEveError, startTestServer, uniqueName, type TestServer } from '../helpers';
+import { describeReads, sampleCase } from './resources/reads';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 const MARK = '// resources/maintenance_windows.ts';
@@ -31,7 +33,9 @@ beforeAll(async () => {
   writeFileSync(file, exampleSource());
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { maintenance_windows } = require(file) as { maintenance_windows: AnyResourceDefinition };
-  t = await startTestServer({ definitions: [...allResources, maintenance_windows] });
+  // The README's file stands in for a real resource of the same name, as a new one would.
+  const others = allResources.filter((r) => r.name !== maintenance_windows.name);
+  t = await startTestServer({ definitions: [...others, maintenance_windows] });
   const g = await t.request
     .post('/api/groups')
     .set(auth('admin'))
@@ -155,5 +159,12 @@ describe('the README example resource', () => {
   it('keeps its group alive: deleting a group a window refers to is 409 (restrict)', async () => {
     const res = expectEveError(await t.request.delete(`/api/groups/${group}`).set(auth('admin')), 409);
     expect(res._error.message).toMatch(/maintenance_windows/);
+  });
+});
+
+describe('the generic read tests, over the README example', () => {
+  describeReads('maintenance_windows', {
+    server: () => t,
+    case: sampleCase(() => t, 'maintenance_windows'),
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { IndexSpec, SortSpec } from '../store/port';
 import type { Fields, Role } from './fields';
-import type { ExtrasOf, FieldValuesOf, ItemOfFields } from './infer';
+import type { ExtrasOf, FieldValuesOf, ItemOfFields, WriteDataOf } from './infer';
 import type { CallContext } from './local-api';
 import type { CustomRoute, RouteSpec } from './routes';
 
@@ -117,6 +117,12 @@ export interface ResourceDefinition<F extends Fields = Fields> {
    * OpenAPI document.
    */
   readonly queryParams?: Readonly<Record<string, QueryParamDoc>>;
+  /**
+   * A valid item of the resource (references may be left out: whoever uses it fills them), the
+   * sample the generic tests create: a resource whose hooks relate its fields (an end after a
+   * start) declares one that keeps its own rules.
+   */
+  readonly sample?: () => Partial<WriteDataOf<F>>;
   /** Items created at boot when their `_id` is missing (the settings item `"0"`). */
   readonly initialItems?: (config: Readonly<Record<string, unknown>>) => readonly Record<string, unknown>[];
 }
