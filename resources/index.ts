@@ -46,5 +46,6 @@ export {
   type VpnService,
   type AccountRecord,
   type OrganizationRecord,
+  type PortForward,
   type ReconcileReport,
 } from './ports/vpn';

@@ -1,23 +1,19 @@
 /**
- * The VPN service fits the port the resources call (resources/ports/vpn.ts): checked by the type
- * checker (the package cannot import the port while @fleet/resources does not export it), and at
- * run time by the server registering it as `vpn` and taking it away on close.
+ * The VPN service is the port the resources call (resources/ports/vpn.ts, where the stored records
+ * are declared once; the client's wire types extend them): checked by the type checker, and at run
+ * time by the server registering it as `vpn` and taking it away on close.
  */
 import { expectTypeOf } from 'expect-type';
-import type {
-  AccountRecord as ServiceAccount,
-  OrganizationRecord as ServiceOrganization,
-  VpnAccounts,
-} from '@fleet/vpn';
+import type { RunningVpn, VpnOrganization, VpnUser } from '@fleet/vpn';
 import type { AccountRecord, OrganizationRecord, VpnService } from '../../resources/ports/vpn';
 import { hosts, type vpn_organizations } from '../../resources';
 import type { ItemOf } from '../../engine/src';
 import { startTestServer } from '../helpers';
 
 it('the service implements the port; its records fit the stored fields', () => {
-  expectTypeOf<VpnAccounts>().toExtend<VpnService>();
-  expectTypeOf<ServiceAccount>().toEqualTypeOf<AccountRecord>();
-  expectTypeOf<ServiceOrganization>().toEqualTypeOf<OrganizationRecord>();
+  expectTypeOf<RunningVpn['service']>().toEqualTypeOf<VpnService>();
+  expectTypeOf<VpnUser>().toExtend<AccountRecord>();
+  expectTypeOf<VpnOrganization>().toEqualTypeOf<OrganizationRecord>();
   expectTypeOf<AccountRecord>().toExtend<NonNullable<ItemOf<typeof hosts>['vpnsrv_representation']>>();
   expectTypeOf<OrganizationRecord>().toExtend<ItemOf<typeof vpn_organizations>['vpnsrv_representation']>();
   expect(Object.keys(hosts.fields.vpnsrv_representation.fields).sort()).toEqual(

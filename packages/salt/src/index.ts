@@ -4,7 +4,7 @@
  * task scheduler. Every record they make goes through the engine's local API.
  */
 export * from './client';
-export { safeUrl, SaltFunctionFailed } from './client/errors';
+export { SaltFunctionFailed } from './client/errors';
 export { DEFAULT_EVENTS_IDLE_MS, startEventConsumer, type EventConsumerOptions } from './events';
 export { isTimeZone, jidAt, jidInstant, shiftJid } from './jid';
 export {

@@ -19,7 +19,6 @@ import type { Logger } from 'pino';
 import {
   createMasterService,
   createSaltClient,
-  safeUrl,
   startEventConsumer,
   startScheduler,
   startSyncLoop,
@@ -27,6 +26,7 @@ import {
   type SaltClient,
   type SyncTrigger,
 } from '@fleet/salt';
+import { safeUrl } from '@fleet/upstream';
 import { startVpnService, type RunningVpn } from '@fleet/vpn';
 import { ConfigError, type Config } from './config';
 

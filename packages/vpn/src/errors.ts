@@ -5,38 +5,8 @@
  * config (the login body holds the password, the headers the cookies), so they are never
  * rethrown, logged or kept as a cause; every message goes through `redact`.
  */
-import { isAxiosError } from 'axios';
 import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine';
-
-const MAX_MESSAGE = 300;
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ERR_SOCKET_CLOSED',
-]);
-const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_CANCELED']);
-
-/** Removes secrets (password, cookie values, CSRF token) from a text. */
-export function redact(text: string, secrets: Iterable<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s !== undefined && s.length >= 3) out = out.split(s).join('***');
-  return out;
-}
-
-/** The URL without user info, query or trailing slash, for messages. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return '<invalid url>';
-  }
-}
+import { cleanMessage, failureOf, MAX_MESSAGE, safeUrl } from '@fleet/upstream';
 
 /**
  * The server's message from an error body (notes §4): `{"error", "error_msg"}` JSON from
@@ -60,8 +30,7 @@ export function errorMessage(body: string, contentType: string, status: number):
   } else if (/^\s*<(!doctype|html)/i.test(body)) {
     text = body.replace(/<[^>]*>/g, ' ');
   }
-  const clean = text.replace(/\s+/g, ' ').trim();
-  return (clean === '' ? `HTTP ${status}` : clean).slice(0, MAX_MESSAGE);
+  return cleanMessage(text, status);
 }
 
 /** The `error` code of a JSON error body, if any. */
@@ -109,30 +78,12 @@ export interface TransportContext {
 /** Maps an axios or network failure to 503 (unreachable) or 504 (no answer in time). */
 export function transportError(err: unknown, c: TransportContext): HttpError {
   if (err instanceof HttpError) return err;
-  const code = isAxiosError(err)
-    ? err.code
-    : err instanceof Error && 'code' in err
-      ? String(err.code)
-      : undefined;
-  const message = err instanceof Error ? err.message : '';
-  const name = err instanceof Error ? err.name : '';
-  if (
-    (code !== undefined && TIMEOUT.has(code)) ||
-    name === 'CanceledError' ||
-    name === 'TimeoutError' ||
-    /timeout/i.test(message)
-  ) {
+  const failure = failureOf(err);
+  if (failure.kind === 'timeout')
     return new GatewayTimeout(
       `VPN manager "${c.manager}" at ${safeUrl(c.url)} did not answer within ${c.timeoutMs} ms (${c.what})`,
     );
-  }
-  const reason =
-    code !== undefined && UNREACHABLE.has(code)
-      ? code
-      : /hang up/i.test(message)
-        ? 'connection closed (socket hang up)'
-        : (code ?? 'network error');
   return new ServiceUnavailable(
-    `VPN manager "${c.manager}" unreachable at ${safeUrl(c.url)}: ${reason} (${c.what})`,
+    `VPN manager "${c.manager}" unreachable at ${safeUrl(c.url)}: ${failure.reason} (${c.what})`,
   );
 }

@@ -13,11 +13,8 @@ export type * from './types';
 export {
   RECONCILE_LEASE,
   startVpnService,
-  type AccountRecord,
   type ManagerReport,
-  type OrganizationRecord,
   type RunningVpn,
-  type VpnAccounts,
   type VpnServiceOptions,
 } from './service';
 

@@ -7,11 +7,10 @@
  * it has no session or the server refused it: one re-login on a 401, then one retry;
  * concurrent callers share one login in flight, and a budget bounds logins per window.
  */
-import http from 'node:http';
-import https from 'node:https';
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { AxiosInstance, AxiosResponse } from 'axios';
 import { BadGateway, ServiceUnavailable, type Log } from '@fleet/engine';
-import { errorCode, errorMessage, malformed, redact, safeUrl, statusError, transportError } from './errors';
+import { contentType, createUpstreamHttp, redact, safeUrl, type UpstreamHttp } from '@fleet/upstream';
+import { errorCode, errorMessage, malformed, statusError, transportError } from './errors';
 import type { VpnClientOptions, VpnTimeouts } from './types';
 
 /** One call to the server. */
@@ -39,12 +38,6 @@ const QUIET: Log = {
 /** Closing the session is a courtesy to the 16-session cap; it must not hold `close()` long. */
 const LOGOUT_TIMEOUT_MS = 2_000;
 
-/** The response's Content-Type ('' when absent). */
-export function contentType(res: AxiosResponse): string {
-  const v: unknown = res.headers['content-type'];
-  return typeof v === 'string' ? v : '';
-}
-
 /** Session-aware request sender of one client. */
 export class Transport {
   readonly manager: string;
@@ -52,7 +45,7 @@ export class Transport {
   private readonly url: string;
   private readonly http: AxiosInstance;
   private readonly timeouts: VpnTimeouts;
-  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly upstream: UpstreamHttp;
   private readonly budget: { max: number; windowMs: number };
   private loginTimes: number[] = [];
   private session: Session | undefined;
@@ -72,27 +65,13 @@ export class Transport {
     this.budget = options.loginBudget ?? { max: 10, windowMs: 600_000 };
     // Keep-alive; an idle socket is dropped after 4 s, before common server idle timeouts (5 s)
     // close it under a request.
-    const tls = options.tls ?? {};
-    this.agents = {
-      http: new http.Agent({ keepAlive: true, timeout: 4_000 }),
-      https: new https.Agent({
-        keepAlive: true,
-        timeout: 4_000,
-        ca: tls.ca,
-        rejectUnauthorized: tls.rejectUnauthorized ?? true,
-      }),
-    };
-    this.http = axios.create({
+    this.upstream = createUpstreamHttp({
       baseURL: this.url,
-      proxy: false,
-      maxRedirects: 0,
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
       responseType: 'arraybuffer',
-      transformResponse: [(d: unknown) => d],
-      validateStatus: () => true,
-      headers: { Accept: 'application/json' },
+      keepAliveMs: 4_000,
+      ...(options.tls ? { tls: options.tls } : {}),
     });
+    this.http = this.upstream.http;
   }
 
   /** Removes the password, the cookies and the CSRF token from a text. */
@@ -266,8 +245,7 @@ export class Transport {
         this.log.debug({ manager: this.manager, url: safeUrl(this.url) }, 'VPN server logout failed');
       }
     }
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.upstream.close();
   }
 }
 

@@ -2,6 +2,7 @@
  * The client's public types: the VPN manager it talks to, its options, and the records of
  * the VPN server (Pritunl) as the API returns them (shared/research/vpn-server-api.md §2-§5).
  */
+import type { AccountRecord, OrganizationRecord, PortForward } from '@fleet/resources';
 import type { Log } from '@fleet/engine';
 
 /**
@@ -45,46 +46,20 @@ export interface VpnClientOptions {
   loginBudget?: { max: number; windowMs: number };
 }
 
-/** `Organization.dict()` (notes §2). `expiration` only on servers since Sept 2025. */
-export interface VpnOrganization {
-  id: string;
-  name: string;
-  auth_api: boolean;
-  auth_token: string | null;
-  auth_secret: string | null;
-  user_count: number;
-  expiration?: string | null;
-}
+/**
+ * `Organization.dict()` (notes §2): field for field the record the store keeps, declared once by
+ * the port. `expiration` only on servers since Sept 2025.
+ */
+export type VpnOrganization = OrganizationRecord;
 
-export interface VpnPortForward {
-  protocol: string;
-  port: string;
-  dport: string;
-}
+/** A port forward of a user (strings, as the server keeps them). */
+export type VpnPortForward = PortForward;
 
 /**
- * `User.dict()` (notes §3.1). `otp_secret` is a secret. `network_links` only comes with reads
- * (`GET /user/...`); `last_active` and `devices` only from newer servers.
+ * `User.dict()` (notes §3.1): the record the store keeps, and what only reads add: `network_links`
+ * (`GET /user/...`) and `last_active` (newer servers). `otp_secret` is a secret.
  */
-export interface VpnUser {
-  id: string;
-  organization: string;
-  organization_name: string;
-  name: string;
-  email: string | null;
-  groups: string[];
-  pin: boolean;
-  type: string;
-  auth_type: string;
-  yubico_id: string | null;
-  otp_secret: string;
-  disabled: boolean;
-  bypass_secondary: boolean;
-  client_to_client: boolean;
-  mac_addresses: string[] | null;
-  dns_servers: string[] | null;
-  dns_suffix: string | null;
-  port_forwarding: VpnPortForward[];
+export interface VpnUser extends AccountRecord {
   network_links?: string[];
   last_active?: number | null;
 }

@@ -5,22 +5,8 @@
  * included, so they are never rethrown or logged raw, and every message is passed
  * through `redact` to keep the password and the session token out.
  */
-import { isAxiosError } from 'axios';
 import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@fleet/engine';
-
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ECONNRESET',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ERR_SOCKET_CLOSED',
-  'ECONNABORTED_RESET',
-]);
-const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
-const MAX_MESSAGE = 300;
+import { cleanMessage, failureOf, MAX_MESSAGE, safeUrl } from '@fleet/upstream';
 
 /** Errors worth another attempt for an idempotent read (unreachable, timeout, 5xx). */
 const retriable = new WeakSet<Error>();
@@ -33,25 +19,6 @@ export function isRetriable(err: unknown): boolean {
 function mark<E extends Error>(err: E): E {
   retriable.add(err);
   return err;
-}
-
-/** Removes secrets from a text before it goes into an error or a log line. */
-export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s !== undefined && s.length >= 3) out = out.split(s).join('***');
-  return out;
-}
-
-/** The base URL without user info, for messages. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return '<invalid url>';
-  }
 }
 
 function decodeEntities(text: string): string {
@@ -82,8 +49,7 @@ export function errorMessage(body: string, contentType: string | undefined, stat
       text = body;
     }
   } else text = body;
-  const clean = text.replace(/\s+/g, ' ').trim();
-  return (clean === '' ? `HTTP ${status}` : clean).slice(0, MAX_MESSAGE);
+  return cleanMessage(text, status);
 }
 
 /** Maps a non-2xx answer (other than a handled 401) to a typed error. */
@@ -98,24 +64,14 @@ export function statusError(status: number, message: string, what: string): Http
 /** Maps an axios/network failure to ServiceUnavailable or GatewayTimeout. */
 export function transportError(err: unknown, url: string, what: string, timeoutMs: number): HttpError {
   if (err instanceof HttpError) return err;
-  const code = isAxiosError(err)
-    ? err.code
-    : err instanceof Error && 'code' in err
-      ? String(err.code)
-      : undefined;
-  const message = err instanceof Error ? err.message : '';
-  if (err instanceof Error && (err.name === 'CanceledError' || code === 'ERR_CANCELED')) {
+  const failure = failureOf(err);
+  if (failure.kind === 'timeout')
     return mark(
       new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`),
     );
-  }
-  if ((code !== undefined && TIMEOUT.has(code)) || /timeout/i.test(message)) {
-    return mark(
-      new GatewayTimeout(`salt master at ${safeUrl(url)} did not answer within ${timeoutMs} ms (${what})`),
-    );
-  }
-  const reason = code !== undefined && UNREACHABLE.has(code) ? code : (code ?? 'network error');
-  return mark(new ServiceUnavailable(`salt master unreachable at ${safeUrl(url)}: ${reason} (${what})`));
+  return mark(
+    new ServiceUnavailable(`salt master unreachable at ${safeUrl(url)}: ${failure.reason} (${what})`),
+  );
 }
 
 /** A 2xx answer whose body is not the JSON salt-api promises. */

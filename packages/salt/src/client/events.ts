@@ -15,7 +15,8 @@ import type { AxiosResponse } from 'axios';
 import { BadGateway } from '@fleet/engine';
 import { errorMessage, malformed, statusError, transportError } from './errors';
 import { asObject } from './normalize';
-import { contentType, type Transport } from './transport';
+import { contentType } from '@fleet/upstream';
+import type { Transport } from './transport';
 import type { SaltEvent, SaltEventStream, SaltLogger, StreamEnd } from './types';
 
 /** Idle time before the kernel's first keep-alive probe of the stream's socket. */

@@ -15,11 +15,10 @@
  * only when the probe is refused is the session renewed and the call sent again, which is safe
  * because the master published nothing for a token it refused.
  */
-import http from 'node:http';
-import https from 'node:https';
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { AxiosInstance, AxiosResponse } from 'axios';
 import { BadGateway, isPlainObject } from '@fleet/engine';
-import { errorMessage, isRetriable, malformed, redact, statusError, transportError } from './errors';
+import { contentType, createUpstreamHttp, redact, type UpstreamHttp } from '@fleet/upstream';
+import { errorMessage, isRetriable, malformed, statusError, transportError } from './errors';
 import type { SaltClientOptions, SaltLogger, SaltRetry, SaltTimeouts } from './types';
 
 /** One request: `read` ones may be retried, `exec` ones never. */
@@ -55,12 +54,6 @@ const QUIET: SaltLogger = {
   error: () => undefined,
 };
 
-/** The response's Content-Type as a string ('' when absent). */
-export function contentType(res: AxiosResponse): string {
-  const v: unknown = res.headers['content-type'];
-  return typeof v === 'string' ? v : '';
-}
-
 interface Session {
   token: string;
   /** When to log in again: a little before the Salt token's `expire`. */
@@ -73,12 +66,7 @@ export class Transport {
   readonly timeouts: SaltTimeouts;
   readonly logger: SaltLogger;
   private readonly retry: SaltRetry;
-  // No keep-alive: reusing a socket the server is just closing would fail an execution
-  // that must not be retried; salt-api calls are few and the connection cost is small.
-  private readonly agents = {
-    http: new http.Agent({ keepAlive: false }),
-    https: new https.Agent({ keepAlive: false }),
-  };
+  private readonly upstream: UpstreamHttp;
   private session: Session | undefined;
   private loginInFlight: Promise<Session> | undefined;
 
@@ -86,17 +74,10 @@ export class Transport {
     this.timeouts = { login: 10_000, exec: 120_000, read: 15_000, ...options.timeouts };
     this.retry = { attempts: 3, baseDelayMs: 100, maxDelayMs: 1000, ...options.retry };
     this.logger = options.logger ?? QUIET;
-    this.http = axios.create({
-      baseURL: options.url.replace(/\/+$/, ''),
-      proxy: false,
-      maxRedirects: 0,
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      responseType: 'text',
-      transformResponse: [(d: unknown) => d],
-      validateStatus: () => true,
-      headers: { Accept: 'application/json' },
-    });
+    // No keep-alive: reusing a socket the server is just closing would fail an execution
+    // that must not be retried; salt-api calls are few and the connection cost is small.
+    this.upstream = createUpstreamHttp({ baseURL: options.url, responseType: 'text' });
+    this.http = this.upstream.http;
   }
 
   /** Removes the password and the session token from a text. */
@@ -250,7 +231,6 @@ export class Transport {
 
   /** Frees the agents' sockets. */
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.upstream.close();
   }
 }

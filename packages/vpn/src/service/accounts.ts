@@ -19,7 +19,8 @@ import {
   type Deps,
   type StoredOrganization,
 } from './deps';
-import { accountRecord, type AccountRecord } from './records';
+import type { AccountRecord } from '@fleet/resources';
+import { accountRecord } from './records';
 
 /** Where an account is: the stored organization and the stored record. */
 export interface Place {

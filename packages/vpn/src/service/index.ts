@@ -4,37 +4,18 @@
  * Every read and write of the store goes through the local API as the system principal.
  * docs/vpn.md lists the VPN server calls each API action makes.
  */
-import type { CallContext, Download, Log, Runtime } from '@fleet/engine';
-import { moveAccount, profile, undoAccount, type Place } from './accounts';
+import type { Log, Runtime } from '@fleet/engine';
+import type { VpnService } from '@fleet/resources';
+import { moveAccount, profile, undoAccount } from './accounts';
 import type { Deps } from './deps';
 import { Leftovers } from './leftovers';
 import { ReconcileLoop } from './loop';
 import { createOrganization, deleteOrganization, undoOrganization } from './organizations';
 import { ClientPool, type ClientSettings } from './pool';
-import { reconcileAll, type ManagerReport } from './reconcile';
-import type { AccountRecord, OrganizationRecord } from './records';
+import { reconcileAll } from './reconcile';
 
-export type { AccountRecord, OrganizationRecord } from './records';
 export type { ManagerReport } from './reconcile';
 export { RECONCILE_LEASE } from './loop';
-
-/** What the service offers: the port of `resources/ports/vpn.ts`. */
-export interface VpnAccounts {
-  createOrganization(
-    o: { manager: string; name: string; authApi: boolean },
-    ctx: CallContext,
-  ): Promise<OrganizationRecord | null>;
-  deleteOrganization(o: { manager: string; id: string; name?: string }, ctx: CallContext): Promise<void>;
-  undoOrganization(o: { manager: string; id: string }, ctx: CallContext): Promise<void>;
-  moveAccount(
-    move: { host: string; from: Place | null; to: string | null },
-    ctx: CallContext,
-  ): Promise<AccountRecord | null | undefined>;
-  deleteAccount(place: Place, ctx: CallContext): Promise<void>;
-  profile(host: string, ctx: CallContext): Promise<Download>;
-  reconcile(o: { manager?: string }, ctx: CallContext): Promise<{ _status: 'OK'; managers: ManagerReport[] }>;
-  managerChanged(id: string): Promise<void>;
-}
 
 /** What `startVpnService` needs. */
 export interface VpnServiceOptions {
@@ -50,7 +31,7 @@ export interface VpnServiceOptions {
 
 /** The running service. */
 export interface RunningVpn {
-  readonly service: VpnAccounts;
+  readonly service: VpnService;
   /** Stops the reconciles and the later looks for leftovers, logs every client out. */
   stop(): Promise<void>;
 }
@@ -73,7 +54,7 @@ export function startVpnService(o: VpnServiceOptions): RunningVpn {
     holder: o.holder,
     run: (manager) => reconcileAll(d, manager),
   });
-  const service: VpnAccounts = {
+  const service: VpnService = {
     createOrganization: (args) => createOrganization(d, args),
     deleteOrganization: (args) => deleteOrganization(d, args),
     undoOrganization: (args) => undoOrganization(d, args),

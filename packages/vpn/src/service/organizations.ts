@@ -9,7 +9,8 @@
 import { Conflict } from '@fleet/engine';
 import { VpnAttached } from '../client-errors';
 import { alert, storedOrganizationIds, type Deps } from './deps';
-import { organizationRecord, type OrganizationRecord } from './records';
+import type { OrganizationRecord } from '@fleet/resources';
+import { organizationRecord } from './records';
 import { reason } from './alerts';
 
 /** Creates the organization; null when the manager does not exist. */

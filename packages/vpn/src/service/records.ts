@@ -3,42 +3,10 @@
  * host's, with the spec's fields only. The fields the console's reads add (`status`, `servers`,
  * `last_active`, `network_links`, ...) change while hosts connect; keeping them would rewrite
  * every host on every reconcile, so they are left out. The shapes are `OrganizationRecord` and
- * `AccountRecord` of `resources/ports/vpn.ts` (the port), pinned by test/vpn-integration/port.test.ts.
+ * `AccountRecord` of the port (resources/ports/vpn.ts), declared there once.
  */
-import type { VpnOrganization, VpnPortForward, VpnUser } from '../types';
-
-/** An organization's `vpnsrv_representation` (without the local `cipher_type`). */
-export type OrganizationRecord = {
-  id: string;
-  name: string;
-  auth_api: boolean;
-  auth_token: string | null;
-  auth_secret: string | null;
-  user_count: number;
-  expiration?: string | null;
-};
-
-/** A host's `vpnsrv_representation`: `User.dict()` without `last_active` and `devices` (spec). */
-export type AccountRecord = {
-  auth_type: string;
-  yubico_id: string | null;
-  client_to_client: boolean;
-  otp_secret: string;
-  name: string;
-  pin: boolean;
-  dns_suffix: string | null;
-  disabled: boolean;
-  mac_addresses: string[] | null;
-  email: string | null;
-  organization_name: string;
-  bypass_secondary: boolean;
-  groups: string[];
-  organization: string;
-  port_forwarding: VpnPortForward[];
-  dns_servers: string[] | null;
-  type: string;
-  id: string;
-};
+import type { AccountRecord, OrganizationRecord } from '@fleet/resources';
+import type { VpnOrganization, VpnUser } from '../types';
 
 /** The stored form of a server organization. */
 export function organizationRecord(org: VpnOrganization): OrganizationRecord {
