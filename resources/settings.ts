@@ -72,14 +72,21 @@ export const settings = defineResource({
       return addresses === undefined ? fields : { ...fields, addresses };
     },
   },
-  initialItems: (config) => [
+  initialItems: (settings) => [
     {
       _id: '0',
       addresses: {
         resolver_address: '',
-        master_address: typeof config.saltMasterName === 'string' ? config.saltMasterName : '',
+        master_address: settings.saltMasterName ?? '',
         file: null,
       },
     },
   ],
 });
+
+declare module '@fleet/engine' {
+  interface Settings {
+    /** SALT_MASTER_NAME: the settings item's first `master_address`. */
+    readonly saltMasterName?: string;
+  }
+}

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Registry } from './compile/registry';
 import { createRegistry } from './compile/registry';
 import type { AnyResourceDefinition, SecretBox } from './definition/define';
-import type { CallContext, Principal, Runtime, Services } from './definition/local-api';
+import type { CallContext, Principal, Runtime, Services, Settings } from './definition/local-api';
 import type { Log } from './log';
 import type { RouteGroup } from './definition/routes';
 import { HttpError } from './errors';
@@ -123,7 +123,7 @@ export interface EngineOptions {
   readonly secrets: SecretBox;
   readonly log: Log;
   readonly services?: Services;
-  readonly config?: Readonly<Record<string, unknown>>;
+  readonly config?: Settings;
   /** The release and its migrations: the store's schema is checked and brought up to date (migrations/). */
   readonly schema?: SchemaOptions;
 }

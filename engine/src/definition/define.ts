@@ -5,7 +5,7 @@
 import type { IndexSpec, SortSpec } from '../store/port';
 import type { Fields, Role } from './fields';
 import type { ExtrasOf, FieldValuesOf, ItemOfFields, WriteDataOf } from './infer';
-import type { CallContext } from './local-api';
+import type { CallContext, Settings } from './local-api';
 import type { CustomRoute, RouteSpec } from './routes';
 
 /** Encrypts secret fields at rest (AES-256-GCM with the server's key). */
@@ -124,7 +124,7 @@ export interface ResourceDefinition<F extends Fields = Fields> {
    */
   readonly sample?: () => Partial<WriteDataOf<F>>;
   /** Items created at boot when their `_id` is missing (the settings item `"0"`). */
-  readonly initialItems?: (config: Readonly<Record<string, unknown>>) => readonly Record<string, unknown>[];
+  readonly initialItems?: (settings: Readonly<Settings>) => readonly Record<string, unknown>[];
 }
 
 /**

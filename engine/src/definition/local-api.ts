@@ -30,6 +30,14 @@ export interface Principal {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface Services {}
 
+/**
+ * The server's settings the definitions read (the settings item's master address), by name. Empty
+ * here, like {@link Services}: the definition that reads a setting declares it once, by
+ * declaration merging, and reads it typed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface Settings {}
+
 /** Everything a hook, a custom route or an integration may use: no Express, no store, no globals. */
 export interface Runtime {
   /** Every resource's local API: the one door to the data. */
@@ -41,7 +49,8 @@ export interface Runtime {
   readonly log: Log;
   /** The integrations the server runs (`master`, `vpn`): each absent until started. */
   readonly services: Readonly<Services>;
-  readonly config: Readonly<Record<string, unknown>>;
+  /** The settings the server was started with, typed as the definitions declare them. */
+  readonly config: Readonly<Settings>;
 }
 
 /** One call: who, and when (one `now` for every write of the call). */

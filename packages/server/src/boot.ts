@@ -111,7 +111,6 @@ function engineOver(
       schema: STORE_SCHEMA,
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
-        grainToolKey: config.GRAIN_TOOL_KEY,
       },
     }),
   );

@@ -42,7 +42,6 @@ export async function withEngine<T>(
       schema: STORE_SCHEMA,
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
-        grainToolKey: config.GRAIN_TOOL_KEY,
       },
     });
     // As the boot does: a new key is only kept when no stored secret needs the old one.

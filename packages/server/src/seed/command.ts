@@ -112,7 +112,6 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       schema: STORE_SCHEMA,
       config: {
         saltMasterName: config.SALT_MASTER_NAME,
-        grainToolKey: config.GRAIN_TOOL_KEY,
       },
     });
     await engine.ensureCollections();
