@@ -7,7 +7,7 @@
  * writes are validated, stamped and hooked like any other), is idempotent (a run cut short is
  * run again from its start), and says in a few words what it did.
  */
-import type { CallContext } from '../definition/define';
+import type { CallContext } from '../definition/local-api';
 
 /** What a migration is given. */
 export interface MigrationContext {

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallContext, Log } from '../definition/define';
+import type { CallContext } from '../definition/local-api';
+import type { Log } from '../log';
 import type { Store } from '../store/port';
 import { checkMigrations, type Migration } from './define';
 import {
