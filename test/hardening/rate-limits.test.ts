@@ -93,7 +93,8 @@ describe('the limits and the router agree on what a route is', () => {
   });
 
   test('executions: /API/HOSTS/<id> and /api/hosts/<id>/ALL_STATUS are no route; /api/hosts/<id>/ counts', async () => {
-    const exec = (path: string) => s.request.post(path).set(auth('admin')).send({ fun: 'test.ping' });
+    const exec = (path: string) =>
+      s.request.post(path).set(auth('admin')).send({ exec_client: 'local', fun: 'test.ping' });
     for (const path of [`/API/HOSTS/${host}`, `/api/HOSTS/${host}`, `/api/hosts/${host}/ALL_STATUS`])
       expectEveError(await exec(path), 404);
     // No master is configured here: each execution is refused (503), yet it counts.
