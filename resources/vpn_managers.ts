@@ -3,9 +3,12 @@
  * read back as "********". A manager still holding organizations cannot be deleted (their
  * `vpn_manager` reference restricts it). The service keeps one client (one session) per manager,
  * made again when the manager changes. POST /reconcile and /{id}/reconcile compare the VPN
- * servers with the store now instead of waiting for VPN_RECONCILE_INTERVAL_S.
+ * servers with the store now instead of waiting for VPN_RECONCILE_INTERVAL_S. The service logs in
+ * at `dashboard_address`, so it must be an http(s) URL naming a host, never a link-local (cloud
+ * metadata) address, nor a private one when VPN_PRIVATE_ADDRESSES=refuse; the VPN client checks
+ * the addresses a host name resolves to the same way when it connects.
  */
-import { defineResource, f } from '@fleet/engine';
+import { callableUrlIssue, defineResource, f, Unprocessable, type PrivateAddresses } from '@fleet/engine';
 import { reconcileResponse, vpn, vpnIfRunning } from './ports/vpn';
 
 export const vpn_managers = defineResource({
@@ -13,17 +16,27 @@ export const vpn_managers = defineResource({
   description: 'VPN servers. The password is stored encrypted and read back masked.',
   fields: {
     name: f.string({ required: true, unique: true, minLength: 1 }),
-    server_address: f.string({ required: true, minLength: 1 }),
+    server_address: f.string({ required: true, minLength: 1, maxLength: 2048 }),
     dashboard_address: f.string({
       required: true,
       minLength: 1,
-      description: 'URL of the web console, where the server also answers its API',
+      maxLength: 2048,
+      description:
+        'URL of the web console, where the server also answers its API: http or https, no credentials, no link-local address (nor a private one when the service refuses them)',
     }),
     username: f.string({ required: true, minLength: 1 }),
     password: f.string({ required: true, secret: true, minLength: 1 }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', patch: 'admin', delete: 'admin' },
   hooks: {
+    async prepare({ fields, ctx }) {
+      const address = fields.dashboard_address;
+      const policy = ctx.runtime.config.vpnPrivateAddresses ?? 'allow';
+      const why = address === undefined ? null : callableUrlIssue(address, policy);
+      if (why !== null)
+        throw new Unprocessable('vpn_managers: bad dashboard address', { dashboard_address: why });
+      return fields;
+    },
     async afterWrite({ op, doc, ctx }) {
       if (op !== 'create') await vpnIfRunning(ctx)?.managerChanged(doc._id);
     },
@@ -54,3 +67,10 @@ export const vpn_managers = defineResource({
     },
   ],
 });
+
+declare module '@fleet/engine' {
+  interface Settings {
+    /** VPN_PRIVATE_ADDRESSES: whether a VPN manager may live at a private address (default allow). */
+    readonly vpnPrivateAddresses?: PrivateAddresses;
+  }
+}

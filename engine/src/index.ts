@@ -31,6 +31,7 @@ export { stampNow } from './ops/clock';
 export { etagOf } from './ops/etag';
 export { parseWhere } from './query/where';
 export { isPlainObject } from './values';
+export * from './addresses';
 /** A checked `where` as an in-memory predicate, evaluated as the embedded store does (mingo, patterns on RE2). */
 export { compileFilter as compileMatcher } from './query/in-memory';
 export { compilePattern, patternError, type Pattern } from './query/pattern';

@@ -4,24 +4,15 @@
  * Checked with the WHATWG URL parser (the one curl and wget's inputs are written for), in one
  * place so the graph action and the settings refuse the same values.
  */
+import { httpUrlIssue } from '@fleet/engine';
 
-/** The longest URL accepted (it travels in a shell line and the master's job cache). */
-export const MAX_RESOLVER_LENGTH = 2048;
-
-/** Why `value` is not a usable resolver URL, or null when it is. */
+/**
+ * Why `value` is not a usable resolver URL, or null when it is. Credentials are refused: they would
+ * be written into the master's job cache with the command line. No address range is refused: the
+ * minions call the resolver, not the service.
+ */
 export function resolverIssue(value: string): string | null {
-  if (value.length > MAX_RESOLVER_LENGTH) return `max length is ${MAX_RESOLVER_LENGTH}`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an http or https URL';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http or https URL';
-  // Credentials would be written into the master's job cache with the command line.
-  if (url.username !== '' || url.password !== '') return 'must not carry credentials (user:password@)';
-  if (url.hostname === '') return 'must name a host';
-  return null;
+  return httpUrlIssue(value);
 }
 
 /** The URL as the service sends it: the parser's serialisation (spaces and quotes escaped). */

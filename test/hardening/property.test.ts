@@ -615,6 +615,18 @@ function usableResolver(value: string): boolean {
   }
 }
 
+/** The link-local rule restated on the parsed host: 169.254/16, fe80::/10, their mapped forms, two metadata hosts. */
+function isLinkLocal(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return (
+    /^169\.254\./.test(host) ||
+    /^fe[89ab][0-9a-f]?:/i.test(host) ||
+    /^::ffff:a9fe:/i.test(host) ||
+    host === 'fd00:ec2::254' ||
+    host === '100.100.100.200'
+  );
+}
+
 describe('admin-only inputs that are addresses', () => {
   test('settings: a resolver address is stored only when usable (or empty), in either form of the body', async () => {
     const form = fc.constantFrom('flat', 'nested');
@@ -671,7 +683,14 @@ describe('admin-only inputs that are addresses', () => {
             password: 'p',
           }),
         );
-        expectWellFormed(created, `POST vpn_managers ${dashboard.slice(0, 80)} ${server.slice(0, 80)}`);
+        const what = `POST vpn_managers ${dashboard.slice(0, 80)} ${server.slice(0, 80)}`;
+        expectWellFormed(created, what);
+        // Stored only when the service may send the login there: usable, and no link-local host.
+        const callable = usableResolver(dashboard) && !isLinkLocal(new URL(dashboard).hostname);
+        expect({ what, stored: created.status === 201 }).toEqual({
+          what,
+          stored: callable && server.length > 0 && server.length <= 2048,
+        });
         if (!patch || created.status !== 201) return;
         const id = (JSON.parse(created.text) as { _id: string })._id;
         const patched = await send(

@@ -2802,7 +2802,7 @@ export interface components {
       _etag: $Read<string>;
       name?: string;
       server_address?: string;
-      /** @description URL of the web console, where the server also answers its API */
+      /** @description URL of the web console, where the server also answers its API: http or https, no credentials, no link-local address (nor a private one when the service refuses them) */
       dashboard_address?: string;
       username?: string;
       /**
@@ -2836,7 +2836,7 @@ export interface components {
       _etag: $Read<string>;
       name?: string;
       server_address?: string;
-      /** @description URL of the web console, where the server also answers its API */
+      /** @description URL of the web console, where the server also answers its API: http or https, no credentials, no link-local address (nor a private one when the service refuses them) */
       dashboard_address?: string;
       username?: string;
       /**
@@ -2903,7 +2903,7 @@ export interface components {
     VpnManagerCreate: {
       name: string;
       server_address: string;
-      /** @description URL of the web console, where the server also answers its API */
+      /** @description URL of the web console, where the server also answers its API: http or https, no credentials, no link-local address (nor a private one when the service refuses them) */
       dashboard_address: string;
       username: string;
       /** @description Secret: stored encrypted, read back masked */
@@ -2912,7 +2912,7 @@ export interface components {
     VpnManagerPatch: {
       name?: string;
       server_address?: string;
-      /** @description URL of the web console, where the server also answers its API */
+      /** @description URL of the web console, where the server also answers its API: http or https, no credentials, no link-local address (nor a private one when the service refuses them) */
       dashboard_address?: string;
       username?: string;
       /** @description Secret: stored encrypted, read back masked */

@@ -22,7 +22,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app';
 import { guardProtocol, SERVER_OPTIONS } from './client-errors';
-import { ConfigError, type Config } from './config';
+import { ConfigError, engineSettings, type Config } from './config';
 import { startIntegrations, type SyncTrigger } from './integrations';
 import { startSnapshotLoop } from './snapshots';
 import { createLogger } from './logger';
@@ -109,9 +109,7 @@ function engineOver(
       log: s.log,
       services,
       schema: STORE_SCHEMA,
-      config: {
-        saltMasterName: config.SALT_MASTER_NAME,
-      },
+      config: engineSettings(config),
     }),
   );
 }

@@ -2,6 +2,7 @@
  * Configuration from the environment (DESIGN §6; the names are fixed). Validated with Zod: a bad
  * value stops the start with one line naming the variable.
  */
+import type { Settings } from '@fleet/engine';
 import { z } from 'zod';
 
 const intIn = (min: number, max: number, dflt: number) =>
@@ -97,6 +98,11 @@ const schema = z.object({
   VPN_TIMEOUT_S: secondsIn(0.001, 3600, 15),
   /** A PEM file of the CA the VPN servers' certificates are checked against (Pritunl's own is self-signed). */
   VPN_CA_FILE: optionalString,
+  /**
+   * `allow` (default): a VPN manager may live at a private address (loopback, RFC 1918, unique
+   * local IPv6); `refuse`: only public ones. Link-local addresses (cloud metadata) are always refused.
+   */
+  VPN_PRIVATE_ADDRESSES: z.enum(['allow', 'refuse']).default('allow'),
   SYNC_INTERVAL_S: intIn(1, 86400, 60),
   SNAPSHOT_INTERVAL_S: intIn(1, 86400, 300),
   SNAPSHOT_RETENTION_DAYS: intIn(1, 3650, 90),
@@ -165,6 +171,11 @@ export type Config = z.infer<typeof schema>;
 
 /** Every variable the configuration reads (the README's table lists each; test/deploy checks it). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+/** The settings the resource definitions read (`Runtime.config`), from the configuration. */
+export function engineSettings(config: Config): Settings {
+  return { saltMasterName: config.SALT_MASTER_NAME, vpnPrivateAddresses: config.VPN_PRIVATE_ADDRESSES };
+}
 
 /** Thrown for invalid configuration; its message is the one line to print. */
 export class ConfigError extends Error {}

@@ -76,13 +76,17 @@ function saltClient(config: Config, log: Logger): SaltClient {
   });
 }
 
-/** The VPN service's client settings: VPN_TIMEOUT_S (downloads 2x, organization creation 4x) and VPN_CA_FILE. */
+/**
+ * The VPN service's client settings: VPN_TIMEOUT_S (downloads 2x, organization creation 4x),
+ * VPN_CA_FILE and VPN_PRIVATE_ADDRESSES.
+ */
 function vpnClientSettings(config: Config): Parameters<typeof startVpnService>[0]['client'] {
   const t = config.VPN_TIMEOUT_S * 1000;
   const timeouts = { login: t, request: t, download: 2 * t, createOrganization: 4 * t };
-  if (config.VPN_CA_FILE === undefined) return { timeouts };
+  const privateAddresses = config.VPN_PRIVATE_ADDRESSES;
+  if (config.VPN_CA_FILE === undefined) return { timeouts, privateAddresses };
   try {
-    return { timeouts, tls: { ca: readFileSync(config.VPN_CA_FILE) } };
+    return { timeouts, privateAddresses, tls: { ca: readFileSync(config.VPN_CA_FILE) } };
   } catch (err) {
     // Not instanceof Error: under Jest, node:fs errors come from another realm.
     const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;

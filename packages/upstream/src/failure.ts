@@ -40,6 +40,8 @@ export function failureOf(err: unknown): Failure {
     /timeout/i.test(message)
   )
     return { kind: 'timeout' };
+  // The service's own refusal of the address a name resolved to: the message says which and why.
+  if (code === 'EREFUSEDADDRESS') return { kind: 'unreachable', reason: message };
   if (code !== undefined && UNREACHABLE.has(code)) return { kind: 'unreachable', reason: code };
   if (/hang up/i.test(message)) return { kind: 'unreachable', reason: 'connection closed (socket hang up)' };
   return { kind: 'unreachable', reason: code ?? 'network error' };

@@ -4,6 +4,7 @@
  * body raw (the client parses it and never `JSON.parse`s blindly), every status resolved (the
  * client maps it), and agents the client frees on close.
  */
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
@@ -20,6 +21,39 @@ export interface UpstreamHttpOptions {
   readonly keepAliveMs?: number;
   /** TLS of the https agent: a private CA, or (never by default) no verification. */
   readonly tls?: { readonly ca?: string | Buffer | undefined; readonly rejectUnauthorized?: boolean };
+  /**
+   * Why the service must not connect to an address a host name resolved to, or null when it may:
+   * checked on every connection, so a name that resolves (or is re-pointed) to a refused address
+   * fails before a byte is sent.
+   */
+  readonly refuseAddress?: (ip: string) => string | null;
+}
+
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** `dns.lookup` for the agents, failing with EADDRNOTAVAIL-like `EREFUSEDADDRESS` for a refused address. */
+function guardedLookup(refuse: (ip: string) => string | null) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      for (const { address } of addresses) {
+        const why = refuse(address);
+        if (why === null) continue;
+        const refused: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${address}, which ${why}`);
+        refused.code = 'EREFUSEDADDRESS';
+        return callback(refused, []);
+      }
+      if (options.all === true) return callback(null, addresses);
+      const first = addresses[0];
+      if (first === undefined)
+        return callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), []);
+      callback(null, first.address, first.family);
+    });
+  };
 }
 
 /** The instance and the agents behind it. */
@@ -32,7 +66,10 @@ export interface UpstreamHttp {
 /** The HTTP instance of one upstream server. */
 export function createUpstreamHttp(o: UpstreamHttpOptions): UpstreamHttp {
   const keepAlive = o.keepAliveMs !== undefined;
-  const socket = keepAlive ? { keepAlive, timeout: o.keepAliveMs } : { keepAlive };
+  const socket = {
+    ...(keepAlive ? { keepAlive, timeout: o.keepAliveMs } : { keepAlive }),
+    ...(o.refuseAddress ? { lookup: guardedLookup(o.refuseAddress) } : {}),
+  };
   const agents = {
     http: new http.Agent(socket),
     https: new https.Agent({

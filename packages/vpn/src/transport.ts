@@ -8,7 +8,7 @@
  * concurrent callers share one login in flight, and a budget bounds logins per window.
  */
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import { BadGateway, ServiceUnavailable, type Log } from '@fleet/engine';
+import { BadGateway, callableUrlIssue, ipRefusal, ServiceUnavailable, type Log } from '@fleet/engine';
 import { contentType, createUpstreamHttp, redact, safeUrl, type UpstreamHttp } from '@fleet/upstream';
 import { errorCode, errorMessage, malformed, statusError, transportError } from './errors';
 import type { VpnClientOptions, VpnTimeouts } from './types';
@@ -50,6 +50,8 @@ export class Transport {
   private loginTimes: number[] = [];
   private session: Session | undefined;
   private loginInFlight: Promise<Session> | undefined;
+  /** Why the service must not call `dashboard_address` at all (a refused address range), or null. */
+  private readonly refusal: string | null;
 
   constructor(private readonly options: VpnClientOptions) {
     this.manager = options.manager.name;
@@ -63,6 +65,8 @@ export class Transport {
       ...options.timeouts,
     };
     this.budget = options.loginBudget ?? { max: 10, windowMs: 600_000 };
+    const policy = options.privateAddresses ?? 'allow';
+    this.refusal = callableUrlIssue(options.manager.dashboard_address, policy);
     // Keep-alive; an idle socket is dropped after 4 s, before common server idle timeouts (5 s)
     // close it under a request.
     this.upstream = createUpstreamHttp({
@@ -70,6 +74,7 @@ export class Transport {
       responseType: 'arraybuffer',
       keepAliveMs: 4_000,
       ...(options.tls ? { tls: options.tls } : {}),
+      refuseAddress: (ip) => ipRefusal(ip, policy),
     });
     this.http = this.upstream.http;
   }
@@ -89,6 +94,11 @@ export class Transport {
       headers['Csrf-Token'] = session.csrf;
     }
     if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+    // A manager stored before its address was checked, or under a laxer VPN_PRIVATE_ADDRESSES.
+    if (this.refusal !== null)
+      throw new ServiceUnavailable(
+        `VPN manager "${this.manager}": the service does not call its dashboard_address: ${this.refusal}`,
+      );
     const started = Date.now();
     try {
       const res = await this.http.request<Buffer>({

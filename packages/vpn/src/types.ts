@@ -3,7 +3,7 @@
  * the VPN server (Pritunl) as the API returns them (shared/research/vpn-server-api.md §2-§5).
  */
 import type { AccountRecord, OrganizationRecord, PortForward } from '@fleet/resources';
-import type { Log } from '@fleet/engine';
+import type { Log, PrivateAddresses } from '@fleet/engine';
 
 /**
  * One VPN manager, as the `vpn_managers` resource stores it. The API is served by
@@ -38,6 +38,11 @@ export interface VpnClientOptions {
   timeouts?: Partial<VpnTimeouts>;
   /** For the self-signed certificate Pritunl ships: a CA to trust, or (not advised) no verification. */
   tls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+  /**
+   * Whether the server may be at a private address (default `allow`). A link-local address (cloud
+   * metadata) is always refused, whether written in `dashboard_address` or resolved from its name.
+   */
+  privateAddresses?: PrivateAddresses;
   /**
    * Logins this client allows itself per window (default 10 per 600 s). The server refuses
    * more than 30 per administrator per 600 s (limiter.auth_check), which would also lock out

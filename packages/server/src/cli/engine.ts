@@ -6,7 +6,7 @@
  */
 import { createEngine, createSecretBox, type Engine, type Services } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { ConfigError, engineSettings, loadConfig, type Config } from '../config';
 import { createLogger } from '../logger';
 import { STORE_SCHEMA } from '../schema';
 import { loadSecretKey, missingKeyMessage } from '../secrets';
@@ -40,9 +40,7 @@ export async function withEngine<T>(
       log,
       ...(o.services ? { services: o.services } : {}),
       schema: STORE_SCHEMA,
-      config: {
-        saltMasterName: config.SALT_MASTER_NAME,
-      },
+      config: engineSettings(config),
     });
     // As the boot does: a new key is only kept when no stored secret needs the old one.
     if (key.save) {

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createEngine, createSecretBox } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, engineSettings, loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { STORE_SCHEMA } from '../schema';
 import { secretKey } from '../secrets';
@@ -110,9 +110,7 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       secrets,
       log,
       schema: STORE_SCHEMA,
-      config: {
-        saltMasterName: config.SALT_MASTER_NAME,
-      },
+      config: engineSettings(config),
     });
     await engine.ensureCollections();
     // The snapshots' compact history (hosts_history) goes with them.
