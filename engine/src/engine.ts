@@ -13,64 +13,13 @@ import type { Log } from './log';
 import type { RouteGroup } from './definition/routes';
 import { HttpError } from './errors';
 import { stampNow } from './ops/clock';
-import { SEALED_PREFIX } from './ops/secrets';
 import { createLocalApi } from './ops/collection';
-import type { CompiledResource } from './compile/compile';
-import { etagOf } from './ops/etag';
-import type { BatchWrite, Doc, Projection, Store } from './store/port';
+import { resealStore, storeHoldsSealed } from './secrets';
+import type { Store } from './store/port';
 import { checkSchema, migrateStore, type SchemaOptions } from './migrations/run';
 
 /** The lease the write probe of `health()` takes: one tiny versioned row, in every store. */
 const PROBE_LEASE = 'fleet-health-probe';
-/** Items read per page by `hasSealedSecrets` and `resealSecrets`. */
-const SCAN_PAGE = 500;
-
-/** Whether the value at a dotted path (arrays traversed, as secrets are sealed) is sealed. */
-function sealedAt(node: unknown, segments: readonly string[]): boolean {
-  if (Array.isArray(node)) return node.some((el) => sealedAt(el, segments));
-  if (segments.length === 0) return typeof node === 'string' && node.startsWith(SEALED_PREFIX);
-  if (node === null || typeof node !== 'object') return false;
-  const [head, ...rest] = segments;
-  return (
-    head !== undefined && Object.hasOwn(node, head) && sealedAt((node as Record<string, unknown>)[head], rest)
-  );
-}
-
-/** Replaces each sealed value at a dotted path (arrays traversed) by `reseal(value)`; whether one changed. */
-function resealAt(node: unknown, segments: readonly string[], reseal: (sealed: string) => string): boolean {
-  if (Array.isArray(node)) return node.map((el) => resealAt(el, segments, reseal)).includes(true);
-  if (node === null || typeof node !== 'object') return false;
-  const record = node as Record<string, unknown>;
-  const [head, ...rest] = segments;
-  if (head === undefined || !Object.hasOwn(record, head)) return false;
-  const value = record[head];
-  if (rest.length > 0) return resealAt(value, rest, reseal);
-  if (typeof value !== 'string' || !value.startsWith(SEALED_PREFIX)) return false;
-  const next = reseal(value);
-  record[head] = next;
-  return next !== value;
-}
-
-/** Every stored item of a resource with secrets, in `_id` pages (index order: no page meets the row budget). */
-async function* storedPages(
-  store: Store,
-  res: CompiledResource,
-  projection?: Projection,
-): AsyncGenerator<Doc[]> {
-  if (res.secretPaths.length === 0) return;
-  await store.ensureCollection(res.collection);
-  for (let after = ''; ;) {
-    const page = await store.find(
-      res.name,
-      { _id: { $gt: after } },
-      { sort: [['_id', 1]], limit: SCAN_PAGE, ...(projection ? { projection } : {}) },
-    );
-    if (page.length > 0) yield page;
-    const last = page[page.length - 1];
-    if (last === undefined || page.length < SCAN_PAGE) return;
-    after = last._id;
-  }
-}
 
 /** Why the store failed, in our words: a typed error's message, never a driver's text. */
 function problemOf(err: unknown): string {
@@ -96,14 +45,14 @@ export interface Engine {
   health(): Promise<StoreHealth>;
   /**
    * Whether any stored item holds a sealed secret (`enc:v1:...`): the boot refuses to make up a
-   * new key then, since every stored secret would become unreadable. Reads by `_id` pages, so no
-   * read of it meets the row budget.
+   * new key then, since every stored secret would become unreadable (secrets/rotation.ts).
    */
   hasSealedSecrets(): Promise<boolean>;
   /**
    * Seals every stored secret again with this engine's box, opening each with `previous` (key
-   * rotation, with the service stopped: `fleet-api rotate-key`). A value already sealed with this
-   * box (a rotation cut short, run again) is kept. Resolves how many items were rewritten.
+   * rotation, with the service stopped: `fleet-api rotate-key`; secrets/rotation.ts). A value
+   * already sealed with this box (a rotation cut short, run again) is kept. Resolves how many
+   * items were rewritten.
    */
   resealSecrets(previous: SecretBox): Promise<number>;
 }
@@ -204,41 +153,8 @@ export function createEngine(options: EngineOptions): Engine {
         return { readable: true, writable: false, problem: problemOf(err) };
       }
     }),
-    async hasSealedSecrets() {
-      for (const res of registry.resources.values()) {
-        const paths = res.secretPaths.map((p) => p.split('.'));
-        const projection = Object.fromEntries(paths.map((p) => [p[0] ?? '_id', 1 as const]));
-        for await (const page of storedPages(store, res, projection))
-          if (page.some((doc) => paths.some((p) => sealedAt(doc, p)))) return true;
-      }
-      return false;
-    },
-    async resealSecrets(previous) {
-      let changed = 0;
-      const reseal = (value: string): string => {
-        try {
-          return options.secrets.seal(previous.open(value));
-        } catch {
-          options.secrets.open(value); // Sealed with the new key already (a run cut short): kept; else this throws.
-          return value;
-        }
-      };
-      for (const res of registry.resources.values()) {
-        const paths = res.secretPaths.map((p) => p.split('.'));
-        for await (const page of storedPages(store, res)) {
-          const batch: BatchWrite[] = [];
-          for (const doc of page) {
-            const next = structuredClone(doc);
-            if (!paths.map((p) => resealAt(next, p, reseal)).includes(true)) continue;
-            next._etag = etagOf(next);
-            batch.push({ op: 'replace', collection: res.name, doc: next, ifEtag: String(doc._etag) });
-          }
-          if (batch.length > 0) await store.write(batch);
-          changed += batch.length;
-        }
-      }
-      return changed;
-    },
+    hasSealedSecrets: () => storeHoldsSealed(store, registry),
+    resealSecrets: (previous) => resealStore(store, registry, options.secrets, previous),
   };
 }
 

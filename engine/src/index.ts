@@ -24,8 +24,7 @@ export {
 export { requireRole } from './ops/access';
 export { errorHandler, notFoundHandler, errorBody } from './http/error-handler';
 export { formatHttpDate, parseDate } from './http/dates';
-export { MASK } from './http/serialize';
-export { createSecretBox } from './ops/secrets';
+export { createSecretBox, MASK } from './secrets';
 export { stampNow } from './ops/clock';
 /** The content ETag of a stored document, as every write computes it (for bulk loaders and tests). */
 export { etagOf } from './ops/etag';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { systemContext, type Doc } from '../../engine/src';
-import { MASK } from '../../engine/src/http/serialize';
+import { MASK } from '../../engine/src/secrets';
 import { withEngine } from '../../packages/server/src/cli/engine';
 import { formatReport, importCommand } from '../../packages/server/src/cli/import';
 import { emptyReport } from '../../packages/server/src/cli/import-run';

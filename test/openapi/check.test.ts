@@ -96,7 +96,7 @@ describe('refused, saying why', () => {
   it('a status the operation does not list, and an answer to a path the document does not have', () => {
     expect(
       check('GET', '/api/hosts', json(418, { _status: 'ERR', _error: { code: 418, message: 'teapot' } })),
-    ).toMatch(/status 418 is not documented for this operation \(documented: 200, 400, 401, 500, 503\)/);
+    ).toMatch(/status 418 is not documented for this operation \(documented: 200, 400, 401, 429, 500, 503\)/);
     expect(check('GET', '/api/nothing/here', json(200, {}))).toMatch(/no such operation/);
     expect(check('GET', '/api/hosts', json(400, { message: 'bad' }))).toMatch(
       /must have required property '_status'/,

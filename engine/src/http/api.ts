@@ -12,6 +12,7 @@ import express, { Router, type Request, type RequestHandler } from 'express';
 import type { Registry } from '../compile/registry';
 import type { Engine } from '../engine';
 import { NotFound, Unauthorized } from '../errors';
+import { ReadAdmission, type AdmissionLimits } from '../fair/admission';
 import { openApiDocument } from '../openapi';
 import { assertBodyBounds, MAX_BODY_TEXT_BYTES } from '../query/bounds';
 import { single } from '../query/params';
@@ -30,7 +31,7 @@ import {
 } from './media-links';
 import { resourceRouter } from './router';
 import { groupRouter } from './routes';
-import { renderMediaWith } from './serialize';
+import { renderMediaWith } from './render';
 
 export interface ApiOptions {
   readonly authenticator: Authenticator;
@@ -46,6 +47,8 @@ export interface ApiOptions {
   readonly admit?: Admission;
   /** The release, the OpenAPI document's `info.version` (default 0.0.0). */
   readonly version?: string;
+  /** The budgets of large reads per token and per process (fair/admission.ts; default DEFAULT_ADMISSION). */
+  readonly readAdmission?: AdmissionLimits;
 }
 
 /**
@@ -139,6 +142,7 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
     authenticator: options.authenticator,
     limits: options.limits,
     ...(options.admit ? { admit: options.admit } : {}),
+    readAdmission: new ReadAdmission(options.readAdmission),
   };
   const router = Router({ caseSensitive: true });
   router.use(handlersDecideFreshness);

@@ -1,6 +1,10 @@
-/** What the HTTP layer needs: the registry, the runtime, the authenticator, the limits and the admission policy. */
+/**
+ * What the HTTP layer needs: the registry, the runtime, the authenticator, the limits, the
+ * admission policy and the gate of large reads.
+ */
 import type { Registry } from '../compile/registry';
 import type { Principal, Runtime } from '../definition/local-api';
+import type { ReadAdmission } from '../fair/admission';
 import type { Authenticator } from './auth';
 
 export interface HttpLimits {
@@ -32,4 +36,6 @@ export interface ApiContext {
   readonly authenticator: Authenticator;
   readonly limits: HttpLimits;
   readonly admit?: Admission;
+  /** The gate of large reads (fair/admission.ts), one per router. */
+  readonly readAdmission: ReadAdmission;
 }

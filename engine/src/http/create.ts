@@ -10,7 +10,7 @@ import { BadRequest, PayloadTooLarge } from '../errors';
 import type { ApiContext } from './context';
 import { acceptBody, callContext, jsonObject, writeBody } from './handlers';
 import { multipartBody, multipartParser } from './multipart';
-import { itemJson } from './item-json';
+import { renderText } from './render';
 import { sendJson } from './results';
 
 /** Most documents in one bulk POST (docs/limits.md): a bigger batch is a 413 naming the limit. */
@@ -60,7 +60,7 @@ export function createHandlers(api: ApiContext, res: CompiledResource): RequestH
       const docs = await collection.createMany(bodies, ctx);
       const first = docs[0];
       if (first) resp.setHeader('Location', `/api/${res.name}/${first._id}`);
-      const rendered = docs.map((d) => itemJson(res, d, { mode: 'write', registry: api.registry }));
+      const rendered = docs.map((d) => renderText(res, d, { mode: 'write', registry: api.registry }));
       sendJson(
         req,
         resp,

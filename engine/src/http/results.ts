@@ -10,7 +10,8 @@ import type { Doc, Projection } from '../store/port';
 import { lastModifiedOf, setLastModified } from './conditional';
 import type { ApiContext } from './context';
 import { sendDownload } from './download';
-import { itemJson } from './item-json';
+import { renderText } from './render';
+import { sendPage } from './render/page';
 import { collectionLinks } from './links';
 
 /** A page of stored items, as the local API's `list` returns it. */
@@ -21,6 +22,17 @@ interface Page {
   readonly maxResults: number;
 }
 
+/** Whether the application asks Express for another JSON layout than `JSON.stringify`'s. */
+function ownJsonLayout(req: Request): boolean {
+  const app = req.app as { get?: (setting: string) => unknown } | undefined;
+  return (
+    app?.get !== undefined &&
+    (app.get('json spaces') !== undefined ||
+      app.get('json replacer') !== undefined ||
+      app.get('json escape') === true)
+  );
+}
+
 /**
  * Sends a JSON text as `res.json` would send the value it was made from (type, length, no body on
  * HEAD), with no ETag: a collection has none in Eve, and an item's is its stored `_etag`, set by
@@ -29,13 +41,7 @@ interface Page {
  * `res.json`.
  */
 export function sendJson(req: Request, resp: Response, text: string, status = 200): void {
-  const app = req.app as { get?: (setting: string) => unknown } | undefined;
-  if (
-    app?.get !== undefined &&
-    (app.get('json spaces') !== undefined ||
-      app.get('json replacer') !== undefined ||
-      app.get('json escape') === true)
-  ) {
+  if (ownJsonLayout(req)) {
     resp.status(status).json(JSON.parse(text));
     return;
   }
@@ -46,15 +52,18 @@ export function sendJson(req: Request, resp: Response, text: string, status = 20
   else resp.end(text, 'utf8');
 }
 
-/** Sends the collection envelope of a page; links repeat the query on `path` (relative to /api). */
-export function sendList(
+/**
+ * Sends the collection envelope of a page (links repeat the query on `path`, relative to /api),
+ * its items rendered in slices and, for a large page, streamed (render/page.ts).
+ */
+export async function sendList(
   api: ApiContext,
   req: Request,
   resp: Response,
   res: CompiledResource,
   list: Page,
   o: { path?: string; projection?: Projection; embedded?: readonly string[] } = {},
-): void {
+): Promise<void> {
   // Only the resource's own list handler says what it embedded; a route's page may hold items it changed.
   const reuse = o.embedded !== undefined && o.embedded.length === 0;
   const opts = {
@@ -63,8 +72,6 @@ export function sendList(
     reuse,
     ...(o.projection ? { projection: o.projection } : {}),
   };
-  const items: string[] = [];
-  for (const doc of list.items) items.push(itemJson(res, doc, opts));
   const path = o.path ?? res.name;
   const info = {
     page: list.page,
@@ -77,18 +84,23 @@ export function sendList(
   setLastModified(resp, lastModifiedOf(list.items));
   const links = JSON.stringify(collectionLinks(path, res.name, req.query, info));
   const meta = JSON.stringify({ page: list.page, max_results: list.maxResults, total: list.total });
-  sendJson(req, resp, `{"_items":[${items.join(',')}],"_links":${links},"_meta":${meta}}`);
+  await sendPage(
+    resp,
+    { res, docs: list.items, options: opts },
+    { head: '{"_items":[', tail: `],"_links":${links},"_meta":${meta}}` },
+    { stream: req.method === 'GET' && !ownJsonLayout(req), whole: (text) => sendJson(req, resp, text) },
+  );
 }
 
 /** Sends a route's result. `own` is the resource the route is mounted under, if any. */
-export function sendResult(
+export async function sendResult(
   api: ApiContext,
   req: Request,
   resp: Response,
   route: RouteSpec,
   result: RouteResult,
   own?: CompiledResource,
-): void {
+): Promise<void> {
   for (const [k, v] of Object.entries(result.headers ?? {})) resp.setHeader(k, v);
   const resourceOf = (name: string | undefined): CompiledResource => {
     if (name !== undefined) return api.registry.get(name);
@@ -105,14 +117,14 @@ export function sendResult(
     sendJson(
       req,
       resp,
-      itemJson(res, result.item, { mode: 'item', registry: api.registry }),
+      renderText(res, result.item, { mode: 'item', registry: api.registry }),
       result.status ?? 200,
     );
     return;
   }
   if ('list' in result) {
     const path = `${req.baseUrl}${req.path}`.replace(/^\/api\//, '');
-    sendList(api, req, resp, resourceOf(result.resource), result.list, { path });
+    await sendList(api, req, resp, resourceOf(result.resource), result.list, { path });
     return;
   }
   if ('write' in result) {
@@ -120,7 +132,7 @@ export function sendResult(
     sendJson(
       req,
       resp,
-      itemJson(resourceOf(result.resource), result.write, { mode: 'write', registry: api.registry }),
+      renderText(resourceOf(result.resource), result.write, { mode: 'write', registry: api.registry }),
       result.status ?? 200,
     );
     return;

@@ -7,12 +7,13 @@ import { Router, type RequestHandler } from 'express';
 import type { CompiledResource } from '../compile/compile';
 import type { Role } from '../definition/fields';
 import { BadRequest, MethodNotAllowed } from '../errors';
+import { readCost } from '../fair/admission';
 import { parseItemParams, parseListParams, single } from '../query/params';
 import { lastModifiedOf, notModified, setLastModified } from './conditional';
 import type { ApiContext } from './context';
 import { createHandlers } from './create';
 import { acceptBody, callContext, extraParams, guard, ifMatchOf, showDeleted, writeBody } from './handlers';
-import { itemJson } from './item-json';
+import { renderText } from './render';
 import { sendJson, sendList } from './results';
 import { mountRoute } from './routes';
 
@@ -41,23 +42,30 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
 
   add('get', '/', m.list, `GET /${res.name}`, async (req, resp) => {
     const p = parseListParams(res, req.query, api.limits);
-    const list = await collection.list(
-      {
-        ...(p.where ? { where: p.where } : {}),
-        ...(p.sort ? { sort: p.sort } : {}),
-        ...(p.projection ? { projection: p.projection } : {}),
+    const ctx = callContext(api, resp);
+    // Large pages are admitted by their cost, per token (fair/admission.ts).
+    const ticket = await api.readAdmission.admit(ctx.principal.name, readCost(p.maxResults));
+    try {
+      const list = await collection.list(
+        {
+          ...(p.where ? { where: p.where } : {}),
+          ...(p.sort ? { sort: p.sort } : {}),
+          ...(p.projection ? { projection: p.projection } : {}),
+          embedded: p.embedded,
+          page: p.page,
+          maxResults: p.maxResults,
+          showDeleted: showDeleted(res, req),
+          params: extraParams(req.query),
+        },
+        ctx,
+      );
+      await sendList(api, req, resp, res, list, {
         embedded: p.embedded,
-        page: p.page,
-        maxResults: p.maxResults,
-        showDeleted: showDeleted(res, req),
-        params: extraParams(req.query),
-      },
-      callContext(api, resp),
-    );
-    sendList(api, req, resp, res, list, {
-      embedded: p.embedded,
-      ...(p.projection ? { projection: p.projection } : {}),
-    });
+        ...(p.projection ? { projection: p.projection } : {}),
+      });
+    } finally {
+      ticket.release();
+    }
   });
 
   add('post', '/', m.create, `POST /${res.name}`, ...createHandlers(api, res));
@@ -80,7 +88,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     const { _id: _omit, ...fields } = body;
     const doc = await collection.patch(id, fields, callContext(api, resp), ifMatchOf(req));
     resp.setHeader('ETag', `"${doc._etag}"`);
-    sendJson(req, resp, itemJson(res, doc, { mode: 'write', registry: api.registry }));
+    sendJson(req, resp, renderText(res, doc, { mode: 'write', registry: api.registry }));
   });
 
   add('get', '/:id', m.get, `GET /${res.name}/{id}`, async (req, resp) => {
@@ -102,7 +110,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
     sendJson(
       req,
       resp,
-      itemJson(res, doc, {
+      renderText(res, doc, {
         mode: 'item',
         registry: api.registry,
         reuse,
@@ -129,7 +137,7 @@ export function resourceRouter(api: ApiContext, res: CompiledResource): Router {
           ifMatchOf(req),
         );
         resp.setHeader('ETag', `"${doc._etag}"`);
-        sendJson(req, resp, itemJson(res, doc, { mode: 'write', registry: api.registry }));
+        sendJson(req, resp, renderText(res, doc, { mode: 'write', registry: api.registry }));
       },
     );
   }

@@ -55,7 +55,7 @@ function mount(
         ...(ifMatch === undefined ? {} : { ifMatch }),
         ctx: callContext(api, resp),
       });
-      sendResult(api, req, resp, route, result, own);
+      await sendResult(api, req, resp, route, result, own);
     },
   );
 }

@@ -213,7 +213,10 @@ export const ERROR_RESPONSES: Readonly<Record<number, Schema>> = {
   413: error('The body (or an upload, or a bulk insert) is too large'),
   415: error('The body is not of a media type this operation accepts'),
   422: error('The body failed validation: _issues names each field (nested like the document)'),
-  429: error('Rate limit of the token exceeded (RATE_LIMIT_WRITES_PER_MIN, RATE_LIMIT_EXEC_PER_MIN)', retry),
+  429: error(
+    'Rate limit of the token exceeded (RATE_LIMIT_WRITES_PER_MIN, RATE_LIMIT_EXEC_PER_MIN), or its budget of large reads in flight',
+    retry,
+  ),
   500: error('Internal server error (no detail; the log has it)'),
   502: error('A peer (the Salt master or a VPN server) answered with an error'),
   503: error('The store, the master or a VPN server is unavailable or not configured', retry),

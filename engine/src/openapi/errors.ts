@@ -2,8 +2,8 @@
  * The error statuses each operation can answer, from what it is and what its resource declares:
  * the guard (401, 403), the query parsers (400), the lookup (404), body parsing and validation
  * (400, 413, 415, 422), `If-Match` (412), unique fields, restricting references and state rules
- * (409), the rate limits on writes (429), the store (503) and the peers hooks and routes call
- * (502, 503, 504). The HTTP test suite checks every answer it gets against this list
+ * (409), the rate limits on writes and the budget of large reads (429), the store (503) and the
+ * peers hooks and routes call (502, 503, 504). The HTTP test suite checks every answer it gets against this list
  * (test/helpers/openapi-check.ts): a status missing here fails the test that met it.
  */
 import type { CompiledResource } from '../compile/compile';
@@ -72,7 +72,7 @@ export function resourceErrors(args: {
     ...ALWAYS,
     ...OWN[op],
     ...roleErrors(role, args.paramRoles),
-    ...(isWrite(op) ? [429] : []),
+    ...(isWrite(op) || op === 'list' ? [429] : []),
     ...(isWrite(op) && mayConflict(res, op, registry) ? [409] : []),
     ...(callsHooks(res, op) ? PEERS : []),
   ];

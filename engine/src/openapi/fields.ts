@@ -2,7 +2,7 @@
  * Field -> JSON Schema, one table entry per field kind (as compile/zod.ts does for validation),
  * in the four ways a field appears on the wire:
  *
- * - `read`: as the serializer renders it (http/serialize.ts): RFC 1123 dates, secrets masked,
+ * - `read`: as the renderer writes it (http/render): RFC 1123 dates, secrets masked,
  *   media as links, server-set fields `readOnly`, a top-level reference either its id or, with
  *   `embedded`, the target item (a dangling single reference embeds as `null`, ops/read.ts).
  * - `embedded`: inside an embedded item: references stay ids.
@@ -12,7 +12,7 @@
  *   are optional too), lists replaced whole.
  */
 import type { Field, FieldKind, Fields } from '../definition/fields';
-import { MASK } from '../ops/secret-view';
+import { MASK } from '../secrets';
 import { orNull, type Schema } from './schema';
 
 export type FieldMode = 'read' | 'embedded' | 'create' | 'patch';
@@ -119,7 +119,7 @@ function defaultOf(field: Field): { value: unknown } | undefined {
 export function fieldSchema(field: Field, ctx: FieldContext): Schema {
   const read = !isWrite(ctx);
   if (read && field.secret) {
-    // The serializer masks every secret that has a value (http/serialize.ts maskSecrets).
+    // The local API masks every secret that has a value (secrets/view.ts).
     const masked: Schema = {
       const: MASK,
       description: `${field.description ? `${field.description}. ` : ''}Secret: accepted on write, always read back as "${MASK}".`,

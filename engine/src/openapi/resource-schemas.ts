@@ -40,7 +40,7 @@ function itemDescription(res: CompiledResource): string {
   return `${res.def.description} Every field is present unless a projection leaves it out${hidden}; the meta fields and _links always are.`;
 }
 
-/** The item as rendered by the serializer (http/serialize.ts), with `_links`. */
+/** The item as rendered by the serializer (http/render), with `_links`. */
 function itemSchema(res: CompiledResource, registry: Registry, embedded: boolean): Schema {
   const names = schemaNames(res);
   const fields = Object.fromEntries(
@@ -100,7 +100,7 @@ function linksSchema(res: CompiledResource): Schema {
   };
 }
 
-/** A successful write's answer (Eve's bandwidth-saver shape, http/serialize.ts renderWrite). */
+/** A successful write's answer (Eve's bandwidth-saver shape, http/render, mode `write`). */
 function writtenSchema(res: CompiledResource): Schema {
   return {
     type: 'object',

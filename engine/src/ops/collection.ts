@@ -20,12 +20,12 @@ import type { OpsDeps, OpsScope } from './context';
 import { deleteItem, deleteItems } from './delete';
 import { findStored, finishRead, getItem } from './read';
 import { scoped } from './scope';
-import { masked } from './secret-view';
+import { secretFields } from '../secrets';
 import { changeItem, createItems, patchItems, upsertItems } from './write';
 
-/** Items leave the operations with their secrets masked; stored items always carry the meta fields. */
+/** The answer of a write: the stored item with its secrets masked (secrets/view.ts decides reads). */
 function out(s: OpsScope, doc: Doc): AnyItem {
-  return masked(doc, s.res.secretPaths) as AnyItem;
+  return secretFields(s.res.secretPaths).mask(doc) as AnyItem;
 }
 
 async function find(s: OpsScope, args: FindArgs, ctx: CallContext): Promise<AnyItem[]> {

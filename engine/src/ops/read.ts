@@ -1,33 +1,19 @@
 /**
  * Reads: what `GET` returns, for every caller. The soft-delete scope, the default sort, list-hidden
- * fields left out unless projected, `afterRead`, `embedded` references replaced by their items, and
- * secrets masked (or opened for the system principal that asks).
+ * fields left out unless projected, projections (projection.ts), `afterRead`, `embedded` references
+ * replaced by their items, and secrets as secrets/view.ts decides (masked, or opened for the
+ * system principal that asks). The work per document goes in slices (fair/turns.ts).
  */
-import type { CompiledResource } from '../compile/compile';
 import type { CallContext } from '../definition/local-api';
 import type { AnyItem } from '../definition/infer';
 import type { FindArgs, GetOptions } from '../definition/local-api';
 import { NotFound } from '../errors';
+import { mapInSlices } from '../fair/turns';
+import { secretFields, secretView } from '../secrets';
 import type { Doc, Projection } from '../store/port';
 import type { OpsScope } from './context';
+import { readProjection } from './projection';
 import { scoped } from './scope';
-import { masked, revealed } from './secret-view';
-
-/** The store projection: the client's (meta fields always kept), list-hidden fields out unless asked for. */
-export function storeProjection(
-  res: CompiledResource,
-  projection: Projection | undefined,
-  view: 'list' | 'item',
-): Projection | undefined {
-  if (projection && Object.values(projection).includes(1)) {
-    const keep: Projection = { ...projection, _created: 1, _updated: 1, _etag: 1 };
-    if (res.softDelete) keep[res.softDelete.field] = 1;
-    return keep;
-  }
-  const hidden = view === 'list' ? Object.fromEntries(res.hiddenInList.map((f) => [f, 0 as const])) : {};
-  const merged = { ...hidden, ...projection };
-  return Object.keys(merged).length > 0 ? merged : undefined;
-}
 
 /** Replaces the ids of the embedded relations by their (masked) items: null / dropped when missing. */
 async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promise<Doc[]> {
@@ -42,9 +28,9 @@ async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promi
       ids.size === 0
         ? []
         : await s.store.find(rel.to, scoped(target, { _id: { $in: [...ids] } }), {
-            projection: storeProjection(target, undefined, 'item') ?? {},
+            projection: readProjection(target, undefined, 'item').store ?? {},
           });
-    const byId = new Map(found.map((d) => [d._id, masked(d, target.secretPaths)]));
+    const byId = new Map(found.map((d) => [d._id, secretFields(target.secretPaths).mask(d)]));
     // Eve: a dangling single reference embeds as null, a dangling list entry is dropped.
     out = out.map((doc) => {
       const value = doc[field];
@@ -78,22 +64,21 @@ export async function finishRead(
   if (hooks?.afterRead)
     await hooks.afterRead({ docs: docs as AnyItem[], params: o.params ?? {}, view: o.view ?? 'list', ctx });
   const withEmbedded = o.embedded && o.embedded.length > 0 ? await embed(s, docs, o.embedded) : docs;
-  const paths = s.res.secretPaths;
-  if (paths.length === 0) return withEmbedded;
-  if (o.reveal === true && ctx.principal.system === true)
-    return withEmbedded.map((d) => revealed(d, paths, s.secrets));
-  return withEmbedded.map((d) => masked(d, paths));
+  if (s.res.secretPaths.length === 0) return withEmbedded;
+  const view = secretView(s.res.secretPaths, ctx, { box: s.secrets, ...(o.reveal ? { reveal: true } : {}) });
+  return mapInSlices(withEmbedded, view);
 }
 
-/** The stored documents a find matches (no afterRead, no masking): for the operations' own use. */
-export function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
-  const projection = storeProjection(s.res, args.projection, args.view ?? 'list');
-  return s.store.find(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted), {
+/** The stored documents a find matches, projected (no afterRead, no masking): for the operations' own use. */
+export async function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
+  const projection = readProjection(s.res, args.projection, args.view ?? 'list');
+  const docs = await s.store.find(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted), {
     sort: args.sort ?? s.res.def.defaultSort ?? [],
     ...(args.skip ? { skip: args.skip } : {}),
     ...(args.limit ? { limit: args.limit } : {}),
-    ...(projection ? { projection } : {}),
+    ...(projection.store ? { projection: projection.store } : {}),
   });
+  return projection.below ? mapInSlices(docs, projection.below) : docs;
 }
 
 /** One stored item by id (in scope), or 404. */
@@ -102,13 +87,13 @@ export async function getStored(
   id: string,
   o: { showDeleted?: boolean; projection?: Projection } = {},
 ): Promise<Doc> {
-  const projection = storeProjection(s.res, o.projection, 'item');
+  const projection = readProjection(s.res, o.projection, 'item');
   const [doc] = await s.store.find(s.res.name, scoped(s.res, { _id: id }, o.showDeleted), {
     limit: 1,
-    ...(projection ? { projection } : {}),
+    ...(projection.store ? { projection: projection.store } : {}),
   });
   if (!doc) throw new NotFound(`${s.res.itemTitle} "${id}" was not found`);
-  return doc;
+  return projection.below ? projection.below(doc) : doc;
 }
 
 /** `get` of the local API. */

@@ -27,7 +27,7 @@ import { mergeDeep } from './merge';
 import { getStored } from './read';
 import { checkReferences, referenceIssues } from './relations';
 import { scoped } from './scope';
-import { sealSecrets } from './secrets';
+import { sealSecrets } from '../secrets';
 import { PreparedWrites } from './undo';
 import { validateBody, type ValidBody } from './validate';
 

@@ -3175,7 +3175,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description Rate limit of the token exceeded (RATE_LIMIT_WRITES_PER_MIN, RATE_LIMIT_EXEC_PER_MIN) */
+    /** @description Rate limit of the token exceeded (RATE_LIMIT_WRITES_PER_MIN, RATE_LIMIT_EXEC_PER_MIN), or its budget of large reads in flight */
     Error429: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
@@ -3444,6 +3444,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -3533,6 +3534,7 @@ export interface operations {
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
       403: components['responses']['Error403'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -3737,6 +3739,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -3823,6 +3826,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -3968,6 +3972,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -4342,6 +4347,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -4715,6 +4721,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -4801,6 +4808,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -4887,6 +4895,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -5019,6 +5028,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -5311,6 +5321,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -5478,6 +5489,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };
@@ -5811,6 +5823,7 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];
     };

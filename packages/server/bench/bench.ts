@@ -9,6 +9,7 @@
 import { cpus, loadavg } from 'node:os';
 import { systemContext } from '@fleet/engine';
 import { anchorsRound, ANCHOR_SERVERS } from './anchors';
+import { attackLine, attackServer } from './attack';
 import { pinTo, rssMb, treeRssMb, type ApiChild } from './child';
 import { ensureDataset } from './dataset';
 import { withEngine } from './engine';
@@ -31,7 +32,13 @@ const load = () =>
     .join(' ');
 
 /** The scenarios this run measures: the selected ones, and S1s when a ratio needs it. */
-function plan(o: BenchOptions): { defs: ScenarioDef[]; anchors: boolean; rss: boolean; s9: boolean } {
+function plan(o: BenchOptions): {
+  defs: ScenarioDef[];
+  anchors: boolean;
+  rss: boolean;
+  s9: boolean;
+  attack: boolean;
+} {
   const needsBase = ['S1', 'S2', 'S8', 'S10'].some((id) => selected(o, id));
   const defs = SCENARIOS.filter((d) => selected(o, d.id) || (d.id === 'S1s' && needsBase));
   const store = defs.some((d) => d.server === 'seeded');
@@ -40,6 +47,7 @@ function plan(o: BenchOptions): { defs: ScenarioDef[]; anchors: boolean; rss: bo
     anchors: selected(o, 'S1') || selected(o, 'S3'),
     rss: store || selected(o, 'RSS'),
     s9: selected(o, 'S9'),
+    attack: selected(o, 'ATK'),
   };
 }
 
@@ -167,8 +175,34 @@ async function removeBenchTasks(path: string): Promise<number> {
   );
 }
 
+/** One round of the attack row, in one process (ATK1) and with WORKERS=2 (ATK2), each on a fresh server. */
+async function attackRound(o: BenchOptions, path: string, round: number, r: Results): Promise<void> {
+  for (const [id, cluster] of [
+    ['ATK1', false],
+    ['ATK2', true],
+  ] as const) {
+    const f = await attackServer(path, { seconds: o.attackSeconds, viewers: o.attackViewers, cluster });
+    const label = `health under ${o.attackViewers} viewers' worst reads${cluster ? ', WORKERS=2' : ''}`;
+    r.add(id, label, round, {
+      p50: f.p50,
+      p99: f.p99,
+      non2xx: f.bad,
+      errors: f.failed,
+      timeouts: 0,
+      rss: f.rssEnd,
+      rssGrowth: f.rssEnd - f.rssStart,
+    });
+    say(`  round ${round} ${id.padEnd(4)} ${attackLine(f)}`);
+  }
+}
+
 /** Runs the rounds on started servers; resolves the results. */
-async function rounds(o: BenchOptions, p: ReturnType<typeof plan>, servers: Servers): Promise<Results> {
+async function rounds(
+  o: BenchOptions,
+  p: ReturnType<typeof plan>,
+  servers: Servers,
+  seeded: string | undefined,
+): Promise<Results> {
   const r = new Results();
   servers.storeStartsMs.forEach((ms, i) =>
     r.add('START', 'start-up with the whole seeded store (median)', i + 1, {
@@ -188,6 +222,7 @@ async function rounds(o: BenchOptions, p: ReturnType<typeof plan>, servers: Serv
       say(`round ${round} of ${o.rounds} (load average ${load()})`);
       if (p.anchors) await anchorRound(o, round, r);
       await loadRound(o, servers, p.defs, fixtures, round, r);
+      if (p.attack && seeded !== undefined) await attackRound(o, seeded, round, r);
       if (stats === undefined) continue;
       const labels = new Map(s9Rows(o.statDays).map((row) => [row.id, row.label]));
       for (const s of await s9Round(stats.api, o.statDays, o.statRequests)) {
@@ -217,12 +252,15 @@ async function main(): Promise<number> {
       : 'not pinned (no taskset or one core)';
   say(`fleet-api bench ${started.toISOString()}: ${cpus().length} cores (${pinned}); load average ${load()}`);
   say(
-    `${o.rounds} round(s) of ${o.seconds} s per scenario after ${o.warmupSeconds} s of warm-up${o.quick ? ' (quick)' : ''}; scenarios ${p.defs.map((d) => d.id).join(' ')}${p.anchors ? ' + anchors' : ''}${p.s9 ? ' + S9' : ''}`,
+    `${o.rounds} round(s) of ${o.seconds} s per scenario after ${o.warmupSeconds} s of warm-up${o.quick ? ' (quick)' : ''}; scenarios ${p.defs.map((d) => d.id).join(' ')}${p.anchors ? ' + anchors' : ''}${p.s9 ? ' + S9' : ''}${p.attack ? ` + attack (${o.attackSeconds} s)` : ''}`,
   );
-  const servers = await startServers(await files(o, p.defs, p.rss), p.rss ? o.rounds : 0, say);
+  const serverFiles = await files(o, p.defs, p.rss || p.attack);
+  // The attack starts servers of its own on the seeded file: no other one runs beside them.
+  const { seeded: _attacked, ...others } = serverFiles;
+  const servers = await startServers(p.rss ? serverFiles : others, p.rss ? o.rounds : 0, say);
   let r: Results;
   try {
-    r = await rounds(o, p, servers);
+    r = await rounds(o, p, servers, serverFiles.seeded);
   } finally {
     await servers.stopAll();
   }

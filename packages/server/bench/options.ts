@@ -1,13 +1,14 @@
 /**
  * The settings of `pnpm bench`, from the environment: BENCH_ONLY picks scenarios (`S1,S3`; `RSS`
  * for the seeded store's RSS and start-up alone), BENCH_QUICK=1 a short run (1 round of 2 s), and
- * BENCH_ROUNDS / BENCH_SECONDS / BENCH_WARMUP / BENCH_HOSTS / BENCH_ACTIONS / BENCH_BIG_HOSTS
- * override the defaults one by one.
+ * BENCH_ROUNDS / BENCH_SECONDS / BENCH_WARMUP / BENCH_HOSTS / BENCH_ACTIONS / BENCH_BIG_HOSTS /
+ * BENCH_ATTACK_SECONDS / BENCH_ATTACK_VIEWERS override the defaults one by one (`ATK` selects the
+ * attack row, attack.ts).
  */
 
 /** What a run measures and how long. */
 export interface BenchOptions {
-  /** Selected scenario ids (`S1` .. `S10`, `RSS`), upper case; undefined = all. */
+  /** Selected scenario ids (`S1` .. `S10`, `RSS`, `ATK`), upper case; undefined = all. */
   readonly only: ReadonlySet<string> | undefined;
   readonly quick: boolean;
   /** Alternated rounds: each runs every selected scenario once; the table gives medians. */
@@ -23,6 +24,9 @@ export interface BenchOptions {
   /** Days of history of S9, and timed requests of each of its statistics per round. */
   readonly statDays: number;
   readonly statRequests: number;
+  /** Seconds of each attack (ATK1, ATK2), and the viewers sending the worst reads in it. */
+  readonly attackSeconds: number;
+  readonly attackViewers: number;
 }
 
 function envInt(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
@@ -52,6 +56,8 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     bigHosts: envInt(env, 'BENCH_BIG_HOSTS', 100_000),
     statDays: envInt(env, 'BENCH_STAT_DAYS', quick ? 3 : 30),
     statRequests: envInt(env, 'BENCH_STAT_REQUESTS', quick ? 3 : 10),
+    attackSeconds: envInt(env, 'BENCH_ATTACK_SECONDS', quick ? 10 : 60),
+    attackViewers: envInt(env, 'BENCH_ATTACK_VIEWERS', 16),
   };
 }
 

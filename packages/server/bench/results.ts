@@ -14,6 +14,8 @@ export interface Sample {
   readonly timeouts: number;
   /** RSS of the server in MB after the measurement (NaN when unknown). */
   readonly rss: number;
+  /** MB the server's RSS ended above where it started (the attack row). */
+  readonly rssGrowth?: number;
 }
 
 /** The median of the numbers (the lower middle for an even count), NaN for none. */
@@ -63,6 +65,12 @@ export class Results {
     const values = this.samples(id)
       .map((s) => s.rss)
       .filter((v) => !Number.isNaN(v));
+    return values.length === 0 ? Number.NaN : Math.max(...values);
+  }
+
+  /** The largest RSS growth seen (NaN when none was measured). */
+  maxGrowth(id: string): number {
+    const values = this.samples(id).flatMap((s) => (s.rssGrowth === undefined ? [] : [s.rssGrowth]));
     return values.length === 0 ? Number.NaN : Math.max(...values);
   }
 

@@ -2,6 +2,7 @@
  * The table `pnpm bench` prints: one line per row with its medians, and the issue's targets with
  * PASS or FAIL (a missed target is reported, never an exit code).
  */
+import { RSS_GROWTH_MB } from './attack';
 import type { Results } from './results';
 
 /** One target of a row: what it asks, what was measured, whether it holds (undefined: not measured). */
@@ -35,6 +36,8 @@ export const ROW_ORDER = [
   'S9b',
   'S9c',
   'S10',
+  'ATK1',
+  'ATK2',
   'RSS',
   'START',
 ] as const;
@@ -86,6 +89,17 @@ export function judge(r: Results, s9Targets: ReadonlyMap<string, number>): Map<s
       ),
     ]);
   v.set('S10', [ratio('S10', 'S1s', '>= 1.7 x S1s', (x) => x >= 1.7)]);
+  for (const id of ['ATK1', 'ATK2'])
+    v.set(id, [
+      p99(id, 100),
+      check(
+        `RSS back within ${RSS_GROWTH_MB} MB`,
+        r.maxGrowth(id),
+        (x) => x <= RSS_GROWTH_MB,
+        `+${fixed(r.maxGrowth(id))} MB`,
+      ),
+      clean(id),
+    ]);
   v.set('RSS', [check('<= 300 MB', r.maxRss('RSS'), (x) => x <= 300, `${fixed(r.maxRss('RSS'))} MB`)]);
   v.set('START', [
     check(

@@ -1,21 +1,22 @@
 /**
- * The compiled serializer (engine/src/http/item-json.ts) writes the very text of
- * `JSON.stringify(renderItem(...))` / `renderWrite(...)` (serialize.ts, the one definition of an
- * item): over every resource (seeded items and a sample item of each), in list, item and write
- * mode, without and with projections, and over the edge values a stored document can hold
- * (secrets set and null, nested dates, embedded items, media ids, undefined and missing fields).
+ * The renderer's two outputs of one field plan (engine/src/http/render): the text written straight
+ * from the stored document is the JSON of the rendered object, over every resource (seeded items
+ * and a sample item of each), in list, item, embedded and write mode, without and with
+ * projections, and over the edge values a stored document can hold (nested dates, embedded items,
+ * dangling references, media ids, undefined and missing fields); and what the object holds: RFC
+ * 1123 dates, media links, embedded items, related links, the write answer's shape.
  */
 import {
   createEngine,
   createSecretBox,
+  MASK,
   systemContext,
   type CompiledResource,
   type Doc,
   type Engine,
   type Store,
 } from '../../engine/src';
-import { itemJson, type TextMode } from '../../engine/src/http/item-json';
-import { renderItem, renderMediaWith, renderWrite } from '../../engine/src/http/serialize';
+import { renderMediaWith, renderObject, renderText, type RenderMode } from '../../engine/src/http/render';
 import { openSqliteStore } from '../../engine/src/store/sqlite';
 import { allResources, allRouteGroups } from '../../resources';
 import { seedFleet } from '../../packages/server/src/seed';
@@ -75,49 +76,49 @@ afterAll(async () => {
   await store.close();
 });
 
-const MODES: readonly TextMode[] = ['list', 'item', 'write'];
+const MODES: readonly RenderMode[] = ['list', 'item', 'embedded', 'write'];
 
-function expected(
+/** Renders `doc` in every mode both ways; resolves the objects by mode. */
+function expectSameText(
   res: CompiledResource,
   doc: Doc,
-  mode: TextMode,
   projection?: Record<string, 0 | 1>,
-): string {
-  if (mode === 'write') return JSON.stringify(renderWrite(res, doc, engine.registry));
-  return JSON.stringify(
-    renderItem(res, doc, { mode, registry: engine.registry, ...(projection ? { projection } : {}) }),
-  );
-}
-
-function expectSameText(res: CompiledResource, doc: Doc, projection?: Record<string, 0 | 1>): void {
+): Map<RenderMode, Record<string, unknown>> {
+  const objects = new Map<RenderMode, Record<string, unknown>>();
   for (const mode of MODES) {
-    if (projection && mode === 'write') continue;
-    const got = itemJson(res, doc, {
-      mode,
-      registry: engine.registry,
-      ...(projection ? { projection } : {}),
-    });
-    expect({ resource: res.name, id: doc._id, mode, projection, text: got }).toEqual({
+    const o = { mode, registry: engine.registry, ...(projection ? { projection } : {}) };
+    const object = renderObject(res, doc, o);
+    const text = renderText(res, doc, o);
+    expect({ resource: res.name, id: doc._id, mode, projection, text }).toEqual({
       resource: res.name,
       id: doc._id,
       mode,
       projection,
-      text: expected(res, doc, mode, projection),
+      text: JSON.stringify(object),
     });
+    objects.set(mode, object);
   }
+  return objects;
 }
 
 async function storedDocs(res: CompiledResource, limit = 8): Promise<Doc[]> {
   return store.find(res.name, {}, { limit });
 }
 
-describe('item JSON text equals the rendered item', () => {
+describe('the text and the object of one plan are the same item', () => {
   it('covers every resource, with at least one stored item each', async () => {
     const empty: string[] = [];
     for (const res of engine.registry.resources.values()) {
       const docs = await storedDocs(res);
       if (docs.length === 0) empty.push(res.name);
-      for (const doc of docs) expectSameText(res, doc);
+      for (const doc of docs) {
+        expectSameText(res, doc);
+        // Written once more and then taken from the texts already written (same plan, id, etag).
+        const o = { mode: 'list', registry: engine.registry, reuse: true } as const;
+        const text = renderText(res, doc, o);
+        expect(renderText(res, doc, o)).toBe(text);
+        expect(text).toBe(JSON.stringify(renderObject(res, doc, o)));
+      }
     }
     // Resources only the service writes (no create route) may have no sample; the rest must.
     expect(empty.filter((name) => engine.registry.get(name).def.methods.create !== undefined)).toEqual([]);
@@ -140,7 +141,7 @@ describe('item JSON text equals the rendered item', () => {
     }
   });
 
-  it('masks secrets, renders nested dates and keeps nulls, missing and undefined fields as JSON does', async () => {
+  it('renders nested dates and keeps nulls, missing and undefined fields as JSON does', async () => {
     const hosts = engine.registry.get('hosts');
     const [host] = await storedDocs(hosts, 1);
     if (!host) throw new Error('no seeded host');
@@ -166,7 +167,18 @@ describe('item JSON text equals the rendered item', () => {
       },
       Object.fromEntries(Object.entries(host).filter(([k]) => k !== 'status' && k !== '_etag')) as Doc,
     ];
-    for (const doc of variants) expectSameText(hosts, doc);
+    const rendered = variants.map((doc) => expectSameText(hosts, doc).get('item'));
+    // Secrets are written as the local API gives them (it masks them: secrets/view.ts).
+    expect(rendered[0]?.vpnsrv_representation).toMatchObject({ name: 'h', otp_secret: 'sealed-otp' });
+    expect(rendered[2]?.fingerprint_history).toEqual([
+      { added: 'Mon, 05 May 2031 06:07:08 GMT', fingerprint: 'ab"c' },
+    ]);
+    expect(rendered[3]).not.toHaveProperty('heartbeat');
+    expect(rendered[3]).toMatchObject({ last_stateapply: null });
+    expect(rendered[4]).not.toHaveProperty('status');
+    expect(rendered[4]).not.toHaveProperty('_etag');
+    const write = expectSameText(hosts, host).get('write');
+    expect(Object.keys(write ?? {})).toEqual(['_id', '_created', '_updated', '_etag', '_links', '_status']);
     const managers = engine.registry.get('vpn_managers');
     for (const doc of await storedDocs(managers)) {
       expectSameText(managers, doc);
@@ -179,11 +191,23 @@ describe('item JSON text equals the rendered item', () => {
     const nodegroups = await store.find('nodegroups', {}, { limit: 2 });
     const [host] = await storedDocs(hosts, 1);
     if (!host) throw new Error('no seeded host');
-    expectSameText(hosts, { ...host, nodegroups: nodegroups, groups: [], last_action: null });
-    expectSameText(hosts, {
+    const embedded = expectSameText(hosts, { ...host, nodegroups, groups: [], last_action: null }).get(
+      'item',
+    );
+    const first = (embedded?.nodegroups as Record<string, unknown>[] | undefined)?.[0];
+    expect(first).toMatchObject({ _id: nodegroups[0]?._id, _created: expect.stringMatching(/ GMT$/) });
+    expect(first).not.toHaveProperty('_links');
+    const links = embedded?._links as Record<string, unknown>;
+    expect(links).toMatchObject({ parent: { title: 'home', href: '/' }, collection: { href: 'hosts' } });
+    expect((links.related as Record<string, unknown[]>).nodegroups).toHaveLength(nodegroups.length);
+    const dangling = expectSameText(hosts, {
       ...host,
       nodegroups: [nodegroups[0], 'plain-id', null] as unknown[],
       vpn_organization: 'org-1',
+    }).get('list');
+    expect((dangling?.nodegroups as unknown[]).slice(1)).toEqual(['plain-id', null]);
+    expect(dangling?._links).toMatchObject({
+      related: { vpn_organization: { href: 'vpn_organizations/org-1' } },
     });
     const files = engine.registry.get('files');
     const [file] = await storedDocs(files, 1);
@@ -194,9 +218,13 @@ describe('item JSON text equals the rendered item', () => {
       _updated: new Date(0),
       _etag: 'e',
     };
-    expectSameText(files, { ...fileDoc, data: 'media-id-1' });
+    expect(expectSameText(files, { ...fileDoc, data: 'media-id-1' }).get('item')?.data).toBe(
+      '/api/media/media-id-1',
+    );
     renderMediaWith(engine.registry, (id) => `/api/media/${id}?expires=1&signature=s`);
-    expectSameText(files, { ...fileDoc, data: 'media-id-2' });
+    expect(expectSameText(files, { ...fileDoc, data: 'media-id-2' }).get('list')?.data).toBe(
+      '/api/media/media-id-2?expires=1&signature=s',
+    );
     expectSameText(files, { ...fileDoc, data: null });
   });
 
@@ -207,5 +235,12 @@ describe('item JSON text equals the rendered item', () => {
       const page = await engine.runtime.resources.get(res.name).list({ page: 1, maxResults: 5 }, ctx);
       for (const item of page.items) expectSameText(res, item);
     }
+    const [manager] = (
+      await engine.runtime.resources.get('vpn_managers').list({ page: 1, maxResults: 1 }, ctx)
+    ).items;
+    if (!manager) throw new Error('no VPN manager');
+    expect(
+      renderObject(engine.registry.get('vpn_managers'), manager, { mode: 'item', registry: engine.registry }),
+    ).toMatchObject({ password: MASK });
   });
 });
