@@ -1,24 +1,33 @@
 /**
- * `/api/health` keeps answering while four viewers send, back to back, the worst queries the API
- * accepts (issue 8): each is just inside the work budget (docs/limits.md), so each answers 200,
- * and no one of them may hold the server for long. Before the budget, one of these froze every
- * other request for seconds (a sort of 300,000 actions: 3.2 s, four at once: 11 s).
+ * `/api/health` keeps answering while sixteen viewers, four to a token, send back to back the
+ * worst reads the API accepts: in-memory sorts and patterns just inside the work budget
+ * (docs/limits.md), 1,000-item pages, 200 dotted paths projected over them. Every attacker request
+ * is answered: 2xx, or 400 / 429 in the error shape (a 429 with `Retry-After`: a token's large
+ * reads past its budget). How fast is the bench's question (`pnpm bench`, the attack row); the
+ * order of events under a streamed page is test/http/fair-reads.test.ts's.
  */
 import type { Doc } from '../../engine/src';
 import { etagOf } from '../../engine/src/ops/etag';
-import { auth, hostDoc, startTestServer, type TestServer } from '../helpers';
+import { hostDoc, startTestServer, TOKENS, type TestServer } from '../helpers';
 
 const HOSTS = 5_000;
 /** Below the 50,000 rows SQLite may visit per statement: an unindexed filter is accepted and scans all. */
 const ACTIONS = 20_000;
-/** How long the viewers keep sending at least. */
-const ATTACK_MS = 2_000;
 /** Health checks made while the viewers send (however slow the machine: the viewers wait for them). */
 const CHECKS = 8;
+/** Four viewer tokens, each sending from four clients at once. */
+const VIEWERS = Array.from({ length: 4 }, (_, i) => `test-attack-viewer-${i}-0123456789`);
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({
+    env: {
+      API_TOKENS: [
+        `admin=${TOKENS.admin}:admin`,
+        ...VIEWERS.map((token, i) => `attacker${i}=${token}:viewer`),
+      ].join(','),
+    },
+  });
   const at = new Date('2026-01-01T00:00:00Z');
   const meta = (doc: Record<string, unknown> & { _id: string }): Doc => {
     const out: Doc = { ...doc, _created: at, _updated: at };
@@ -53,8 +62,10 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+const dotted = (top: string) =>
+  Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`${top}.k${i}`, 1]));
 
-/** The heaviest requests a viewer may send that the budget still accepts. */
+/** The heaviest requests a viewer may send that the API still answers. */
 const WORST = [
   // Every host decoded and sorted in memory (no index on a grain).
   `/api/hosts?sort=-grain.osfullname,grain.num_cpus&max_results=1000`,
@@ -64,40 +75,59 @@ const WORST = [
   `/api/hosts?where=${q({ 'grain.osfullname': { $regex: `${'.*'.repeat(40)}=` } })}&max_results=1000`,
   // An unindexed filter on actions: every row visited by SQLite (within its 50,000).
   `/api/actions?where=${q({ user: 'nobody', return: { $exists: true } })}&max_results=1000`,
+  // 200 dotted paths (the most a projection takes) over 1,000 hosts and 1,000 actions.
+  `/api/hosts?max_results=1000&projection=${q(dotted('grain'))}`,
+  `/api/actions?max_results=1000&projection=${q(dotted('args'))}`,
+  // Plain 1,000-item pages.
+  `/api/hosts?max_results=1000`,
+  `/api/actions?max_results=1000`,
 ];
 
-describe('/api/health under four viewers sending the worst accepted queries', () => {
-  test('every health check answers 200 promptly, and every attack answers 200', async () => {
-    const until = Date.now() + ATTACK_MS;
-    const statuses: number[] = [];
+interface Answer {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  readonly body: unknown;
+}
+
+/** 2xx, or 400 / 429 in the error shape naming its code (a 429 with Retry-After). */
+function allowed(a: Answer): boolean {
+  if (a.status >= 200 && a.status < 300) return true;
+  if (a.status !== 400 && a.status !== 429) return false;
+  if (a.status === 429 && !/^[1-9]\d*$/.test(a.retryAfter ?? '')) return false;
+  const body = a.body as { _status?: unknown; _error?: { code?: unknown; message?: unknown } };
+  return body._status === 'ERR' && body._error?.code === a.status && typeof body._error.message === 'string';
+}
+
+describe('/api/health under sixteen viewers sending the worst accepted reads', () => {
+  test('every health check answers 200, and every attack is answered: 2xx, or 400 / 429 in the error shape', async () => {
+    const answers: Answer[] = [];
     let probing = true;
     // The viewers keep sending until the prober is done: every check is made under attack.
-    const viewer = async (path: string) => {
-      while (probing) statuses.push((await s.request.get(path).set(auth('viewer'))).status);
+    const viewer = async (token: string, first: number) => {
+      for (let i = first; probing; i += 1) {
+        const res = await s.request
+          .get(WORST[i % WORST.length] ?? '')
+          .set({ Authorization: `Bearer ${token}` });
+        answers.push({ status: res.status, retryAfter: res.headers['retry-after'], body: res.body });
+      }
     };
-    const healthMs: number[] = [];
+    const health: number[] = [];
     const prober = async () => {
-      while (healthMs.length < CHECKS || Date.now() < until) {
-        const started = performance.now();
-        const res = await s.request.get('/api/health');
-        healthMs.push(performance.now() - started);
-        expect(res.status).toBe(200);
-        await new Promise((r) => setTimeout(r, 20));
+      while (health.length < CHECKS || answers.length < WORST.length * 2) {
+        health.push((await s.request.get('/api/health')).status);
+        await new Promise((r) => setImmediate(r));
       }
       probing = false;
     };
-    await Promise.all([...WORST.map(viewer), prober()]);
-    expect(statuses.length).toBeGreaterThanOrEqual(WORST.length);
-    expect(statuses.filter((st) => st !== 200)).toEqual([]);
-    healthMs.sort((a, b) => a - b);
-    const p50 = healthMs[Math.floor(healthMs.length / 2)] ?? 0;
-    const worst = healthMs[healthMs.length - 1] ?? 0;
+    const viewers = VIEWERS.flatMap((token) => [0, 1, 2, 3].map((k) => viewer(token, k * 2)));
+    await Promise.all([...viewers, prober()]);
+    expect(health.filter((status) => status !== 200)).toEqual([]);
+    expect(answers.filter((a) => !allowed(a))).toEqual([]);
+    const statuses = new Map<number, number>();
+    for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
     process.stdout.write(
-      `health under load: ${healthMs.length} checks, median ${p50.toFixed(0)} ms, worst ${worst.toFixed(0)} ms; ${statuses.length} attacks\n`,
+      `health under load: ${health.length} checks; attacks answered ${[...statuses].map(([st, n]) => `${n} x ${st}`).join(', ')}\n`,
     );
-    expect(healthMs.length).toBeGreaterThanOrEqual(CHECKS);
-    // Generous against a loaded CI machine (other test files run beside this one): the budget of
-    // any request is about 1 s (docs/limits.md); before it, one such query held the loop 3-11 s.
-    expect(worst).toBeLessThan(2000);
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
   });
 });

@@ -15,6 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startServer } from '../src/boot';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
+import { attackReads } from './attack';
 import { ensureDataset } from './dataset';
 import { hostileRequests, type Answer, type Attack } from './hostile';
 
@@ -30,7 +31,13 @@ function envInt(name: string, dflt: number): number {
   return n;
 }
 
-/** The hostile queries of issue 8, each a path a viewer may send. */
+/** A short name of an attack read: its path and query, decoded, cut at 34 characters. */
+function attackName(path: string): string {
+  const text = decodeURIComponent(path).replace(/^\/api\//, '');
+  return text.length > 34 ? `${text.slice(0, 33)}…` : text;
+}
+
+/** The hostile queries, each a path a viewer may send. */
 function queries(): [string, string][] {
   const nestedIn = `{"_id":{"$in":${'['.repeat(7000)}${']'.repeat(7000)}}}`;
   return [
@@ -54,6 +61,8 @@ function queries(): [string, string][] {
       'hosts where grain $regex (in memory)',
       `/api/hosts?where=${q({ 'grain.osfullname': { $regex: 'nomatch$' } })}&max_results=1`,
     ],
+    // The reads of the attack row (attack.ts): 1,000-item pages, 200 dotted paths, in-memory work.
+    ...attackReads().map((path, i): [string, string] => [`attack ${i + 1}: ${attackName(path)}`, path]),
     // Barely encoded: percent-encoding would push it past Node's 16 KB request head (a 431).
     ['$in nested 7,000 deep', `/api/hosts?where=${nestedIn}`],
     ['sort with 2,001 terms', `/api/hosts?sort=${Array.from({ length: 2001 }, () => '_id').join(',')}`],

@@ -4,7 +4,6 @@
  * one is written as it is rendered (chunked), its items in slices of about 8 ms with other
  * requests served between two slices, and no more of it in memory than the socket holds.
  */
-import { once } from 'node:events';
 import type { Response } from 'express';
 import type { CompiledResource } from '../../compile/compile';
 import { Slices } from '../../fair/turns';
@@ -34,10 +33,22 @@ class Stream {
     if (this.resp.destroyed) return false;
     const text = this.first ? items : `,${items}`;
     this.first = false;
-    if (text !== '' && !this.resp.write(text, 'utf8'))
-      await Promise.race([once(this.resp, 'drain'), once(this.resp, 'close')]);
+    if (text !== '' && !this.resp.write(text, 'utf8')) await drained(this.resp);
     return !this.resp.destroyed;
   }
+}
+
+/** Resolves once the socket takes more (`drain`) or is gone (`close`). */
+function drained(resp: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      resp.off('drain', done);
+      resp.off('close', done);
+      resolve();
+    };
+    resp.on('drain', done);
+    resp.on('close', done);
+  });
 }
 
 /** Starts a streamed 200 answer with the page's head (headers set by the caller stay). */

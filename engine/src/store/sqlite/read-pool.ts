@@ -25,6 +25,9 @@ export interface ReadOffload {
  */
 export const DEFAULT_READ_OFFLOAD: ReadOffload = { workers: 2, minRows: 2000 };
 
+/** A thread with nothing to do for this long stops. */
+const IDLE_MS = 10_000;
+
 type Pending = { resolve: (answer: ReadAnswer & { ok: true }) => void; reject: (err: Error) => void };
 
 /** The worker's script: TypeScript runs through tsx when this module is TypeScript itself. */
@@ -37,6 +40,7 @@ function workerScript(): { source: string } {
 /** One thread and the reads it has not answered yet. */
 class ReadThread {
   readonly pending = new Map<number, Pending>();
+  private idle: NodeJS.Timeout | undefined;
   private readonly worker: Worker;
   dead = false;
 
@@ -53,6 +57,7 @@ class ReadThread {
   }
 
   send(request: ReadRequest, pending: Pending): void {
+    clearTimeout(this.idle);
     this.pending.set(request.id, pending);
     this.worker.postMessage(request);
   }
@@ -66,6 +71,8 @@ class ReadThread {
     const pending = this.pending.get(answer.id);
     if (pending === undefined) return;
     this.pending.delete(answer.id);
+    // An idle thread goes, and the memory its heavy reads grew with it (the next read starts one).
+    if (this.pending.size === 0) this.idle = setTimeout(() => void this.stop(), IDLE_MS).unref();
     if (answer.ok) pending.resolve(answer);
     else pending.reject(fromWire(answer.error));
   }
