@@ -6,7 +6,7 @@
  * token past its share waiting is refused with 429 and `Retry-After`.
  */
 import { HttpError } from '../../engine/src';
-import { Admission, readCost, type Ticket } from '../../engine/src/fair/admission';
+import { ReadAdmission, readCost, type Ticket } from '../../engine/src/fair/admission';
 import { mapInSlices, nextTurn, setSliceMs } from '../../engine/src/fair/turns';
 
 describe('turns of the loop', () => {
@@ -66,7 +66,7 @@ describe('admission of large reads', () => {
   });
 
   test('a read of one unit is never held, whatever is in flight', async () => {
-    const gate = new Admission(limits);
+    const gate = new ReadAdmission(limits);
     const held = await Promise.all([gate.admit('a', 10), gate.admit('b', 10)]);
     for (let i = 0; i < 50; i += 1) (await gate.admit('a', 1)).release();
     expect(gate.load()).toEqual({ inFlight: 20, waiting: 0 });
@@ -75,7 +75,7 @@ describe('admission of large reads', () => {
   });
 
   test("a token's reads past its budget wait, then past its queue are refused with 429 and Retry-After", async () => {
-    const gate = new Admission(limits);
+    const gate = new ReadAdmission(limits);
     const first = await gate.admit('viewer', 10);
     const admitted: string[] = [];
     const second = gate.admit('viewer', 10).then((t) => (admitted.push('second'), t));
@@ -100,7 +100,7 @@ describe('admission of large reads', () => {
 
   test('waiting reads are admitted in turn across tokens: a busy token does not starve another', async () => {
     // One large read at a time in the process.
-    const gate = new Admission({ ...limits, total: 10 });
+    const gate = new ReadAdmission({ ...limits, total: 10 });
     const order: string[] = [];
     const admit = (token: string, label: string): Promise<Ticket> =>
       gate.admit(token, 10).then((t) => (order.push(label), t));
@@ -120,7 +120,7 @@ describe('admission of large reads', () => {
   });
 
   test("a token at its own budget waits while another token's read takes the free room", async () => {
-    const gate = new Admission(limits);
+    const gate = new ReadAdmission(limits);
     const order: string[] = [];
     const admit = (token: string, label: string): Promise<Ticket> =>
       gate.admit(token, 10).then((t) => (order.push(label), t));
@@ -139,7 +139,7 @@ describe('admission of large reads', () => {
   });
 
   test('a read larger than the budget runs alone, and a release twice counts once', async () => {
-    const gate = new Admission(limits);
+    const gate = new ReadAdmission(limits);
     const huge = await gate.admit('a', 50);
     expect(gate.load().inFlight).toBe(10);
     huge.release();

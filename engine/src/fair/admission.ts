@@ -1,7 +1,7 @@
 /**
  * Large reads are admitted by their cost, per token and per process. A read costs one unit per
  * 100 items it asks for (`max_results`); a read of one unit (a page of up to 100 items, the
- * default 25) is never held. Larger ones run while their token has at most
+ * default 25) is never held, only started on a turn of the loop. Larger ones run while their token has at most
  * {@link AdmissionLimits.perToken} units in flight and the process at most
  * {@link AdmissionLimits.total}; past that they wait, and past {@link AdmissionLimits.queuePerToken}
  * units waiting for one token the read is refused with 429 and `Retry-After`. Waiting reads are
@@ -64,12 +64,16 @@ export class ReadAdmission {
   constructor(readonly limits: AdmissionLimits = DEFAULT_ADMISSION) {}
 
   /**
-   * Admits a read of `cost` units by `token`: at once (on the next turn of the loop) when the
-   * budgets allow, after the reads ahead of it otherwise; throws 429 when the token already has
-   * its share waiting.
+   * Admits a read of `cost` units by `token`: on the next turn of the loop when the budgets allow
+   * (a read of one unit always), after the reads ahead of it otherwise; throws 429 when the token
+   * already has its share waiting. Every read starts on a turn of its own: the first stretch of
+   * its work (the store's, unsliced) never runs beside another read's in one iteration of the loop.
    */
   async admit(token: string, cost: number): Promise<Ticket> {
-    if (cost <= 1) return FREE;
+    if (cost <= 1) {
+      await nextTurn();
+      return FREE;
+    }
     const c = Math.min(cost, this.limits.perToken, this.limits.total);
     const state = this.stateOf(token);
     if (state.queue.length === 0 && this.fits(state, c)) this.take(state, c);

@@ -1,6 +1,6 @@
 /**
  * Reads: what `GET` returns, for every caller. The soft-delete scope, the default sort, list-hidden
- * fields left out unless projected, projections (projection.ts), `afterRead`, `embedded` references
+ * fields left out unless projected (projection.ts), `afterRead`, `embedded` references
  * replaced by their items, and secrets as secrets/view.ts decides (masked, or opened for the
  * system principal that asks). The work per document goes in slices (fair/turns.ts).
  */
@@ -12,7 +12,7 @@ import { mapInSlices } from '../fair/turns';
 import { secretFields, secretView } from '../secrets';
 import type { Doc, Projection } from '../store/port';
 import type { OpsScope } from './context';
-import { readProjection } from './projection';
+import { storeProjection } from './projection';
 import { scoped } from './scope';
 
 /** Replaces the ids of the embedded relations by their (masked) items: null / dropped when missing. */
@@ -28,7 +28,7 @@ async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promi
       ids.size === 0
         ? []
         : await s.store.find(rel.to, scoped(target, { _id: { $in: [...ids] } }), {
-            projection: readProjection(target, undefined, 'item').store ?? {},
+            projection: storeProjection(target, undefined, 'item') ?? {},
           });
     const byId = new Map(found.map((d) => [d._id, secretFields(target.secretPaths).mask(d)]));
     // Eve: a dangling single reference embeds as null, a dangling list entry is dropped.
@@ -69,16 +69,15 @@ export async function finishRead(
   return mapInSlices(withEmbedded, view);
 }
 
-/** The stored documents a find matches, projected (no afterRead, no masking): for the operations' own use. */
-export async function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
-  const projection = readProjection(s.res, args.projection, args.view ?? 'list');
-  const docs = await s.store.find(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted), {
+/** The stored documents a find matches (no afterRead, no masking): for the operations' own use. */
+export function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
+  const projection = storeProjection(s.res, args.projection, args.view ?? 'list');
+  return s.store.find(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted), {
     sort: args.sort ?? s.res.def.defaultSort ?? [],
     ...(args.skip ? { skip: args.skip } : {}),
     ...(args.limit ? { limit: args.limit } : {}),
-    ...(projection.store ? { projection: projection.store } : {}),
+    ...(projection ? { projection } : {}),
   });
-  return projection.below ? mapInSlices(docs, projection.below) : docs;
 }
 
 /** One stored item by id (in scope), or 404. */
@@ -87,13 +86,13 @@ export async function getStored(
   id: string,
   o: { showDeleted?: boolean; projection?: Projection } = {},
 ): Promise<Doc> {
-  const projection = readProjection(s.res, o.projection, 'item');
+  const projection = storeProjection(s.res, o.projection, 'item');
   const [doc] = await s.store.find(s.res.name, scoped(s.res, { _id: id }, o.showDeleted), {
     limit: 1,
-    ...(projection.store ? { projection: projection.store } : {}),
+    ...(projection ? { projection } : {}),
   });
   if (!doc) throw new NotFound(`${s.res.itemTitle} "${id}" was not found`);
-  return projection.below ? projection.below(doc) : doc;
+  return doc;
 }
 
 /** `get` of the local API. */

@@ -6,7 +6,7 @@
  * objects and arrays on the way to a changed value are copied: the document given is never
  * changed, and is returned as it is when nothing changed.
  */
-import { isRecord, pathTree, type PathTree } from '../ops/path-tree';
+import { isRecord, pathTree, type PathTree } from '../query/path-tree';
 
 /** The tree of a resource's secret paths. */
 export type SecretTree = PathTree;

@@ -8,7 +8,7 @@ import type { CompiledResource } from '../../compile/compile';
 import type { Registry } from '../../compile/registry';
 import type { Doc, Projection } from '../../store/port';
 import { renderDates } from '../dates';
-import { isRecord } from '../../ops/path-tree';
+import { isRecord } from '../../query/path-tree';
 import { compilePlan, dateText, META, type ItemPlan, type RenderMode } from './plan';
 import { textOf } from './texts';
 

@@ -14,7 +14,7 @@
 import type { CompiledResource } from '../../compile/compile';
 import type { Registry } from '../../compile/registry';
 import type { Doc, Projection } from '../../store/port';
-import { isRecord } from '../../ops/path-tree';
+import { isRecord } from '../../query/path-tree';
 import { formatHttpDate, renderDates } from '../dates';
 import { mediaHrefFor } from './media';
 
