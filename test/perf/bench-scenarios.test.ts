@@ -1,8 +1,8 @@
 /**
  * `pnpm bench`'s scenarios are runnable: on a tiny seeded store (60 hosts, 300 actions, the
  * default 24 host-list snapshots, and a small tree of the graph bench's groups), every load
- * scenario's request and every timed statistics request answers 2xx, with the fixtures found the
- * way the bench finds them. And the table's arithmetic: medians, per-round ratios, verdicts, and
+ * scenario's request, every timed statistics request and every read of the attack row answers
+ * 2xx, with the fixtures found the way the bench finds them. And the table's arithmetic: medians, per-round ratios, verdicts, and
  * the parsing of the shared anchors' table. No timing is asserted (speed lives in the bench).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from '../../packages/server/src/boot'
 import { loadConfig } from '../../packages/server/src/config';
 import { seedFleet } from '../../packages/server/src/seed';
 import { parseAnchors } from '../../packages/server/bench/anchors';
+import { attackReads } from '../../packages/server/bench/attack';
 import { withEngine } from '../../packages/server/bench/engine';
 import { findFixtures } from '../../packages/server/bench/fixtures';
 import { seedGroups } from '../../packages/server/bench/graph';
@@ -120,6 +121,33 @@ test("the table: medians, ratios of the same round, and the issue's verdicts", (
     false,
     undefined,
   ]);
+});
+
+test('every read of the attack row answers 2xx', async () => {
+  for (const path of attackReads()) {
+    const res = await send('GET', path);
+    expect([decodeURIComponent(path), res.status]).toEqual([decodeURIComponent(path), 200]);
+  }
+});
+
+test("the attack row's verdicts: health p99, RSS back, every answer allowed", () => {
+  const r = new Results();
+  const sample = (p99: number, rssGrowth: number, non2xx: number): Sample => ({
+    p50: 1,
+    p99,
+    non2xx,
+    errors: 0,
+    timeouts: 0,
+    rss: 300,
+    rssGrowth,
+  });
+  r.add('ATK1', 'ATK1', 1, sample(90, 20, 0));
+  r.add('ATK2', 'ATK2', 1, sample(150, 20, 0));
+  r.add('ATK2', 'ATK2', 2, sample(80, 60, 1));
+  const v = judge(r, new Map());
+  expect(v.get('ATK1')?.map((x) => x.pass)).toEqual([true, true, true]);
+  // p99 is the median of the rounds (80 and 150: 80); RSS growth the largest; answers summed.
+  expect(v.get('ATK2')?.map((x) => x.pass)).toEqual([true, false, false]);
 });
 
 test("the anchors' table as run.sh prints it", () => {
