@@ -89,17 +89,20 @@ export function judge(r: Results, s9Targets: ReadonlyMap<string, number>): Map<s
       ),
     ]);
   v.set('S10', [ratio('S10', 'S1s', '>= 1.7 x S1s', (x) => x >= 1.7)]);
-  for (const id of ['ATK1', 'ATK2'])
+  const growth = (x: number) => (Number.isNaN(x) ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(0)} MB`);
+  for (const id of ['ATK1', 'ATK2']) {
+    const bad = r.sum(id, 'non2xx') + r.sum(id, 'errors');
     v.set(id, [
       p99(id, 100),
       check(
         `RSS back within ${RSS_GROWTH_MB} MB`,
         r.maxGrowth(id),
         (x) => x <= RSS_GROWTH_MB,
-        `+${fixed(r.maxGrowth(id))} MB`,
+        growth(r.maxGrowth(id)),
       ),
-      clean(id),
+      check('all 2xx / 400 / 429', r.has(id) ? bad : Number.NaN, (x) => x === 0, String(bad)),
     ]);
+  }
   v.set('RSS', [check('<= 300 MB', r.maxRss('RSS'), (x) => x <= 300, `${fixed(r.maxRss('RSS'))} MB`)]);
   v.set('START', [
     check(
