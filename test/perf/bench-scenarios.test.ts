@@ -2,8 +2,10 @@
  * `pnpm bench`'s scenarios are runnable: on a tiny seeded store (60 hosts, 300 actions, the
  * default 24 host-list snapshots, and a small tree of the graph bench's groups), every load
  * scenario's request, every timed statistics request and every read of the attack row answers
- * 2xx, with the fixtures found the way the bench finds them. And the table's arithmetic: medians, per-round ratios, verdicts, and
- * the parsing of the shared anchors' table. No timing is asserted (speed lives in the bench).
+ * 2xx, with the fixtures found the way the bench finds them; a short attack runs end to end with
+ * the attack row's own tokens, prober and answer check. And the table's arithmetic: medians,
+ * per-round ratios, verdicts, what the attack counts as an allowed answer, and the parsing of the
+ * shared anchors' table. No timing is asserted (speed lives in the bench).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,13 @@ import { startServer, type RunningServer } from '../../packages/server/src/boot'
 import { loadConfig } from '../../packages/server/src/config';
 import { seedFleet } from '../../packages/server/src/seed';
 import { parseAnchors } from '../../packages/server/bench/anchors';
-import { attackReads } from '../../packages/server/bench/attack';
+import {
+  allowedAnswer,
+  ATTACK_ADMIN,
+  attackEnv,
+  attackReads,
+  runAttack,
+} from '../../packages/server/bench/attack';
 import { withEngine } from '../../packages/server/bench/engine';
 import { findFixtures } from '../../packages/server/bench/fixtures';
 import { seedGroups } from '../../packages/server/bench/graph';
@@ -21,7 +29,10 @@ import { SCENARIOS, type Fixtures } from '../../packages/server/bench/scenarios'
 import { requests } from '../../packages/server/bench/statistics';
 import { judge } from '../../packages/server/bench/table';
 
-const TOKEN = 'bench-scenarios-token-0123456789';
+/** The attack row's admin token: the server takes the attack row's tokens (attackEnv). */
+const TOKEN = ATTACK_ADMIN;
+/** Viewers of the short attack. */
+const ATTACKERS = 2;
 const SECRET_KEY = 'bench-scenarios-secret-0123456789';
 
 let dir: string;
@@ -35,14 +46,7 @@ beforeAll(async () => {
     await seedFleet(runtime, { hosts: 60, actions: 300, seed: 1 });
     await seedGroups(runtime, { containers: 2, perContainer: 2, shared: 2, rules: 8 });
   });
-  const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path}`,
-    API_TOKENS: `bench=${TOKEN}:admin`,
-    SECRET_KEY,
-    LOG_LEVEL: 'warn',
-  };
+  const env = { ...attackEnv(path, ATTACKERS), PORT: '0', HOST: '127.0.0.1', SECRET_KEY };
   server = await startServer(loadConfig(env), { cwd: dir });
   fixtures = await findFixtures(TOKEN, server.url, server.url);
 });
@@ -128,6 +132,49 @@ test('every read of the attack row answers 2xx', async () => {
     const res = await send('GET', path);
     expect([decodeURIComponent(path), res.status]).toEqual([decodeURIComponent(path), 200]);
   }
+});
+
+test('a short attack runs end to end: every health check and every attack answered, none outside the allowed', async () => {
+  const api = {
+    url: server.url,
+    serverPid: process.pid,
+    coldStartMs: 0,
+    exited: () => undefined,
+    stop: () => Promise.resolve(),
+    output: () => '',
+  };
+  const f = await runAttack(api, { seconds: 1, viewers: ATTACKERS, cluster: false });
+  expect({ failedChecks: f.failedChecks, bad: f.bad, failed: f.failed, firstBad: f.firstBad }).toEqual({
+    failedChecks: 0,
+    bad: 0,
+    failed: 0,
+    firstBad: undefined,
+  });
+  expect(f.checks).toBeGreaterThan(0);
+  expect(f.statuses.get(200)).toBeGreaterThan(0);
+  expect([f.p50, f.p99, f.worst, f.rssStart, f.rssEnd].every(Number.isFinite)).toBe(true);
+});
+
+test('what the attack counts as an allowed answer: 2xx, or 400 / 429 in the error shape (429 with Retry-After)', () => {
+  const error = (code: number) => JSON.stringify({ _status: 'ERR', _error: { code, message: 'no' } });
+  const retry = (value: string) => new Headers({ 'retry-after': value });
+  const none = new Headers();
+  expect([
+    allowedAnswer(200, none, '{}'),
+    allowedAnswer(204, none, ''),
+    allowedAnswer(400, none, error(400)),
+    allowedAnswer(429, retry('2'), error(429)),
+  ]).toEqual([true, true, true, true]);
+  expect([
+    allowedAnswer(429, none, error(429)),
+    allowedAnswer(429, retry('0'), error(429)),
+    allowedAnswer(429, retry('soon'), error(429)),
+    allowedAnswer(400, none, error(422)),
+    allowedAnswer(400, none, '<html>Bad Request</html>'),
+    allowedAnswer(404, none, error(404)),
+    allowedAnswer(500, none, error(500)),
+    allowedAnswer(503, retry('10'), error(503)),
+  ]).toEqual([false, false, false, false, false, false, false, false]);
 });
 
 test("the attack row's verdicts: health p99, RSS back, every answer allowed", () => {

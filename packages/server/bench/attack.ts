@@ -120,11 +120,14 @@ function probe(url: string, seconds: number): Promise<Check[]> {
   });
 }
 
-/** Whether an attacker's answer is one the target allows. */
-function allowed(status: number, headers: Headers, text: string): boolean {
+/**
+ * Whether an attacker's answer is one the target allows: 2xx, or 400 / 429 in the error shape
+ * naming its own code (a 429 with a `Retry-After` of whole seconds, at least one).
+ */
+export function allowedAnswer(status: number, headers: Headers, text: string): boolean {
   if (status >= 200 && status < 300) return true;
   if (status !== 400 && status !== 429) return false;
-  if (status === 429 && !/^\d+$/.test(headers.get('retry-after') ?? '')) return false;
+  if (status === 429 && !/^[1-9]\d*$/.test(headers.get('retry-after') ?? '')) return false;
   try {
     const body = JSON.parse(text) as { _status?: unknown; _error?: { code?: unknown; message?: unknown } };
     return body._status === 'ERR' && body._error?.code === status && typeof body._error.message === 'string';
@@ -168,7 +171,7 @@ export async function runAttack(
         const res = await fetch(`${api.url}${path}`, { headers });
         const text = await res.text();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (!allowed(res.status, res.headers, text)) {
+        if (!allowedAnswer(res.status, res.headers, text)) {
           bad += 1;
           firstBad ??= `${res.status} ${decodeURIComponent(path).slice(0, 80)}: ${text.slice(0, 200)}`;
         }
