@@ -11,7 +11,7 @@ import { defineResource } from '../../engine/src/definition/define';
 import { type Log } from '../../engine/src/log';
 import { f } from '../../engine/src/definition/fields';
 import { createEngine, systemContext } from '../../engine/src/engine';
-import { createSecretBox } from '../../engine/src/ops/secrets';
+import { createSecretBox } from '../../engine/src/secrets';
 import { liveSuite, openThrowaway, throwawayName, withDatabase, MONGO_URL } from './mongo-live';
 
 const ITEMS = 200_000;

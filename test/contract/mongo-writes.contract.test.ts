@@ -12,7 +12,7 @@ import { f } from '../../engine/src/definition/fields';
 import { Conflict, PreconditionFailed } from '../../engine/src/errors';
 import { SYSTEM } from '../../engine/src/engine';
 import { createLocalApi } from '../../engine/src/ops/collection';
-import { createSecretBox } from '../../engine/src/ops/secrets';
+import { createSecretBox } from '../../engine/src/secrets';
 import type { MongoStore } from '../../engine/src/store/mongo';
 import type { Store } from '../../engine/src/store/port';
 import { liveSuite, openThrowaway } from './mongo-live';

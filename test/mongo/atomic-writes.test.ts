@@ -15,7 +15,7 @@ import { f } from '../../engine/src/definition/fields';
 import { Conflict, PreconditionFailed } from '../../engine/src/errors';
 import { SYSTEM } from '../../engine/src/engine';
 import { createLocalApi } from '../../engine/src/ops/collection';
-import { createSecretBox } from '../../engine/src/ops/secrets';
+import { createSecretBox } from '../../engine/src/secrets';
 import { MongoStore, TRANSACTION_RETRY_MS } from '../../engine/src/store/mongo';
 import type { BatchWrite, Doc } from '../../engine/src/store/port';
 import { recordingDb } from './helpers/recording-db';

@@ -10,7 +10,7 @@ import { defineResource } from '../../engine/src/definition/define';
 import { type Log } from '../../engine/src/log';
 import { f } from '../../engine/src/definition/fields';
 import { BadRequest, ServiceUnavailable } from '../../engine/src/errors';
-import { createSecretBox } from '../../engine/src/ops/secrets';
+import { createSecretBox } from '../../engine/src/secrets';
 import { BACKFILL_BATCH, BackgroundTasks, MongoStore } from '../../engine/src/store/mongo';
 import { recordingDb } from './helpers/recording-db';
 

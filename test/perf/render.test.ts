@@ -32,7 +32,7 @@ beforeAll(async () => {
     definitions: allResources,
     routeGroups: allRouteGroups,
     store,
-    secrets: createSecretBox('item-json-test-key-0123456789'),
+    secrets: createSecretBox('render-test-key-0123456789'),
     log: createLogger('silent'),
   });
   await engine.ensureCollections();
