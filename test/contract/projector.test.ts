@@ -3,8 +3,8 @@
  * rules for dotted paths, which the MongoDB store gets from the server: arrays entered element by
  * element, an inclusion keeping only the objects and arrays on its paths, an exclusion leaving the
  * rest as it is, an outer path covering an inner one; the document given is never changed. Over
- * HTTP, the projections a generic projector refused (a dotted exclusion inside a field the list
- * leaves out) answer 200.
+ * HTTP, dotted inclusions in a list and dotted exclusions on an item go through it (a list's
+ * exclusion inside a field lists leave out is a 400: test/http/query.test.ts).
  */
 import type { Doc, Projection } from '../../engine/src';
 import { projector } from '../../engine/src/query/projection';
@@ -72,10 +72,21 @@ describe('over HTTP', () => {
   });
   afterAll(() => s.close());
 
-  test('a dotted exclusion in a list (where grain is left out) and on the item answers 200', async () => {
-    const list = await s.request.get('/api/hosts?projection={"grain.cpu_model":0}').set(auth('viewer'));
+  test('a dotted inclusion in a list keeps only its paths', async () => {
+    const list = await s.request
+      .get('/api/hosts?projection={"grain.cpu_model":1,"grain.gpus.model":1}')
+      .set(auth('viewer'));
     expect(list.status).toBe(200);
-    expect(list.body._items[0]).not.toHaveProperty('grain');
+    const host = (list.body._items as { _id: string; grain?: unknown }[]).find(
+      (h) => h._id === 'proj-1.fleet.test',
+    );
+    expect(host?.grain).toEqual({
+      cpu_model: (hostDoc('x').grain as Record<string, unknown>).cpu_model,
+      gpus: [{ model: 'g' }],
+    });
+  });
+
+  test('a dotted exclusion on an item leaves the rest of the field as it is', async () => {
     const item = await s.request
       .get('/api/hosts/proj-1.fleet.test?projection={"grain.cpu_model":0,"grain.gpus.model":0}')
       .set(auth('viewer'));
