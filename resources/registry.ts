@@ -6,6 +6,9 @@
 export { actions } from './actions';
 export { alerts } from './alerts';
 export { api_tokens } from './api_tokens';
+export { async_jobs } from './async_jobs';
+export { duties } from './duties';
+export { duty_requests } from './duty_requests';
 export { failed_patches } from './failed_patches';
 export { files } from './files';
 export { graph_jobs } from './graph/graph_jobs';
@@ -13,6 +16,7 @@ export { groups } from './groups';
 export { hosts } from './hosts';
 export { hosts_history } from './hosts_history';
 export { hosts_statistic } from './hosts_statistic';
+export { monitored_hosts } from './monitored_hosts';
 export { nodegroups } from './nodegroups';
 export { settings } from './settings';
 export { tasks } from './tasks';

@@ -4,7 +4,7 @@
  * run a due run exactly once, and a failed run records last_error and a task.failed alert.
  */
 import { stampNow, type Runtime } from '@fleet/engine';
-import { startScheduler } from '@fleet/salt';
+import { createMasterService, createSaltClient, startScheduler } from '@fleet/salt';
 import { auth, uniqueName } from '../helpers';
 import { actionsOf, eventually, startMasterEnv, type MasterEnv } from './master-env';
 
@@ -131,12 +131,11 @@ describe('task scheduler', () => {
       interval: 3600,
       status: 'paused',
     });
+    // Four more schedulers on the server's store, with a master service of their own.
     const runtime: Runtime = env.api.engine.runtime;
-    const master = runtime.services.master;
-    if (master === undefined) throw new Error('the test server runs with a master');
-    const schedulers = Array.from({ length: 4 }, () =>
-      startScheduler({ log: runtime.log, master, runtime, autoStart: false }),
-    );
+    const client = createSaltClient({ url: env.sim.url, ...env.sim.credentials });
+    const master = createMasterService({ client, runtime, log: runtime.log });
+    const schedulers = Array.from({ length: 4 }, () => startScheduler({ log: runtime.log, master, runtime }));
     // Only this task may be due: the schedulers' run counts below are about it alone.
     await env.api.store.update(
       'tasks',
@@ -170,6 +169,8 @@ describe('task scheduler', () => {
       .set(auth('viewer'));
     expect((res.body as { _items: unknown[] })._items).toHaveLength(1);
     await Promise.all(schedulers.map((s) => s.stop()));
+    await master.stop();
+    client.close();
   });
 
   it('records last_error and raises task.failed when the master is down', async () => {

@@ -6,6 +6,7 @@
  */
 import type { Doc } from '@fleet/engine';
 import { createSaltClient, type SaltClient } from '@fleet/salt';
+import { leaseTimes } from '@fleet/duties';
 import { createFleetSync, startSyncLoop, type SyncReport } from '@fleet/salt';
 import {
   compoundMatches,
@@ -17,6 +18,7 @@ import {
 } from '@fleet/salt-sim';
 import { auth, expectEnvelope, RFC1123, startTestServer, type TestServer } from '../helpers';
 import { capturingLog } from '../helpers/log';
+import { until } from '../helpers/until';
 
 const DENIED = 'kiosk-900.lon.fleet.example.com';
 const PATCH = 'patches.openssl-cve-2024-5535';
@@ -295,36 +297,36 @@ test('hosts the master forgets are kept (key denied, down); removed nodegroups a
   expect((await sync.runOnce()).hostsChanged).toBe(0);
 });
 
-test('the loop syncs at start and every interval, on the instance holding the fleet-sync lease only', async () => {
+test('the loop runs on the instance holding the fleet-sync lease only; a sync asked of another instance runs on the holder', async () => {
   const pings = (): number => sim.controls.stats.byFun['runner:manage.status'] ?? 0;
   const before = pings();
-  const a = startSyncLoop({
-    client,
-    runtime: server.engine.runtime,
-    log,
-    toolKey: 'tool',
-    intervalMs: 300,
-    holder: 'instance-a',
-  });
-  const b = startSyncLoop({
-    client,
-    runtime: server.engine.runtime,
-    log,
-    toolKey: 'tool',
-    intervalMs: 300,
-    holder: 'instance-b',
-  });
+  const instance = (holder: string) => {
+    const captured = capturingLog();
+    const loop = startSyncLoop({
+      client,
+      toolKey: 'tool',
+      intervalMs: 300,
+      duty: { runtime: server.engine.runtime, log: captured.log, holder, times: leaseTimes(900) },
+    });
+    const synced = (): boolean => captured.lines.some((l) => l.startsWith('info fleet sync done'));
+    return { loop, synced };
+  };
+  const a = instance('instance-a');
+  await until(() => a.loop.held, 'instance-a to hold the lease');
+  const b = instance('instance-b');
   try {
-    const deadline = Date.now() + 10_000;
-    while (pings() < before + 2 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(pings()).toBeGreaterThanOrEqual(before + 2);
-    await expect(b.runNow()).rejects.toMatchObject({ status: 409 });
-    await a.stop();
-    expect(await b.runNow()).toMatchObject({ masterReachable: true, hostsChanged: 0 });
+    await until(() => pings() >= before + 2, 'two periodic runs');
+    expect(b.loop.held).toBe(false);
+    expect(await b.loop.runNow()).toMatchObject({ masterReachable: true, hostsChanged: 0 });
+    expect(b.synced()).toBe(false);
+    await a.loop.stop();
+    await until(() => b.loop.held, 'instance-b to take the lease over');
+    expect(await b.loop.runNow()).toMatchObject({ masterReachable: true, hostsChanged: 0 });
+    expect(b.synced()).toBe(true);
   } finally {
-    await a.stop();
-    await b.stop();
+    await a.loop.stop();
+    await b.loop.stop();
   }
+  // Released on stop: another instance gets it at once.
   expect(await server.store.leases.acquire('fleet-sync', 'someone-else', 1000)).not.toBeNull();
 });

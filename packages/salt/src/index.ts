@@ -6,6 +6,7 @@
 export * from './client';
 export { SaltFunctionFailed } from './client/errors';
 export { DEFAULT_EVENTS_IDLE_MS, startEventConsumer, type EventConsumerOptions } from './events';
+export { EVENTS_LEASE, startEventReader, type EventReader, type EventReaderOptions } from './events/leased';
 export { isTimeZone, jidAt, jidInstant, shiftJid } from './jid';
 export {
   createMasterService,
@@ -35,5 +36,13 @@ export {
   type RunOutcome,
   type SchedulerOptions,
 } from './scheduler';
-export { createFleetSync, startSyncLoop, SYNC_LEASE, type SyncOptions, type SyncReport } from './sync';
+export {
+  createFleetSync,
+  startSyncLoop,
+  SYNC_LEASE,
+  type StoredReport,
+  type SyncLoop,
+  type SyncOptions,
+  type SyncReport,
+} from './sync';
 export { recordReturns, alert, raiseAlert, type JobReturn } from './record';

@@ -3,9 +3,8 @@
  * shutdown (stop accepting, let in-flight requests finish, close the store). A start that fails
  * closes what it opened and says why in one line (`ConfigError`, or the store's own).
  */
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { hostname } from 'node:os';
+import { holderName, leaseTimes } from '@fleet/duties';
 import {
   createAuthenticator,
   createEngine,
@@ -23,7 +22,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app';
 import { guardProtocol, SERVER_OPTIONS } from './client-errors';
 import { ConfigError, engineSettings, type Config } from './config';
-import { startIntegrations, type SyncTrigger } from './integrations';
+import { startIntegrations } from './integrations';
 import { startSnapshotLoop } from './snapshots';
 import { createLogger } from './logger';
 import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
@@ -42,8 +41,8 @@ export interface RunningServer {
   readonly log: Logger;
   /** Set when the server generated (or reused) its admin token. */
   readonly adminToken?: { token: string; created: boolean; path: string };
-  /** The fleet sync loop, when this process runs it (a cluster's worker 1 answers relayed syncs with it). */
-  readonly sync?: SyncTrigger;
+  /** This process's name as a lease holder (logged when it takes a duty over). */
+  readonly holder: string;
   /** Graceful: in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -53,21 +52,17 @@ export interface StartOptions {
   readonly cwd?: string;
   /**
    * The number of this process as a cluster worker (cluster/, 1..WORKERS): its log lines carry
-   * it; the store file, checked by the primary before it forked, opens without a second check; and
-   * only worker 1 runs the background loops (sync, event stream, scheduler, snapshots), since the
-   * salt event stream has no lease (one reader per fleet).
+   * it, and the store file, checked by the primary before it forked, opens without a second check.
+   * Every worker is an instance like any other: the store leases pick who does each duty.
    */
   readonly worker?: number;
-  /** A cluster worker other than the first: how `POST /api/sync` reaches the sync loop of worker 1. */
-  readonly syncRelay?: SyncTrigger;
   /** The resources to serve (default: allResources); a test adds a throwaway definition here. */
   readonly definitions?: readonly AnyResourceDefinition[];
 }
 
 /** Work that runs beside the API and stops before the store closes. */
 interface Background {
-  /** The fleet sync loop, when this process runs it. */
-  readonly sync?: SyncTrigger;
+  readonly holder: string;
   stop(): Promise<void>;
 }
 
@@ -178,7 +173,7 @@ async function serve(s: Serving): Promise<RunningServer> {
     secrets,
     log,
     ...(generated ? { adminToken: generated } : {}),
-    ...(background.sync ? { sync: background.sync } : {}),
+    holder: background.holder,
     close: closer(server, background, s),
   };
 }
@@ -202,7 +197,11 @@ async function secretBox(
   return { secrets, engine, key: key.key };
 }
 
-/** The stored tokens' refresh (first read before the server listens), the integrations (salt-api, VPN) and the snapshot loop. */
+/**
+ * The stored tokens' refresh (first read before the server listens), the integrations (salt-api,
+ * VPN) and the snapshot loop. Every process starts every duty; each runs on the instance holding
+ * its lease (docs/scaling.md).
+ */
 async function startBackground(
   s: Serving,
   engine: Engine,
@@ -216,33 +215,29 @@ async function startBackground(
     intervalMs: s.config.TOKEN_REFRESH_S * 1000,
     log: log.child({ component: 'tokens' }),
   });
-  // Worker 1 of a cluster, or a lone process, runs the loops; the other workers serve requests.
-  const background = s.options.worker === undefined || s.options.worker === 1;
-  const relay = s.options.syncRelay ? { syncRelay: s.options.syncRelay } : {};
+  const duty = { holder: holderName(), times: leaseTimes(Math.round(s.config.LEASE_TTL_S * 1000)) };
   const integrations = await startIntegrations({
     config: s.config,
     log,
     services,
     runtime: engine.runtime,
-    background,
-    ...relay,
+    duty,
   }).catch(async (err: unknown) => {
     await tokens.stop();
     throw err;
   });
-  const snapshots = background
-    ? startSnapshotLoop({
-        runtime: engine.runtime,
-        log: log.child({ component: 'snapshots' }),
-        intervalMs: s.config.SNAPSHOT_INTERVAL_S * 1000,
-        retentionDays: s.config.SNAPSHOT_RETENTION_DAYS,
-        holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
-      })
-    : undefined;
+  const snapshotLog = log.child({ component: 'snapshots' });
+  const snapshots = startSnapshotLoop({
+    runtime: engine.runtime,
+    log: snapshotLog,
+    intervalMs: s.config.SNAPSHOT_INTERVAL_S * 1000,
+    retentionDays: s.config.SNAPSHOT_RETENTION_DAYS,
+    duty: { ...duty, runtime: engine.runtime, log: snapshotLog },
+  });
   return {
-    ...(integrations.sync ? { sync: integrations.sync } : {}),
+    holder: duty.holder,
     async stop() {
-      await Promise.all([integrations.stop(), snapshots?.stop(), tokens.stop()]);
+      await Promise.all([integrations.stop(), snapshots.stop(), tokens.stop()]);
     },
   };
 }

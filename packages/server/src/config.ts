@@ -156,8 +156,15 @@ const schema = z.object({
   /** Between two reads of the stored tokens (`fleet token`): how soon a created or revoked token counts. */
   TOKEN_REFRESH_S: secondsIn(0.05, 3600, 5),
   /**
+   * How long a duty's store lease (sync, event stream, scheduler, snapshots, VPN reconcile) lives
+   * past its holder's last renewal: when an instance dies, another takes its duties over within
+   * this time and a third of it (packages/duties, docs/scaling.md).
+   */
+  LEASE_TTL_S: secondsIn(0.3, 3600, 15),
+  /**
    * Processes serving the one port (cluster.ts): each is an API instance on the same store, the
-   * scheduler, sync, snapshots and VPN reconcile kept to one of them by their store leases.
+   * sync, event stream, scheduler, snapshots and VPN reconcile kept to one of them by their store
+   * leases.
    */
   WORKERS: intIn(1, 64, 1),
   /**

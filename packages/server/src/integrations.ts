@@ -1,43 +1,43 @@
 /**
  * The integrations the server runs beside the API. With SALT_API_URL set: the salt-api client, the
- * fleet sync loop (at start, every SYNC_INTERVAL_S, on demand), the live event consumer (which asks
- * for a sync after each reconnect) and the master service, registered as the `master` service the
- * resources call. Without it nothing runs and the master routes answer 503 naming SALT_API_URL.
- * Knobs beside DESIGN §6's names (config.ts): SALT_API_TIMEOUT_S, ALL_STATUS_INTERVAL_S,
+ * fleet sync (once every SYNC_INTERVAL_S across the deployment, and on demand), the event
+ * stream's reader (which asks for a sync after each reconnect and after taking the stream over),
+ * the task scheduler and the master service, registered as the `master` service the resources
+ * call. Without it nothing runs and the master routes answer 503 naming SALT_API_URL.
+ * Knobs besides the common ones (config.ts): SALT_API_TIMEOUT_S, ALL_STATUS_INTERVAL_S,
  * SALT_MASTER_TZ (the zone 2018.3 masters write jids in) and SALT_EVENTS_IDLE_S (the event
  * stream's idle watchdog).
- * The task scheduler runs beside the sync loop, through the master service (DESIGN §5 "tasks").
  * The VPN service always runs (VPN managers are data, not configuration), registered as `vpn`:
  * one client per manager, made on first use, and the reconcile every VPN_RECONCILE_INTERVAL_S
  * (docs/vpn.md).
+ * Every instance starts all of it: the once-per-deployment duties (sync, event stream, scheduler,
+ * VPN reconcile) run on the instance holding their lease (@fleet/duties, docs/scaling.md), and the
+ * rest (executions, async job follow-ups, monitoring samples) on whichever instance gets the work.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import type { DutyContext } from '@fleet/duties';
 import type { Runtime, Services } from '@fleet/engine';
 import type { Logger } from 'pino';
 import {
   createMasterService,
   createSaltClient,
-  startEventConsumer,
+  startEventReader,
   startScheduler,
   startSyncLoop,
   type RunningMaster,
   type SaltClient,
-  type SyncTrigger,
+  type SyncLoop,
 } from '@fleet/salt';
 import { safeUrl } from '@fleet/upstream';
 import { startVpnService, type RunningVpn } from '@fleet/vpn';
 import { ConfigError, type Config } from './config';
 
-export type { SyncTrigger };
-
 /** What the server stops on close. */
 export interface Integrations {
   /** The master service, when SALT_API_URL is set. */
   readonly master?: RunningMaster;
-  /** The fleet sync loop, when this process runs it (SALT_API_URL set, `background` not false). */
-  readonly sync?: SyncTrigger;
+  /** The fleet sync, when SALT_API_URL is set. */
+  readonly sync?: SyncLoop;
   stop(): Promise<void>;
 }
 
@@ -48,14 +48,8 @@ export interface IntegrationOptions {
   readonly services: Services;
   /** The engine's runtime: every integration reads and writes through its local API. */
   readonly runtime: Runtime;
-  /**
-   * False in a cluster worker other than the first (cluster.ts): the master service serves its
-   * requests, but the sync loop, the event consumer and the scheduler run in worker 1 only (the
-   * event stream has no lease: one reader per fleet), and `syncRelay` runs a sync there.
-   */
-  readonly background?: boolean;
-  /** How `POST /api/sync` runs the sync where this process has no sync loop (a relay to worker 1). */
-  readonly syncRelay?: SyncTrigger;
+  /** This process's holder name and lease times (its runtime is `runtime`). */
+  readonly duty: Omit<DutyContext, 'runtime' | 'log'>;
 }
 
 function saltClient(config: Config, log: Logger): SaltClient {
@@ -96,14 +90,20 @@ function vpnClientSettings(config: Config): Parameters<typeof startVpnService>[0
   }
 }
 
+/** The process's duties as one component sees them (its own log). */
+function dutyOf(o: IntegrationOptions, log: Logger): DutyContext {
+  return { ...o.duty, runtime: o.runtime, log };
+}
+
 /** Starts the VPN service and registers it as `vpn`. */
-function startVpn(o: IntegrationOptions, holder: string): RunningVpn {
+function startVpn(o: IntegrationOptions): RunningVpn {
+  const log = o.log.child({ component: 'vpn' });
   const vpn = startVpnService({
     runtime: o.runtime,
-    log: o.log.child({ component: 'vpn' }),
+    log,
     client: vpnClientSettings(o.config),
     reconcileIntervalMs: Math.round(o.config.VPN_RECONCILE_INTERVAL_S * 1000),
-    holder,
+    duty: dutyOf(o, log),
   });
   o.services.vpn = vpn.service;
   return vpn;
@@ -112,9 +112,7 @@ function startVpn(o: IntegrationOptions, holder: string): RunningVpn {
 /** Starts the integrations the configuration asks for; call after the collections exist. */
 export async function startIntegrations(o: IntegrationOptions): Promise<Integrations> {
   const { config, log } = o;
-  // Unique per process: the sync and the VPN reconcile run on the one instance holding their lease.
-  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const vpn = startVpn(o, holder);
+  const vpn = startVpn(o);
   const stopVpn = async (): Promise<void> => {
     delete o.services.vpn;
     await vpn.stop();
@@ -133,60 +131,79 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
     await stopVpn();
     throw err;
   }
-  if (o.background === false) return startServing(o, client, stopVpn);
-  const monitorIntervalMs = Math.round(config.ALL_STATUS_INTERVAL_S * 1000);
-  const toolKey = config.GRAIN_TOOL_KEY;
+  const running = startMaster(o, client);
+  log.info(
+    {
+      url: safeUrl(config.SALT_API_URL),
+      syncIntervalS: config.SYNC_INTERVAL_S,
+      masterTz: config.SALT_MASTER_TZ,
+      eventsIdleS: config.SALT_EVENTS_IDLE_S,
+    },
+    'master integration started',
+  );
+  return {
+    master: running.master,
+    sync: running.sync,
+    async stop() {
+      await running.stop();
+      client.close();
+      await stopVpn();
+    },
+  };
+}
+
+/** The sync, the event reader, the master service (registered as `master`) and the scheduler. */
+function startMaster(
+  o: IntegrationOptions,
+  client: SaltClient,
+): { master: RunningMaster; sync: SyncLoop; stop(): Promise<void> } {
+  const { config, log } = o;
   const syncLog = log.child({ component: 'sync' });
   const masterTz = config.SALT_MASTER_TZ;
+  const toolKey = config.GRAIN_TOOL_KEY;
   const sync = startSyncLoop({
     client,
-    runtime: o.runtime,
-    log: syncLog,
     toolKey,
     intervalMs: config.SYNC_INTERVAL_S * 1000,
-    holder,
     masterTz,
+    duty: dutyOf(o, syncLog),
   });
-  const onReconnect = (): void => {
+  const repair = (): void => {
     sync
       .runNow()
       .catch((err: unknown) =>
         syncLog.warn(
           { err: err instanceof Error ? err.message : String(err) },
-          'sync after an event stream reconnect did not run',
+          'the repair sync after the event stream (re)opened did not run',
         ),
       );
   };
-  const idleMs = Math.round(config.SALT_EVENTS_IDLE_S * 1000);
-  const events = startEventConsumer({
+  const events = startEventReader({
     client,
-    runtime: o.runtime,
-    log: log.child({ component: 'events' }),
     toolKey,
-    onReconnect,
-    idleMs,
+    repair,
+    idleMs: Math.round(config.SALT_EVENTS_IDLE_S * 1000),
+    duty: dutyOf(o, log.child({ component: 'events' })),
   });
+  const masterLog = log.child({ component: 'master' });
   const master = createMasterService({
     client,
     runtime: o.runtime,
-    log: log.child({ component: 'master' }),
-    monitorIntervalMs,
+    log: masterLog,
+    monitorIntervalMs: Math.round(config.ALL_STATUS_INTERVAL_S * 1000),
+    execTimeoutMs: Math.round(config.SALT_API_TIMEOUT_S * 1000),
     sync,
     masterTz,
     allowedFuns: config.EXEC_ALLOWED_FUNS,
   });
   o.services.master = master;
   const schedulerLog = log.child({ component: 'scheduler' });
-  const scheduler = startScheduler({ log: schedulerLog, master, runtime: o.runtime });
-  log.info(
-    {
-      url: safeUrl(config.SALT_API_URL),
-      syncIntervalS: config.SYNC_INTERVAL_S,
-      masterTz,
-      eventsIdleS: config.SALT_EVENTS_IDLE_S,
-    },
-    'master integration started',
-  );
+  const scheduler = startScheduler({
+    log: schedulerLog,
+    master,
+    runtime: o.runtime,
+    duty: dutyOf(o, schedulerLog),
+  });
   return {
     master,
     sync,
@@ -194,32 +211,6 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
       await scheduler.stop();
       delete o.services.master;
       await Promise.all([events.stop(), sync.stop(), master.stop()]);
-      client.close();
-      await stopVpn();
-    },
-  };
-}
-
-/** The master service alone (a cluster worker other than the first): its syncs run through `syncRelay`. */
-function startServing(o: IntegrationOptions, client: SaltClient, stopVpn: () => Promise<void>): Integrations {
-  const monitorIntervalMs = Math.round(o.config.ALL_STATUS_INTERVAL_S * 1000);
-  const master = createMasterService({
-    client,
-    runtime: o.runtime,
-    log: o.log.child({ component: 'master' }),
-    monitorIntervalMs,
-    masterTz: o.config.SALT_MASTER_TZ,
-    allowedFuns: o.config.EXEC_ALLOWED_FUNS,
-    ...(o.syncRelay ? { sync: o.syncRelay } : {}),
-  });
-  o.services.master = master;
-  return {
-    master,
-    async stop() {
-      delete o.services.master;
-      await master.stop();
-      client.close();
-      await stopVpn();
     },
   };
 }

@@ -2,10 +2,11 @@
  * Host-list snapshots (`hosts_statistic`): every SNAPSHOT_INTERVAL_S the host list is recorded in
  * the compact history (docs/statistics.md), kept SNAPSHOT_RETENTION_DAYS. Taken by the one
  * instance holding the `snapshots` lease, so several API instances on one database write one
- * snapshot per interval. At start, and at every tick, full snapshots written by older versions
+ * snapshot per interval. When it takes the lease, and at every tick, full snapshots written by older versions
  * are converted into the history, and the first start after the upgrade logs what it did. All of
  * it through the local API as the system principal.
  */
+import { DUTIES, PeriodicDuty, type DutyContext } from '@fleet/duties';
 import { stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
 import { hosts, hosts_statistic, snapshotHistory } from '@fleet/resources';
 
@@ -21,7 +22,6 @@ const SUMMARY_FIELDS = [
   '_updated',
   '_soft_deleted',
 ] as const;
-const LEASE = 'snapshots';
 const DAY_MS = 86_400_000;
 
 /** What one snapshot recorded. */
@@ -72,8 +72,8 @@ export interface SnapshotLoopOptions {
   readonly log: Log;
   readonly intervalMs: number;
   readonly retentionDays: number;
-  /** Unique per process (the lease holder). */
-  readonly holder: string;
+  /** The process's duties (the `snapshots` lease). */
+  readonly duty: DutyContext;
 }
 
 /** What {@link convertSnapshots} needs. */
@@ -144,34 +144,8 @@ async function convert(o: ConvertOptions, now: Date): Promise<snapshotHistory.Co
   return done;
 }
 
-/**
- * Converts full snapshots (convertSnapshots) if this instance gets the lease; false when another
- * one holds it. `exact` at start; a tick only looks closer when the numbers differ.
- */
-export async function migrateSnapshots(
-  o: SnapshotLoopOptions,
-  when: { now?: Date; exact?: boolean } = {},
-): Promise<boolean> {
-  const ttl = o.intervalMs * 2;
-  if (!(await o.runtime.leases.acquire(LEASE, o.holder, ttl))) return false;
-  const keepGoing = async () => (await o.runtime.leases.renew(LEASE, o.holder, ttl)) !== null;
-  await convertSnapshots(
-    {
-      runtime: o.runtime,
-      log: o.log,
-      retentionDays: o.retentionDays,
-      keepGoing,
-      exact: when.exact !== false,
-    },
-    when.now,
-  );
-  return true;
-}
-
-/** One tick: if this instance holds the lease and the latest snapshot is due, take one and prune. */
-async function tick(o: SnapshotLoopOptions): Promise<boolean> {
-  const lease = await o.runtime.leases.acquire(LEASE, o.holder, o.intervalMs * 2);
-  if (!lease) return false;
+/** One tick: if the latest snapshot is due, take one and prune (the holder of the `snapshots` lease). */
+async function tick(o: SnapshotLoopOptions, keepGoing: () => Promise<boolean>): Promise<boolean> {
   const now = stampNow();
   const ctx = systemContext(o.runtime, now);
   const [latest] = await o.runtime.resources
@@ -181,33 +155,32 @@ async function tick(o: SnapshotLoopOptions): Promise<boolean> {
   if (!due) return false;
   const pruned = await pruneSnapshots(o.runtime, now, o.retentionDays);
   // A full snapshot an older instance wrote during a rolling upgrade joins the history first.
-  await migrateSnapshots(o, { now, exact: false });
+  await convertSnapshots(
+    { runtime: o.runtime, log: o.log, retentionDays: o.retentionDays, keepGoing, exact: false },
+    now,
+  );
   const snapshot = await takeSnapshot(o.runtime, now);
   o.log.info({ ...snapshot, pruned }, 'host-list snapshot taken');
   return true;
 }
 
 /**
- * Converts full snapshots now, then takes a snapshot every interval (the first one interval after
- * start); `stop` waits for a running tick.
+ * On the instance holding the `snapshots` lease (@fleet/duties): converts full snapshots when it
+ * takes the lease, then takes a snapshot every interval (the first one interval after that);
+ * `stop` waits for a running tick and releases the lease.
  */
 export function startSnapshotLoop(o: SnapshotLoopOptions): { stop(): Promise<void> } {
-  const failed = (what: string) => (err: unknown) =>
-    o.log.warn({ err: err instanceof Error ? err.message : String(err) }, what);
-  let running: Promise<unknown> = migrateSnapshots(o).catch(
-    failed('converting full host-list snapshots failed; retrying at the next interval'),
-  );
-  const run = () => {
-    running = running
-      .then(() => tick(o))
-      .catch(failed('host-list snapshot failed; retrying at the next interval'));
-  };
-  const timer = setInterval(run, o.intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-      await o.runtime.leases.release(LEASE, o.holder).catch(() => false);
+  const keepGoing = async (): Promise<boolean> => duty.held;
+  const duty: PeriodicDuty<boolean> = new PeriodicDuty<boolean>({
+    ctx: o.duty,
+    duty: { lease: DUTIES.snapshots.lease, what: 'the host-list snapshot' },
+    intervalMs: o.intervalMs,
+    first: 'after-interval',
+    recorded: false,
+    run: () => tick(o, keepGoing),
+    onGained: async () => {
+      await convertSnapshots({ runtime: o.runtime, log: o.log, retentionDays: o.retentionDays, keepGoing });
     },
-  };
+  });
+  return { stop: () => duty.stop() };
 }

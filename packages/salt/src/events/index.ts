@@ -1,5 +1,5 @@
 /**
- * The live event consumer (issue 4 item 4): reads salt-api `GET /events` (token in the
+ * The live event consumer: reads salt-api `GET /events` (token in the
  * X-Auth-Token header, salt-api notes §3) and turns job returns, key events, minion starts and
  * `vnc/connect` events into store writes as they arrive (handlers.ts). When the stream ends —
  * a dropped connection, a master restart, an expired session (the server closes the stream at
@@ -9,7 +9,7 @@
  * keep-alive on its socket (client/events.ts) and, much sooner, by the idle watchdog
  * (watchdog.ts), which reopens it when it stays quiet while the master answers. `onReconnect`
  * runs after every reopen so the caller can start a sync that records whatever was returned
- * while the stream was down.
+ * while the stream was down. One instance of a deployment reads the stream: leased.ts.
  */
 import type { Log, Runtime } from '@fleet/engine';
 import type { SaltClient, SaltEvent, SaltEventStream } from '../client';
@@ -24,8 +24,15 @@ export interface EventConsumerOptions {
   log: Log;
   /** The grain tool key (kept for symmetry with the sync; events carry no grains). */
   toolKey: string;
-  /** Called after each reconnect (not after the first connect). */
+  /** Called after each reconnect (not after the first connect, unless `resumes`). */
   onReconnect?: () => void;
+  /**
+   * This reader takes over from an earlier one (another instance's, or this one's before a
+   * restart): events may have been missed in between, so the first connect counts as a reconnect.
+   */
+  resumes?: boolean;
+  /** Whether this process is still the stream's one reader (the lease's fence); events are dropped once it is not. */
+  isReader?: () => boolean;
   /** Back-off between attempts: `initialMs` (default 500) doubling up to `maxMs` (default 30 s). */
   backoff?: { initialMs?: number; maxMs?: number };
   /** Quiet time after which the stream is checked (SALT_EVENTS_IDLE_S; default 120 s). */
@@ -125,6 +132,8 @@ class EventConsumer {
   }
 
   private async handle(event: SaltEvent): Promise<void> {
+    // Another instance reads the stream now (this one lost its lease): it handles this event.
+    if (this.o.isReader?.() === false) return;
     try {
       const did = await this.handlers.handle(event);
       if (did !== undefined) this.o.log.debug({ tag: event.tag }, `salt event: ${did}`);
@@ -139,7 +148,7 @@ class EventConsumer {
   private opened(reconnect: boolean): void {
     this.isConnected = true;
     this.o.log.info({}, reconnect ? 'salt event stream reconnected' : 'salt event stream connected');
-    if (!reconnect || this.o.onReconnect === undefined) return;
+    if (!(reconnect || this.o.resumes === true) || this.o.onReconnect === undefined) return;
     try {
       this.o.onReconnect();
     } catch (err) {

@@ -1,14 +1,27 @@
 /**
- * Follows `local_async` jobs in the background: polls GET /jobs/<jid> (salt-api notes §3: its
- * `return` holds only the minions that have returned so far) and records each return as it
- * arrives, until every targeted minion has returned or the deadline passes; minions still silent
- * then are recorded as not answered. `recordReturns` is idempotent, so the events consumer may
- * record the same returns too.
+ * Follows `local_async` jobs through the store (the `async_jobs` resource), so every instance
+ * answers for them: `track` writes the job before the execution answers; then whichever instance
+ * claims it when its poll is due (@fleet/duties `ClaimLoop`) polls GET /jobs/<jid> (its `return`
+ * holds only the minions that have returned so far) and records each new return as it arrives,
+ * until every targeted minion has returned or the deadline passes; minions still silent then are
+ * recorded as not answered, and the job is deleted. A job whose instance dies is picked up by another one within a poll
+ * and the claim's grace. `recordReturns` is idempotent, so the events consumer and the job cache
+ * may record the same returns too.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { stampNow, type Log, type Runtime } from '@fleet/engine';
+import { ClaimLoop } from '@fleet/duties';
+import {
+  stampNow,
+  systemContext,
+  type ItemOf,
+  type Log,
+  type Runtime,
+  type WriteDataOf,
+} from '@fleet/engine';
+import { async_jobs } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import { recordReturns, type JobReturn } from '../record';
+
+type Job = ItemOf<typeof async_jobs>;
 
 /** What a `local_async` call published. */
 export interface TrackedJob {
@@ -34,89 +47,130 @@ export interface TrackerOptions {
 /** The text shown and recorded for a minion that did not answer (Salt's own wording, notes §2). */
 export const NO_RESPONSE = 'Minion did not return. [No response]';
 
-/** Background follower of published jobs; `stop()` ends every loop. */
+/**
+ * How long a claimed poll may take before the job comes due for another instance: above the
+ * longest read of salt-api (60 s), so a slow poll is not doubled, and short enough that the job
+ * of a dead instance moves on soon.
+ */
+const POLL_GRACE_MS = 65_000;
+
+/** Follower of published jobs on this instance; `stop()` ends its loop. */
 export class AsyncJobTracker {
-  private readonly abort = new AbortController();
-  private readonly running = new Set<Promise<void>>();
+  private readonly loop: ClaimLoop<Job, WriteDataOf<(typeof async_jobs)['fields']>>;
 
-  constructor(private readonly o: TrackerOptions) {}
-
-  /** Starts following a job (returns at once). */
-  track(job: TrackedJob): void {
-    const loop = this.follow(job).catch((err: unknown) => {
-      if (!this.abort.signal.aborted)
-        this.o.log.error(
-          { jid: job.jid, error: err instanceof Error ? err.message : String(err) },
-          'async job follow-up failed',
-        );
+  constructor(private readonly o: TrackerOptions) {
+    this.loop = new ClaimLoop({
+      runtime: o.runtime,
+      log: o.log,
+      what: 'async job follow-up',
+      everyMs: o.pollMs,
+      api: jobsOf(o.runtime),
+      spec: (now) => ({
+        where: { next_poll: { $lte: now } },
+        sort: [['next_poll', 1]],
+        update: () => ({ next_poll: new Date(now.getTime() + o.pollMs + POLL_GRACE_MS) }),
+      }),
+      handle: (job) => this.poll(job),
     });
-    this.running.add(loop);
-    void loop.finally(() => this.running.delete(loop));
   }
 
-  /** Jobs being followed now. */
+  /** Starts following a job: stored before this resolves, polled by whichever instance comes first. */
+  async track(job: TrackedJob): Promise<void> {
+    const now = stampNow();
+    await jobsOf(this.o.runtime).upsertMany(
+      [
+        {
+          _id: job.jid,
+          fun: job.fun,
+          call: { args: [...job.funArgs] },
+          minions: [...job.minions],
+          returned: [],
+          user: job.user,
+          salt_user: this.o.client.user,
+          deadline: new Date(now.getTime() + this.o.deadlineMs),
+          next_poll: new Date(now.getTime() + this.o.pollMs),
+        },
+      ],
+      systemContext(this.o.runtime, now),
+    );
+  }
+
+  /** Jobs this instance polls right now. */
   get active(): number {
-    return this.running.size;
+    return this.loop.busy;
   }
 
-  /** Stops polling; resolves when every loop has ended. */
+  /** Stops polling; resolves when the polls in progress have ended. */
   async stop(): Promise<void> {
-    this.abort.abort();
-    await Promise.allSettled([...this.running]);
+    await this.loop.stop();
   }
 
-  private async follow(job: TrackedJob): Promise<void> {
-    const recorded = new Set<string>();
-    const deadline = Date.now() + this.o.deadlineMs;
-    const returnOf = (
-      host: string,
-      ret: unknown,
-      retcode: number | null,
-      success: boolean | null,
-    ): JobReturn => ({
-      jid: job.jid,
-      host,
-      fun: job.fun,
-      funArgs: job.funArgs,
-      ret,
-      retcode,
-      success,
-      user: job.user,
-      saltUser: this.o.client.user,
-    });
-    while (recorded.size < job.minions.length) {
-      await sleep(Math.min(this.o.pollMs, Math.max(0, deadline - Date.now())), undefined, {
-        signal: this.abort.signal,
-      });
-      try {
-        const detail = await this.o.client.jobs(job.jid);
-        const fresh = Object.entries(detail.result).filter(
-          ([host]) => job.minions.includes(host) && !recorded.has(host),
-        );
-        // The outcome is the retcode when there is one (record.ts `outcomeOf`).
-        const returns = fresh.map(([host, r]) => returnOf(host, r.return, r.retcode, r.success));
-        if (returns.length > 0) await recordReturns(this.o.runtime, returns, stampNow());
-        for (const [host] of fresh) recorded.add(host);
-      } catch (err) {
-        if (this.abort.signal.aborted) return;
-        this.o.log.warn(
-          { jid: job.jid, error: err instanceof Error ? err.message : String(err) },
-          'polling an async job failed; will retry',
-        );
-      }
-      if (Date.now() >= deadline) break;
+  /** One poll of a claimed job: new returns recorded; at the deadline, the silent minions too. */
+  private async poll(job: Job): Promise<void> {
+    const returned = new Set(job.returned);
+    const expired = Date.now() >= job.deadline.getTime();
+    let fresh: JobReturn[] = [];
+    try {
+      const detail = await this.o.client.jobs(job._id);
+      // The outcome is the retcode when there is one (record.ts `outcomeOf`).
+      fresh = Object.entries(detail.result)
+        .filter(([host]) => job.minions.includes(host) && !returned.has(host))
+        .map(([host, r]) => returnOf(job, host, r.return, r.retcode, r.success));
+    } catch (err) {
+      this.o.log.warn(
+        { jid: job._id, error: err instanceof Error ? err.message : String(err) },
+        'polling an async job failed; will retry',
+      );
     }
-    const silent = job.minions.filter((host) => !recorded.has(host));
-    if (silent.length > 0) {
+    if (fresh.length > 0) await recordReturns(this.o.runtime, fresh, stampNow());
+    for (const r of fresh) returned.add(r.host);
+    const silent = job.minions.filter((host) => !returned.has(host));
+    if (silent.length > 0 && expired) {
       this.o.log.info(
-        { jid: job.jid, silent: silent.length },
+        { jid: job._id, silent: silent.length },
         'async job deadline passed; recording silent minions',
       );
       await recordReturns(
         this.o.runtime,
-        silent.map((host) => returnOf(host, NO_RESPONSE, null, false)),
+        silent.map((host) => returnOf(job, host, NO_RESPONSE, null, false)),
         stampNow(),
       );
     }
+    const api = jobsOf(this.o.runtime);
+    const ctx = systemContext(this.o.runtime);
+    // Followed to its end: nothing reads it any more (the actions hold the outcome).
+    if (silent.length === 0 || expired) return api.delete(job._id, ctx);
+    const next = new Date(Math.min(Date.now() + this.o.pollMs, job.deadline.getTime()));
+    await api.patch(job._id, { returned: [...returned], next_poll: next }, ctx);
   }
+}
+
+function jobsOf(runtime: Runtime) {
+  return runtime.resources.of(async_jobs);
+}
+
+/** The positional values and kwargs of a stored job, as Salt lists them. */
+function argsOf(job: Job): unknown[] {
+  const args = job.call['args'];
+  return Array.isArray(args) ? args : [];
+}
+
+function returnOf(
+  job: Job,
+  host: string,
+  ret: unknown,
+  retcode: number | null,
+  success: boolean | null,
+): JobReturn {
+  return {
+    jid: job._id,
+    host,
+    fun: job.fun,
+    funArgs: argsOf(job),
+    ret,
+    retcode,
+    success,
+    user: job.user,
+    saltUser: job.salt_user,
+  };
 }

@@ -4,7 +4,8 @@
  * with `tgt_type: list`), sent to salt-api; the answer becomes `{task_id, status, return}`.
  *
  * - `local`: one action per targeted host is recorded at once (user = the token's name).
- * - `local_async`: answers `{jid, minions}` at once; the tracker records the returns as they arrive.
+ * - `local_async`: answers `{jid, minions}` once the job is stored for follow-up; whichever
+ *   instance polls it records the returns as they arrive (async-jobs.ts).
  * - `local_batch`: sent with `raw: true`, so each element is a minion's whole return event
  *   (real jid, retcode): one action per host and run under its batch's jid, the same record the
  *   events and the job cache reach (batch.ts); the batch's ping is bookkeeping (sync/noise.ts).
@@ -157,7 +158,7 @@ async function runAsync(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
     call.ctx.now,
   );
   if (job.jid !== null && job.minions.length > 0) {
-    deps.tracker.track({
+    await deps.tracker.track({
       jid: job.jid,
       minions: job.minions,
       fun: call.parsed.fun,

@@ -35,6 +35,8 @@ export interface MasterOptions {
   readonly asyncDeadlineMs?: number;
   /** The fleet sync loop, when it runs; `syncNow` answers 503 without it. */
   readonly sync?: SyncTrigger;
+  /** The longest wait for an execution (SALT_API_TIMEOUT_S): how long a monitoring sample may take. */
+  readonly execTimeoutMs?: number;
   /** The master's IANA zone (SALT_MASTER_TZ, default UTC), for the jids the service makes up. */
   readonly masterTz?: string;
   /** Hosts per outward-address probe call (default 200). */
@@ -45,27 +47,29 @@ export interface MasterOptions {
 
 /** The service plus what the server needs to shut it down. */
 export interface RunningMaster extends MasterService {
-  /** Stops the monitoring timers and the async job follow-ups. */
+  /** Stops this instance's monitoring samples and async job follow-ups (others carry on with them). */
   stop(): Promise<void>;
-  /** `local_async` jobs still followed (for tests and logs). */
-  readonly followedJobs: number;
-  /** Hosts monitored now. */
-  readonly monitoredHosts: readonly string[];
 }
 
 function monitoringBody(
   monitor: Monitor,
 ): (hostId: string, action: MonitoringAction, ctx: CallContext) => Promise<Record<string, unknown>> {
   return async (hostId, action, ctx) => {
-    if (action === 'stop_all') return { _status: 'OK', action, stopped: monitor.stopAll() };
+    if (action === 'stop_all') return { _status: 'OK', action, stopped: await monitor.stopAll() };
     if (action === 'stop')
-      return { _status: 'OK', action, host: hostId, monitoring: false, was_monitoring: monitor.stop(hostId) };
+      return {
+        _status: 'OK',
+        action,
+        host: hostId,
+        monitoring: false,
+        was_monitoring: await monitor.stop(hostId),
+      };
     // 404 for an unknown or soft-deleted host, as its item GET answers.
     await ctx.runtime.resources.get('hosts').get(hostId, ctx);
     const sample = await monitor.sample(hostId);
     if (action === 'once')
       return { _status: 'OK', host: hostId, answered: sample !== null, all_status: sample };
-    monitor.start(hostId);
+    await monitor.start(hostId, ctx.principal.name);
     return {
       _status: 'OK',
       action,
@@ -91,6 +95,7 @@ export function createMasterService(o: MasterOptions): RunningMaster {
     runtime: o.runtime,
     log: o.log,
     intervalMs: o.monitorIntervalMs ?? 30_000,
+    ...(o.execTimeoutMs === undefined ? {} : { sampleTimeoutMs: o.execTimeoutMs }),
   });
   // Probes in flight: stop() lets their current batch (and its writes) finish and starts no other.
   const probes = new Set<Promise<unknown>>();
@@ -129,12 +134,6 @@ export function createMasterService(o: MasterOptions): RunningMaster {
     async stop() {
       stopping = true;
       await Promise.all([monitor.close(), tracker.stop(), Promise.allSettled([...probes])]);
-    },
-    get followedJobs() {
-      return tracker.active;
-    },
-    get monitoredHosts() {
-      return monitor.hosts();
     },
   };
 }

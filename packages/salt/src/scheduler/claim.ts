@@ -1,23 +1,15 @@
 /**
- * Claiming a due task (DESIGN §5 "tasks"): a versioned write through the local API (`If-Match`
- * on the version that was read) that moves `next` to the following run computed from now (so
- * missed runs are not replayed in a burst), bumps `count_of_execution` and stamps `last_run`. Of
- * several schedulers (one per API instance on one database) exactly one write of each version
- * succeeds: the others get 412 and look again.
+ * Claiming a due task: a versioned write through the local API (`If-Match` on the version that
+ * was read, @fleet/duties `claimDue`) that moves `next` to the following run computed from now
+ * (so missed runs are not replayed in a burst), bumps `count_of_execution` and stamps `last_run`.
+ * Of several schedulers on one store exactly one write of each version succeeds: the others get
+ * 412 and look again.
  */
-import {
-  PreconditionFailed,
-  systemContext,
-  type ItemOf,
-  type Runtime,
-  type WriteDataOf,
-} from '@fleet/engine';
+import { claimDue as claimFirstDue } from '@fleet/duties';
+import { systemContext, type ItemOf, type Runtime, type WriteDataOf } from '@fleet/engine';
 import { nextRun, tasks, type Schedule } from '@fleet/resources';
 
 type Task = ItemOf<typeof tasks>;
-
-/** How many times a claim re-reads the due tasks after losing a race, per call. */
-const CLAIM_ATTEMPTS = 5;
 
 /** The schedule fields of a stored task. */
 export function scheduleOf(task: Readonly<Record<string, unknown>>): Schedule {
@@ -50,20 +42,13 @@ export function claimUpdate(task: Task, now: Date): WriteDataOf<(typeof tasks)['
  * task is the one after the claim (its `next` already advanced).
  */
 export async function claimDue(runtime: Runtime, now: Date): Promise<Task | null> {
-  const ctx = systemContext(runtime, now);
-  const api = runtime.resources.of(tasks);
-  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const [due] = await api.find(
-      { where: { status: 'scheduled', next: { $lte: now } }, sort: [['next', 1]], limit: 1 },
-      ctx,
-    );
-    if (due === undefined) return null;
-    try {
-      return await api.patch(due._id, claimUpdate(due, now), ctx, { ifMatch: due._etag });
-    } catch (err) {
-      // Another scheduler (or a write through the API) changed it first: look again.
-      if (!(err instanceof PreconditionFailed)) throw err;
-    }
-  }
-  return null;
+  return claimFirstDue(
+    runtime.resources.of(tasks),
+    {
+      where: { status: 'scheduled', next: { $lte: now } },
+      sort: [['next', 1]],
+      update: (due) => claimUpdate(due, now),
+    },
+    systemContext(runtime, now),
+  );
 }

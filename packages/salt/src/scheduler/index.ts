@@ -1,11 +1,13 @@
 /**
- * The task scheduler (DESIGN §5 "tasks"): a loop that, every `tickMs` (default 1 s), claims the
- * due tasks one at a time (claim.ts: the claim itself advances `next`, so several API instances
- * on one database run each due run exactly once and missed runs are not replayed) and executes
- * each through the master service as principal `task:<name>`. The outcome is recorded on the
- * task (`last_jid`, `last_error`); a failed run (master error, or no target answered) raises a
- * `task.failed` error alert. The server starts it beside the sync loop when a master is configured.
+ * The task scheduler: every `tickMs` (default 1 s), on the instance holding the `task-scheduler`
+ * lease (@fleet/duties), it claims the due tasks one at a time (claim.ts: the claim itself
+ * advances `next`, so even two schedulers on one store run each due run exactly once, and missed
+ * runs are not replayed) and executes each through the master service as principal
+ * `task:<name>`. The outcome is recorded on the task (`last_jid`, `last_error`); a failed run
+ * (master error, or no target answered) raises a `task.failed` error alert. The server starts it
+ * beside the sync loop when a master is configured.
  */
+import { DUTIES, PeriodicDuty, type DutyContext } from '@fleet/duties';
 import {
   stampNow,
   systemContext,
@@ -30,8 +32,11 @@ export interface SchedulerOptions {
   readonly runtime: Runtime;
   /** Between two ticks. Default 1000 ms. */
   readonly tickMs?: number;
-  /** Start ticking at once (default true); false leaves the ticks to `tick()` (tests). */
-  readonly autoStart?: boolean;
+  /**
+   * The process's duties: the ticks run by themselves on the instance holding the scheduler's
+   * lease. Without it nothing ticks by itself (tests call `tick()`).
+   */
+  readonly duty?: DutyContext;
 }
 
 /** A running scheduler. */
@@ -113,14 +118,21 @@ export async function recordOutcome(runtime: Runtime, task: Task, outcome: RunOu
 }
 
 class Scheduler implements RunningScheduler {
-  private readonly tickMs: number;
   private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<unknown> | undefined;
+  private readonly loop: PeriodicDuty<number> | undefined;
 
   constructor(private readonly o: SchedulerOptions) {
-    this.tickMs = o.tickMs ?? 1000;
-    if (o.autoStart !== false) this.plan(0);
+    this.loop =
+      o.duty === undefined
+        ? undefined
+        : new PeriodicDuty<number>({
+            ctx: o.duty,
+            duty: { lease: DUTIES.scheduler.lease, what: 'the task scheduler' },
+            intervalMs: o.tickMs ?? 1000,
+            first: 'now',
+            recorded: false,
+            run: () => this.tick(),
+          });
   }
 
   async tick(): Promise<number> {
@@ -139,23 +151,11 @@ class Scheduler implements RunningScheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await Promise.allSettled([this.ticking]);
-  }
-
-  private plan(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      const started = Date.now();
-      this.ticking = this.tick()
-        .catch((err: unknown) => this.o.log.error({ err: errText(err) }, 'task scheduler tick failed'))
-        .finally(() => {
-          if (!this.stopped) this.plan(Math.max(0, this.tickMs - (Date.now() - started)));
-        });
-    }, delayMs);
+    await this.loop?.stop();
   }
 }
 
-/** Starts the scheduler (ticking at once unless `autoStart: false`). */
+/** Starts the scheduler (ticking by itself on the lease's holder when given `duty`). */
 export function startScheduler(o: SchedulerOptions): RunningScheduler {
   return new Scheduler(o);
 }

@@ -3,17 +3,18 @@
  * work first (store checked, secret key, admin token, collections and initial items: boot.ts
  * `bootstrapStore`), so no two workers race for them, then forks N workers that share the port
  * (the primary accepts the connections and hands them round-robin to the workers) and the store
- * (SQLite in WAL mode: readers in parallel, one writer at a time, busy_timeout; MongoDB as is).
- * It relays the syncs asked of a worker without the loop to worker 1, restarts a worker that dies
- * (after 1 s, doubling up to 30 s while they keep dying young), and on SIGTERM/SIGINT stops
- * every worker and exits once they have.
+ * (SQLite in WAL mode: readers in parallel, one writer at a time; MongoDB as is). Each worker is
+ * an instance like any other: the store leases pick the one doing each duty, and a worker that
+ * dies hands its duties on within the lease time (docs/scaling.md). The primary restarts a worker
+ * that dies (after 1 s, doubling up to 30 s while they keep dying young), and on SIGTERM/SIGINT
+ * stops every worker and exits once they have.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { bootstrapStore, type Bootstrapped } from '../boot';
 import { ConfigError, type Config } from '../config';
 import { createLogger } from '../logger';
-import { readMessage, type ClusterMessage, type SyncAnswer } from './messages';
+import { readMessage, type ClusterMessage } from './messages';
 import { WORKER_ENV } from './worker';
 
 /** A worker that ran longer than this before dying is restarted after the shortest delay. */
@@ -34,11 +35,9 @@ interface Slot {
   delay: number;
 }
 
-/** The N workers: forked, watched, restarted, relayed between, stopped. */
+/** The N workers: forked, watched, restarted, stopped. */
 class WorkerPool {
   private readonly slots = new Map<number, Slot>();
-  private readonly relays = new Map<number, { from: number; id: number }>();
-  private nextRelay = 1;
   private stopping = false;
   private startup: { resolve: (url: string) => void; reject: (err: Error) => void } | undefined;
 
@@ -80,49 +79,14 @@ class WorkerPool {
       slot.listening = true;
       this.log.info({ worker: n, pid: slot.worker.process.pid }, 'worker listening');
       if ([...this.slots.values()].every((s) => s.listening)) this.startup?.resolve(message.url);
-    } else if (message.type === 'failed') {
-      this.startup?.reject(new ConfigError(message.message));
-    } else if (message.type === 'sync') {
-      this.relaySync(n, message.id);
     } else {
-      this.returnSync(message);
+      this.startup?.reject(new ConfigError(message.message));
     }
-  }
-
-  /** A sync asked by worker `from`: run by worker 1, or 503 while it is not there. */
-  private relaySync(from: number, id: number): void {
-    const first = this.slots.get(1);
-    if (first === undefined || !first.listening || first.worker.isDead()) {
-      this.tell(from, {
-        type: 'sync-result',
-        id,
-        ok: false,
-        status: 503,
-        message: 'The fleet sync worker is restarting; try again in a few seconds',
-      });
-      return;
-    }
-    const relay = this.nextRelay++;
-    this.relays.set(relay, { from, id });
-    first.worker.send({ type: 'sync', id: relay });
-  }
-
-  private returnSync(answer: SyncAnswer): void {
-    const asked = this.relays.get(answer.id);
-    if (asked === undefined) return;
-    this.relays.delete(answer.id);
-    this.tell(asked.from, { ...answer, id: asked.id });
-  }
-
-  private tell(n: number, message: ClusterMessage): void {
-    const worker = this.slots.get(n)?.worker;
-    if (worker !== undefined && !worker.isDead()) worker.send(message);
   }
 
   private onExit(n: number, worker: Worker, code: number | null, signal: string | null): void {
     const slot = this.slots.get(n);
     if (slot?.worker !== worker) return;
-    if (n === 1) this.failRelays();
     if (this.stopping) return;
     if (!slot.listening && this.startup !== undefined) {
       // A worker that never listened failed to start; its `failed` message said why.
@@ -139,20 +103,6 @@ class WorkerPool {
     setTimeout(() => {
       if (!this.stopping) this.fork(n, Math.min(wait * 2, MAX_DELAY_MS));
     }, wait);
-  }
-
-  /** Worker 1 died: the syncs it was running for others end in 503. */
-  private failRelays(): void {
-    for (const [relay, asked] of this.relays) {
-      this.relays.delete(relay);
-      this.tell(asked.from, {
-        type: 'sync-result',
-        id: asked.id,
-        ok: false,
-        status: 503,
-        message: 'The fleet sync worker stopped during the sync; try again',
-      });
-    }
   }
 }
 

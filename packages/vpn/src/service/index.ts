@@ -4,12 +4,13 @@
  * Every read and write of the store goes through the local API as the system principal.
  * docs/vpn.md lists the VPN server calls each API action makes.
  */
+import type { DutyContext } from '@fleet/duties';
 import type { Log, Runtime } from '@fleet/engine';
 import type { VpnService } from '@fleet/resources';
 import { moveAccount, profile, undoAccount } from './accounts';
 import type { Deps } from './deps';
 import { Leftovers } from './leftovers';
-import { ReconcileLoop } from './loop';
+import { startReconcileLoop } from './loop';
 import { createOrganization, deleteOrganization, undoOrganization } from './organizations';
 import { ClientPool, type ClientSettings } from './pool';
 import { reconcileAll } from './reconcile';
@@ -25,8 +26,8 @@ export interface VpnServiceOptions {
   readonly client?: ClientSettings;
   /** Between two periodic reconciles; 0: only on demand. */
   readonly reconcileIntervalMs: number;
-  /** Unique per process (the reconcile lease's holder). */
-  readonly holder: string;
+  /** The process's duties: the reconcile runs on the instance holding its lease. */
+  readonly duty: DutyContext;
 }
 
 /** The running service. */
@@ -47,13 +48,7 @@ export function startVpnService(o: VpnServiceOptions): RunningVpn {
   const pool = new ClientPool({ runtime: o.runtime, log: o.log, settings: o.client ?? {} });
   const leftovers = new Leftovers({ runtime: o.runtime, log: o.log, laterMs: laterLooks(o.client) });
   const d: Deps = { runtime: o.runtime, log: o.log, pool, leftovers };
-  const loop = new ReconcileLoop({
-    runtime: o.runtime,
-    log: o.log,
-    intervalMs: o.reconcileIntervalMs,
-    holder: o.holder,
-    run: (manager) => reconcileAll(d, manager),
-  });
+  const loop = startReconcileLoop(o.duty, o.reconcileIntervalMs, (manager) => reconcileAll(d, manager));
   const service: VpnService = {
     createOrganization: (args) => createOrganization(d, args),
     deleteOrganization: (args) => deleteOrganization(d, args),
@@ -61,7 +56,7 @@ export function startVpnService(o: VpnServiceOptions): RunningVpn {
     moveAccount: (move) => moveAccount(d, move),
     deleteAccount: (place) => undoAccount(d, place),
     profile: (host, ctx) => profile(d, host, ctx),
-    reconcile: (args) => loop.runNow(args.manager),
+    reconcile: (args) => loop.runNow(args.manager ?? null),
     managerChanged: async (id) => pool.retire(id),
   };
   return {
