@@ -18,6 +18,7 @@ export { hosts_history } from './hosts_history';
 export { hosts_statistic } from './hosts_statistic';
 export { monitored_hosts } from './monitored_hosts';
 export { nodegroups } from './nodegroups';
+export { rate_counts } from './rate_counts';
 export { settings } from './settings';
 export { tasks } from './tasks';
 export { updates } from './updates';

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { requestFraming } from './client-errors';
 import { docsPage } from './docs-page';
+import type { Buckets } from './rate-counts';
 import { rateLimits } from './ratelimit';
 import { securityHeaders } from './security-headers';
 import { VERSION } from './version';
@@ -23,6 +24,8 @@ export interface AppOptions {
   readonly health: () => Promise<Record<string, unknown>>;
   /** The server's secret key (SECRET_KEY or the key file): media links are signed with a key derived from it. */
   readonly secretKey: string;
+  /** Where the rate limits count (rate-counts.ts; default: this process alone). */
+  readonly rateBuckets?: Buckets;
 }
 
 /**
@@ -135,6 +138,7 @@ export function createApp(options: AppOptions): Express {
   const admit = rateLimits({
     writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN,
     execPerMin: options.config.RATE_LIMIT_EXEC_PER_MIN,
+    ...(options.rateBuckets ? { buckets: options.rateBuckets } : {}),
   });
   app.use(
     '/api',

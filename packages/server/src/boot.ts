@@ -4,14 +4,12 @@
  * closes what it opened and says why in one line (`ConfigError`, or the store's own).
  */
 import { createServer, type Server } from 'node:http';
-import { holderName, leaseTimes } from '@fleet/duties';
 import {
   createAuthenticator,
   createEngine,
   createSecretBox,
   type Engine,
   type AnyResourceDefinition,
-  type ReloadableAuthenticator,
   type SecretBox,
   type Store,
   type Services,
@@ -22,11 +20,9 @@ import type { Logger } from 'pino';
 import { createApp } from './app';
 import { guardProtocol, SERVER_OPTIONS } from './client-errors';
 import { ConfigError, engineSettings, type Config } from './config';
-import { startIntegrations } from './integrations';
-import { startSnapshotLoop } from './snapshots';
+import { startBackground, type Background } from './background';
 import { createLogger } from './logger';
 import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
-import { startStoredTokens } from './stored-tokens';
 import { STORE_SCHEMA } from './schema';
 import { chooseStore, type StoreChoice } from './store';
 import { VERSION } from './version';
@@ -58,12 +54,6 @@ export interface StartOptions {
   readonly worker?: number;
   /** The resources to serve (default: allResources); a test adds a throwaway definition here. */
   readonly definitions?: readonly AnyResourceDefinition[];
-}
-
-/** Work that runs beside the API and stops before the store closes. */
-interface Background {
-  readonly holder: string;
-  stop(): Promise<void>;
 }
 
 /** Starts the API with `config`; resolves once it listens. */
@@ -149,6 +139,7 @@ async function serve(s: Serving): Promise<RunningServer> {
     authenticator,
     log,
     secretKey: key,
+    ...(background.rateBuckets ? { rateBuckets: background.rateBuckets } : {}),
     health: async () => healthReport(engine, choice.kind),
   });
   const server = await listen(app, config, log).catch(async (err: unknown) => {
@@ -195,51 +186,6 @@ async function secretBox(
     key.save();
   }
   return { secrets, engine, key: key.key };
-}
-
-/**
- * The stored tokens' refresh (first read before the server listens), the integrations (salt-api,
- * VPN) and the snapshot loop. Every process starts every duty; each runs on the instance holding
- * its lease (docs/scaling.md).
- */
-async function startBackground(
-  s: Serving,
-  engine: Engine,
-  services: Services,
-  authenticator: ReloadableAuthenticator,
-): Promise<Background> {
-  const log = s.log;
-  const tokens = await startStoredTokens({
-    runtime: engine.runtime,
-    authenticator,
-    intervalMs: s.config.TOKEN_REFRESH_S * 1000,
-    log: log.child({ component: 'tokens' }),
-  });
-  const duty = { holder: holderName(), times: leaseTimes(Math.round(s.config.LEASE_TTL_S * 1000)) };
-  const integrations = await startIntegrations({
-    config: s.config,
-    log,
-    services,
-    runtime: engine.runtime,
-    duty,
-  }).catch(async (err: unknown) => {
-    await tokens.stop();
-    throw err;
-  });
-  const snapshotLog = log.child({ component: 'snapshots' });
-  const snapshots = startSnapshotLoop({
-    runtime: engine.runtime,
-    log: snapshotLog,
-    intervalMs: s.config.SNAPSHOT_INTERVAL_S * 1000,
-    retentionDays: s.config.SNAPSHOT_RETENTION_DAYS,
-    duty: { ...duty, runtime: engine.runtime, log: snapshotLog },
-  });
-  return {
-    holder: duty.holder,
-    async stop() {
-      await Promise.all([integrations.stop(), snapshots.stop(), tokens.stop()]);
-    },
-  };
 }
 
 /** Listens on PORT/HOST; a port in use (or forbidden) is one line naming it. */

@@ -11,9 +11,11 @@
  *
  * A token bucket per name and kind: up to a minute's allowance at once, refilled evenly. Over the
  * limit a request is a 429 with `Retry-After`, the seconds until it would pass (RFC 6585 §4).
- * Counts live in this process: several instances each allow the limit.
+ * Where the counts live is rate-counts.ts: shared by every instance on the store (the server's
+ * default), or this process's alone.
  */
 import { TooManyRequests, type Admission, type AdmittedRequest } from '@fleet/engine';
+import { localBuckets, type Buckets } from './rate-counts';
 
 export interface RateLimitOptions {
   /** Writes (POST/PUT/PATCH/DELETE other than executions) per token per minute; 0 = unlimited. */
@@ -22,6 +24,8 @@ export interface RateLimitOptions {
   readonly execPerMin: number;
   /** Milliseconds (tests pass a clock). */
   readonly now?: () => number;
+  /** Where the counts live (default: this process's memory). */
+  readonly buckets?: Buckets;
 }
 
 type Kind = 'exec' | 'writes';
@@ -30,11 +34,6 @@ const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DEL
 
 /** 429 with the seconds to wait. */
 export class RateLimited extends TooManyRequests {}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
 
 /** What a request counts against, if anything. */
 function kindOf(request: AdmittedRequest): Kind | undefined {
@@ -51,24 +50,14 @@ const VARIABLE: Readonly<Record<Kind, string>> = {
 export function rateLimits(options: RateLimitOptions): Admission | undefined {
   const now = options.now ?? Date.now;
   const perMin: Record<Kind, number> = { exec: options.execPerMin, writes: options.writesPerMin };
-  const buckets = new Map<string, Bucket>();
+  const buckets = options.buckets ?? localBuckets();
   if (perMin.exec === 0 && perMin.writes === 0) return undefined;
   return (principal, request) => {
     const kind = kindOf(request);
     const limit = kind === undefined ? 0 : perMin[kind];
     if (kind === undefined || limit === 0) return;
-    const key = `${kind}\u0000${principal.name}`;
-    const t = now();
-    const rate = limit / 60_000;
-    const bucket = buckets.get(key) ?? { tokens: limit, at: t };
-    bucket.tokens = Math.min(limit, bucket.tokens + (t - bucket.at) * rate);
-    bucket.at = t;
-    buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return;
-    }
-    const waitS = Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000));
+    const waitS = buckets.take(`${kind}\u0000${principal.name}`, limit, now());
+    if (waitS === 0) return;
     const what = kind === 'exec' ? 'executions' : 'writes';
     throw new RateLimited(
       `Too many ${what} by token "${principal.name}": the limit is ${limit} a minute (${VARIABLE[kind]}); retry in ${waitS} s`,
