@@ -45,6 +45,11 @@ export class LeaseKeeper {
     return this.holding && Date.now() < this.heldUntil;
   }
 
+  /** Whether this process has found the lease held by another instance (before holding it, or after losing it). */
+  get contended(): boolean {
+    return this.sawOther;
+  }
+
   /** The lease's name. */
   get name(): string {
     return this.o.name;

@@ -78,6 +78,8 @@ export interface SharedOptions {
 
 /** Buckets shared through the store; `stop` ends the exchange after a last write. */
 export interface SharedBuckets extends Buckets {
+  /** Requests the other instances admitted that this one has charged so far. */
+  readonly heard: number;
   stop(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ class Exchange implements SharedBuckets {
   private readonly timer: NodeJS.Timeout;
   private syncing: Promise<void> | undefined;
   private prunedMinute = 0;
+  heard = 0;
 
   constructor(private readonly o: SharedOptions) {
     this.timer = setInterval(() => {
@@ -170,7 +173,10 @@ class Exchange implements SharedBuckets {
     );
     for (const item of others) {
       const delta = item.count - (this.seen.get(item._id)?.count ?? 0);
-      if (delta > 0) this.local.charge(item.key, delta);
+      if (delta > 0) {
+        this.local.charge(item.key, delta);
+        this.heard += delta;
+      }
       this.seen.set(item._id, { count: item.count, minute: item.minute });
     }
   }
