@@ -142,7 +142,14 @@ export function createEngine(options: EngineOptions): Engine {
           (await store.find(res.name, { _id: { $in: ids } }, { projection: { _id: 1 } })).map((d) => d._id),
         );
         const missing = items.filter((item) => !present.has(String(item._id)));
-        if (missing.length > 0) await runtime.resources.get(res.name).createMany(missing, ctx);
+        if (missing.length === 0) continue;
+        await runtime.resources
+          .get(res.name)
+          .createMany(missing, ctx)
+          .catch(async (err: unknown) => {
+            // Another instance starting on the same store created them first: nothing to do.
+            if ((await store.count(res.name, { _id: { $in: ids } })) < ids.length) throw err;
+          });
       }
     },
     async ping() {

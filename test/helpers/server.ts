@@ -22,6 +22,7 @@ import { allResources, allRouteGroups } from '../../resources';
 import { startServer, type RunningServer } from '../../packages/server/src/boot';
 import { loadConfig, type Config } from '../../packages/server/src/config';
 import { createLogger } from '../../packages/server/src/logger';
+import { startClusterParts, testInstances } from './cluster-server';
 import { openApiChecker, type CheckedResponse, type OpenApiChecker } from './openapi-check';
 
 /** The bearer token of each role (API_TOKENS of every test server). */
@@ -121,20 +122,16 @@ function checkedAgent(url: string, doc: Record<string, unknown>): Agent {
   return agent;
 }
 
-/** Starts a server on a fresh database; call `close()` in `afterAll`. */
+/**
+ * Starts a server on a fresh database; call `close()` in `afterAll`. With FLEET_TEST_INSTANCES=N
+ * (N > 1) it is N instances on one store behind a round-robin balancer (cluster-server.ts).
+ */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  if (testInstances() > 1) return startClusterTestServer(options);
   const dir = mkdtempSync(join(tmpdir(), 'fleet-http-'));
   const dbPath = join(dir, 'fleet.db');
   const lines: string[] = [];
-  const level = options.logLevel ?? 'silent';
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${dbPath}`,
-    API_TOKENS: `admin=${TOKENS.admin}:admin,operator=${TOKENS.operator}:operator,viewer=${TOKENS.viewer}:viewer`,
-    LOG_LEVEL: level,
-    ...options.env,
-  });
+  const config = loadConfig(serverEnv(options, `sqlite:${dbPath}`));
   const log = createLogger(config.LOG_LEVEL, { write: (line: string) => void lines.push(line) });
   const server = await startServer(config, {
     log,
@@ -157,6 +154,38 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       closed ??= server.close().finally(() => rmSync(dir, { recursive: true, force: true }));
       return closed;
     },
+  };
+}
+
+/** The environment of every test server: a loopback port, the three tokens, the log level. */
+function serverEnv(options: TestServerOptions, databaseUrl: string): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    API_TOKENS: `admin=${TOKENS.admin}:admin,operator=${TOKENS.operator}:operator,viewer=${TOKENS.viewer}:viewer`,
+    LOG_LEVEL: options.logLevel ?? 'silent',
+    ...options.env,
+  };
+}
+
+/** `startTestServer` as N instances behind a balancer (FLEET_TEST_INSTANCES). */
+async function startClusterTestServer(options: TestServerOptions): Promise<TestServer> {
+  const env = serverEnv(options, 'sqlite:rig');
+  const config = loadConfig(env);
+  const parts = await startClusterParts(testInstances(), env, config, options.definitions);
+  return {
+    url: parts.url,
+    request: checkedAgent(parts.url, parts.doc),
+    store: parts.server.store,
+    engine: parts.engine,
+    secrets: parts.server.secrets,
+    config,
+    server: parts.server,
+    dir: parts.dir,
+    dbPath: parts.dbPath,
+    logs: parts.logs,
+    close: parts.close,
   };
 }
 
