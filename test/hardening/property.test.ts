@@ -3,8 +3,8 @@
  * multipart parts, form keys and multipart field names (their depth, count and length), and the
  * admin-only inputs that are addresses (the resolver of settings and of request_ips, the VPN
  * managers' addresses), sent over HTTP as a viewer, an operator or an admin would. Whatever the
- * input: never a 5xx, every 4xx in the error shape, every answer within the budget (a generous
- * bound: no request may hold the server for more than about a second, docs/limits.md). Bodies past
+ * input: never a 5xx, every 4xx in the error shape (how long answers take under hostile input is
+ * the bench's to measure: `hostile`, docs/limits.md). Bodies past
  * the body bounds are refused by them (400 naming `body`, or the upload's limit) and never reach
  * validation; an address is stored or used only when it is an http(s) URL naming a host.
  * A fixed seed and bounded runs keep it to a few seconds and reproducible.
@@ -13,8 +13,6 @@ import fc from 'fast-check';
 import { auth, insertHosts, startTestServer, type TestRole, type TestServer } from '../helpers';
 import { multipartBody, rawError, rawPost, rawRequest } from './support';
 
-/** Generous: the budget of a request is about 1 s on the 1,000,000-action store; these stores are small. */
-const ANSWER_BUDGET_MS = 2000;
 const SEED = 20_808;
 
 let s: TestServer;
@@ -31,14 +29,12 @@ interface Answer {
   readonly status: number;
   readonly contentType: string | undefined;
   readonly text: string;
-  readonly ms: number;
 }
 
 /** The property every answer keeps. */
 function expectWellFormed(a: Answer, what: string): void {
   const where = `${what} -> ${a.status} ${a.text.slice(0, 300)}`;
   expect({ where, serverError: a.status >= 500 }).toEqual({ where, serverError: false });
-  expect({ where, slow: a.ms > ANSWER_BUDGET_MS }).toEqual({ where, slow: false });
   if (a.status < 400) return;
   expect({ where, type: a.contentType }).toEqual({
     where,
@@ -64,7 +60,6 @@ async function send(
   role: TestRole,
   body?: string,
 ): Promise<Answer> {
-  const started = performance.now();
   let req = s.request[method](path).set(auth(role));
   if (body !== undefined) req = req.set('Content-Type', 'application/json').send(body);
   const res = await req;
@@ -72,7 +67,6 @@ async function send(
     status: res.status,
     contentType: res.headers['content-type'],
     text: res.text,
-    ms: performance.now() - started,
   };
 }
 
@@ -430,7 +424,6 @@ describe('generated requests never answer 5xx, and every 4xx is in the error sha
             ...(p.contentType === undefined ? {} : { contentType: p.contentType }),
           })),
         );
-        const started = performance.now();
         const res = await rawRequest(
           s.url,
           rawPost('/api/files', { ...auth('operator'), 'Content-Type': contentType }, body),
@@ -440,7 +433,6 @@ describe('generated requests never answer 5xx, and every 4xx is in the error sha
             status: res.status,
             contentType: res.headers['content-type'],
             text: res.body,
-            ms: performance.now() - started,
           },
           `multipart ${JSON.stringify(list)}`,
         );
@@ -502,13 +494,11 @@ function expectBoundsKept(
 
 /** An answer of a raw request, for {@link expectWellFormed}. */
 async function rawAnswer(request: Buffer): Promise<Answer> {
-  const started = performance.now();
   const res = await rawRequest(s.url, request);
   return {
     status: res.status,
     contentType: res.headers['content-type'],
     text: Buffer.from(res.body, 'latin1').toString('utf8'),
-    ms: performance.now() - started,
   };
 }
 
@@ -520,13 +510,11 @@ describe('form keys and multipart field names: past the bounds refused by them, 
         const text = fields
           .map((k) => `${encodeURIComponent(k)}=${k === 'type' ? 'prop-form' : '1'}`)
           .join('&');
-        const started = performance.now();
         const res = await s.request.post('/api/alerts').set(auth('operator')).type('form').send(text);
         const answer = {
           status: res.status,
           contentType: res.headers['content-type'],
           text: res.text,
-          ms: performance.now() - started,
         };
         const what = `form of ${fields.length} keys, longest ${Math.max(...fields.map((k) => k.length))}`;
         expectWellFormed(answer, what);

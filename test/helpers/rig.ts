@@ -70,7 +70,7 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .flatMap((line) => {
       try {
         const value: unknown = JSON.parse(line);
-        return typeof value === 'object' && value !== null ? [value as Record<string, unknown>] : [];
+        return typeof value === 'object' && value !== null ? [value] : [];
       } catch {
         return [];
       }

@@ -187,14 +187,13 @@ describe('where', () => {
     expect(body._error.message).toMatch(message);
   });
 
-  test('a ReDoS pattern is refused quickly instead of stalling the server', async () => {
-    const started = Date.now();
+  test('a ReDoS pattern is refused before it runs, instead of stalling the server', async () => {
     const res = await s.request
       .get('/api/hosts')
       .query({ where: JSON.stringify({ _id: { $regex: '^(a+)+$' } }) })
       .set(viewer);
-    expectEveError(res, 400);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The 400 is the proof: the pattern was checked, not run (how fast lives in the benchmarks).
+    expect(expectEveError(res, 400)._error.message).toMatch(/\$regex on "_id" refused/);
   });
 });
 

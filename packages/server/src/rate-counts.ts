@@ -171,14 +171,18 @@ class Exchange implements SharedBuckets {
       },
       systemContext(this.o.runtime),
     );
+    let charged = 0;
     for (const item of others) {
       const delta = item.count - (this.seen.get(item._id)?.count ?? 0);
       if (delta > 0) {
         this.local.charge(item.key, delta);
-        this.heard += delta;
+        charged += delta;
       }
       this.seen.set(item._id, { count: item.count, minute: item.minute });
     }
+    this.heard += charged;
+    if (charged > 0)
+      this.o.log.debug({ charged, heard: this.heard }, 'rate limits: charged what other instances admitted');
   }
 
   /** Once a minute: our counts and the others' of past minutes go. */

@@ -109,6 +109,10 @@ export class AsyncJobTracker {
   private async poll(job: Job): Promise<void> {
     const returned = new Set(job.returned);
     const expired = Date.now() >= job.deadline.getTime();
+    this.o.log.debug(
+      { jid: job._id, returned: returned.size, of: job.minions.length },
+      'async job: polling the master',
+    );
     let fresh: JobReturn[] = [];
     try {
       const detail = await this.o.client.jobs(job._id);
