@@ -62,6 +62,10 @@ export interface Rig {
   close(): Promise<void>;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** The JSON lines of an output. */
 export function jsonLines(text: string): Record<string, unknown>[] {
   return text
@@ -70,7 +74,7 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .flatMap((line) => {
       try {
         const value: unknown = JSON.parse(line);
-        return typeof value === 'object' && value !== null ? [value] : [];
+        return isRecord(value) ? [value] : [];
       } catch {
         return [];
       }
