@@ -4,7 +4,7 @@
  * round-robin balancer (test/helpers/balancer.ts, in this process), autocannon (a process of its
  * own) sends a mix of three reads and one write per connection: a page of hosts, one host, a page
  * of actions, a PATCH of a host. Prints requests per second, latency percentiles, non-2xx answers
- * and the machine's load average before each run. RIG_HOSTS / RIG_ACTIONS (default 2,000 / 20,000),
+ * and the machine's load average before each run. RIG_WRITES=0 leaves the PATCH out. RIG_HOSTS / RIG_ACTIONS (default 2,000 / 20,000),
  * RIG_SECONDS (10), RIG_WARMUP (3), RIG_CONNECTIONS (20) and RIG_INSTANCES (`1,2,3`) change it.
  */
 import { execFile } from 'node:child_process';
@@ -39,19 +39,20 @@ interface RunResult {
  * The requests every connection sends in turn: per round, a page of hosts, one host, a page of
  * actions and a PATCH of that host, over four hosts and two values (each PATCH changes the host).
  */
-function mix(hosts: readonly string[]): Record<string, unknown>[] {
+function mix(hosts: readonly string[], writes: boolean): Record<string, unknown>[] {
   return Array.from({ length: 8 }, (_, k) => {
     const host = encodeURIComponent(hosts[k % hosts.length] ?? '');
+    const patch = {
+      method: 'PATCH',
+      path: `/api/hosts/${host}`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identification_number: k < 4 ? 'rig-a' : 'rig-b' }),
+    };
     return [
       { method: 'GET', path: '/api/hosts?max_results=25' },
       { method: 'GET', path: `/api/hosts/${host}` },
       { method: 'GET', path: '/api/actions?max_results=25' },
-      {
-        method: 'PATCH',
-        path: `/api/hosts/${host}`,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ identification_number: k < 4 ? 'rig-a' : 'rig-b' }),
-      },
+      ...(writes ? [patch] : []),
     ];
   }).flat();
 }
@@ -63,7 +64,7 @@ async function autocannon(url: string, hosts: readonly string[], seconds: number
     connections: envInt('RIG_CONNECTIONS', 20),
     duration: seconds,
     headers: { authorization: `Bearer ${TOKEN}` },
-    requests: mix(hosts),
+    requests: mix(hosts, process.env.RIG_WRITES !== '0'),
   };
   const { stdout } = await exec(
     process.execPath,
