@@ -1,7 +1,7 @@
 /**
  * How many salt events per second the deployment's one event reader records:
  * `npx tsx packages/server/bench/event-rate.ts`. salt-sim (a process of its own) with EVENT_HOSTS
- * minions (default 2,000) runs `test.ping` on all of them through `local_async`; the reader
+ * minions (default 2,000) runs `test.echo` on all of them through `local_async`; the reader
  * (`startEventConsumer`, as the lease holder runs it) records each return as an action in a SQLite
  * file. Prints the time from the publish to the last action stored, and the rate. EVENT_ROUNDS
  * (default 3) jobs in a row.
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
         );
         for (let round = 1; round <= envInt('EVENT_ROUNDS', 3); round++) {
           const started = Date.now();
-          const job = await client.localAsync('*', 'test.ping');
+          // Not a bare `test.ping` to `*`: that one is the sync's liveness ping, not recorded.
+          const job = await client.localAsync('*', 'test.echo', { arg: [`round ${round}`] });
           const where = { jid: job.jid ?? '' };
           const actions = runtime.resources.get('actions');
           while ((await actions.count(where, systemContext(runtime))) < up)
