@@ -1,7 +1,8 @@
 /**
  * POST /api/hosts/{id}/all_status over real HTTP against salt-sim: `start` stores a
  * `status.all_status` sample on the host and keeps taking them (ALL_STATUS_INTERVAL_S is short
- * here), `stop` / `stop_all` end it, no action takes one sample now; refusals.
+ * here), `stop` / `stop_all` end it (no host is left to claim a sample of), no action takes one
+ * sample now; refusals. In the `cluster` project, with two instances behind a balancer.
  */
 import { auth, expectEveError } from '../helpers';
 import { eventually, startMasterEnv, type MasterEnv } from './master-env';
@@ -86,9 +87,9 @@ describe('POST /api/hosts/{id}/all_status', () => {
       monitoring: false,
       was_monitoring: true,
     });
-    const settled = await settledSamples();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(samples()).toBe(settled);
+    // Nothing left to claim: no instance takes another sample.
+    expect(await env.api.store.count('monitored_hosts', {})).toBe(0);
+    await settledSamples();
   });
 
   it('stop_all ends the monitoring of every host', async () => {
@@ -98,9 +99,8 @@ describe('POST /api/hosts/{id}/all_status', () => {
     const res = await post(a, { action: 'stop_all' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ _status: 'OK', action: 'stop_all', stopped: [a, b].sort() });
-    const settled = await settledSamples();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(samples()).toBe(settled);
+    expect(await env.api.store.count('monitored_hosts', {})).toBe(0);
+    await settledSamples();
   });
 
   it('without an action takes one sample now and returns it', async () => {

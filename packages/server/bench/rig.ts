@@ -4,8 +4,9 @@
  * round-robin balancer (test/helpers/balancer.ts, in this process), autocannon (a process of its
  * own) sends a mix of three reads and one write per connection: a page of hosts, one host, a page
  * of actions, a PATCH of a host. Prints requests per second, latency percentiles, non-2xx answers
- * and the machine's load average before each run. RIG_WRITES=0 leaves the PATCH out. RIG_HOSTS / RIG_ACTIONS (default 2,000 / 20,000),
- * RIG_SECONDS (10), RIG_WARMUP (3), RIG_CONNECTIONS (20) and RIG_INSTANCES (`1,2,3`) change it.
+ * and the machine's load average before each run. RIG_WRITES=0 leaves the PATCH out; RIG_HOSTS /
+ * RIG_ACTIONS (default 2,000 / 20,000), RIG_SECONDS (10), RIG_WARMUP (3), RIG_CONNECTIONS (20) and
+ * RIG_INSTANCES (`1,2,3`) change the rest.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -134,11 +135,11 @@ async function main(): Promise<void> {
   const hosts = envInt('RIG_HOSTS', 2_000);
   const dataset = await ensureDataset({ hosts, actions: envInt('RIG_ACTIONS', 20_000), seed: 1 }, say);
   const counts = (process.env.RIG_INSTANCES ?? '1,2,3').split(',').map((s) => Number(s.trim()));
-  say(
-    `rig: ${hosts} hosts, mix of 3 reads and 1 write per connection, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  const what = process.env.RIG_WRITES === '0' ? '3 reads' : '3 reads and 1 write';
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  say(`rig: ${hosts} hosts, mix of ${what} per connection, load average ${load}`);
   for (const n of counts) await measure(dataset.path, n);
 }
 
