@@ -52,11 +52,6 @@ export class ClaimLoop<I extends AnyItem, W extends AnyWriteData> {
     return this.handling.size;
   }
 
-  /** Looks for due items now (after a new one was added), besides the regular looks. */
-  nudge(): void {
-    if (this.round === undefined && !this.stopped) this.plan(0);
-  }
-
   /** Stops looking; resolves once the items being handled are done. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -90,7 +90,7 @@ function errText(err: unknown): string {
 /** The exchange behind `sharedBuckets`. */
 class Exchange implements SharedBuckets {
   private readonly local = new LocalBuckets();
-  /** Admitted here per key and minute (by item id), and which of them changed since the last write. */
+  /** Admitted here per minute and key, and which of them changed since the last write. */
   private readonly admitted = new Map<string, Admitted>();
   private readonly dirty = new Set<string>();
   /** Others' counts as last charged, by item id. */
@@ -111,11 +111,14 @@ class Exchange implements SharedBuckets {
     const wait = this.local.take(key, limit, now);
     if (wait === 0) {
       const minute = Math.floor(now / MINUTE_MS);
-      const id = `${this.o.holder}|${minute}|${encodeURIComponent(key)}`;
-      const counted = this.admitted.get(id) ?? { key, minute, count: 0 };
+      const slot = `${minute}\u0001${key}`;
+      let counted = this.admitted.get(slot);
+      if (counted === undefined) {
+        counted = { key, minute, count: 0 };
+        this.admitted.set(slot, counted);
+      }
       counted.count += 1;
-      this.admitted.set(id, counted);
-      this.dirty.add(id);
+      this.dirty.add(slot);
     }
     return wait;
   }
@@ -143,16 +146,18 @@ class Exchange implements SharedBuckets {
 
   private async write(): Promise<void> {
     if (this.dirty.size === 0) return;
-    const ids = [...this.dirty];
+    const slots = [...this.dirty];
     this.dirty.clear();
-    const items = ids.flatMap((id) => {
-      const counted = this.admitted.get(id);
-      return counted === undefined ? [] : [{ _id: id, holder: this.o.holder, ...counted }];
+    const items = slots.flatMap((slot) => {
+      const c = this.admitted.get(slot);
+      if (c === undefined) return [];
+      const _id = `${this.o.holder}|${c.minute}|${encodeURIComponent(c.key)}`;
+      return [{ _id, holder: this.o.holder, key: c.key, minute: c.minute, count: c.count }];
     });
     try {
       await this.api().upsertMany(items, systemContext(this.o.runtime));
     } catch (err) {
-      for (const id of ids) this.dirty.add(id);
+      for (const slot of slots) this.dirty.add(slot);
       throw err;
     }
   }
@@ -190,7 +195,7 @@ class Exchange implements SharedBuckets {
     const minute = Math.floor(Date.now() / MINUTE_MS);
     if (minute === this.prunedMinute) return;
     this.prunedMinute = minute;
-    for (const [id, counted] of this.admitted) if (counted.minute < minute - 1) this.admitted.delete(id);
+    for (const [slot, counted] of this.admitted) if (counted.minute < minute - 1) this.admitted.delete(slot);
     for (const [id, seen] of this.seen) if (seen.minute < minute - 1) this.seen.delete(id);
     // Any instance may delete the old counts of every instance (a dead one's included).
     await this.api().deleteMany({ minute: { $lt: minute - 2 } }, systemContext(this.o.runtime));
