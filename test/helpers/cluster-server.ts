@@ -63,12 +63,8 @@ export async function startClusterParts(
     store,
     secrets,
     log,
-    services: new Map(),
-    config: {
-      saltMasterName: config.SALT_MASTER_NAME,
-      grainToolKey: config.GRAIN_TOOL_KEY,
-      execAllowedFuns: config.EXEC_ALLOWED_FUNS,
-    },
+    services: {},
+    config: { saltMasterName: config.SALT_MASTER_NAME },
   });
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
