@@ -17,17 +17,21 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/test/\\.tmp/.*package\\.json$'],
 };
 
-/** The suites run again against a deployment of two instances. */
+/**
+ * The suites run again against a deployment of two instances: those whose behaviour depends on
+ * which instance answers or on work an instance does beside requests (executions and their
+ * records, async jobs, monitoring, the scheduler, snapshots, the master's faults and sessions, the
+ * VPN's services and reconcile). Suites of per-request reads and writes with nothing held per
+ * process (the tasks resource's validation, the statistics' range syntax, patch downloads) run
+ * once: the second project is kept to a few minutes of CI.
+ */
 const CLUSTER_SUITES = [
   'test/integrations/exec.test.ts',
   'test/integrations/monitoring.test.ts',
-  'test/integrations/patches.test.ts',
   'test/integrations/outcomes.test.ts',
   'test/integrations/master-faults.test.ts',
-  'test/http/resources/tasks.test.ts',
   'test/integrations/scheduler.test.ts',
   'test/http/statistics.test.ts',
-  'test/http/statistics-range.test.ts',
   'test/http/snapshots.test.ts',
   'test/vpn-integration/organizations.test.ts',
   'test/vpn-integration/accounts.test.ts',
