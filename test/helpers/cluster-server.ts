@@ -15,7 +15,7 @@ import {
 } from '../../engine/src';
 import { allResources, allRouteGroups } from '../../resources';
 import type { RunningServer } from '../../packages/server/src/boot';
-import type { Config } from '../../packages/server/src/config';
+import { engineSettings, type Config } from '../../packages/server/src/config';
 import { createLogger } from '../../packages/server/src/logger';
 import { chooseStore } from '../../packages/server/src/store';
 import { RIG_SECRET_KEY, startRig } from './rig';
@@ -64,7 +64,7 @@ export async function startClusterParts(
     secrets,
     log,
     services: {},
-    config: { saltMasterName: config.SALT_MASTER_NAME },
+    config: engineSettings(config),
   });
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
