@@ -59,15 +59,13 @@ describe('an unreachable MongoDB', () => {
     ['leases.release', (s) => s.leases.release('scheduler', 'api-1')],
   ];
 
-  test.each(calls)('%s rejects with ServiceUnavailable within a couple of seconds', async (_name, call) => {
-    const started = Date.now();
+  test.each(calls)('%s rejects with ServiceUnavailable once selection gives up', async (_name, call) => {
     const rejection = call(store);
     await expect(rejection).rejects.toBeInstanceOf(ServiceUnavailable);
     await expect(rejection).rejects.toMatchObject({
       status: 503,
       message: expect.stringMatching(/^database unreachable: /),
     });
-    expect(Date.now() - started).toBeLessThan(2500);
   });
 
   test('each call dials again (the failed first client is not reused as "Topology is closed")', async () => {
@@ -92,10 +90,9 @@ describe('an unreachable MongoDB', () => {
 });
 
 describe('opening and closing', () => {
-  test('opening resolves at once, whatever the database', async () => {
-    const started = Date.now();
+  test('opening resolves against an unreachable database: its calls fail one by one later', async () => {
     const store = await openMongoStore({ url: UNREACHABLE, serverSelectionTimeoutMS: SELECTION_MS });
-    expect(Date.now() - started).toBeLessThan(200);
+    await expect(store.count('hosts', {})).rejects.toBeInstanceOf(ServiceUnavailable);
     await store.close();
   });
 

@@ -25,7 +25,8 @@ const BIN = join(__dirname, '..', '..', 'packages', 'server', 'bin', 'fleet.cjs'
 const run = promisify(execFile);
 
 /** A selection time-out far above what the refusal takes: the answer must not wait for it. */
-const SELECTION_TIMEOUT_MS = 20_000;
+/** Longer than any test may run: a refusal that comes at all came from the handshake, not from selection. */
+const SELECTION_TIMEOUT_MS = 600_000;
 
 describe('a server the driver does not speak is refused at the first heartbeat', () => {
   test.each([
@@ -48,7 +49,6 @@ describe('a server the driver does not speak is refused at the first heartbeat',
     const peer = await startHandshakeServer(hello);
     const store = await openMongoStore({ url: peer.url, serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS });
     try {
-      const started = Date.now();
       const start = store.ensureCollection({
         name: 'hosts',
         scalarPaths: {},
@@ -57,8 +57,6 @@ describe('a server the driver does not speak is refused at the first heartbeat',
       });
       await expect(start).rejects.toBeInstanceOf(UnsupportedServer);
       await expect(start).rejects.toMatchObject({ status: 503, message });
-      // Refused by the handshake, not by the selection time-out.
-      expect(Date.now() - started).toBeLessThan(SELECTION_TIMEOUT_MS / 2);
       expect(message).not.toContain('\n');
       // Every call says the same (a 503 in the error shape, no host named).
       await expect(store.count('hosts', {})).rejects.toMatchObject({ status: 503, message });
