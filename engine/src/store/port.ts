@@ -98,6 +98,8 @@ export interface LeaseStore {
   renew(name: string, holder: string, ttlMs: number): Promise<Lease | null>;
   /** Gives the lease up if we hold it; resolves `true` when it was ours. */
   release(name: string, holder: string): Promise<boolean>;
+  /** The leases among `names` that some holder has now (not expired); asks for nothing. */
+  live(names: readonly string[]): Promise<Lease[]>;
 }
 
 /** Where a store's background task is. */

@@ -1,7 +1,7 @@
 /**
  * @fleet/duties: the work done once per deployment of several instances on one store. A lease
  * held while the process lives (keeper.ts), a periodic duty on its holder with runs asked from
- * any instance (periodic.ts, requests.ts), the claim of a due item among instances (claim.ts),
+ * any instance (periodic.ts, requests.ts), whether a server holds the store (presence.ts), the claim of a due item among instances (claim.ts),
  * and the table of the leases and their times (table.ts).
  */
 export { claimDue, type ClaimSpec } from './claim';
@@ -9,6 +9,7 @@ export { ClaimLoop, type ClaimLoopOptions } from './claim-loop';
 export { LeaseKeeper, type KeeperOptions } from './keeper';
 export { dutyRecord, noteDuty, type DutyRecord } from './ledger';
 export { PeriodicDuty, type PeriodicOptions } from './periodic';
+export { refuseWhileServed, SERVER_LEASES, storeHolder, StoreInUse } from './presence';
 export { askHolder, RequestDesk, type Relayed } from './requests';
 export {
   DEFAULT_LEASE_TTL_MS,

@@ -1,12 +1,13 @@
 /**
  * `fleet-api rotate-key`: seals every stored secret again under a new key, with the service
- * stopped (docs/secrets.md). The current key is SECRET_KEY or the key file; the new one is
+ * stopped (refused while a server holds the store; docs/secrets.md). The current key is SECRET_KEY or the key file; the new one is
  * NEW_SECRET_KEY, or one generated into `secret-key.next` before anything is rewritten, so a run
  * cut short is simply run again (values already sealed with the new key are kept).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { refuseWhileServed } from '@fleet/duties';
 import { createEngine, createSecretBox } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError, loadConfig } from './config';
@@ -47,11 +48,14 @@ export async function rotateKeyCommand(env: NodeJS.ProcessEnv = process.env): Pr
     );
   const keyFile = config.SECRET_KEY === undefined ? current.path : undefined;
   const nextPath = keyFile === undefined ? undefined : `${keyFile}.next`;
-  const key = nextKey(env, nextPath);
   const log = createLogger(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
   const store = await choice.open(log);
   let count: number;
+  let key: string;
   try {
+    // Before any key is made: a running server would go on sealing with the old key.
+    await refuseWhileServed(store.leases, 'fleet rotate-key');
+    key = nextKey(env, nextPath);
     const engine = createEngine({
       definitions: allResources,
       routeGroups: allRouteGroups,

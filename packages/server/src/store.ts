@@ -12,6 +12,8 @@ export interface StoreChoice {
   readonly kind: 'sqlite' | 'memory' | 'mongo';
   /** Where the server keeps its generated files (admin token, secret key). */
   readonly dataDir: string;
+  /** The SQLite file (kind `sqlite` only): what backup and restore copy. */
+  readonly path?: string;
   /**
    * Opens the store; `checked`: its file was checked by another process that opened it first (a
    * cluster's primary before it forked, cluster.ts), so the SQLite open check is skipped.
@@ -42,6 +44,7 @@ export function chooseStore(
     return {
       kind: 'sqlite',
       dataDir: dirname(path),
+      path,
       describe: `sqlite:${path}`,
       open: async (_log, opened) => {
         mkdirSync(dirname(path), { recursive: true });

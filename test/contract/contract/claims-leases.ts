@@ -125,6 +125,20 @@ export function leasesTests(ctx: Context): void {
     );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
+  test('live: the leases some holder has now, expired and released ones left out', async () => {
+    await ctx.store.leases.acquire('live-a', 'a', 60_000);
+    await ctx.store.leases.acquire('live-b', 'b', 60_000);
+    await ctx.store.leases.acquire('live-gone', 'c', 50);
+    await ctx.store.leases.acquire('live-freed', 'd', 60_000);
+    await ctx.store.leases.release('live-freed', 'd');
+    await sleep(120);
+    const live = await ctx.store.leases.live(['live-a', 'live-b', 'live-gone', 'live-freed', 'live-never']);
+    expect(live.map((l) => [l.name, l.holder]).sort()).toEqual([
+      ['live-a', 'a'],
+      ['live-b', 'b'],
+    ]);
+    expect(live[0]?.expiresAt.getTime()).toBeGreaterThan(Date.now());
+  });
   test('leases are independent by name', async () => {
     await ctx.store.leases.acquire('one', 'a', 60_000);
     expect(await ctx.store.leases.acquire('two', 'b', 60_000)).toMatchObject({ name: 'two', holder: 'b' });

@@ -96,6 +96,17 @@ export class MongoLeases implements LeaseStore {
     }
   }
 
+  /** The leases among `names` that some holder has now (not expired). */
+  async live(names: readonly string[]): Promise<Lease[]> {
+    const leases = await this.collection();
+    try {
+      const docs = await leases.find({ _id: { $in: [...names] }, expires_at: { $gt: new Date() } }).toArray();
+      return docs.map((doc) => ({ name: doc._id, holder: doc.holder, expiresAt: doc.expires_at }));
+    } catch (error) {
+      throw translateMongoError(error);
+    }
+  }
+
   private async collection(): Promise<mongoose.mongo.Collection<LeaseDoc>> {
     return (await this.connector.db()).collection<LeaseDoc>(LEASES_COLLECTION);
   }

@@ -46,5 +46,14 @@ export function sqliteLeases(db: SqliteDb): LeaseStore {
         () => db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder).changes > 0,
       );
     },
+    async live(names) {
+      const now = Date.now();
+      return names.flatMap((name) => {
+        const row = read(name);
+        return row === undefined || row.expiresAt <= now
+          ? []
+          : [{ name, holder: row.holder, expiresAt: new Date(row.expiresAt) }];
+      });
+    },
   };
 }

@@ -3,7 +3,14 @@
  * answered from text alone, before any of the server's code is loaded.
  */
 import { VERSION } from '../version';
-import { NEW_RESOURCE_USAGE, OPENAPI_USAGE, TOKEN_USAGE, IMPORT_USAGE } from './usage';
+import {
+  BACKUP_USAGE,
+  IMPORT_USAGE,
+  NEW_RESOURCE_USAGE,
+  OPENAPI_USAGE,
+  RESTORE_USAGE,
+  TOKEN_USAGE,
+} from './usage';
 
 /** Each command's one-line summary and its usage text. */
 export const COMMAND_HELP: Readonly<Record<string, { readonly summary: string; readonly usage: string }>> = {
@@ -31,12 +38,20 @@ Seeds the store of DATABASE_URL as the sync would fill it; --reset empties the s
     summary: 'seal every stored secret under a new key (service stopped)',
     usage: `usage: fleet rotate-key
 
-With the service stopped: re-seals every stored secret under NEW_SECRET_KEY (or a key generated
+Refused while a server holds the store. With the service stopped: re-seals every stored secret under NEW_SECRET_KEY (or a key generated
 into secret-key.next) and replaces the key file, keeping the old one aside (docs/secrets.md).`,
   },
   import: {
     summary: "copy the original application's MongoDB database (dump, export or live) into the store",
     usage: IMPORT_USAGE,
+  },
+  backup: {
+    summary: 'copy the store into a file while the service runs',
+    usage: BACKUP_USAGE,
+  },
+  restore: {
+    summary: 'replace the store by a backup (service stopped)',
+    usage: RESTORE_USAGE,
   },
 };
 

@@ -3,6 +3,8 @@
  * (before the command parses anything, so `fleet seed --help` seeds nothing), and unknown commands
  * refused.
  */
+import { backupCommand } from '../backup/backup';
+import { restoreCommand } from '../backup/restore';
 import { ConfigError } from '../config';
 import { rotateKeyCommand } from '../rotate-key';
 import { seedCommand } from '../seed/command';
@@ -26,6 +28,8 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<CommandOutpu
   token: tokenCommand,
   'rotate-key': async () => ({ stdout: `${await rotateKeyCommand()}\n` }),
   import: importCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 /** Runs `argv` (the words after `fleet`); resolves what to print, if the command did not print itself. */

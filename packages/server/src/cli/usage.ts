@@ -42,3 +42,19 @@ GridFS files (bucket fs) become media, soft-deleted items stay hidden.
 
 Items already in the store are left as they are, so a second run adds only what is missing.
 Exit status 1 when any document was refused; the report names them (docs/mongodb.md).`;
+
+export const BACKUP_USAGE = `usage: fleet backup <file>
+
+Copies the store of DATABASE_URL into <file> (a new file) while servers run and write: the store
+as it was at one instant, uploads included, one SQLite file checked (PRAGMA integrity_check)
+before it is kept. Prints its size and the time taken. The secret key is not in the copy: keep the
+key file (<data dir>/secret-key) or SECRET_KEY apart. fleet restore <file> puts it back.
+On MongoDB, mongodump makes the backup (docs/backup.md).`;
+
+export const RESTORE_USAGE = `usage: fleet restore <file>
+
+With every server stopped: replaces the store of DATABASE_URL by the backup <file> (made by
+fleet backup). The copy is checked first (PRAGMA integrity_check, a Fleet API store); the replaced
+store is kept aside in <data dir>/replaced-<time>/. Refused while a server holds the store. The
+secret key stays as it is: it must be the one the backup's secrets were sealed with.
+On MongoDB, mongorestore restores (docs/backup.md).`;

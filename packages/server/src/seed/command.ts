@@ -1,7 +1,8 @@
 /**
  * `fleet-api seed [--hosts N] [--actions M] [--seed S] [--snapshots K] [--snapshot-interval-s T] [--reset]`: opens the store
- * of DATABASE_URL, declares the collections as the server does at boot, seeds the fleet and prints
- * one summary line.
+ * of DATABASE_URL, declares the collections as the server does at boot, seeds the fleet (its
+ * progress on stderr: a bar on a terminal, a line every few seconds otherwise) and prints one
+ * summary line.
  */
 import { parseArgs } from 'node:util';
 import { createEngine, createSecretBox } from '@fleet/engine';
@@ -11,7 +12,8 @@ import { createLogger } from '../logger';
 import { STORE_SCHEMA } from '../schema';
 import { secretKey } from '../secrets';
 import { chooseStore, emptyCollections } from '../store';
-import { SEEDED_COLLECTIONS, seedFleet, type SeedResult } from './fleet';
+import { SEEDED_COLLECTIONS, seedFleet, seedTotal, type SeedResult } from './fleet';
+import { seedProgress } from './progress';
 
 /** The parsed command line of `seed`. */
 export interface SeedArgs {
@@ -115,16 +117,22 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
     await engine.ensureCollections();
     // The snapshots' compact history (hosts_history) goes with them.
     if (args.reset) await emptyCollections(store, [...SEEDED_COLLECTIONS, 'hosts_history']);
+    const progress = seedProgress({ total: seedTotal(args), stream: process.stderr });
     const result = await seedFleet(engine.runtime, {
+      onWritten: (items) => progress.add(items),
       hosts: args.hosts,
       ...(args.actions === undefined ? {} : { actions: args.actions }),
       seed: args.seed,
       snapshots: args.snapshots,
       ...(args.snapshotIntervalS === undefined ? {} : { snapshotIntervalMs: args.snapshotIntervalS * 1000 }),
       toolKey: config.GRAIN_TOOL_KEY,
-    }).catch((err: unknown) => {
-      throw new ConfigError(`seed: ${choice.describe}: ${err instanceof Error ? err.message : String(err)}`);
-    });
+    })
+      .catch((err: unknown) => {
+        throw new ConfigError(
+          `seed: ${choice.describe}: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      })
+      .finally(() => progress.done());
     process.stdout.write(`${summaryLine(choice.describe, result)}\n`);
   } finally {
     await store.close();

@@ -49,6 +49,16 @@ export interface SeedOptions {
   readonly toolKey?: string;
   /** Documents per insert: actions default to 50,000, the other large collections to 5,000. */
   readonly batchSize?: number;
+  /** Told after each insert how many of the {@link seedTotal} items it wrote. */
+  readonly onWritten?: (items: number) => void;
+}
+
+/** The items a seed writes in all, as {@link SeedResult.counts} adds up (for its progress). */
+export function seedTotal(options: Pick<SeedOptions, 'hosts' | 'actions' | 'snapshots'>): number {
+  const hosts = options.hosts ?? 50;
+  const actions = hosts === 0 ? 0 : (options.actions ?? hosts * 20);
+  const fixed = 9 + 17 + 5 + 10; // nodegroups, groups, updates, tasks
+  return fixed + actions + hosts + Math.ceil(hosts / 10) + Math.ceil(hosts / 4) + (options.snapshots ?? 24);
 }
 
 /** What {@link seedFleet} wrote. */
@@ -89,6 +99,7 @@ async function writeActions(
   runtime: Runtime,
   targets: readonly HostRef[],
   options: ActionBatchOptions,
+  onWritten?: (items: number) => void,
 ): Promise<{ count: number; ms: number; lastAction: Map<string, string> }> {
   const started = Date.now();
   const lastAction = new Map<string, string>();
@@ -96,6 +107,7 @@ async function writeActions(
   for await (const docs of actionBatches(targets, options)) {
     await runtime.resources.get('actions').createMany(docs, systemContext(runtime));
     count += docs.length;
+    onWritten?.(docs.length);
     // Batches come in time order, each host's actions in time order within them: the last wins.
     for (const doc of docs) if (typeof doc.host === 'string') lastAction.set(doc.host, doc._id);
   }
@@ -143,7 +155,8 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
   const timings = { ...counts };
   const write = async (name: SeededCollection, docs: Iterable<Doc>, batching: BatchOptions = {}) => {
     const t0 = Date.now();
-    counts[name] = await createAll(runtime, name, docs, batching);
+    const progress = options.onWritten === undefined ? {} : { onWritten: options.onWritten };
+    counts[name] = await createAll(runtime, name, docs, { ...batching, ...progress });
     timings[name] = Date.now() - t0;
   };
 
@@ -151,13 +164,18 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
   await write('groups', groupDocs(groups, now));
   await write('updates', updateDocs(seed, now));
 
-  const actions = await writeActions(runtime, accepted, {
-    seed,
-    now,
-    total: options.actions ?? hosts * 20,
-    spanDays: 90,
-    batch: options.batchSize ?? ACTION_BATCH,
-  });
+  const actions = await writeActions(
+    runtime,
+    accepted,
+    {
+      seed,
+      now,
+      total: options.actions ?? hosts * 20,
+      spanDays: 90,
+      batch: options.batchSize ?? ACTION_BATCH,
+    },
+    options.onWritten,
+  );
   counts.actions = actions.count;
   timings.actions = actions.ms;
 
@@ -179,7 +197,12 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
     ...(options.snapshotIntervalMs ? { intervalMs: options.snapshotIntervalMs } : {}),
   };
   counts.hosts_statistic = await writeSnapshots(
-    (name, docs) => createAll(runtime, name, docs, { size: 500 }),
+    (name, docs) =>
+      createAll(runtime, name, docs, {
+        size: 500,
+        // The compact history rows are not counted in the total; the snapshots are.
+        ...(name === 'hosts_statistic' && options.onWritten ? { onWritten: options.onWritten } : {}),
+      }),
     summaries,
     snapshots,
   );
