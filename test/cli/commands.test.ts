@@ -35,7 +35,17 @@ async function fleet(
   }
 }
 
-const COMMANDS = ['serve', 'seed', 'openapi', 'new-resource', 'token', 'rotate-key', 'import'];
+const COMMANDS = [
+  'serve',
+  'seed',
+  'openapi',
+  'new-resource',
+  'token',
+  'rotate-key',
+  'import',
+  'backup',
+  'restore',
+];
 
 let t: TestServer;
 beforeAll(async () => {

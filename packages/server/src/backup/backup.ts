@@ -21,12 +21,14 @@ export async function backupCommand(argv: readonly string[]): Promise<CommandOut
     if (err instanceof UnusableCopy) throw new ConfigError(`fleet backup: ${err.message}`);
     throw err;
   }
-  const seconds = (copy.ms / 1000).toFixed(1);
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   const key =
     store.key === 'no key yet'
       ? 'no secret key exists yet'
       : `the secret key (${store.key}) is not in it: keep it apart`;
   return {
-    stdout: `Backed up ${store.path} into ${target}: ${humanSize(copy.bytes)} in ${seconds} s, integrity ok; ${key}\n`,
+    stdout:
+      `Backed up ${store.path} into ${target}: ${humanSize(copy.bytes)} in ${seconds(copy.ms)} ` +
+      `(copy ${seconds(copy.copyMs)}, check ${seconds(copy.checkMs)}), integrity ok; ${key}\n`,
   };
 }

@@ -7,7 +7,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { refuseWhileServed, StoreInUse } from '@fleet/duties';
+import { refuseWhileServed } from '@fleet/duties';
 import {
   checkSqliteCopy,
   openSqliteStore,
@@ -58,8 +58,7 @@ export async function restoreCommand(argv: readonly string[]): Promise<CommandOu
     const kept = aside === undefined ? 'there was no store to replace' : `the replaced store is in ${aside}`;
     return { stdout: `Restored ${source} into ${store.path} (${size}, integrity ok); ${kept}\n` };
   } catch (err) {
-    if (err instanceof UnusableCopy || err instanceof StoreInUse)
-      throw new ConfigError(`fleet restore: ${err.message}`);
+    if (err instanceof UnusableCopy) throw new ConfigError(`fleet restore: ${err.message}`);
     throw err;
   } finally {
     removeStoreFiles(staged);
