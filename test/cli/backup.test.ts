@@ -6,7 +6,7 @@
  * the tools' line.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -138,10 +138,13 @@ describe('a backup under writes, restored into a new directory', () => {
 
   it('is one file for its owner only, that passes the integrity check', () => {
     expect(readdirSync(work)).toEqual(['fleet-backup.db']);
+    expect(statSync(copy).mode & 0o777).toBe(0o600);
     expect(() => checkSqliteCopy(copy)).not.toThrow();
     const db = new Database(copy, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('delete');
+      // The server's leases stay with the server: a store restored from the copy is held by nobody.
+      expect(db.prepare('SELECT count(*) FROM leases').pluck().get()).toBe(0);
     } finally {
       db.close();
     }
@@ -175,7 +178,7 @@ describe('a backup under writes, restored into a new directory', () => {
       const found = await store.find('alerts', { _id: { $in: before } }, { projection: { _id: 1 } });
       expect(new Set(found.map((d) => d._id))).toEqual(new Set(before));
       const [file] = await store.find('files', { _id: fileId });
-      const media = await store.media.open(String((file as { data: unknown }).data));
+      const media = await store.media.open(String(file?.data));
       const chunks: Buffer[] = [];
       for await (const chunk of media?.stream ?? []) chunks.push(chunk as Buffer);
       expect(Buffer.concat(chunks).equals(UPLOAD)).toBe(true);

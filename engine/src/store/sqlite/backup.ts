@@ -75,12 +75,7 @@ export async function backupSqliteFile(source: string, target: string): Promise<
   }
   const copied = Date.now();
   try {
-    const copy = openFile(partial);
-    try {
-      copy.pragma('journal_mode = DELETE');
-    } finally {
-      copy.close();
-    }
+    settleCopy(partial);
     checkSqliteCopy(partial, target);
     // Token digests and sealed secrets: for the owner's eyes only, as the store's key file.
     chmodSync(partial, 0o600);
@@ -97,6 +92,22 @@ export async function backupSqliteFile(source: string, target: string): Promise<
     copyMs: copied - started,
     checkMs: ended - copied,
   };
+}
+
+/**
+ * Makes the copy at `path` a store of its own: one file (rollback journal, no WAL beside it), and
+ * none of the leases of the servers that ran on the source: those processes hold nothing in the
+ * copy, and a server started on it must not wait for their leases to expire.
+ */
+export function settleCopy(path: string): void {
+  const copy = openFile(path);
+  try {
+    copy.pragma('journal_mode = DELETE');
+    const leases = copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'leases'").get();
+    if (leases !== undefined) copy.exec('DELETE FROM leases');
+  } finally {
+    copy.close();
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ export {
   checkSqliteCopy,
   readCopyDocs,
   removeStoreFiles,
+  settleCopy,
   sqliteStoreFiles,
   UnusableCopy,
   type SqliteCopy,

@@ -12,6 +12,7 @@ import {
   checkSqliteCopy,
   openSqliteStore,
   removeStoreFiles,
+  settleCopy,
   sqliteStoreFiles,
   UnusableCopy,
 } from '@fleet/engine/sqlite';
@@ -23,7 +24,7 @@ import { embeddedStore, fileArgument, humanSize } from './files';
 /** Refuses, in one line, while a server holds the store at `path` (a store that does not exist has none). */
 async function refuseUnderServer(path: string): Promise<void> {
   if (!existsSync(path)) return;
-  const store = await openSqliteStore({ path, check: 'none' });
+  const store = openSqliteStore({ path, check: 'none' });
   try {
     await refuseWhileServed(store.leases, 'fleet restore');
   } finally {
@@ -51,6 +52,7 @@ export async function restoreCommand(argv: readonly string[]): Promise<CommandOu
   try {
     copyFileSync(source, staged);
     checkSqliteCopy(staged, source);
+    settleCopy(staged);
     await refuseUnderServer(store.path);
     const aside = keepAside(store.path, store.dataDir);
     renameSync(staged, store.path);
