@@ -15,6 +15,8 @@ import { SERVER_LEASES } from '../../packages/duties/src';
 import { checkSqliteCopy, openSqliteStore } from '../../engine/src/store/sqlite';
 import { runCli } from '../../packages/server/src/cli/main';
 import { ConfigError } from '../../packages/server/src/config';
+import { STORE_SCHEMA } from '../../packages/server/src/schema';
+import { checkMigrations, SCHEMA_COLLECTION } from '../../engine/src';
 import { auth, startTestServer, type TestServer } from '../helpers';
 import { until } from '../helpers/until';
 
@@ -38,6 +40,7 @@ async function fleet(
 }
 
 const SECRET_KEY = 'backup-test-secret-key-0123456789';
+const LATEST = checkMigrations(STORE_SCHEMA.migrations);
 const UPLOAD = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251));
 
 /** Writes alerts through the API one after another until stopped; keeps when each was acknowledged. */
@@ -169,7 +172,7 @@ describe('a backup under writes, restored into a new directory', () => {
     expect(res).toMatchObject({ code: 0, stderr: '' });
     expect(res.stdout).toMatch(
       new RegExp(
-        `^Restored ${copy} into ${restored} \\([\\d.]+ (KB|MB), integrity ok\\); there was no store to replace\\n$`,
+        `^Restored ${copy} into ${restored} \\([\\d.]+ (KB|MB), integrity ok, schema ${LATEST}\\); there was no store to replace\\n$`,
       ),
     );
     expect(() => checkSqliteCopy(restored)).not.toThrow();
@@ -255,6 +258,41 @@ describe('copies that never replace a store', () => {
     );
     expect(readFileSync(db, 'utf8')).toBe('the store in place');
   }, 60_000);
+
+  it.each([
+    ['newer than this release knows: refused', 1, /^$/],
+    ['older: restored, the next start migrates it', -1, /^Restored /],
+  ])(
+    'a copy at a schema %s',
+    async (_what, delta, stdout) => {
+      const copy = join(work, `schema-${delta}.db`);
+      expect((await fleet(['backup', copy], env())).code).toBe(0);
+      const store = openSqliteStore({ path: copy, readOffload: { workers: 0 } });
+      await store.update(
+        SCHEMA_COLLECTION,
+        { _id: 'schema' },
+        { $set: { version: LATEST + delta, release: '9.9.9' } },
+      );
+      await store.close();
+      const { db } = target();
+      const res = await fleet(['restore', copy], { DATABASE_URL: `sqlite:${db}`, SECRET_KEY });
+      expect(res.stdout).toMatch(stdout);
+      if (delta > 0) {
+        expect(res.code).toBe(1);
+        expect(res.stderr).toBe(
+          `fleet restore: ${copy} is at schema ${LATEST + 1} (written by Fleet API 9.9.9), newer than Fleet API ` +
+            `${STORE_SCHEMA.release} knows (schema ${LATEST}): restore it with 9.9.9 or later\n`,
+        );
+        expect(readFileSync(db, 'utf8')).toBe('the store in place');
+      } else {
+        expect(res.code).toBe(0);
+        expect(res.stdout).toContain(
+          `, schema ${LATEST - 1}: the next start migrates it to ${LATEST}); the replaced store is in `,
+        );
+      }
+    },
+    60_000,
+  );
 
   it('backup never writes over a file', async () => {
     const there = join(work, 'there.db');

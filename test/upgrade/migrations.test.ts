@@ -28,6 +28,7 @@ import {
   type SchemaOptions,
   type Store,
 } from '../../engine/src';
+import { refuseWhileServed, SERVER_LEASES, StoreInUse } from '../../packages/duties/src';
 import { openSqliteStore } from '../../engine/src/store/sqlite';
 import { capturingLog } from '../helpers';
 
@@ -72,11 +73,16 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** Opens the file and prepares it as a start does, with `migrations` (or none: a release of old). */
 async function start(
   migrations?: readonly Migration[],
-  o: { definitions?: readonly AnyResourceDefinition[]; log?: ReturnType<typeof capturingLog> } = {},
+  o: {
+    definitions?: readonly AnyResourceDefinition[];
+    log?: ReturnType<typeof capturingLog>;
+    refuseWhileServed?: SchemaOptions['refuseWhileServed'];
+  } = {},
 ): Promise<{ store: Store; engine: Engine; lines: string[] }> {
   const store = openSqliteStore({ path, readOffload: { workers: 0 } });
   const { log, lines } = o.log ?? capturingLog();
-  const schema: SchemaOptions | undefined = migrations && { release: '9.8.7', migrations };
+  const refusal = o.refuseWhileServed ? { refuseWhileServed: o.refuseWhileServed } : {};
+  const schema: SchemaOptions | undefined = migrations && { release: '9.8.7', migrations, ...refusal };
   const engine = createEngine({
     definitions: o.definitions ?? [notes],
     store,
@@ -220,6 +226,28 @@ describe('the schema step', () => {
     expect((await record(b.store))?.version).toBe(1);
     await a.store.close();
     await b.store.close();
+  });
+
+  it('never migrates while a server holds the store; once it is gone, migrates', async () => {
+    await legacyStore(['a']);
+    const held = openSqliteStore({ path, readOffload: { workers: 0 } });
+    const [lease = ''] = SERVER_LEASES;
+    await held.leases.acquire(lease, 'old-release:41:cafe', 60_000);
+    const refused = await start([tagging(1)], { refuseWhileServed }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StoreInUse);
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^migrating the store from schema 0 to 1 refused: a server holds the store \\(lease "${lease}" of ` +
+          'old-release:41:cafe\\); stop every server first \\(a server that was killed lets go within \\d+ s\\)$',
+      ),
+    );
+    expect(calls).toEqual([]);
+    await held.leases.release(lease, 'old-release:41:cafe');
+    await held.close();
+    const { store } = await start([tagging(1)], { refuseWhileServed });
+    expect(calls).toEqual(['tag-1']);
+    expect(await record(store)).toMatchObject({ version: 1 });
+    await store.close();
   });
 
   it('refuses a resource named like the record', async () => {

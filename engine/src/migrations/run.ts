@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallContext } from '../definition/local-api';
 import type { Log } from '../log';
-import type { Store } from '../store/port';
+import type { LeaseStore, Store } from '../store/port';
 import { checkMigrations, type Migration } from './define';
 import {
   readSchemaRecord,
@@ -26,6 +26,12 @@ export interface SchemaOptions {
   /** The release (package version) running: it is written into the record. */
   readonly release: string;
   readonly migrations: readonly Migration[];
+  /**
+   * Asked with the migration lease held, before the pending migrations run: rejects, in one line
+   * starting with `what`, when a server holds the store (one of the older release, still serving
+   * from the store this one would change under it).
+   */
+  readonly refuseWhileServed?: (leases: LeaseStore, what: string) => Promise<void>;
 }
 
 /** A store written by a newer schema than this release knows: the start stops with this one line. */
@@ -130,6 +136,7 @@ async function migrateHeld(step: Step, latest: number, holder: string): Promise<
   }
   const from = record?.version ?? 0;
   if (from >= latest) return;
+  await schema.refuseWhileServed?.(store.leases, `migrating the store from schema ${from} to ${latest}`);
   const pending = schema.migrations.slice(from);
   log.info(
     { from, to: latest, migrations: pending.map((m) => m.name) },

@@ -2,12 +2,13 @@
  * `fleet restore <file>`: puts a backup in the place of the embedded store. The copy is staged
  * beside the store and checked there first (integrity, a Fleet API store); then, if no server
  * holds the store, the store's files (main file, WAL, shared memory) move aside into
- * `<data dir>/replaced-<time>/` and the staged copy takes their place. A copy written by an older
- * release is brought up to date by the next start, like any store it opens.
+ * `<data dir>/replaced-<time>/` and the staged copy takes their place. A copy written by a newer
+ * release is refused; one written by an older release is brought up to date by the next start.
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { refuseWhileServed } from '@fleet/duties';
+import { checkMigrations, readSchemaRecord, type SchemaRecord } from '@fleet/engine';
 import {
   checkSqliteCopy,
   openSqliteStore,
@@ -15,16 +16,26 @@ import {
   settleCopy,
   sqliteStoreFiles,
   UnusableCopy,
+  type SqliteStore,
 } from '@fleet/engine/sqlite';
 import { ConfigError } from '../config';
+import { STORE_SCHEMA } from '../schema';
 import type { CommandOutput } from '../cli/output';
 import { RESTORE_USAGE } from '../cli/usage';
 import { embeddedStore, fileArgument, humanSize } from './files';
 
-/** Refuses, in one line, while a server holds the store at `path` (a store that does not exist has none). */
+/**
+ * Refuses, in one line, while a server holds the store at `path`. A store that does not exist has
+ * no server, nor one that does not open as a database (a damaged store is what a restore is for).
+ */
 async function refuseUnderServer(path: string): Promise<void> {
   if (!existsSync(path)) return;
-  const store = openSqliteStore({ path, check: 'none' });
+  let store: SqliteStore;
+  try {
+    store = openSqliteStore({ path, check: 'none', readOffload: { workers: 0 } });
+  } catch {
+    return;
+  }
   try {
     await refuseWhileServed(store.leases, 'fleet restore');
   } finally {
@@ -42,6 +53,31 @@ function keepAside(path: string, dataDir: string): string | undefined {
   return aside;
 }
 
+/**
+ * The copy's schema against this release's: a copy written by a newer release is refused (this
+ * one cannot read it); an older one is brought up to date by the next start. Resolves the note.
+ */
+async function copySchema(staged: string, source: string): Promise<string> {
+  const latest = checkMigrations(STORE_SCHEMA.migrations);
+  const copy = openSqliteStore({ path: staged, check: 'none', readOffload: { workers: 0 } });
+  let record: SchemaRecord | undefined;
+  try {
+    record = await readSchemaRecord(copy);
+  } finally {
+    await copy.close();
+  }
+  if (record === undefined)
+    return `no schema record: the next start records it at schema ${latest} or migrates it`;
+  if (record.version > latest)
+    throw new ConfigError(
+      `fleet restore: ${source} is at schema ${record.version} (written by Fleet API ${record.release}), newer ` +
+        `than Fleet API ${STORE_SCHEMA.release} knows (schema ${latest}): restore it with ${record.release} or later`,
+    );
+  return record.version === latest
+    ? `schema ${latest}`
+    : `schema ${record.version}: the next start migrates it to ${latest}`;
+}
+
 /** Runs `fleet restore <file>`. */
 export async function restoreCommand(argv: readonly string[]): Promise<CommandOutput> {
   const source = fileArgument('restore', argv, RESTORE_USAGE);
@@ -52,13 +88,14 @@ export async function restoreCommand(argv: readonly string[]): Promise<CommandOu
   try {
     copyFileSync(source, staged);
     checkSqliteCopy(staged, source);
+    const schema = await copySchema(staged, source);
     settleCopy(staged);
     await refuseUnderServer(store.path);
     const aside = keepAside(store.path, store.dataDir);
     renameSync(staged, store.path);
     const size = humanSize(statSync(store.path).size);
     const kept = aside === undefined ? 'there was no store to replace' : `the replaced store is in ${aside}`;
-    return { stdout: `Restored ${source} into ${store.path} (${size}, integrity ok); ${kept}\n` };
+    return { stdout: `Restored ${source} into ${store.path} (${size}, integrity ok, ${schema}); ${kept}\n` };
   } catch (err) {
     if (err instanceof UnusableCopy) throw new ConfigError(`fleet restore: ${err.message}`);
     throw err;
