@@ -7,13 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { refuseWhileServed } from '@fleet/duties';
 import { createEngine, createSecretBox } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { loadSecretKey, MIN_KEY_LENGTH } from './secrets';
-import { chooseStore } from './store';
+import { chooseStore, refuseUnderServer } from './store';
 
 /** The new key: NEW_SECRET_KEY, or the one a previous run left in `secret-key.next`, or a new one saved there. */
 function nextKey(env: NodeJS.ProcessEnv, nextPath: string | undefined): string {
@@ -54,7 +53,7 @@ export async function rotateKeyCommand(env: NodeJS.ProcessEnv = process.env): Pr
   let key: string;
   try {
     // Before any key is made: a running server would go on sealing with the old key.
-    await refuseWhileServed(store.leases, 'fleet rotate-key');
+    await refuseUnderServer(store, 'fleet rotate-key');
     key = nextKey(env, nextPath);
     const engine = createEngine({
       definitions: allResources,

@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { refuseWhileServed } from '@fleet/duties';
 import type { Log, Store } from '@fleet/engine';
 import { openSqliteStore } from '@fleet/engine/sqlite';
 import type * as MongoAdapter from '@fleet/engine/mongo';
@@ -77,4 +78,12 @@ export function chooseStore(
  */
 export async function emptyCollections(store: Store, names: readonly string[]): Promise<void> {
   for (const name of names) await store.delete(name, {});
+}
+
+/**
+ * Refuses, in one line, while a server holds `store` (packages/duties/src/presence.ts): for the
+ * commands that must run with every server stopped (restore, rotate-key). Bootstrap-only.
+ */
+export async function refuseUnderServer(store: Store, command: string): Promise<void> {
+  await refuseWhileServed(store.leases, command);
 }

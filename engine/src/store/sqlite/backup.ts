@@ -136,27 +136,6 @@ export function checkSqliteCopy(path: string, shownAs: string = path): void {
   }
 }
 
-/**
- * The documents of one collection in the store file at `path` (none when it has no such
- * collection), read without opening it as a store: what a restore checks in a copy before it
- * becomes the store.
- */
-export function readCopyDocs(path: string, collection: string): unknown[] {
-  const db = openFile(path);
-  try {
-    const table = `c_${collection}`;
-    const found = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
-    if (found === undefined) return [];
-    return db
-      .prepare(`SELECT doc FROM "${table.replace(/"/g, '""')}"`)
-      .pluck()
-      .all()
-      .map((doc) => JSON.parse(String(doc)) as unknown);
-  } finally {
-    db.close();
-  }
-}
-
 /** Removes what {@link backupSqliteFile} or a restore left half-done; missing files are fine. */
 export function removeStoreFiles(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true });

@@ -5,7 +5,6 @@
 export {
   backupSqliteFile,
   checkSqliteCopy,
-  readCopyDocs,
   removeStoreFiles,
   settleCopy,
   sqliteStoreFiles,

@@ -7,7 +7,6 @@
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { refuseWhileServed } from '@fleet/duties';
 import { checkMigrations, readSchemaRecord, type SchemaRecord } from '@fleet/engine';
 import {
   checkSqliteCopy,
@@ -19,6 +18,7 @@ import {
   type SqliteStore,
 } from '@fleet/engine/sqlite';
 import { ConfigError } from '../config';
+import { refuseUnderServer } from '../store';
 import { STORE_SCHEMA } from '../schema';
 import type { CommandOutput } from '../cli/output';
 import { RESTORE_USAGE } from '../cli/usage';
@@ -28,7 +28,7 @@ import { embeddedStore, fileArgument, humanSize } from './files';
  * Refuses, in one line, while a server holds the store at `path`. A store that does not exist has
  * no server, nor one that does not open as a database (a damaged store is what a restore is for).
  */
-async function refuseUnderServer(path: string): Promise<void> {
+async function refuseUnderServerAt(path: string): Promise<void> {
   if (!existsSync(path)) return;
   let store: SqliteStore;
   try {
@@ -37,7 +37,7 @@ async function refuseUnderServer(path: string): Promise<void> {
     return;
   }
   try {
-    await refuseWhileServed(store.leases, 'fleet restore');
+    await refuseUnderServer(store, 'fleet restore');
   } finally {
     await store.close();
   }
@@ -90,7 +90,7 @@ export async function restoreCommand(argv: readonly string[]): Promise<CommandOu
     checkSqliteCopy(staged, source);
     const schema = await copySchema(staged, source);
     settleCopy(staged);
-    await refuseUnderServer(store.path);
+    await refuseUnderServerAt(store.path);
     const aside = keepAside(store.path, store.dataDir);
     renameSync(staged, store.path);
     const size = humanSize(statSync(store.path).size);
