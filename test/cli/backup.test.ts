@@ -294,6 +294,18 @@ describe('copies that never replace a store', () => {
     60_000,
   );
 
+  it('a good copy replaces a store that no longer opens (what a restore is for)', async () => {
+    const good = join(work, 'over-damaged.db');
+    expect((await fleet(['backup', good], env())).code).toBe(0);
+    const { dir, db } = target();
+    const res = await fleet(['restore', good], { DATABASE_URL: `sqlite:${db}`, SECRET_KEY });
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    const aside = /the replaced store is in (\S+)\n$/.exec(res.stdout)?.[1] ?? '';
+    expect(aside.startsWith(join(dir, 'replaced-'))).toBe(true);
+    expect(readFileSync(join(aside, 'fleet.db'), 'utf8')).toBe('the store in place');
+    expect(() => checkSqliteCopy(db)).not.toThrow();
+  }, 60_000);
+
   it('backup never writes over a file', async () => {
     const there = join(work, 'there.db');
     writeFileSync(there, 'keep me');
