@@ -24,6 +24,11 @@ const grain = f.object(
     virtual: f.string(),
     kernel: f.string(),
     kernelrelease: f.string(),
+    os: f.string(),
+    os_family: f.string(),
+    osrelease: f.string(),
+    oscodename: f.string(),
+    osfinger: f.string(),
     lsb_distrib_id: f.string(),
     osfullname: f.string(),
     host: f.string(),
@@ -145,6 +150,12 @@ export const hosts = defineResource({
     },
     { fields: [['_updated', -1]] },
     { fields: [['status', 1]] },
+    // The grain keys operators filter the host list by: each `where` on one of them is an index
+    // range (json_extract expression indexes on SQLite, ordinary ones on MongoDB).
+    { fields: [['grain.os', 1]] },
+    { fields: [['grain.osrelease', 1]] },
+    { fields: [['grain.virtual', 1]] },
+    { fields: [['grain.num_cpus', 1]] },
   ],
   defaultSort: [['_id', 1]],
   hooks: {

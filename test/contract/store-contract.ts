@@ -9,6 +9,7 @@ import { batchTests } from './contract/batch';
 import { columnRowsTests } from './contract/column-rows';
 import { findOneAndUpdateTests, leasesTests } from './contract/claims-leases';
 import { datetimesTests } from './contract/datetimes';
+import { declaredPathTests } from './contract/declared-paths';
 import { HOSTS, JOBS, PLAIN, hosts, type Context } from './contract/fixtures';
 import { lifecycleTests } from './contract/lifecycle';
 import { patternTests } from './contract/patterns';
@@ -23,6 +24,7 @@ import { deleteTests, insertTests } from './contract/writes-unique';
 export type Concern =
   | 'query operators'
   | 'nested and array fields'
+  | 'declared paths inside objects'
   | 'datetimes'
   | 'sort'
   | 'projection'
@@ -56,6 +58,7 @@ export interface StoreContractOptions {
 const CONCERNS: Readonly<Record<Concern, (ctx: Context, options: StoreContractOptions) => void>> = {
   'query operators': queryOperatorsTests,
   'nested and array fields': nestedAndArrayFieldsTests,
+  'declared paths inside objects': declaredPathTests,
   datetimes: datetimesTests,
   sort: sortTests,
   projection: projectionTests,

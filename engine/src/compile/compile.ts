@@ -109,23 +109,46 @@ function scopedIndexes(indexes: readonly IndexSpec[], softDeleteField: string | 
   ];
 }
 
+/**
+ * Every key of a declared index is `_id` or a declared scalar path outside arrays (`grain.os`):
+ * what a query can be translated on. An index on anything else would never serve a query.
+ */
+function checkIndexPaths(def: ResourceDefinition, scalarPaths: Readonly<Record<string, ScalarType>>): void {
+  for (const index of def.indexes ?? []) {
+    for (const [path] of index.fields) {
+      if (path !== '_id' && !(path in scalarPaths))
+        throw new Error(
+          `${def.name}: index key "${path}" is not a declared scalar field (string, number, boolean, datetime or reference, outside arrays)`,
+        );
+    }
+  }
+}
+
 function collectionSpecOf(
   def: ResourceDefinition,
   paths: PathIndex,
   softDeleteField?: string,
 ): CollectionSpec {
   const scalarPaths: Record<string, ScalarType> = {};
+  const notNullPaths: string[] = [];
   for (const info of paths.byPath.values()) {
     const type = scalarTypeOf(info);
-    if (type && info.path !== '_id') scalarPaths[info.path] = type;
+    if (!type || info.path === '_id') continue;
+    scalarPaths[info.path] = type;
+    if (info.field.nullable !== true) notNullPaths.push(info.path);
   }
-  if (softDeleteField) scalarPaths[softDeleteField] = 'boolean';
+  if (softDeleteField) {
+    scalarPaths[softDeleteField] = 'boolean';
+    notNullPaths.push(softDeleteField);
+  }
+  checkIndexPaths(def, scalarPaths);
   const unique: IndexSpec[] = Object.entries(def.fields)
     .filter(([, f]) => f.unique)
     .map(([name]) => ({ fields: [[name, 1]], unique: true }));
   return Object.freeze({
     name: def.name,
     scalarPaths: Object.freeze(scalarPaths),
+    notNullPaths: Object.freeze(notNullPaths),
     datetimePaths: Object.freeze(datetimePaths(paths)),
     indexes: Object.freeze([...scopedIndexes(def.indexes ?? [], softDeleteField), ...unique]),
   });

@@ -26,6 +26,11 @@ export interface CollectionSpec {
   readonly name: string;
   /** Dotted paths of scalar fields outside arrays, with their type: candidates for push-down. */
   readonly scalarPaths: Readonly<Record<string, ScalarType>>;
+  /**
+   * Scalar paths never stored as null (every write is validated): an adapter may answer `$exists`
+   * on them with the path's index. Absent: any path may hold null.
+   */
+  readonly notNullPaths?: readonly string[];
   /** Dotted paths (array elements traversed) whose values are datetimes, revived to `Date` on read. */
   readonly datetimePaths: readonly string[];
   /** Secondary indexes; `unique` ones make duplicate writes fail with `Conflict` naming the field. */

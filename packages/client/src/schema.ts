@@ -1891,6 +1891,11 @@ export interface components {
           virtual?: string;
           kernel?: string;
           kernelrelease?: string;
+          os?: string;
+          os_family?: string;
+          osrelease?: string;
+          oscodename?: string;
+          osfinger?: string;
           lsb_distrib_id?: string;
           osfullname?: string;
           host?: string;

@@ -14,6 +14,8 @@ export interface CollectionInfo {
   readonly table: string;
   /** `_id` plus the declared scalar paths: what the filter translator may push down. */
   readonly fields: ReadonlyMap<string, ScalarType>;
+  /** The pushable paths never stored as null: `$exists` on them is an index test (translate.ts). */
+  readonly notNull: ReadonlySet<string>;
   readonly datetimePaths: readonly string[];
   /** Unique index name -> the field(s) it guards, to name them in `Conflict`. */
   readonly uniqueIndexes: ReadonlyMap<string, string>;
@@ -43,6 +45,7 @@ export class Collections {
       name: spec.name,
       table,
       fields: pushableFields(spec.scalarPaths),
+      notNull: new Set(spec.notNullPaths ?? []),
       datetimePaths: [...spec.datetimePaths],
       uniqueIndexes,
       indexed: [...new Set(['_id', ...spec.indexes.flatMap((index) => index.fields.map(([f]) => f))])],

@@ -130,7 +130,7 @@ export function findIsHeavy(
 
 /** Whether a count may take a while: it is not answered by an index alone. */
 export function countIsHeavy(db: SqliteDb, info: CollectionInfo, filter: Filter): boolean {
-  const where = translateFilter(filter, info.fields);
+  const where = translateFilter(filter, info.fields, info.notNull);
   if (!where.complete) return true;
   // Counting every entry of a large collection (~30-80 ms for 1,000,000) is a scan all the same.
   if (where.sql === undefined) return roughRowCount(db, info) >= HEAVY_COUNT_ROWS;
@@ -145,7 +145,7 @@ export function roughRowCount(db: SqliteDb, info: CollectionInfo): number {
 
 /** The number of matches: `count(*)` when the filter is wholly pushed down. */
 export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): number {
-  const where = translateFilter(filter, info.fields);
+  const where = translateFilter(filter, info.fields, info.notNull);
   const clause = where.sql === undefined ? '' : ` WHERE ${where.sql}`;
   if (where.complete) {
     const plain = `SELECT count(*) AS n FROM ${info.table}${clause}`;
@@ -252,7 +252,7 @@ function planFind(
   page: Page,
   projection: Projection | undefined,
 ): Plan {
-  const where = translateFilter(filter, info.fields);
+  const where = translateFilter(filter, info.fields, info.notNull);
   const clause = budgeted(where.sql);
   const order = page.sort.length === 0 ? '' : orderBy(page.sort, info.fields);
   const normalized = normalizeProjection(projection);

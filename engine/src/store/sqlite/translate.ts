@@ -25,6 +25,14 @@ export interface SqlCondition {
 /** The pushable fields of one collection: `_id` plus its declared scalar paths. */
 export type PushableFields = ReadonlyMap<string, ScalarType>;
 
+/**
+ * Scalar paths whose stored value is never JSON null (validated on every write): there, a NULL
+ * from `json_extract` can only mean "missing", so `$exists` is a test the path's index answers.
+ */
+export type NotNullPaths = ReadonlySet<string>;
+
+const NONE: NotNullPaths = new Set();
+
 const RESIDUAL: SqlCondition = { sql: undefined, params: [], complete: false };
 const TRUE: SqlCondition = { sql: undefined, params: [], complete: true };
 
@@ -39,9 +47,26 @@ export function fieldExpr(path: string): string {
   return path === '_id' ? 'id' : `json_extract(doc,'$.${path}')`;
 }
 
-/** Translates a whole filter (an implicit `$and` of its entries). */
-export function translateFilter(filter: Filter, fields: PushableFields): SqlCondition {
-  return and(Object.entries(filter).map(([key, value]) => translateEntry(key, value, fields)));
+/** What the translation knows of a collection's paths. */
+interface Paths {
+  readonly fields: PushableFields;
+  readonly notNull: NotNullPaths;
+}
+
+/**
+ * Translates a whole filter (an implicit `$and` of its entries). Without `notNull`, any path may
+ * hold null and `$exists` reads the value's JSON type.
+ */
+export function translateFilter(
+  filter: Filter,
+  fields: PushableFields,
+  notNull: NotNullPaths = NONE,
+): SqlCondition {
+  return translateAll(filter, { fields, notNull });
+}
+
+function translateAll(filter: Filter, paths: Paths): SqlCondition {
+  return and(Object.entries(filter).map(([key, value]) => translateEntry(key, value, paths)));
 }
 
 /** `ORDER BY` text when every key is pushable, with `id` as the last tie-breaker; else undefined. */
@@ -52,26 +77,39 @@ export function orderBy(sort: SortSpec, fields: PushableFields): string | undefi
   return keys.join(', ');
 }
 
-function translateEntry(key: string, value: unknown, fields: PushableFields): SqlCondition {
-  if (key === '$and') return Array.isArray(value) ? and(value.map((f) => subFilter(f, fields))) : RESIDUAL;
+function translateEntry(key: string, value: unknown, paths: Paths): SqlCondition {
+  if (key === '$and') return Array.isArray(value) ? and(value.map((f) => subFilter(f, paths))) : RESIDUAL;
   if (key === '$or')
-    return Array.isArray(value) && value.length > 0 ? or(value.map((f) => subFilter(f, fields))) : RESIDUAL;
-  const type = key.startsWith('$') ? undefined : fields.get(key);
+    return Array.isArray(value) && value.length > 0 ? or(value.map((f) => subFilter(f, paths))) : RESIDUAL;
+  const type = key.startsWith('$') ? undefined : paths.fields.get(key);
   if (type === undefined) return RESIDUAL;
   const expr = fieldExpr(key);
   if (value instanceof RegExp) return pattern(expr, type, value, undefined);
   if (!isOperatorObject(value)) return equals(expr, type, value);
   return and(
-    Object.entries(value).map(([op, arg]) =>
-      op === '$regex' || op === '$options'
-        ? patternOp(expr, type, op, value)
-        : translateOperator(expr, type, op, arg),
-    ),
+    Object.entries(value).map(([op, arg]) => {
+      if (op === '$regex' || op === '$options') return patternOp(expr, type, op, value);
+      if (op === '$exists') return exists(key, paths.notNull.has(key), arg);
+      return translateOperator(expr, type, op, arg);
+    }),
   );
 }
 
-function subFilter(filter: unknown, fields: PushableFields): SqlCondition {
-  return isPlainObject(filter) ? translateFilter(filter, fields) : RESIDUAL;
+function subFilter(filter: unknown, paths: Paths): SqlCondition {
+  return isPlainObject(filter) ? translateAll(filter, paths) : RESIDUAL;
+}
+
+/**
+ * `$exists`: whether the path is there at all, JSON null included (MongoDB's meaning). A path
+ * never stored as null is there exactly when `json_extract` is not NULL, which its index answers;
+ * otherwise `json_type` tells a stored null ('null') from a missing path (NULL). The argument is
+ * read by its truth, as MongoDB and mingo read it (`1` exists, `0` and `null` do not).
+ */
+function exists(path: string, notNull: boolean, arg: unknown): SqlCondition {
+  const wanted = Boolean(arg);
+  if (path === '_id') return wanted ? TRUE : cond('0', []);
+  const expr = notNull ? fieldExpr(path) : `json_type(doc,'$.${path}')`;
+  return cond(`${expr} ${wanted ? 'IS NOT NULL' : 'IS NULL'}`, []);
 }
 
 function translateOperator(expr: string, type: ScalarType, op: string, arg: unknown): SqlCondition {
