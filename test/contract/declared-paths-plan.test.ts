@@ -7,6 +7,7 @@ import { compileResource } from '../../engine/src/compile/compile';
 import { openSqliteStore, type SqliteStore } from '../../engine/src/store/sqlite';
 import { hosts } from '../../resources/hosts';
 import { MACHINES, machines } from './contract/declared-paths';
+import { BOXES, boxes } from './contract/lists';
 
 let store: SqliteStore;
 beforeEach(async () => {
@@ -75,5 +76,41 @@ describe('hosts', () => {
     const withIndex = (path: string) => ({ ...hosts, indexes: [{ fields: [[path, 1] as const] }] });
     expect(() => compileResource(withIndex('grain.roles'))).toThrow(/index key "grain.roles"/);
     expect(() => compileResource(withIndex('grain.gpus.model'))).toThrow(/not a declared scalar field/);
+  });
+});
+
+describe('lists of scalars with an index', () => {
+  beforeEach(async () => {
+    await store.ensureCollection(BOXES);
+    await store.insert('boxes', boxes());
+  });
+  test.each([
+    { tags: 'web' },
+    { tags: { $in: ['db', 'edge'] } },
+    { tags: { $nin: ['web'] } },
+    { kind: 'a', sizes: 1 },
+  ])('%j is SQL on the element index', async (filter) => {
+    const plan = await store.explain('boxes', filter, { sort: [['_id', 1]] });
+    expect(plan).toMatch(/^mode: sql/);
+    expect(plan).toMatch(/mk_boxes_(tags|sizes)/);
+  });
+  test('null, a whole list, another type or a range stays with mingo', async () => {
+    for (const filter of [{ tags: null }, { tags: ['web'] }, { sizes: '3' }, { sizes: { $gt: 3 } }])
+      expect(await store.explain('boxes', filter, {})).toMatch(/^mode: (stream|memory)/);
+  });
+  test('an update moves the element index with the document', async () => {
+    await store.update('boxes', { _id: 'b4' }, { $set: { tags: ['web'] } });
+    expect(
+      (await store.find('boxes', { tags: 'web' }, { projection: { _id: 1 } })).map((d) => d._id).sort(),
+    ).toEqual(['b1', 'b3', 'b4', 'b7']);
+  });
+  test('a find of `_id` alone reads no document', async () => {
+    expect(await store.explain('boxes', { kind: 'a' }, { projection: { _id: 1 } })).toMatch(/^mode: sql/);
+    expect(await store.find('boxes', { kind: 'a' }, { projection: { _id: 1 }, sort: [['_id', 1]] })).toEqual([
+      { _id: 'b1' },
+      { _id: 'b2' },
+      { _id: 'b5' },
+      { _id: 'b7' },
+    ]);
   });
 });

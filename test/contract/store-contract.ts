@@ -10,6 +10,7 @@ import { columnRowsTests } from './contract/column-rows';
 import { findOneAndUpdateTests, leasesTests } from './contract/claims-leases';
 import { datetimesTests } from './contract/datetimes';
 import { declaredPathTests } from './contract/declared-paths';
+import { idOnlyProjectionTests, listTests } from './contract/lists';
 import { HOSTS, JOBS, PLAIN, hosts, type Context } from './contract/fixtures';
 import { lifecycleTests } from './contract/lifecycle';
 import { patternTests } from './contract/patterns';
@@ -25,6 +26,8 @@ export type Concern =
   | 'query operators'
   | 'nested and array fields'
   | 'declared paths inside objects'
+  | 'lists of scalars'
+  | 'id-only projection'
   | 'datetimes'
   | 'sort'
   | 'projection'
@@ -59,6 +62,8 @@ const CONCERNS: Readonly<Record<Concern, (ctx: Context, options: StoreContractOp
   'query operators': queryOperatorsTests,
   'nested and array fields': nestedAndArrayFieldsTests,
   'declared paths inside objects': declaredPathTests,
+  'lists of scalars': listTests,
+  'id-only projection': idOnlyProjectionTests,
   datetimes: datetimesTests,
   sort: sortTests,
   projection: projectionTests,

@@ -7,7 +7,7 @@ import type { AnyResourceDefinition, ResourceDefinition } from '../definition/de
 import { routeAnswerError } from '../definition/routes';
 import type { DeleteRule, Field, Fields, RefField } from '../definition/fields';
 import type { CollectionSpec, IndexSpec, ScalarType } from '../store/port';
-import { datetimePaths, indexPaths, scalarTypeOf, secretPaths, type PathIndex } from './paths';
+import { arrayElementTypeOf, datetimePaths, indexPaths, scalarTypeOf, secretPaths, type PathIndex } from './paths';
 import { objectSchema } from './zod';
 
 /** A top-level reference field: source of `_links.related` and `embedded`. */
@@ -110,15 +110,16 @@ function scopedIndexes(indexes: readonly IndexSpec[], softDeleteField: string | 
 }
 
 /**
- * Every key of a declared index is `_id` or a declared scalar path outside arrays (`grain.os`):
- * what a query can be translated on. An index on anything else would never serve a query.
+ * Every key of a declared index is `_id`, a declared scalar path outside lists (`grain.os`) or a
+ * list of scalars (`groups`, a multikey index): what a query can be translated on. An index on
+ * anything else would never serve a query.
  */
-function checkIndexPaths(def: ResourceDefinition, scalarPaths: Readonly<Record<string, ScalarType>>): void {
+function checkIndexPaths(def: ResourceDefinition, indexable: Readonly<Record<string, ScalarType>>): void {
   for (const index of def.indexes ?? []) {
     for (const [path] of index.fields) {
-      if (path !== '_id' && !(path in scalarPaths))
+      if (path !== '_id' && !(path in indexable))
         throw new Error(
-          `${def.name}: index key "${path}" is not a declared scalar field (string, number, boolean, datetime or reference, outside arrays)`,
+          `${def.name}: index key "${path}" is not a declared scalar field (string, number, boolean, datetime or reference, outside lists) or list of them`,
         );
     }
   }
@@ -131,7 +132,10 @@ function collectionSpecOf(
 ): CollectionSpec {
   const scalarPaths: Record<string, ScalarType> = {};
   const notNullPaths: string[] = [];
+  const arrayPaths: Record<string, ScalarType> = {};
   for (const info of paths.byPath.values()) {
+    const elementType = arrayElementTypeOf(info);
+    if (elementType) arrayPaths[info.path] = elementType;
     const type = scalarTypeOf(info);
     if (!type || info.path === '_id') continue;
     scalarPaths[info.path] = type;
@@ -141,7 +145,7 @@ function collectionSpecOf(
     scalarPaths[softDeleteField] = 'boolean';
     notNullPaths.push(softDeleteField);
   }
-  checkIndexPaths(def, scalarPaths);
+  checkIndexPaths(def, { ...scalarPaths, ...arrayPaths });
   const unique: IndexSpec[] = Object.entries(def.fields)
     .filter(([, f]) => f.unique)
     .map(([name]) => ({ fields: [[name, 1]], unique: true }));
@@ -149,6 +153,7 @@ function collectionSpecOf(
     name: def.name,
     scalarPaths: Object.freeze(scalarPaths),
     notNullPaths: Object.freeze(notNullPaths),
+    arrayPaths: Object.freeze(arrayPaths),
     datetimePaths: Object.freeze(datetimePaths(paths)),
     indexes: Object.freeze([...scopedIndexes(def.indexes ?? [], softDeleteField), ...unique]),
   });

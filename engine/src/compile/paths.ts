@@ -84,6 +84,19 @@ export function scalarTypeOf(info: PathInfo): ScalarType | null {
   return SCALAR_KINDS[info.field.kind];
 }
 
+/**
+ * The element type of a list of scalars that no other list contains (`groups`, a host's list of
+ * group ids), or null: a query on it matches elements (MongoDB's multikey semantics), which an
+ * adapter may answer from an index of the elements.
+ */
+export function arrayElementTypeOf(info: PathInfo): ScalarType | null {
+  const field = info.field;
+  if (field.kind !== 'array') return null;
+  // A top-level list marks itself `inArray`; a nested one carries its ancestors' flag only.
+  if (info.path.includes('.') && info.inArray) return null;
+  return SCALAR_KINDS[field.of.kind];
+}
+
 /** Dotted paths holding datetimes (arrays traversed), for revival by the store adapters. */
 export function datetimePaths(index: PathIndex): string[] {
   const out: string[] = [];

@@ -31,6 +31,11 @@ export interface CollectionSpec {
    * on them with the path's index. Absent: any path may hold null.
    */
   readonly notNullPaths?: readonly string[];
+  /**
+   * Lists of scalars outside other lists, with their elements' type: `{path: v}` and `$in` match
+   * an element, which an adapter may answer from an index on the path (a multikey index).
+   */
+  readonly arrayPaths?: Readonly<Record<string, ScalarType>>;
   /** Dotted paths (array elements traversed) whose values are datetimes, revived to `Date` on read. */
   readonly datetimePaths: readonly string[];
   /** Secondary indexes; `unique` ones make duplicate writes fail with `Conflict` naming the field. */

@@ -5,6 +5,7 @@
 import { BadRequest } from '../../errors';
 import type { CollectionSpec, IndexSpec, ScalarType } from '../port';
 import type { SqliteDb } from './db';
+import { ensureMultikey, type Multikey } from './multikey';
 import { fieldExpr, SAFE_PATH } from './translate';
 
 /** What the adapter knows about one collection. */
@@ -17,6 +18,8 @@ export interface CollectionInfo {
   /** The pushable paths never stored as null: `$exists` on them is an index test (translate.ts). */
   readonly notNull: ReadonlySet<string>;
   readonly datetimePaths: readonly string[];
+  /** Lists of scalars with an element index (multikey.ts): path -> its side table and element type. */
+  readonly lists: ReadonlyMap<string, Multikey>;
   /** Unique index name -> the field(s) it guards, to name them in `Conflict`. */
   readonly uniqueIndexes: ReadonlyMap<string, string>;
   /** `_id` and every field of a declared index, in declaration order: named when a read is refused. */
@@ -36,7 +39,17 @@ export class Collections {
     const table = tableName(spec.name);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
     const uniqueIndexes = new Map<string, string>();
+    const multikey = new Map<string, Multikey>();
+    const arrayPaths = spec.arrayPaths ?? {};
     for (const index of spec.indexes) {
+      const lists = index.fields.filter(([path]) => Object.hasOwn(arrayPaths, path));
+      // An index with a list in it is that list's element index; its other keys are tested per row.
+      for (const [path] of lists)
+        multikey.set(
+          path,
+          ensureMultikey(this.db, { collection: spec.name, table, path, type: arrayPaths[path] ?? 'string' }),
+        );
+      if (lists.length > 0) continue;
       const name = indexName(spec.name, index);
       this.db.exec(indexDdl(name, table, index));
       if (index.unique === true) uniqueIndexes.set(name, index.fields.map(([f]) => f).join(','));
@@ -46,6 +59,7 @@ export class Collections {
       table,
       fields: pushableFields(spec.scalarPaths),
       notNull: new Set(spec.notNullPaths ?? []),
+      lists: multikey,
       datetimePaths: [...spec.datetimePaths],
       uniqueIndexes,
       indexed: [...new Set(['_id', ...spec.indexes.flatMap((index) => index.fields.map(([f]) => f))])],

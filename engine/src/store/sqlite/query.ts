@@ -34,6 +34,8 @@ interface Plan {
   readonly projection: Projection | undefined;
   /** Mode `sql`: the top-level projection SQL left to JavaScript (short documents: projection.ts). */
   readonly finish?: (doc: Doc) => Doc;
+  /** The projection keeps `_id` alone: mode `sql` selects the `id` column, no document is read. */
+  readonly idOnly: boolean;
 }
 
 interface Page {
@@ -57,6 +59,7 @@ export function findDocs(
     () => runFind(db, info, filter, { plan, page }),
     () => refusalOf(db, info, plan, page),
   );
+  if (plan.idOnly) return plan.mode === 'sql' ? docs : docs.map((doc) => ({ _id: doc._id }));
   return plan.projection === undefined ? docs : docs.map(projector(plan.projection));
 }
 
@@ -76,6 +79,7 @@ function runFind(
         { sql: plain.where, params: plain.whereParams, table: info.table },
       );
     const rows = db.prepare(cheap ? plain.sql : plan.sql).all(...plan.params);
+    if (plan.idOnly) return rows.map((row) => ({ _id: docColumn(row) }));
     const docs: Doc[] = [];
     for (const row of rows) {
       const doc = decodeDoc(docColumn(row), info.datetimePaths);
@@ -130,7 +134,7 @@ export function findIsHeavy(
 
 /** Whether a count may take a while: it is not answered by an index alone. */
 export function countIsHeavy(db: SqliteDb, info: CollectionInfo, filter: Filter): boolean {
-  const where = translateFilter(filter, info.fields, info.notNull);
+  const where = translateFilter(filter, info.fields, info);
   if (!where.complete) return true;
   // Counting every entry of a large collection (~30-80 ms for 1,000,000) is a scan all the same.
   if (where.sql === undefined) return roughRowCount(db, info) >= HEAVY_COUNT_ROWS;
@@ -145,7 +149,7 @@ export function roughRowCount(db: SqliteDb, info: CollectionInfo): number {
 
 /** The number of matches: `count(*)` when the filter is wholly pushed down. */
 export function countDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): number {
-  const where = translateFilter(filter, info.fields, info.notNull);
+  const where = translateFilter(filter, info.fields, info);
   const clause = where.sql === undefined ? '' : ` WHERE ${where.sql}`;
   if (where.complete) {
     const plain = `SELECT count(*) AS n FROM ${info.table}${clause}`;
@@ -252,16 +256,18 @@ function planFind(
   page: Page,
   projection: Projection | undefined,
 ): Plan {
-  const where = translateFilter(filter, info.fields, info.notNull);
+  const where = translateFilter(filter, info.fields, info);
   const clause = budgeted(where.sql);
   const order = page.sort.length === 0 ? '' : orderBy(page.sort, info.fields);
   const normalized = normalizeProjection(projection);
+  const idOnly = isIdOnly(projection);
   if (order === undefined) {
     return {
       mode: 'memory',
       sql: `SELECT doc FROM ${info.table}${clause}`,
       params: where.params,
       projection: normalized,
+      idOnly,
     };
   }
   const orderClause = order === '' ? '' : ` ORDER BY ${order}`;
@@ -271,9 +277,10 @@ function planFind(
       sql: `SELECT doc FROM ${info.table}${clause}${orderClause}`,
       params: where.params,
       projection: normalized,
+      idOnly,
     };
   }
-  const projected = projectionPlan(normalized);
+  const projected = idOnly ? { docExpr: 'id' } : projectionPlan(normalized);
   const docExpr = projected.docExpr;
   const tail = `${orderClause} LIMIT ? OFFSET ?`;
   return {
@@ -285,9 +292,15 @@ function planFind(
       whereParams: where.params,
     },
     params: [...where.params, page.limit > 0 ? page.limit : -1, page.skip],
-    projection: projected.rest,
-    ...(projected.finish ? { finish: projected.finish } : {}),
+    projection: 'rest' in projected ? projected.rest : undefined,
+    ...('finish' in projected && projected.finish ? { finish: projected.finish } : {}),
+    idOnly,
   };
+}
+
+/** `{_id: 1}` and nothing else: MongoDB answers `{_id}` documents, an index alone can give them. */
+function isIdOnly(projection: Projection | undefined): boolean {
+  return projection !== undefined && Object.keys(projection).length === 1 && projection._id === 1;
 }
 
 /** Stops reading as soon as the page is full: the rows already come in the requested order. */

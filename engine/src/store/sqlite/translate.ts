@@ -7,6 +7,7 @@
 import { isPrefixOnly, literalPrefix } from '../../query/pattern';
 import type { Filter, ScalarType, SortSpec } from '../port';
 import { isPlainObject } from '../../values';
+import type { Multikey } from './multikey';
 
 /** The SQL function that runs a pattern (registered in db.ts). */
 export const REGEXP_FUNCTION = 'fleet_regexp';
@@ -32,6 +33,7 @@ export type PushableFields = ReadonlyMap<string, ScalarType>;
 export type NotNullPaths = ReadonlySet<string>;
 
 const NONE: NotNullPaths = new Set();
+const NO_LISTS: IndexedLists = new Map();
 
 const RESIDUAL: SqlCondition = { sql: undefined, params: [], complete: false };
 const TRUE: SqlCondition = { sql: undefined, params: [], complete: true };
@@ -47,22 +49,27 @@ export function fieldExpr(path: string): string {
   return path === '_id' ? 'id' : `json_extract(doc,'$.${path}')`;
 }
 
+/** Lists of scalars with an element index: path -> its side table (multikey.ts). */
+export type IndexedLists = ReadonlyMap<string, Multikey>;
+
 /** What the translation knows of a collection's paths. */
 interface Paths {
   readonly fields: PushableFields;
   readonly notNull: NotNullPaths;
+  readonly lists: IndexedLists;
 }
 
 /**
  * Translates a whole filter (an implicit `$and` of its entries). Without `notNull`, any path may
- * hold null and `$exists` reads the value's JSON type.
+ * hold null and `$exists` reads the value's JSON type; without `lists`, conditions on lists are
+ * left to mingo.
  */
 export function translateFilter(
   filter: Filter,
   fields: PushableFields,
-  notNull: NotNullPaths = NONE,
+  more: { readonly notNull?: NotNullPaths; readonly lists?: IndexedLists } = {},
 ): SqlCondition {
-  return translateAll(filter, { fields, notNull });
+  return translateAll(filter, { fields, notNull: more.notNull ?? NONE, lists: more.lists ?? NO_LISTS });
 }
 
 function translateAll(filter: Filter, paths: Paths): SqlCondition {
@@ -81,6 +88,8 @@ function translateEntry(key: string, value: unknown, paths: Paths): SqlCondition
   if (key === '$and') return Array.isArray(value) ? and(value.map((f) => subFilter(f, paths))) : RESIDUAL;
   if (key === '$or')
     return Array.isArray(value) && value.length > 0 ? or(value.map((f) => subFilter(f, paths))) : RESIDUAL;
+  const list = paths.lists.get(key);
+  if (list !== undefined) return listCondition(list, value);
   const type = key.startsWith('$') ? undefined : paths.fields.get(key);
   if (type === undefined) return RESIDUAL;
   const expr = fieldExpr(key);
@@ -97,6 +106,40 @@ function translateEntry(key: string, value: unknown, paths: Paths): SqlCondition
 
 function subFilter(filter: unknown, paths: Paths): SqlCondition {
   return isPlainObject(filter) ? translateAll(filter, paths) : RESIDUAL;
+}
+
+/**
+ * A condition on an indexed list, as MongoDB matches lists: `{groups: "g"}` and `$in` hold when an
+ * element (or the value itself, when it is not a list) is one of the values; `$ne` and `$nin` when
+ * none is (a missing list included). Elements of the declared type only are indexed, so a value
+ * of another type, null, a pattern, a whole list or any other operator is left to mingo.
+ */
+function listCondition(list: Multikey, value: unknown): SqlCondition {
+  const sub = (values: readonly SqlValue[], negate: boolean): SqlCondition =>
+    values.length === 0
+      ? cond(negate ? '1' : '0', [])
+      : cond(
+          `id ${negate ? 'NOT IN' : 'IN'} (SELECT id FROM ${list.table} WHERE value IN (${values.map(() => '?').join(', ')}))`,
+          values,
+        );
+  const one = (v: unknown) => toSqlValue(list.type, v);
+  const many = (vs: unknown): SqlValue[] | undefined => {
+    if (!Array.isArray(vs)) return undefined;
+    const out = vs.map(one);
+    return out.every((v): v is SqlValue => v !== undefined) ? out : undefined;
+  };
+  if (!isOperatorObject(value)) {
+    const v = one(value);
+    return v === undefined ? RESIDUAL : sub([v], false);
+  }
+  return and(
+    Object.entries(value).map(([op, arg]) => {
+      const negate = op === '$ne' || op === '$nin';
+      const values =
+        op === '$eq' || op === '$ne' ? many([arg]) : op === '$in' || op === '$nin' ? many(arg) : undefined;
+      return values === undefined ? RESIDUAL : sub(values, negate);
+    }),
+  );
 }
 
 /**
