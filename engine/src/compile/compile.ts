@@ -7,7 +7,14 @@ import type { AnyResourceDefinition, ResourceDefinition } from '../definition/de
 import { routeAnswerError } from '../definition/routes';
 import type { DeleteRule, Field, Fields, RefField } from '../definition/fields';
 import type { CollectionSpec, IndexSpec, ScalarType } from '../store/port';
-import { arrayElementTypeOf, datetimePaths, indexPaths, scalarTypeOf, secretPaths, type PathIndex } from './paths';
+import {
+  arrayElementTypeOf,
+  datetimePaths,
+  indexPaths,
+  scalarTypeOf,
+  secretPaths,
+  type PathIndex,
+} from './paths';
 import { objectSchema } from './zod';
 
 /** A top-level reference field: source of `_links.related` and `embedded`. */
