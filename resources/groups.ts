@@ -5,6 +5,8 @@
  * (declared references); deleting a group pulls it from its parents and its hosts.
  */
 import {
+  BadRequest,
+  compileMatcher,
   defineResource,
   routeFor,
   isPlainObject,
@@ -16,6 +18,8 @@ import {
 import { z } from 'zod';
 import { GROUPS, groupFields } from './groups/fields';
 import { hostnamesOf, wouldCycle } from './groups/membership';
+import { ruleFilter, ruleKey, ruleOf } from './groups/rules';
+import { afterRuleChanges } from './groups/upkeep';
 import { hosts } from './hosts';
 import { executionRequest, executionResponse, master } from './ports/master';
 
@@ -56,6 +60,22 @@ async function setMembers(ctx: CallContext, id: string, members: readonly string
 
 /** The routes of the groups, typed by their fields. */
 const groupRoute = routeFor<typeof groupFields>();
+
+/** The key of a group's rule, or null. */
+function ruleKeyOf(group: { readonly info?: Parameters<typeof ruleOf>[0] }): string | null {
+  const rule = ruleOf(group.info);
+  return rule === null ? null : ruleKey(rule);
+}
+
+/** Why a rule cannot be evaluated on hosts (an unknown operator, a malformed value), or null. */
+function unevaluableReason(filter: Record<string, unknown>): string | null {
+  try {
+    compileMatcher(filter);
+    return null;
+  } catch (err) {
+    return err instanceof BadRequest ? err.message : 'the rule cannot be evaluated';
+  }
+}
 
 const DELETE_USAGE = 'DELETE /groups takes {"type": n}, {"type": [n, ...]} or {"type": {"$in": [n, ...]}}';
 
@@ -114,6 +134,9 @@ export const groups = defineResource({
       // time here; MongoDB's own engine backtracks, so nested quantifiers are refused on both).
       const why = regex === undefined ? null : unsafeRegexReason(regex);
       if (why) throw new Unprocessable('groups: bad rule', { 'info.regex': why });
+      const rule = ruleOf({ ...original?.info, ...fields.info });
+      const ruleWhy = rule === null ? null : unevaluableReason(ruleFilter(rule));
+      if (ruleWhy) throw new Unprocessable('groups: bad rule', { 'info.grain': ruleWhy });
       if (fields.subgroups && original && (await wouldCycle(ctx, original._id, fields.subgroups))) {
         throw new Unprocessable('groups: the subgroups would make a cycle', {
           subgroups: 'a group cannot contain itself, directly or through its subgroups',
@@ -124,6 +147,13 @@ export const groups = defineResource({
     },
     async afterWrite({ doc, extras, ctx }) {
       if (extras.hosts) await setMembers(ctx, doc._id, [...new Set(extras.hosts)]);
+    },
+    async afterWriteBatch({ writes, ctx }) {
+      // A new rule is matched against every host before the write answers; an old one goes.
+      const changed = writes.some(
+        (w) => ruleKeyOf(w.doc) !== (w.original === undefined ? null : ruleKeyOf(w.original)),
+      );
+      if (changed) await afterRuleChanges(ctx.runtime);
     },
   },
   routes: [

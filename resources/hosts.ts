@@ -7,6 +7,7 @@
  */
 import { defineResource, f, routeFor } from '@fleet/engine';
 import { statisticsHandler, statisticsQuery, statisticsResponse } from './hosts_statistic/statistics';
+import { afterHostWrites } from './groups/upkeep';
 import {
   executionRequest,
   executionResponse,
@@ -156,9 +157,13 @@ export const hosts = defineResource({
     { fields: [['grain.osrelease', 1]] },
     { fields: [['grain.virtual', 1]] },
     { fields: [['grain.num_cpus', 1]] },
+    // A group's static members: `{groups: {$in: [...]}}` from the list's element index.
+    { fields: [['groups', 1]] },
   ],
   defaultSort: [['_id', 1]],
   hooks: {
+    // The rule groups a new host, or a host whose grains changed, now belongs to (groups/upkeep.ts).
+    afterWriteBatch: afterHostWrites,
     async prepare({ fields, original, ctx }) {
       if (!('vpn_organization' in fields)) return fields;
       const from = original?.vpn_organization ?? null;

@@ -13,6 +13,7 @@ export { failed_patches } from './failed_patches';
 export { files } from './files';
 export { graph_jobs } from './graph/graph_jobs';
 export { groups } from './groups';
+export { group_rules, host_rules } from './groups/derived';
 export { hosts } from './hosts';
 export { hosts_history } from './hosts_history';
 export { hosts_statistic } from './hosts_statistic';

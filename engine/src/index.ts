@@ -33,7 +33,7 @@ export { isPlainObject } from './values';
 export * from './addresses';
 /** A checked `where` as an in-memory predicate, evaluated as the embedded store does (mingo, patterns on RE2). */
 export { compileFilter as compileMatcher } from './query/in-memory';
-export { compilePattern, patternError, type Pattern } from './query/pattern';
+export { compilePattern, literalPrefix, patternError, type Pattern } from './query/pattern';
 export { parseListParams, single } from './query/params';
 export type * from './store/port';
 export { openApiDocument } from './openapi';

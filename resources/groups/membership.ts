@@ -1,25 +1,18 @@
 /**
  * Group membership: static members (hosts whose `groups` list the group), rule matches (type 1:
  * `info.regex` on the host name, anchored at its start as Salt's `E@` is, and `info.grain`
- * equality on dotted grain keys), and everything of the nested subgroups. Read through the local
- * API, so hosts hidden by soft delete never count.
+ * equality on dotted grain keys), and everything of the nested subgroups. Nothing is matched per
+ * request: static members come from the element index of the hosts' `groups`, rule matches from
+ * the keys kept per host (upkeep.ts). Hosts hidden by soft delete never count.
  */
-import type { CallContext, Filter, ItemOfFields } from '@fleet/engine';
+import { type CallContext, type ItemOfFields, systemContext } from '@fleet/engine';
 import { hosts } from '../hosts';
+import { host_rules } from './derived';
 import { type groupFields, groupsRef } from './fields';
+import { ruleKey, ruleOf } from './rules';
+import { ensureComputed } from './upkeep';
 
 type Group = ItemOfFields<typeof groupFields>;
-
-/** The filter matching a rule group's hosts; null when the group has no rule. */
-export function ruleFilter(group: Pick<Group, 'info'>): Filter | null {
-  const info = group.info;
-  const parts: Filter[] = [];
-  if (typeof info.regex === 'string' && info.regex !== '')
-    parts.push({ _id: { $regex: `^(?:${info.regex})` } });
-  for (const [key, value] of Object.entries(info.grain ?? {})) parts.push({ [`grain.${key}`]: value });
-  if (parts.length === 0) return null;
-  return parts.length === 1 ? (parts[0] ?? null) : { $and: parts };
-}
 
 /** The groups of these ids (each once). */
 async function groupsById(ctx: CallContext, ids: readonly string[]): Promise<Group[]> {
@@ -43,15 +36,29 @@ export async function groupTree(ctx: CallContext, root: Group): Promise<Group[]>
 /** Host names of a group and all its nested subgroups: sorted, unique, soft-deleted excluded. */
 export async function hostnamesOf(ctx: CallContext, root: Group): Promise<string[]> {
   const tree = await groupTree(ctx, root);
-  const branches: Filter[] = [{ groups: { $in: tree.map((g) => g._id) } }];
-  for (const g of tree) {
-    const rule = ruleFilter(g);
-    if (rule) branches.push(rule);
-  }
-  const found = await ctx.runtime.resources
-    .of(hosts)
-    .find({ where: { $or: branches }, projection: { _id: 1 }, sort: [['_id', 1]] }, ctx);
-  return found.map((h) => h._id);
+  const keys = [
+    ...new Set(
+      tree.flatMap((g) => {
+        const rule = ruleOf(g.info);
+        return rule === null ? [] : [ruleKey(rule)];
+      }),
+    ),
+  ];
+  await ensureComputed(ctx.runtime, keys);
+  const api = ctx.runtime.resources.of(hosts);
+  const [members, matched, hidden] = await Promise.all([
+    api.ids({ groups: { $in: tree.map((g) => g._id) } }, ctx),
+    keys.length === 0
+      ? []
+      : ctx.runtime.resources
+          .of(host_rules)
+          .ids({ rules: { $in: keys } }, systemContext(ctx.runtime, ctx.now)),
+    keys.length === 0 ? [] : api.ids({ _soft_deleted: true }, ctx),
+  ]);
+  const names = new Set(members);
+  const gone = new Set(hidden);
+  for (const name of matched) if (!gone.has(name)) names.add(name);
+  return [...names].sort();
 }
 
 /** Whether adding `subgroups` under `groupId` would close a cycle. */

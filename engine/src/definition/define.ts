@@ -39,6 +39,16 @@ export interface Hooks<F extends Fields = Fields> {
     ctx: CallContext;
   }): Promise<void>;
   /**
+   * After each batch of writes, once, with every item it wrote (`afterWrite` has run for each):
+   * a create or a change of one item, a `createMany`, each batch of an `upsertMany` or a
+   * `patchMany`. For work that costs less per batch than per item, such as keeping a derived
+   * index of the items (a sync writes hosts 500 at a time).
+   */
+  afterWriteBatch?(args: {
+    writes: readonly { op: WriteOp; doc: ItemOfFields<F>; original?: ItemOfFields<F> }[];
+    ctx: CallContext;
+  }): Promise<void>;
+  /**
    * A write whose `prepare` ran was not stored: a later check refused it (a reference, another
    * document of the same bulk create), another writer changed the item first, or the store failed.
    * Undoes what `prepare` did outside the store (a record it created on a peer), as Feathers' error

@@ -133,6 +133,11 @@ export interface Collection<I extends AnyItem = AnyItem, W extends AnyWriteData 
   /** 404 when missing or hidden by soft delete. */
   get(id: string, ctx: CallContext, options?: GetOptions): Promise<I>;
   count(where: Filter, ctx: CallContext, options?: Pick<FindArgs, 'showDeleted'>): Promise<number>;
+  /**
+   * The ids of the visible items matching `where`, in no particular order: a membership or a list
+   * of targets. A store reads them from an index alone where one serves `where`.
+   */
+  ids(where: Filter, ctx: CallContext, options?: Pick<FindArgs, 'showDeleted'>): Promise<string[]>;
   create(data: W, ctx: CallContext): Promise<I>;
   /** All or none. */
   createMany(data: readonly W[], ctx: CallContext): Promise<I[]>;

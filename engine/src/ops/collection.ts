@@ -58,6 +58,13 @@ export function createCollection(deps: OpsDeps, res: CompiledResource): Collecti
       authorize(res, 'list', ctx.principal);
       return deps.store.count(res.name, scoped(res, where, options?.showDeleted));
     },
+    async ids(where: Filter, ctx, options) {
+      authorize(res, 'list', ctx.principal);
+      const found = await deps.store.find(res.name, scoped(res, where, options?.showDeleted), {
+        projection: { _id: 1 },
+      });
+      return found.map((d) => d._id);
+    },
     async create(data, ctx) {
       const [doc] = await createItems(s, [data], ctx);
       if (!doc) throw new Error('create wrote nothing');

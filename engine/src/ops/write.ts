@@ -145,21 +145,30 @@ function nextVersion(
   return merged;
 }
 
-/** Runs `afterWrite` for every written item, in order. */
+/** Runs `afterWrite` for every written item, in order, then `afterWriteBatch` once. */
 async function afterWrites(
   s: OpsScope,
   writes: readonly { op: WriteOp; doc: Doc; original?: Doc; extras: Record<string, unknown> }[],
   ctx: CallContext,
 ): Promise<void> {
   const hooks = s.res.def.hooks;
-  if (!hooks?.afterWrite) return;
-  for (const w of writes)
-    await hooks.afterWrite({
-      op: w.op,
-      doc: w.doc as AnyItem,
-      extras: w.extras,
+  if (hooks?.afterWrite)
+    for (const w of writes)
+      await hooks.afterWrite({
+        op: w.op,
+        doc: w.doc as AnyItem,
+        extras: w.extras,
+        ctx,
+        ...(w.original ? { original: w.original as AnyItem } : {}),
+      });
+  if (hooks?.afterWriteBatch && writes.length > 0)
+    await hooks.afterWriteBatch({
+      writes: writes.map((w) => ({
+        op: w.op,
+        doc: w.doc as AnyItem,
+        ...(w.original ? { original: w.original as AnyItem } : {}),
+      })),
       ctx,
-      ...(w.original ? { original: w.original as AnyItem } : {}),
     });
 }
 

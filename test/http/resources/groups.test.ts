@@ -2,8 +2,22 @@
  * groups through HTTP: static membership written to the hosts, subgroups, deletion (by id and by
  * type) with its clean-up, the `subgroups` and `hostnames` routes, and the refusals (422).
  */
+import fc from 'fast-check';
+import {
+  compileMatcher,
+  createEngine,
+  createSecretBox,
+  systemContext,
+  type Engine,
+} from '../../../engine/src';
+import { openSqliteStore } from '../../../engine/src/store/sqlite';
+import { allResources, allRouteGroups, hosts as hostsResource } from '../../../resources';
+import { groupsRef } from '../../../resources/groups/fields';
+import { groupTree } from '../../../resources/groups/membership';
+import { type Rule, ruleFilter, ruleKey, ruleOf, RuleSet } from '../../../resources/groups/rules';
 import {
   auth,
+  capturingLog,
   expectEveError,
   insertHost,
   startTestServer,
@@ -400,5 +414,254 @@ describe('GET /api/groups/{id}/hostnames', () => {
   it('needs a token', async () => {
     const id = await createGroup(t, { name: uniqueName('g') });
     expectEveError(await t.request.get(`/api/groups/${id}/hostnames`), 401);
+  });
+});
+
+/**
+ * Membership is kept as hosts and groups change (resources/groups/upkeep.ts), never matched per
+ * request: after every kind of change, `hostnames` must equal what matching every host against
+ * the group tree's rules answers (the oracle below, the store's own `$or` of the rules).
+ */
+describe('membership kept as hosts and groups change', () => {
+  const sys = () => systemContext(t.engine.runtime);
+  const hostsApi = () => t.engine.runtime.resources.of(hostsResource);
+
+  /** Creates or changes hosts as the sync does (the system principal, one batch). */
+  async function sync(items: readonly (Record<string, unknown> & { _id: string })[]): Promise<void> {
+    await hostsApi().upsertMany(
+      items.map((i) => ({ key: 'accepted', status: 'up', ...i })),
+      sys(),
+    );
+  }
+
+  async function names(group: string): Promise<string[]> {
+    const res = await t.request.get(`/api/groups/${group}/hostnames`).set(auth('viewer'));
+    expect(res.status).toBe(200);
+    return res.body as string[];
+  }
+
+  /** The hosts of the group's tree, matched by the store itself (what hostnames answered before it was kept). */
+  async function oracle(group: string): Promise<string[]> {
+    const root = await t.engine.runtime.resources.of(groupsRef).get(group, sys());
+    const tree = await groupTree(sys(), root);
+    const rules = tree.flatMap((g) => {
+      const rule = ruleOf(g.info);
+      return rule === null ? [] : [ruleFilter(rule)];
+    });
+    const found = await t.store.find('hosts', {
+      $and: [{ $or: [{ groups: { $in: tree.map((g) => g._id) } }, ...rules] }, { _soft_deleted: false }],
+    });
+    return found.map((h) => h._id).sort();
+  }
+
+  async function expectKept(group: string, expected: readonly string[]): Promise<void> {
+    expect(await names(group)).toEqual([...expected].sort());
+    expect(await oracle(group)).toEqual([...expected].sort());
+  }
+
+  it('a host the sync creates joins the rule groups it matches, by name and by grains', async () => {
+    const p = uniqueName('new');
+    const byName = await createGroup(t, { name: uniqueName('re'), type: 1, info: { regex: `${p}-web` } });
+    const byGrain = await createGroup(t, { name: uniqueName('gr'), type: 1, info: { grain: { roles: p } } });
+    const web = fqdn(`${p}-web-1`);
+    const db = fqdn(`${p}-db-1`);
+    await sync([
+      { _id: web, grain: { os: 'Debian', roles: ['x'] } },
+      { _id: db, grain: { os: 'Debian', roles: ['x', p] } },
+    ]);
+    await expectKept(byName, [web]);
+    await expectKept(byGrain, [db]);
+  });
+
+  it('a change of grains moves the host between rule groups within the sync that brings it', async () => {
+    const p = uniqueName('moves');
+    const host = fqdn(`${p}-h`);
+    await sync([{ _id: host, grain: { os: 'Debian', osrelease: '11' } }]);
+    const eleven = await createGroup(t, {
+      name: uniqueName('11'),
+      type: 1,
+      info: { grain: { osrelease: '11' } },
+    });
+    const twelve = await createGroup(t, {
+      name: uniqueName('12'),
+      type: 1,
+      info: { grain: { osrelease: '12' } },
+    });
+    const both = await createGroup(t, { name: uniqueName('both'), subgroups: [eleven, twelve] });
+    expect(await names(eleven)).toContain(host);
+    expect(await names(twelve)).not.toContain(host);
+    await sync([{ _id: host, grain: { os: 'Debian', osrelease: '12' } }]);
+    expect(await names(eleven)).not.toContain(host);
+    expect(await names(twelve)).toContain(host);
+    expect(await names(both)).toContain(host);
+    expect(await names(eleven)).toEqual(await oracle(eleven));
+    expect(await names(twelve)).toEqual(await oracle(twelve));
+  });
+
+  it('a rule group made, changed and deleted after its hosts exist follows, and a shared rule survives', async () => {
+    const p = uniqueName('rule');
+    const [a, b] = [fqdn(`${p}-a`), fqdn(`${p}-b`)];
+    await sync([
+      { _id: a, grain: { os: 'Rocky', num_cpus: 4 } },
+      { _id: b, grain: { os: 'Rocky', num_cpus: 8 } },
+    ]);
+    const rule = { name: uniqueName('g'), type: 1, info: { regex: p, grain: { num_cpus: 8 } } };
+    const one = await createGroup(t, rule);
+    const twin = await createGroup(t, { ...rule, name: uniqueName('twin') });
+    await expectKept(one, [b]);
+    await t.request
+      .patch(`/api/groups/${one}`)
+      .set(auth('admin'))
+      .send({ info: { regex: `${p}-a` } })
+      .expect(200);
+    // A patch merges into `info`: the grain equality stays, and no host has both.
+    await expectKept(one, []);
+    await t.request.delete(`/api/groups/${one}`).set(auth('admin')).expect(204);
+    await expectKept(twin, [b]);
+  });
+
+  it('nested subgroups, static members and soft deletes change the tree`s hosts at once', async () => {
+    const p = uniqueName('tree');
+    const [r1, r2, s1] = [fqdn(`${p}-r-1`), fqdn(`${p}-r-2`), fqdn(`${p}-static`)];
+    await sync([{ _id: r1 }, { _id: r2 }, { _id: s1 }]);
+    const rules = await createGroup(t, { name: uniqueName('r'), type: 1, info: { regex: `${p}-r-` } });
+    const top = await createGroup(t, { name: uniqueName('top'), hosts: [s1] });
+    await expectKept(top, [s1]);
+    await t.request
+      .patch(`/api/groups/${top}`)
+      .set(auth('admin'))
+      .send({ subgroups: [rules] })
+      .expect(200);
+    await expectKept(top, [r1, r2, s1]);
+    await t.request
+      .patch(`/api/hosts/${r2}`)
+      .set(auth('admin'))
+      .send({ groups: [top] })
+      .expect(200);
+    await t.request.delete(`/api/hosts/${r1}`).set(auth('admin')).expect(204);
+    await expectKept(top, [r2, s1]);
+    await t.request
+      .patch(`/api/groups/${top}`)
+      .set(auth('admin'))
+      .send({ subgroups: [], hosts: [] })
+      .expect(200);
+    await expectKept(top, []);
+  });
+
+  it('a rule whose hosts were never computed (an older store, a lost update) is computed on its first read', async () => {
+    const p = uniqueName('late');
+    const host = fqdn(`${p}-1`);
+    await sync([{ _id: host }]);
+    const group = await createGroup(t, { name: uniqueName('g'), type: 1, info: { regex: p } });
+    await t.store.delete('group_rules', {});
+    await t.store.delete('host_rules', {});
+    await expectKept(group, [host]);
+  });
+
+  it('refuses a grain rule that cannot be evaluated with 422 naming info.grain', async () => {
+    const res = await t.request
+      .post('/api/groups')
+      .set(auth('admin'))
+      .send({ name: uniqueName('bad'), type: 1, info: { grain: { os: { $bogus: 1 } } } });
+    expectEveError(res, 422, { issues: ['info.grain'] });
+  });
+
+  it('two instances on one file writing at once leave every group right', async () => {
+    const p = uniqueName('race');
+    const other = await openInstance(t.dbPath);
+    try {
+      const ids = Array.from({ length: 40 }, (_, i) => fqdn(`${p}-${String(i).padStart(2, '0')}`));
+      await sync(ids.map((_id, i) => ({ _id, grain: { os: 'Debian', roles: [`${p}${i % 3}`] } })));
+      const byRole = await Promise.all(
+        [0, 1, 2].map((i) =>
+          createGroup(t, { name: uniqueName('role'), type: 1, info: { grain: { roles: `${p}${i}` } } }),
+        ),
+      );
+      // At once: the other instance changes grains and adds rule groups while this one adds groups.
+      const otherSys = systemContext(other.engine.runtime);
+      const theirs = other.engine.runtime.resources.of(groupsRef);
+      const work = [0, 1, 2, 3].flatMap((i) => [
+        other.engine.runtime.resources.of(hostsResource).upsertMany(
+          ids
+            .slice(i * 10, i * 10 + 10)
+            .map((_id, k) => ({ _id, grain: { os: 'Debian', roles: [`${p}${(k + i + 1) % 3}`] } })),
+          otherSys,
+        ),
+        theirs.create(
+          { name: uniqueName('theirs'), type: 1, info: { grain: { roles: `${p}${i % 3}` } } },
+          otherSys,
+        ),
+        createGroup(t, { name: uniqueName('mine'), type: 1, info: { regex: `${p}-${i}` } }),
+      ]);
+      const results = await Promise.all(work);
+      const made = results.flatMap((r) => (typeof r === 'string' ? [r] : []));
+      const created = results.flatMap((r) => (typeof r === 'object' && '_id' in r ? [String(r._id)] : []));
+      for (const g of [...byRole, ...made, ...created]) expect(await names(g)).toEqual(await oracle(g));
+      expect(new Set(await Promise.all(byRole.map(names))).size).toBe(3);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+/** A second instance of the service on the same file: its own store connection and engine. */
+async function openInstance(path: string): Promise<{ engine: Engine; close(): Promise<void> }> {
+  const store = openSqliteStore({ path });
+  const engine = createEngine({
+    definitions: allResources,
+    routeGroups: allRouteGroups,
+    store,
+    secrets: createSecretBox('second-instance-secret-0123456789'),
+    log: capturingLog().log,
+  });
+  await engine.ensureCollections();
+  return { engine, close: () => store.close() };
+}
+
+describe('the rule set used to keep membership', () => {
+  const name = fc.constantFrom('web-1', 'web-10', 'web-2', 'db-1', 'db-x', 'edge.lan', 'w');
+  const scalar = fc.oneof(
+    fc.constantFrom('a', 'b', 'web', ''),
+    fc.constantFrom(1, 2, 2.5),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const grainValue = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.record({ x: scalar }));
+  const grain = fc.dictionary(fc.constantFrom('os', 'roles', 'n', 'nested'), grainValue, { maxKeys: 4 });
+  const rule = fc.record(
+    {
+      regex: fc.constantFrom('web', 'web-1', 'db', 'd', 'web|db', '.*1', 'e[dx]', 'w$'),
+      grain: fc.dictionary(fc.constantFrom('os', 'roles', 'n', 'nested.x', 'roles.0'), grainValue, {
+        minKeys: 1,
+        maxKeys: 2,
+      }),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('finds exactly the rules the store`s own matching finds, for any host and rules', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ name, grain }), { maxLength: 6 }),
+        (rules, hosts) => {
+          const byKey = new Map<string, Rule>();
+          for (const r of rules) {
+            const checked = ruleOf(r);
+            if (checked) byKey.set(ruleKey(checked), checked);
+          }
+          const set = new RuleSet(byKey);
+          for (const h of hosts) {
+            const host = { _id: h.name, grain: h.grain };
+            const expected = [...byKey]
+              .filter(([, r]) => compileMatcher(ruleFilter(r))({ ...host }))
+              .map(([k]) => k)
+              .sort();
+            expect(set.keysOf(host)).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -115,8 +115,9 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
       config: engineSettings(config),
     });
     await engine.ensureCollections();
-    // The snapshots' compact history (hosts_history) goes with them.
-    if (args.reset) await emptyCollections(store, [...SEEDED_COLLECTIONS, 'hosts_history']);
+    // The snapshots' compact history (hosts_history) and the groups' kept membership go with them.
+    if (args.reset)
+      await emptyCollections(store, [...SEEDED_COLLECTIONS, 'hosts_history', 'host_rules', 'group_rules']);
     const progress = seedProgress({ total: seedTotal(args), stream: process.stderr });
     const result = await seedFleet(engine.runtime, {
       onWritten: (items) => progress.add(items),
