@@ -91,6 +91,21 @@ export function listTests(ctx: Context): void {
     expect(await ids(ctx, 'boxes', { tags: 'edge' })).toEqual(['b3', 'b6']);
     expect(await ids(ctx, 'boxes', { tags: { $ne: 'web' } })).toEqual(['b1', 'b3', 'b4', 'b5', 'b6']);
   });
+  test('ids alone of a condition on a list: each document once, however many elements match', async () => {
+    const found = await ctx.store.find(
+      'boxes',
+      { tags: { $in: ['web', 'prod'] } },
+      { projection: { _id: 1 } },
+    );
+    expect(found.map((d) => d._id).sort()).toEqual(['b1', 'b3', 'b7']);
+    expect(found.every((d) => Object.keys(d).join() === '_id')).toBe(true);
+    const page = await ctx.store.find(
+      'boxes',
+      { sizes: { $in: [1, 2, 3] } },
+      { projection: { _id: 1 }, limit: 2 },
+    );
+    expect(page).toHaveLength(2);
+  });
   test('an index declared on documents already stored finds them', async () => {
     await ctx.store.insert('later', boxes());
     await ctx.store.ensureCollection({ ...BOXES, name: 'later' });

@@ -25,10 +25,17 @@ export function planDetails(db: SqliteDb, sql: string, params: readonly SqlValue
   return details;
 }
 
-/** SQLite answers it from an index alone (`USING COVERING INDEX`): no table row is read. */
+/**
+ * A plan step that reads an index alone: a covering index, the primary key of a WITHOUT ROWID
+ * table (a list's element index, multikey.ts), or the header of the `IN (SELECT ...)` list whose
+ * own steps follow.
+ */
+const INDEX_ONLY_STEP = /USING COVERING INDEX|USING PRIMARY KEY|^LIST SUBQUERY \d+$/;
+
+/** SQLite answers it from indexes alone: no table row is read. */
 export function indexOnly(db: SqliteDb, sql: string, params: readonly SqlValue[]): boolean {
   const details = planDetails(db, sql, params);
-  return details.length > 0 && details.every((d) => /USING COVERING INDEX/.test(d));
+  return details.length > 0 && details.every((d) => INDEX_ONLY_STEP.test(d));
 }
 
 /** A sort pass: SQLite orders rows in a temporary B-tree, after reading every one it sorts. */

@@ -13,7 +13,7 @@ import type { SqliteDb } from './db';
 import { decodeDoc } from './json';
 import { aggregateInMemory, compileFilter, findInMemory } from '../../query/in-memory';
 import { projectionPlan } from './projection';
-import { orderBy, type SqlValue, translateFilter } from './translate';
+import { orderBy, type SqlCondition, type SqlValue, translateFilter } from './translate';
 import { isPlainObject } from '../../values';
 
 /** How a find runs: all in SQL, SQL order + mingo filter streamed, or mingo filter + sort in memory. */
@@ -28,6 +28,8 @@ interface Plan {
     readonly sql: string;
     readonly where: string | undefined;
     readonly whereParams: readonly SqlValue[];
+    /** The table `where` is on, when not the collection's own (a list's index). */
+    readonly table?: string;
   };
   readonly params: readonly SqlValue[];
   /** The projection still to apply after reading (undefined: none, or done in SQL). */
@@ -36,6 +38,8 @@ interface Plan {
   readonly finish?: (doc: Doc) => Doc;
   /** The projection keeps `_id` alone: mode `sql` selects the `id` column, no document is read. */
   readonly idOnly: boolean;
+  /** Mode `sql`, `idOnly`: the statement may give an id more than once (a list's index); keep each once. */
+  readonly distinct?: boolean;
 }
 
 interface Page {
@@ -76,10 +80,12 @@ function runFind(
       !findNeedsBudget(
         db,
         { sql: plain.sql, params: plan.params },
-        { sql: plain.where, params: plain.whereParams, table: info.table },
+        { sql: plain.where, params: plain.whereParams, table: plain.table ?? info.table },
       );
-    const rows = db.prepare(cheap ? plain.sql : plan.sql).all(...plan.params);
-    if (plan.idOnly) return rows.map((row) => ({ _id: docColumn(row) }));
+    const statement = db.prepare(cheap ? plain.sql : plan.sql);
+    // The `id` column alone: plucked, no row object per id (a membership reads tens of thousands).
+    if (plan.idOnly) return idDocs(statement.pluck().all(...plan.params), plan.distinct === true);
+    const rows = statement.all(...plan.params);
     const docs: Doc[] = [];
     for (const row of rows) {
       const doc = decodeDoc(docColumn(row), info.datetimePaths);
@@ -128,7 +134,7 @@ export function findIsHeavy(
   return findNeedsBudget(
     db,
     { sql: plain.sql, params: plan.params },
-    { sql: plain.where, params: plain.whereParams, table: info.table },
+    { sql: plain.where, params: plain.whereParams, table: plain.table ?? info.table },
   );
 }
 
@@ -280,6 +286,9 @@ function planFind(
       idOnly,
     };
   }
+  // A page (skip, limit) of them needs the ids distinct first: the usual plan, then.
+  if (idOnly && where.listIds !== undefined && order === '' && page.skip === 0 && page.limit === 0)
+    return listIdsPlan(where.listIds);
   const projected = idOnly ? { docExpr: 'id' } : projectionPlan(normalized);
   const docExpr = projected.docExpr;
   const tail = `${orderClause} LIMIT ? OFFSET ?`;
@@ -296,6 +305,35 @@ function planFind(
     ...('finish' in projected && projected.finish ? { finish: projected.finish } : {}),
     idOnly,
   };
+}
+
+/**
+ * The ids of one condition on an indexed list, from the list's index alone: an id comes once per
+ * matching element, kept once in JavaScript (cheaper than SQLite's DISTINCT, a temporary B-tree).
+ */
+function listIdsPlan(list: NonNullable<SqlCondition['listIds']>): Plan {
+  const where = `value IN (${list.values.map(() => '?').join(', ')})`;
+  return {
+    mode: 'sql',
+    distinct: true,
+    sql: `SELECT id AS doc FROM ${list.table} WHERE ${BUDGET_FUNCTION}() AND ${where}`,
+    unbudgeted: {
+      sql: `SELECT id AS doc FROM ${list.table} WHERE ${where}`,
+      where,
+      whereParams: list.values,
+      table: list.table,
+    },
+    params: list.values,
+    projection: undefined,
+    idOnly: true,
+  };
+}
+
+/** `{_id}` documents of plucked ids, each once when `distinct`. */
+function idDocs(ids: readonly unknown[], distinct: boolean): Doc[] {
+  const docs: Doc[] = [];
+  for (const id of distinct ? new Set(ids) : ids) docs.push({ _id: String(id) });
+  return docs;
 }
 
 /** `{_id: 1}` and nothing else: MongoDB answers `{_id}` documents, an index alone can give them. */

@@ -21,6 +21,11 @@ export interface SqlCondition {
   readonly params: readonly SqlValue[];
   /** `true` when `sql` is exactly the filter, `false` when it is a superset. */
   readonly complete: boolean;
+  /**
+   * The filter is one condition on an indexed list: the matching ids are the list index's own
+   * (`SELECT DISTINCT id FROM <table> WHERE value IN (...)`), no row of the collection is needed.
+   */
+  readonly listIds?: { readonly table: string; readonly values: readonly SqlValue[] };
 }
 
 /** The pushable fields of one collection: `_id` plus its declared scalar paths. */
@@ -115,13 +120,11 @@ function subFilter(filter: unknown, paths: Paths): SqlCondition {
  * of another type, null, a pattern, a whole list or any other operator is left to mingo.
  */
 function listCondition(list: Multikey, value: unknown): SqlCondition {
-  const sub = (values: readonly SqlValue[], negate: boolean): SqlCondition =>
-    values.length === 0
-      ? cond(negate ? '1' : '0', [])
-      : cond(
-          `id ${negate ? 'NOT IN' : 'IN'} (SELECT id FROM ${list.table} WHERE value IN (${values.map(() => '?').join(', ')}))`,
-          values,
-        );
+  const sub = (values: readonly SqlValue[], negate: boolean): SqlCondition => {
+    if (values.length === 0) return cond(negate ? '1' : '0', []);
+    const sql = `id ${negate ? 'NOT IN' : 'IN'} (SELECT id FROM ${list.table} WHERE value IN (${values.map(() => '?').join(', ')}))`;
+    return negate ? cond(sql, values) : { ...cond(sql, values), listIds: { table: list.table, values } };
+  };
   const one = (v: unknown) => toSqlValue(list.type, v);
   const many = (vs: unknown): SqlValue[] | undefined => {
     if (!Array.isArray(vs)) return undefined;
@@ -283,6 +286,8 @@ function cond(sql: string, params: readonly SqlValue[]): SqlCondition {
 }
 
 function and(parts: readonly SqlCondition[]): SqlCondition {
+  const only = parts.filter((p) => p.sql !== undefined || !p.complete);
+  if (only.length === 1 && only[0]?.listIds !== undefined) return only[0];
   const sqls = parts.map((p) => p.sql).filter((s): s is string => s !== undefined);
   return {
     sql: sqls.length === 0 ? undefined : sqls.join(' AND '),
