@@ -19,7 +19,7 @@ import { authorize } from './access';
 import type { OpsDeps, OpsScope } from './context';
 import { deleteItem, deleteItems } from './delete';
 import { findStored, finishRead, getItem } from './read';
-import { scoped } from './scope';
+import { NO_FILTER, scoped } from './scope';
 import { secretFields } from '../secrets';
 import { changeItem, createItems, patchItems, upsertItems } from './write';
 
@@ -38,7 +38,7 @@ async function list(s: OpsScope, args: ListArgs, ctx: CallContext): Promise<List
   const { page, maxResults, ...rest } = args;
   const [docs, total] = await Promise.all([
     findStored(s, { ...rest, skip: (page - 1) * maxResults, limit: maxResults }),
-    s.store.count(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted)),
+    s.store.count(s.res.name, scoped(s.res, args.where ?? NO_FILTER, args.showDeleted)),
   ]);
   return { items: (await finishRead(s, docs, ctx, args)) as AnyItem[], total, page, maxResults };
 }

@@ -13,7 +13,7 @@ import { secretFields, secretView } from '../secrets';
 import type { Doc, Projection } from '../store/port';
 import type { OpsScope } from './context';
 import { storeProjection } from './projection';
-import { scoped } from './scope';
+import { NO_FILTER, scoped } from './scope';
 
 /** Replaces the ids of the embedded relations by their (masked) items: null / dropped when missing. */
 async function embed(s: OpsScope, docs: Doc[], fields: readonly string[]): Promise<Doc[]> {
@@ -72,7 +72,7 @@ export async function finishRead(
 /** The stored documents a find matches (no afterRead, no masking): for the operations' own use. */
 export function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
   const projection = storeProjection(s.res, args.projection, args.view ?? 'list');
-  return s.store.find(s.res.name, scoped(s.res, args.where ?? {}, args.showDeleted), {
+  return s.store.find(s.res.name, scoped(s.res, args.where ?? NO_FILTER, args.showDeleted), {
     sort: args.sort ?? s.res.def.defaultSort ?? [],
     ...(args.skip ? { skip: args.skip } : {}),
     ...(args.limit ? { limit: args.limit } : {}),

@@ -20,6 +20,17 @@ function typedValues(this: Record<string, unknown>, key: string, value: unknown)
   return value;
 }
 
+/** Keys of frozen filters (a request's `where` and its scope: the same object every time). */
+const frozenKeys = new WeakMap<Filter, string>();
+
+function filterKey(filter: Filter): string {
+  const known = frozenKeys.get(filter);
+  if (known !== undefined) return known;
+  const key = JSON.stringify(filter, typedValues);
+  if (Object.isFrozen(filter)) frozenKeys.set(filter, key);
+  return key;
+}
+
 /** A count cache over one connection. */
 export class CountCache {
   private readonly entries = new Map<string, { version: string; n: number }>();
@@ -48,7 +59,7 @@ export class CountCache {
     filter: Filter,
   ): { key: string; version: string; hit: number | undefined } {
     const version = this.db.version();
-    const key = `${collection}\u0000${JSON.stringify(filter, typedValues)}`;
+    const key = `${collection}\u0000${filterKey(filter)}`;
     const entry = this.entries.get(key);
     return { key, version, hit: entry?.version === version ? entry.n : undefined };
   }

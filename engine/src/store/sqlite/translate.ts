@@ -72,10 +72,28 @@ interface Paths {
 export function translateFilter(
   filter: Filter,
   fields: PushableFields,
-  more: { readonly notNull?: NotNullPaths; readonly lists?: IndexedLists } = {},
+  more: { readonly notNull?: NotNullPaths; readonly lists?: IndexedLists } = NO_MORE,
 ): SqlCondition {
-  return translateAll(filter, { fields, notNull: more.notNull ?? NONE, lists: more.lists ?? NO_LISTS });
+  const translate = () =>
+    translateAll(filter, { fields, notNull: more.notNull ?? NONE, lists: more.lists ?? NO_LISTS });
+  if (!Object.isFrozen(filter)) return translate();
+  // A frozen filter is a request's `where` (parsed once per text) and its scope: the same object
+  // every time, so its translation for these paths is too.
+  let byPaths = translations.get(filter);
+  if (byPaths === undefined) {
+    byPaths = new WeakMap();
+    translations.set(filter, byPaths);
+  }
+  const key = more === NO_MORE ? fields : more;
+  const known = byPaths.get(key);
+  if (known !== undefined) return known;
+  const out = translate();
+  byPaths.set(key, out);
+  return out;
 }
+
+const NO_MORE = {};
+const translations = new WeakMap<Filter, WeakMap<object, SqlCondition>>();
 
 function translateAll(filter: Filter, paths: Paths): SqlCondition {
   return and(Object.entries(filter).map(([key, value]) => translateEntry(key, value, paths)));
