@@ -3,7 +3,10 @@
  * figures are the sync's own) and a SQLite store on a temp file. Measures one full first sync
  * (wall time, peak RSS of this process) and a second, no-change sync, and prints the figures.
  *
- *   npx tsx packages/salt/bench/sync-bench.ts [--hosts 10000] [--seed 1]
+ *   npx tsx packages/salt/bench/sync-bench.ts [--hosts 10000] [--seed 1] [--json]
+ *
+ * `--json`: one last line of JSON with both syncs' figures (`pnpm bench`'s 100,000-host set
+ * runs it as a child and reads that line).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,6 +74,23 @@ async function measure<T>(
   }
 }
 
+/** What `--json` prints of one sync. */
+function figures(r: {
+  value: SyncReport;
+  ms: number;
+  cpuMs: number;
+  peakRss: number;
+}): Record<string, number> {
+  return {
+    wallMs: r.ms,
+    cpuMs: r.cpuMs,
+    peakRssMb: r.peakRss / MB,
+    seen: r.value.hostsSeen,
+    created: r.value.hostsNew,
+    changed: r.value.hostsChanged,
+  };
+}
+
 function line(
   label: string,
   r: { value: SyncReport; ms: number; cpuMs: number; peakRss: number; peakHeap: number },
@@ -120,9 +140,16 @@ async function main(): Promise<void> {
     console.log(
       `salt-sim: ${hosts} accepted hosts at ${url}; SQLite at ${dir}; baseline RSS ${(baseline / MB).toFixed(0)} MiB`,
     );
-    console.log(line('first sync (full)', await measure(() => sync.runOnce())));
-    console.log(line('second sync (no change)', await measure(() => sync.runOnce())));
-    console.log(`process maxRSS (getrusage): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+    const first = await measure(() => sync.runOnce());
+    console.log(line('first sync (full)', first));
+    const second = await measure(() => sync.runOnce());
+    console.log(line('second sync (no change)', second));
+    const maxRss = process.resourceUsage().maxRSS / 1024;
+    console.log(`process maxRSS (getrusage): ${maxRss.toFixed(0)} MiB`);
+    if (process.argv.includes('--json'))
+      console.log(
+        JSON.stringify({ hosts, first: figures(first), second: figures(second), maxRssMb: maxRss }),
+      );
     client.close();
   } finally {
     await store.close();

@@ -18,6 +18,7 @@ import { measure, type Scenario } from './load';
 import { benchOptions, selected, type BenchOptions } from './options';
 import { Results } from './results';
 import { s9Round, s9Rows, startStatistics } from './s9';
+import { scaleBench } from './scale';
 import { BENCH_TASK, SCENARIOS, type Fixtures, type ScenarioDef } from './scenarios';
 import { startServers, TOKEN, type ServerFiles, type Servers } from './servers';
 import { ensureAnchorStore, ensureGraphStore } from './stores';
@@ -244,6 +245,14 @@ async function rounds(
 
 async function main(): Promise<number> {
   const o = benchOptions();
+  if (o.scale) {
+    say(
+      `fleet-api bench, 100,000-host set ${new Date().toISOString()}: ${cpus().length} cores; load average ${load()}`,
+    );
+    await scaleBench(o, say);
+    say(`load average at the end ${load()}`);
+    return 0;
+  }
   const p = plan(o);
   const started = new Date();
   const pinned =

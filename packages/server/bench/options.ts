@@ -27,6 +27,8 @@ export interface BenchOptions {
   /** Seconds of each attack (ATK1, ATK2), and the viewers sending the worst reads in it. */
   readonly attackSeconds: number;
   readonly attackViewers: number;
+  /** BENCH_SCALE=1: the 100,000-host set (scale.ts) instead of the table. */
+  readonly scale: boolean;
 }
 
 function envInt(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
@@ -58,6 +60,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     statRequests: envInt(env, 'BENCH_STAT_REQUESTS', quick ? 3 : 10),
     attackSeconds: envInt(env, 'BENCH_ATTACK_SECONDS', quick ? 10 : 60),
     attackViewers: envInt(env, 'BENCH_ATTACK_VIEWERS', 16),
+    scale: env.BENCH_SCALE === '1' || env.BENCH_SCALE === 'true',
   };
 }
 

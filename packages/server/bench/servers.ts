@@ -24,7 +24,8 @@ export interface Servers {
   stopAll(): Promise<void>;
 }
 
-function env(file: string, extra: Record<string, string> = {}): Record<string, string> {
+/** The environment of a bench server on `file`. */
+export function serverEnv(file: string, extra: Record<string, string> = {}): Record<string, string> {
   // No snapshot of the host list in the middle of a measurement (the first is a day away).
   return {
     DATABASE_URL: `sqlite:${file}`,
@@ -57,17 +58,17 @@ export async function startServers(
     if (files.seeded !== undefined) {
       for (let i = 0; i < restarts; i += 1) {
         if (api.seeded !== undefined) await api.seeded.stop();
-        api.seeded = await startApi(env(files.seeded), 0);
+        api.seeded = await startApi(serverEnv(files.seeded), 0);
         storeStartsMs.push(api.seeded.coldStartMs);
       }
       log(`seeded fleet: cold starts ${storeStartsMs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);
     }
     for (const key of ['anchor', 'big', 'graph'] as const) {
       const file = files[key];
-      if (file !== undefined) api[key] = await startApi(env(file), 0);
+      if (file !== undefined) api[key] = await startApi(serverEnv(file), 0);
     }
     if (files.workers !== undefined)
-      api.workers = await startApi(env(workersFile, { WORKERS: '2' }), undefined);
+      api.workers = await startApi(serverEnv(workersFile, { WORKERS: '2' }), undefined);
   } catch (err) {
     await stopAll();
     throw err;

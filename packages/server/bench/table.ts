@@ -58,7 +58,7 @@ export function judge(r: Results, s9Targets: ReadonlyMap<string, number>): Map<s
   const ratio = (a: string, b: string, text: string, ok: (x: number) => boolean) =>
     check(text, r.ratio(a, b), ok, ratioText(r.ratio(a, b)));
   v.set('S1', [
-    ratio('S1', 'S1:sqlite-ref', '>= 0.9 x sqlite-ref', (x) => x >= 0.9),
+    ratio('S1', 'S1:sqlite-ref', '>= 1.0 x sqlite-ref', (x) => x >= 1),
     ratio('S1', 'S1:feathers', '>= 15 x feathers', (x) => x >= 15),
     p99('S1', 10),
   ]);
