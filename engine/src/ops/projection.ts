@@ -21,6 +21,10 @@ function compile(
   return Object.keys(merged).length > 0 ? merged : undefined;
 }
 
+function freeze(projection: Projection | undefined): Projection | undefined {
+  return projection === undefined ? undefined : Object.freeze(projection);
+}
+
 type ByView = Map<'list' | 'item', Projection | undefined>;
 const byProjection = new WeakMap<Projection, WeakMap<CompiledResource, ByView>>();
 const unprojected = new WeakMap<CompiledResource, ByView>();
@@ -41,6 +45,7 @@ export function storeProjection(
     byView = new Map<'list' | 'item', Projection | undefined>();
     owner.set(res, byView);
   }
-  if (!byView.has(view)) byView.set(view, compile(res, projection, view));
+  // Frozen: the store remembers its plan of a find by the identity of a frozen projection.
+  if (!byView.has(view)) byView.set(view, freeze(compile(res, projection, view)));
   return byView.get(view);
 }

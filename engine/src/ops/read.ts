@@ -4,13 +4,14 @@
  * replaced by their items, and secrets as secrets/view.ts decides (masked, or opened for the
  * system principal that asks). The work per document goes in slices (fair/turns.ts).
  */
+import type { CompiledResource } from '../compile/compile';
 import type { CallContext } from '../definition/local-api';
 import type { AnyItem } from '../definition/infer';
 import type { FindArgs, GetOptions } from '../definition/local-api';
 import { NotFound } from '../errors';
 import { mapInSlices } from '../fair/turns';
 import { secretFields, secretView } from '../secrets';
-import type { Doc, Projection } from '../store/port';
+import type { Doc, Projection, SortSpec } from '../store/port';
 import type { OpsScope } from './context';
 import { storeProjection } from './projection';
 import { NO_FILTER, scoped } from './scope';
@@ -69,11 +70,23 @@ export async function finishRead(
   return mapInSlices(withEmbedded, view);
 }
 
+const defaultSorts = new WeakMap<CompiledResource, SortSpec>();
+
+/** The definition's default sort, as one frozen copy (the store's plans are keyed by it). */
+function defaultSortOf(res: CompiledResource): SortSpec {
+  let sort = defaultSorts.get(res);
+  if (sort === undefined) {
+    sort = Object.freeze((res.def.defaultSort ?? []).map((key) => Object.freeze([...key] as const)));
+    defaultSorts.set(res, sort);
+  }
+  return sort;
+}
+
 /** The stored documents a find matches (no afterRead, no masking): for the operations' own use. */
 export function findStored(s: OpsScope, args: FindArgs): Promise<Doc[]> {
   const projection = storeProjection(s.res, args.projection, args.view ?? 'list');
   return s.store.find(s.res.name, scoped(s.res, args.where ?? NO_FILTER, args.showDeleted), {
-    sort: args.sort ?? s.res.def.defaultSort ?? [],
+    sort: args.sort ?? defaultSortOf(s.res),
     ...(args.skip ? { skip: args.skip } : {}),
     ...(args.limit ? { limit: args.limit } : {}),
     ...(projection ? { projection } : {}),

@@ -57,7 +57,7 @@ export function findDocs(
   options: FindOptions = {},
 ): Doc[] {
   const page = toPage(options);
-  const plan = planFind(info, filter, page, options.projection);
+  const plan = cachedPlan(info, filter, page, options.projection);
   const docs = withinBudget(
     db,
     () => runFind(db, info, filter, { plan, page }),
@@ -254,6 +254,57 @@ export function explainFind(
 /** ` WHERE fleet_budget() AND (<sql>)`: the budget term first, so every row visited spends it. */
 function budgeted(sql: string | undefined): string {
   return sql === undefined ? ` WHERE ${BUDGET_FUNCTION}()` : ` WHERE ${BUDGET_FUNCTION}() AND (${sql})`;
+}
+
+/**
+ * Plans of finds whose filter, sort and projection are frozen (a request's parsed `where`, its
+ * scope, a definition's sort: the same objects request after request), by their identity and the
+ * page: a list page repeats its SQL text, parameters and all, without building them again.
+ */
+const plans = new WeakMap<Filter, WeakMap<CollectionInfo, Map<string, Plan>>>();
+const identities = new WeakMap<object, number>();
+let nextIdentity = 0;
+const PLANS_PER_FILTER = 64;
+
+function identity(value: object | undefined): number | undefined {
+  if (value === undefined) return 0;
+  if (!Object.isFrozen(value)) return undefined;
+  let id = identities.get(value);
+  if (id === undefined) {
+    nextIdentity += 1;
+    id = nextIdentity;
+    identities.set(value, id);
+  }
+  return id;
+}
+
+function cachedPlan(
+  info: CollectionInfo,
+  filter: Filter,
+  page: Page,
+  projection: Projection | undefined,
+): Plan {
+  const sortId = page.sort.length === 0 ? 0 : identity(page.sort);
+  const projectionId = identity(projection);
+  if (!Object.isFrozen(filter) || sortId === undefined || projectionId === undefined)
+    return planFind(info, filter, page, projection);
+  let byInfo = plans.get(filter);
+  if (byInfo === undefined) {
+    byInfo = new WeakMap();
+    plans.set(filter, byInfo);
+  }
+  let byPage = byInfo.get(info);
+  if (byPage === undefined) {
+    byPage = new Map();
+    byInfo.set(info, byPage);
+  }
+  const key = `${page.skip}:${page.limit}:${sortId}:${projectionId}`;
+  const known = byPage.get(key);
+  if (known !== undefined) return known;
+  const plan = planFind(info, filter, page, projection);
+  if (byPage.size >= PLANS_PER_FILTER) byPage.clear();
+  byPage.set(key, plan);
+  return plan;
 }
 
 function planFind(
