@@ -18,6 +18,7 @@ import { measure, type Scenario } from './load';
 import { benchOptions, selected, type BenchOptions } from './options';
 import { Results } from './results';
 import { s9Round, s9Rows, startStatistics } from './s9';
+import { burst } from './s11';
 import { scaleBench } from './scale';
 import { BENCH_TASK, SCENARIOS, type Fixtures, type ScenarioDef } from './scenarios';
 import { startServers, TOKEN, type ServerFiles, type Servers } from './servers';
@@ -39,6 +40,7 @@ function plan(o: BenchOptions): {
   rss: boolean;
   s9: boolean;
   attack: boolean;
+  s11: boolean;
 } {
   const needsBase = ['S1', 'S2', 'S8', 'S10'].some((id) => selected(o, id));
   const defs = SCENARIOS.filter((d) => selected(o, d.id) || (d.id === 'S1s' && needsBase));
@@ -49,6 +51,8 @@ function plan(o: BenchOptions): {
     rss: store || selected(o, 'RSS'),
     s9: selected(o, 'S9'),
     attack: selected(o, 'ATK'),
+    // A burst on a fresh store and a simulated master of its own: only when asked for by name.
+    s11: o.only?.has('S11') === true,
   };
 }
 
@@ -240,7 +244,23 @@ async function rounds(
   } finally {
     await stats?.close();
   }
+  if (p.s11) await s11Rounds(o, r);
   return r;
+}
+
+/** S11 once per round: the returns' time to the store, and S1 during the burst. */
+async function s11Rounds(o: BenchOptions, r: Results): Promise<void> {
+  for (let round = 1; round <= o.rounds; round += 1) {
+    const f = await burst(10_000, Math.max(10, o.seconds * 2), say);
+    const none = { non2xx: 0, errors: 0, timeouts: 0, rss: Number.NaN };
+    r.add('S11', `S1 during a burst of ${f.expected} job returns`, round, { ...f.load, rss: Number.NaN });
+    r.add('S11t', `${f.stored} of ${f.expected} returns stored (ms)`, round, {
+      ...none,
+      p50: f.storeMs,
+      p99: Number.NaN,
+    });
+    say(`  round ${round} S11  stored ${f.stored}/${f.expected} in ${f.storeMs} ms; S1 p99 ${f.load.p99} ms`);
+  }
 }
 
 async function main(): Promise<number> {

@@ -38,6 +38,8 @@ export const ROW_ORDER = [
   'S10',
   'ATK1',
   'ATK2',
+  'S11',
+  'S11t',
   'RSS',
   'START',
 ] as const;
@@ -103,6 +105,15 @@ export function judge(r: Results, s9Targets: ReadonlyMap<string, number>): Map<s
       check('all 2xx / 400 / 429', r.has(id) ? bad : Number.NaN, (x) => x === 0, String(bad)),
     ]);
   }
+  v.set('S11', [p99('S11', 50)]);
+  v.set('S11t', [
+    check(
+      '<= 5 s',
+      r.median('S11t', 'p50'),
+      (x) => x <= 5000,
+      `${fixed(r.median('S11t', 'p50') / 1000, 2)} s`,
+    ),
+  ]);
   v.set('RSS', [check('<= 300 MB', r.maxRss('RSS'), (x) => x <= 300, `${fixed(r.maxRss('RSS'))} MB`)]);
   v.set('START', [
     check(
