@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { secretKey } from '../src/secrets';
 import { withEngine } from './engine';
-import { seedFleet, type SeedResult } from '../src/seed';
+import { BULK_COLLECTIONS, seedFleet, type SeedResult } from '../src/seed';
 
 /** Bump when the seed's output changes, so stale cached files are not reused. */
 /** Bumped when the seeded content changes (2: through the local API, no VPN data), so cached files are reseeded. */
@@ -74,22 +74,28 @@ export async function ensureDataset(params: DatasetParams, log: (line: string) =
   mkdirSync(dir, { recursive: true });
   log(`seeding ${params.hosts} hosts and ${params.actions} actions into ${path} ...`);
   try {
-    const result = await withEngine(path, secretKey(undefined, dir), (runtime) =>
-      seedFleet(runtime, { hosts: params.hosts, actions: params.actions, seed: params.seed }),
+    const started = Date.now();
+    const result = await withEngine(
+      path,
+      secretKey(undefined, dir),
+      (runtime) => seedFleet(runtime, { hosts: params.hosts, actions: params.actions, seed: params.seed }),
+      { bulk: BULK_COLLECTIONS },
     );
+    // The indexes built after the load are part of the seed's time.
+    const seedMs = Date.now() - started;
     const seededAt = new Date().toISOString();
     const written: Meta = {
       format: SEED_FORMAT,
       ...params,
-      seedMs: result.ms,
+      seedMs,
       counts: result.counts,
       seededAt,
     };
     writeFileSync(metaPath, `${JSON.stringify(written, null, 2)}\n`);
     log(
-      `seeded in ${(result.ms / 1000).toFixed(1)} s (actions ${(result.timings.actions / 1000).toFixed(1)} s)`,
+      `seeded in ${(seedMs / 1000).toFixed(1)} s (actions ${(result.timings.actions / 1000).toFixed(1)} s, indexes built after the load ${((seedMs - result.ms) / 1000).toFixed(1)} s)`,
     );
-    return { path, dir, reused: false, seedMs: result.ms, counts: result.counts, seededAt };
+    return { path, dir, reused: false, seedMs, counts: result.counts, seededAt };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;

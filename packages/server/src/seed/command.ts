@@ -5,13 +5,14 @@
  * summary line.
  */
 import { parseArgs } from 'node:util';
-import { createEngine, createSecretBox } from '@fleet/engine';
+import { type AnyResourceDefinition, createEngine, createSecretBox } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import { ConfigError, engineSettings, loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { STORE_SCHEMA } from '../schema';
 import { secretKey } from '../secrets';
 import { chooseStore, emptyCollections } from '../store';
+import { withoutSecondaryIndexes } from './bulk';
 import { SEEDED_COLLECTIONS, seedFleet, seedTotal, type SeedResult } from './fleet';
 import { seedProgress } from './progress';
 
@@ -105,20 +106,24 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
   const store = await choice.open(log);
   try {
     const secrets = createSecretBox(secretKey(config.SECRET_KEY, choice.dataDir));
-    const engine = createEngine({
-      definitions: allResources,
-      routeGroups: allRouteGroups,
-      store,
-      secrets,
-      log,
-      schema: STORE_SCHEMA,
-      config: engineSettings(config),
-    });
+    const engineOf = (definitions: readonly AnyResourceDefinition[]) =>
+      createEngine({
+        definitions,
+        routeGroups: allRouteGroups,
+        store,
+        secrets,
+        log,
+        schema: STORE_SCHEMA,
+        config: engineSettings(config),
+      });
+    // The actions are loaded in bulk (bulk.ts): their indexes are declared once they are in.
+    const engine = engineOf(withoutSecondaryIndexes(allResources));
     await engine.ensureCollections();
     // The snapshots' compact history (hosts_history) and the groups' kept membership go with them.
     if (args.reset)
       await emptyCollections(store, [...SEEDED_COLLECTIONS, 'hosts_history', 'host_rules', 'group_rules']);
     const progress = seedProgress({ total: seedTotal(args), stream: process.stderr });
+    const started = Date.now();
     const result = await seedFleet(engine.runtime, {
       onWritten: (items) => progress.add(items),
       hosts: args.hosts,
@@ -134,7 +139,8 @@ export async function seedCommand(argv: readonly string[]): Promise<void> {
         );
       })
       .finally(() => progress.done());
-    process.stdout.write(`${summaryLine(choice.describe, result)}\n`);
+    await engineOf(allResources).ensureCollections();
+    process.stdout.write(`${summaryLine(choice.describe, { ...result, ms: Date.now() - started })}\n`);
   } finally {
     await store.close();
   }

@@ -7,3 +7,4 @@ export {
   type SeededCollection,
 } from './fleet';
 export { seedCommand, parseSeedArgs, type SeedArgs } from './command';
+export { BULK_COLLECTIONS, withoutSecondaryIndexes } from './bulk';
