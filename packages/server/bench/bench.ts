@@ -259,7 +259,9 @@ async function s11Rounds(o: BenchOptions, r: Results): Promise<void> {
       p50: f.storeMs,
       p99: Number.NaN,
     });
-    say(`  round ${round} S11  stored ${f.stored}/${f.expected} in ${f.storeMs} ms; S1 p99 ${f.load.p99} ms`);
+    say(
+      `  round ${round} S11  stored ${f.stored}/${f.expected} in ${f.storeMs} ms (the master's last return after ${f.masterMs} ms); S1 p99 ${f.load.p99} ms`,
+    );
   }
 }
 
