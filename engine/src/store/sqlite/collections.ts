@@ -5,8 +5,8 @@
 import { BadRequest } from '../../errors';
 import type { CollectionSpec, IndexSpec, ScalarType } from '../port';
 import type { SqliteDb } from './db';
-import { ensureMultikey, type Multikey } from './multikey';
-import { fieldExpr, SAFE_PATH } from './translate';
+import { ensureMultikey } from './multikey';
+import { fieldExpr, type Multikey, SAFE_PATH } from './translate';
 
 /** What the adapter knows about one collection. */
 export interface CollectionInfo {

@@ -9,15 +9,7 @@
 import { BadRequest } from '../../errors';
 import type { ScalarType } from '../port';
 import type { SqliteDb } from './db';
-import { SAFE_PATH } from './translate';
-
-/** One list's element index. */
-export interface Multikey {
-  /** `mk_<collection>_<path>`: safe to splice (collection names and paths are validated). */
-  readonly table: string;
-  /** The declared type of the elements: only elements of that JSON type are indexed. */
-  readonly type: ScalarType;
-}
+import { type Multikey, SAFE_PATH } from './translate';
 
 /** The JSON types (`json_each`'s `type`) of the elements a list of `type` indexes. */
 const JSON_TYPES: Readonly<Record<ScalarType, string>> = {

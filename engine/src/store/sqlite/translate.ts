@@ -7,7 +7,6 @@
 import { isPrefixOnly, literalPrefix } from '../../query/pattern';
 import type { Filter, ScalarType, SortSpec } from '../port';
 import { isPlainObject } from '../../values';
-import type { Multikey } from './multikey';
 
 /** The SQL function that runs a pattern (registered in db.ts). */
 export const REGEXP_FUNCTION = 'fleet_regexp';
@@ -52,6 +51,14 @@ export const SAFE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
  */
 export function fieldExpr(path: string): string {
   return path === '_id' ? 'id' : `json_extract(doc,'$.${path}')`;
+}
+
+/** One list's element index (kept by multikey.ts). */
+export interface Multikey {
+  /** `mk_<collection>_<path>`: safe to splice (collection names and paths are validated). */
+  readonly table: string;
+  /** The declared type of the elements: only elements of that JSON type are indexed. */
+  readonly type: ScalarType;
 }
 
 /** Lists of scalars with an element index: path -> its side table (multikey.ts). */
