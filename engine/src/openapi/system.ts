@@ -20,6 +20,47 @@ const HEALTH: Schema = {
   additionalProperties: false,
 };
 
+const AGE: Schema = { type: 'number', minimum: 0, description: "Seconds since the part's last sign" };
+
+const PART: Schema = {
+  type: 'object',
+  description:
+    'One part: its state (ok, down, failed, stale, never, off, elsewhere) and the age of its last sign',
+  properties: {
+    state: { enum: ['ok', 'down', 'failed', 'stale', 'never', 'off', 'elsewhere'] },
+    age_s: AGE,
+  },
+  required: ['state'],
+  additionalProperties: true,
+};
+
+const PARTS: Schema = { type: 'object', additionalProperties: ref('ReadinessPart') };
+
+const READINESS: Schema = {
+  type: 'object',
+  description:
+    'ok: every part is; degraded: a peer or a duty is down but the API serves; unavailable: the store cannot be read or written. States and ages only: no address, no error text, no secret.',
+  properties: {
+    status: { enum: ['ok', 'degraded', 'unavailable'] },
+    checked: { type: 'string', format: 'date-time' },
+    parts: {
+      type: 'object',
+      properties: {
+        store: ref('ReadinessPart'),
+        master: ref('ReadinessPart'),
+        sync: ref('ReadinessPart'),
+        events: ref('ReadinessPart'),
+        vpn_managers: { ...PARTS, description: 'Each VPN manager by _id: whether it accepts a connection' },
+        duties: { ...PARTS, description: 'Each once-per-deployment duty by lease name: its last run' },
+      },
+      required: ['store'],
+      additionalProperties: false,
+    },
+  },
+  required: ['status', 'parts'],
+  additionalProperties: false,
+};
+
 const HOME: Schema = {
   type: 'object',
   properties: {
@@ -81,6 +122,25 @@ export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<
         errors: [500],
       }),
     },
+    '/api/health/ready': {
+      get: operation({
+        operationId: 'getReadiness',
+        tag: 'api',
+        summary: 'Readiness of the instance: each part with its state and age',
+        description:
+          'The store, the master (reachable), the last sync, the event stream, each VPN manager and each background duty. 200 when the API serves (ok or degraded), 503 only when it cannot.',
+        role: null,
+        responses: {
+          200: { description: 'Serving: ok or degraded', content: json(ref('Readiness')) },
+          503: {
+            description: 'The store cannot be read or written',
+            headers: { 'Retry-After': componentRef('headers', 'RetryAfter') },
+            content: json(ref('Readiness')),
+          },
+        },
+        errors: [500],
+      }),
+    },
     '/api/openapi.json': { get: documentOp('getOpenApiDocument', 'This document') },
     '/api/docs/openapi.json': {
       get: documentOp('getOpenApiDocumentAlias', 'This document (the path it had first)'),
@@ -120,5 +180,8 @@ export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<
       }),
     },
   };
-  return { paths, schemas: { Health: HEALTH, Home: HOME } };
+  return {
+    paths,
+    schemas: { Health: HEALTH, Readiness: READINESS, ReadinessPart: PART, Home: HOME },
+  };
 }

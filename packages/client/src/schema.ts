@@ -55,6 +55,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/health/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness of the instance: each part with its state and age
+     * @description The store, the master (reachable), the last sync, the event stream, each VPN manager and each background duty. 200 when the API serves (ok or degraded), 503 only when it cannot.
+     *
+     *     No token needed.
+     */
+    get: operations['getReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/openapi.json': {
     parameters: {
       query?: never;
@@ -1253,6 +1275,36 @@ export interface components {
       readable?: boolean;
       writable?: boolean;
       problem?: string;
+    };
+    /** @description ok: every part is; degraded: a peer or a duty is down but the API serves; unavailable: the store cannot be read or written. States and ages only: no address, no error text, no secret. */
+    Readiness: {
+      /** @enum {unknown} */
+      status: 'ok' | 'degraded' | 'unavailable';
+      /** Format: date-time */
+      checked?: string;
+      parts: {
+        store: components['schemas']['ReadinessPart'];
+        master?: components['schemas']['ReadinessPart'];
+        sync?: components['schemas']['ReadinessPart'];
+        events?: components['schemas']['ReadinessPart'];
+        /** @description Each VPN manager by _id: whether it accepts a connection */
+        vpn_managers?: {
+          [key: string]: components['schemas']['ReadinessPart'];
+        };
+        /** @description Each once-per-deployment duty by lease name: its last run */
+        duties?: {
+          [key: string]: components['schemas']['ReadinessPart'];
+        };
+      };
+    };
+    /** @description One part: its state (ok, down, failed, stale, never, off, elsewhere) and the age of its last sign */
+    ReadinessPart: {
+      /** @enum {unknown} */
+      state: 'ok' | 'down' | 'failed' | 'stale' | 'never' | 'off' | 'elsewhere';
+      /** @description Seconds since the part's last sign */
+      age_s?: number;
+    } & {
+      [key: string]: unknown;
     };
     Home: {
       _links: {
@@ -3303,6 +3355,37 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Health'];
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Serving: ok or degraded */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+      500: components['responses']['Error500'];
+      /** @description The store cannot be read or written */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
         };
       };
     };

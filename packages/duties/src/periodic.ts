@@ -30,6 +30,11 @@ export interface PeriodicOptions<R> {
    * holder's stored answer back (absent: such asks are refused with 409).
    */
   readonly revive?: (stored: Record<string, unknown>) => R;
+  /**
+   * Why a run that returned is a failure all the same (a sync that found the master unreachable):
+   * recorded as the run's `last_error`, so every instance can tell. Undefined: it succeeded.
+   */
+  readonly failureOf?: (result: R) => string | undefined;
   /** Work for a new holder before its first run (may throw: logged, the duty goes on). */
   readonly onGained?: (takeover: boolean) => Promise<void>;
 }
@@ -160,7 +165,11 @@ export class PeriodicDuty<R> {
     if (this.o.recorded) await noteDuty(ctx, duty.lease, { last_started: stampNow() });
     try {
       const result = await this.o.run(arg);
-      if (this.o.recorded) await noteDuty(ctx, duty.lease, { last_finished: stampNow(), last_error: null });
+      if (this.o.recorded)
+        await noteDuty(ctx, duty.lease, {
+          last_finished: stampNow(),
+          last_error: this.o.failureOf?.(result) ?? null,
+        });
       return result;
     } catch (err) {
       ctx.log.error({ duty: duty.lease, err: errText(err) }, `${duty.what} failed`);

@@ -3,6 +3,7 @@
  * real HTTP on loopback, with the controls tests need to break it.
  */
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
@@ -61,6 +62,12 @@ export interface SaltSimOptions {
   masterVersion?: string;
   /** The master's IANA time zone (2018.3 jids are in its local time); default UTC. */
   masterTz?: string;
+  /**
+   * Serve HTTPS with this key and certificate (PEM), as rest_cherrypy does when its `ssl_crt` and
+   * `ssl_key` are set (salt/netapi/rest_cherrypy/__init__.py `start`: the server's
+   * `ssl_certificate` / `ssl_private_key`); default plain HTTP, as with `disable_ssl: True`.
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /** A running simulator. */
@@ -156,7 +163,10 @@ export async function startSaltSim(options: SaltSimOptions = {}): Promise<SaltSi
   const users = options.users ?? DEFAULT_USERS;
   const ctx = createContext(options, users);
   const faults: Faults = { slowMs: 0, failCount: 0, failStatus: 500, failMessage: undefined };
-  const server = createServer(buildApp(ctx, faults));
+  const app = buildApp(ctx, faults);
+  const server = options.tls
+    ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, app)
+    : createServer(app);
   const sockets = trackSockets(server);
   const port = await listen(server, options.port ?? 0, host);
   const stopVnc = ambientVnc(ctx, options.vncEveryMs ?? 0);
@@ -174,7 +184,7 @@ export async function startSaltSim(options: SaltSimOptions = {}): Promise<SaltSi
   };
   const first = users[0] ?? { username: '', password: '' };
   return {
-    url: `http://${host}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     fleet: ctx.fleet,
     controls: createControls(ctx, faults, setDown),

@@ -42,6 +42,24 @@ function authenticate(ctx: SimContext, session: Session, client: string): void {
   );
 }
 
+/**
+ * A runner's or wheel's grant in the dict form, `{'@runner': ['manage.status']}` or
+ * `{'@manage': ['status']}`: Salt 2018.3 `CkMinions.spec_check` (salt/utils/minions.py) takes a
+ * one-key dict whose key is `@<module>` (its list matched against the function's name) or
+ * `@<form>` / `@<form>s` (matched against `module.function`), each entry a regex of the whole name.
+ */
+function grantedByDict(perms: Session['perms'], form: 'runner' | 'wheel', fun: string): boolean {
+  const [mod = '', name = ''] = fun.split('.');
+  return perms.some((p) => {
+    if (typeof p !== 'object') return false;
+    const entries = Object.entries(p);
+    const [key, funs] = entries[0] ?? ['', []];
+    if (entries.length !== 1 || !key.startsWith('@')) return false;
+    if (key.slice(1) === mod && funs.some((f) => pyMatch(`${f}$`, name))) return true;
+    return (key === `@${form}` || key === `@${form}s`) && funs.some((f) => pyMatch(`${f}$`, fun));
+  });
+}
+
 /** external_auth perms: regexes for execution functions, `@runner`/`@wheel`/`@<module>` for the rest. */
 function authorize(ctx: SimContext, session: Session, client: string, fun: string): void {
   const perms = session.perms;
@@ -49,16 +67,22 @@ function authorize(ctx: SimContext, session: Session, client: string, fun: strin
   const mod = `@${fun.split('.')[0] ?? ''}`;
   let allowed: boolean;
   if (client.startsWith('runner'))
-    allowed = strings.some(
-      (p) => ['@runner', '@runners', mod].includes(p) || (p === '@jobs' && fun.startsWith('jobs.')),
-    );
-  else if (client.startsWith('wheel')) allowed = strings.some((p) => p === '@wheel' || p === mod);
+    allowed =
+      strings.some(
+        (p) => ['@runner', '@runners', mod].includes(p) || (p === '@jobs' && fun.startsWith('jobs.')),
+      ) || grantedByDict(perms, 'runner', fun);
+  else if (client.startsWith('wheel'))
+    allowed = strings.some((p) => p === '@wheel' || p === mod) || grantedByDict(perms, 'wheel', fun);
   else {
+    // A dict keyed by a minion target lists the functions allowed there; `@` keys are no target.
     allowed =
       strings.some((p) => !p.startsWith('@') && pyMatch(`${p}$`, fun)) ||
       perms.some(
         (p) =>
-          typeof p === 'object' && Object.values(p).some((funs) => funs.some((f) => pyMatch(`${f}$`, fun))),
+          typeof p === 'object' &&
+          Object.entries(p).some(
+            ([target, funs]) => !target.startsWith('@') && funs.some((f) => pyMatch(`${f}$`, fun)),
+          ),
       );
   }
   if (!allowed)

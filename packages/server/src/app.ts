@@ -14,6 +14,8 @@ import type { Buckets } from './rate-counts';
 import { rateLimits } from './ratelimit';
 import { securityHeaders } from './security-headers';
 import { VERSION } from './version';
+import type { Metrics } from './telemetry/metrics';
+import { requestMetrics } from './telemetry/requests';
 
 export interface AppOptions {
   readonly engine: Engine;
@@ -22,6 +24,10 @@ export interface AppOptions {
   readonly log: Logger;
   /** The health report; `status: "ok"` answers 200, anything else 503. */
   readonly health: () => Promise<Record<string, unknown>>;
+  /** The readiness report (`/api/health/ready`); `status: "unavailable"` answers 503, else 200. */
+  readonly ready?: () => Promise<Record<string, unknown>>;
+  /** Where requests and rate-limit refusals are counted. */
+  readonly metrics?: Metrics;
   /** The server's secret key (SECRET_KEY or the key file): media links are signed with a key derived from it. */
   readonly secretKey: string;
   /** Where the rate limits count (rate-counts.ts; default: this process alone). */
@@ -117,6 +123,8 @@ export function createApp(options: AppOptions): Express {
   app.set('case sensitive routing', true);
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const metrics = options.metrics;
+  if (metrics) app.use(requestMetrics(metrics));
   app.use(securityHeaders());
   app.use(requestLog(options.log));
   app.use(requestFraming());
@@ -134,11 +142,22 @@ export function createApp(options: AppOptions): Express {
     if (status.status !== 'ok') res.setHeader('Retry-After', String(HEALTH_RETRY_AFTER_S));
     res.status(status.status === 'ok' ? 200 : 503).json(status);
   });
+  const ready = options.ready;
+  if (ready)
+    app.get('/api/health/ready', async (_req, res) => {
+      const report = await ready();
+      if (report.status === 'unavailable') res.setHeader('Retry-After', String(HEALTH_RETRY_AFTER_S));
+      res
+        .status(report.status === 'unavailable' ? 503 : 200)
+        .setHeader('Cache-Control', 'no-store')
+        .json(report);
+    });
   app.use('/api/docs', docsPage());
   const admit = rateLimits({
     writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN,
     execPerMin: options.config.RATE_LIMIT_EXEC_PER_MIN,
     ...(options.rateBuckets ? { buckets: options.rateBuckets } : {}),
+    ...(metrics ? { onRefused: (kind: 'exec' | 'writes') => metrics.rateLimited(kind) } : {}),
   });
   app.use(
     '/api',

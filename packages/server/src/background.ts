@@ -12,13 +12,23 @@ import { startIntegrations } from './integrations';
 import { sharedBuckets, type Buckets } from './rate-counts';
 import { startSnapshotLoop } from './snapshots';
 import { startStoredTokens } from './stored-tokens';
+import type { Metrics } from './telemetry/metrics';
+import type { EventsView } from './telemetry/readiness';
 
 /** Work that runs beside the API and stops before the store closes. */
 export interface Background {
   readonly holder: string;
   /** The rate limits' counts, shared with the other instances (when a limit is set). */
   readonly rateBuckets?: Buckets;
+  /** The event stream's reader, when a master is configured (readiness). */
+  readonly events?: EventsView;
   stop(): Promise<void>;
+}
+
+/** What the background reports to: the metrics, and the last event's time (readiness). */
+export interface Observers {
+  readonly metrics: Metrics;
+  readonly onEvent: (tag: string) => void;
 }
 
 /**
@@ -31,6 +41,7 @@ export async function startBackground(
   engine: Engine,
   services: Services,
   authenticator: ReloadableAuthenticator,
+  observers?: Observers,
 ): Promise<Background> {
   const log = s.log;
   const tokens = await startStoredTokens({
@@ -46,6 +57,7 @@ export async function startBackground(
     services,
     runtime: engine.runtime,
     duty,
+    ...(observers ?? {}),
   }).catch(async (err: unknown) => {
     await tokens.stop();
     throw err;
@@ -62,6 +74,7 @@ export async function startBackground(
   return {
     holder: duty.holder,
     ...(rateBuckets ? { rateBuckets } : {}),
+    ...(integrations.events ? { events: integrations.events } : {}),
     async stop() {
       await Promise.all([integrations.stop(), snapshots.stop(), tokens.stop(), rateBuckets?.stop()]);
     },

@@ -26,6 +26,11 @@ import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
 import { STORE_SCHEMA } from './schema';
 import { chooseStore, type StoreChoice } from './store';
 import { VERSION } from './version';
+import { metricsEndpoint } from './telemetry/listener';
+import { createMetrics, type Metrics } from './telemetry/metrics';
+import { Prober } from './telemetry/probe';
+import { readinessReport } from './telemetry/readiness';
+import { timedStore } from './telemetry/timed-store';
 
 export interface RunningServer {
   readonly url: string;
@@ -39,6 +44,8 @@ export interface RunningServer {
   readonly adminToken?: { token: string; created: boolean; path: string };
   /** This process's name as a lease holder (logged when it takes a duty over). */
   readonly holder: string;
+  /** The metrics listener's port, when METRICS_PORT is set (and this is not a cluster worker). */
+  readonly metricsPort?: number;
   /** Graceful: in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -60,11 +67,17 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log =
     options.log ??
-    createLogger(config.LOG_LEVEL, undefined, options.worker === undefined ? {} : { worker: options.worker });
+    createLogger(
+      config.LOG_LEVEL,
+      undefined,
+      options.worker === undefined ? {} : { worker: options.worker },
+      { format: config.LOG_FORMAT },
+    );
   const choice = chooseStore(config.DATABASE_URL, options.cwd, { readWorkers: config.READ_WORKERS });
-  const store = await choice.open(log, { checked: options.worker !== undefined });
+  const metrics = createMetrics();
+  const store = timedStore(await choice.open(log, { checked: options.worker !== undefined }), metrics);
   try {
-    return await serve({ config, options, log, choice, store });
+    return await serve({ config, options, log, choice, store, metrics });
   } catch (err) {
     await store.close().catch(() => undefined);
     throw err;
@@ -77,6 +90,7 @@ interface Serving {
   readonly log: Logger;
   readonly choice: StoreChoice;
   readonly store: Store;
+  readonly metrics: Metrics;
 }
 
 /** The engine over `store`, with the secret box (its key made and saved when there is none yet). */
@@ -111,7 +125,7 @@ export interface Bootstrapped {
  * never race to make a key, a token or an initial item.
  */
 export async function bootstrapStore(config: Config, options: StartOptions = {}): Promise<Bootstrapped> {
-  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  const log = options.log ?? createLogger(config.LOG_LEVEL, undefined, {}, { format: config.LOG_FORMAT });
   const choice = chooseStore(config.DATABASE_URL, options.cwd);
   const store = await choice.open(log);
   try {
@@ -132,20 +146,43 @@ async function serve(s: Serving): Promise<RunningServer> {
   await engine.ensureCollections();
   const { grants, generated } = tokenGrants(config.API_TOKENS, choice.dataDir);
   const authenticator = createAuthenticator(grants);
-  const background = await startBackground(s, engine, services, authenticator);
+  let lastEventAt: number | undefined;
+  const background = await startBackground(s, engine, services, authenticator, {
+    metrics: s.metrics,
+    onEvent: () => (lastEventAt = Date.now()),
+  });
+  const prober = new Prober();
   const app = createApp({
     engine,
     config,
     authenticator,
     log,
     secretKey: key,
+    metrics: s.metrics,
     ...(background.rateBuckets ? { rateBuckets: background.rateBuckets } : {}),
     health: async () => healthReport(engine, choice.kind),
+    ready: () =>
+      readinessReport({
+        engine,
+        storeKind: choice.kind,
+        prober,
+        ...(config.SALT_API_URL === undefined ? {} : { saltUrl: config.SALT_API_URL }),
+        syncIntervalS: config.SYNC_INTERVAL_S,
+        ...(background.events ? { events: background.events } : {}),
+        lastEventAt: () => lastEventAt,
+      }),
   });
   const server = await listen(app, config, log).catch(async (err: unknown) => {
     await background.stop();
     throw err;
   });
+  const metricsListener = await metricsEndpoint(config, s.options.worker, s.metrics.registry, log).catch(
+    async (err: unknown) => {
+      server.close();
+      await background.stop();
+      throw err;
+    },
+  );
   server.keepAliveTimeout = 5000;
   const address = server.address();
   if (address === null || typeof address === 'string')
@@ -165,7 +202,8 @@ async function serve(s: Serving): Promise<RunningServer> {
     log,
     ...(generated ? { adminToken: generated } : {}),
     holder: background.holder,
-    close: closer(server, background, s),
+    ...(metricsListener ? { metricsPort: metricsListener.port } : {}),
+    close: closer(server, background, s, metricsListener?.server),
   };
 }
 
@@ -219,7 +257,12 @@ async function listen(app: Express, config: Config, log: Logger): Promise<Server
 }
 
 /** The graceful `close` of a running server; idempotent. */
-function closer(server: Server, background: Background, s: Serving): () => Promise<void> {
+function closer(
+  server: Server,
+  background: Background,
+  s: Serving,
+  metricsServer?: Server,
+): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => {
     closing ??= (async () => {
@@ -232,6 +275,8 @@ function closer(server: Server, background: Background, s: Serving): () => Promi
         server.closeIdleConnections();
       });
       clearInterval(sweep);
+      metricsServer?.closeAllConnections();
+      metricsServer?.close();
       await background.stop();
       await s.store.close();
       s.log.info({}, 'fleet-api stopped');

@@ -103,6 +103,25 @@ const schema = z.object({
    * local IPv6); `refuse`: only public ones. Link-local addresses (cloud metadata) are always refused.
    */
   VPN_PRIVATE_ADDRESSES: z.enum(['allow', 'refuse']).default('allow'),
+  /** A PEM file of the CA the salt-api's certificate is checked against (a self-signed salt-api). */
+  SALT_API_CA_FILE: optionalString,
+  /** The port of the Prometheus metrics listener (`GET /metrics`, no token); unset: no listener. */
+  METRICS_PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: 'custom', message: `must be a port number from 0 to 65535 (got "${v}")` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  /** `json` (one JSON object a line, the default) or `pretty` (coloured, for a terminal). */
+  LOG_FORMAT: optionalString
+    .transform((v) => v ?? 'json')
+    .refine((v) => v === 'json' || v === 'pretty', 'must be json or pretty'),
   SYNC_INTERVAL_S: intIn(1, 86400, 60),
   SNAPSHOT_INTERVAL_S: intIn(1, 86400, 300),
   SNAPSHOT_RETENTION_DAYS: intIn(1, 3650, 90),

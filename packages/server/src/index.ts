@@ -2,3 +2,4 @@
 export { startServer, type RunningServer, type StartOptions } from './boot';
 export { ConfigError, loadConfig, type Config } from './config';
 export { createLogger } from './logger';
+export { takeSnapshot, type TakenSnapshot } from './snapshots';

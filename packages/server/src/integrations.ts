@@ -24,13 +24,16 @@ import {
   startEventReader,
   startScheduler,
   startSyncLoop,
+  type EventReader,
   type RunningMaster,
   type SaltClient,
   type SyncLoop,
+  type SyncReport,
 } from '@fleet/salt';
 import { safeUrl } from '@fleet/upstream';
 import { startVpnService, type RunningVpn } from '@fleet/vpn';
 import { ConfigError, type Config } from './config';
+import type { Metrics } from './telemetry/metrics';
 
 /** What the server stops on close. */
 export interface Integrations {
@@ -38,6 +41,8 @@ export interface Integrations {
   readonly master?: RunningMaster;
   /** The fleet sync, when SALT_API_URL is set. */
   readonly sync?: SyncLoop;
+  /** The event stream's reader, when SALT_API_URL is set. */
+  readonly events?: EventReader;
   stop(): Promise<void>;
 }
 
@@ -50,9 +55,26 @@ export interface IntegrationOptions {
   readonly runtime: Runtime;
   /** This process's holder name and lease times (its runtime is `runtime`). */
   readonly duty: Omit<DutyContext, 'runtime' | 'log'>;
+  /** Where the peers' calls, the sync runs and the events are counted. */
+  readonly metrics?: Metrics;
+  /** Told of every salt event this instance receives (readiness: the last event's age). */
+  readonly onEvent?: (tag: string) => void;
 }
 
-function saltClient(config: Config, log: Logger): SaltClient {
+/** A PEM file named by a variable, or one line saying it cannot be read. */
+function readPem(variable: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    // Not instanceof Error: under Jest, node:fs errors come from another realm.
+    const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+    throw new ConfigError(
+      `Invalid configuration: ${variable} ${path} cannot be read (${typeof code === 'string' ? code : 'unreadable'})`,
+    );
+  }
+}
+
+function saltClient(config: Config, log: Logger, metrics?: Metrics): SaltClient {
   if (config.SALT_API_USER === undefined)
     throw new ConfigError('Invalid configuration: SALT_API_USER must be set with SALT_API_URL');
   if (config.SALT_API_PASSWORD === undefined)
@@ -67,27 +89,29 @@ function saltClient(config: Config, log: Logger): SaltClient {
     // minion is down (salt-api notes §2, §5): give them room, within the execution limit.
     timeouts: { exec, read: Math.min(60_000, exec), login: Math.min(10_000, exec) },
     logger: log.child({ component: 'salt-api' }),
+    ...(config.SALT_API_CA_FILE === undefined
+      ? {}
+      : { tls: { ca: readPem('SALT_API_CA_FILE', config.SALT_API_CA_FILE) } }),
+    ...(metrics ? { onCall: (c) => metrics.saltCall(c.fun, c.outcome, c.ms / 1000) } : {}),
   });
 }
 
 /**
  * The VPN service's client settings: VPN_TIMEOUT_S (downloads 2x, organization creation 4x),
- * VPN_CA_FILE and VPN_PRIVATE_ADDRESSES.
+ * VPN_CA_FILE and VPN_PRIVATE_ADDRESSES; each call counted in the metrics.
  */
-function vpnClientSettings(config: Config): Parameters<typeof startVpnService>[0]['client'] {
+function vpnClientSettings(
+  config: Config,
+  metrics?: Metrics,
+): Parameters<typeof startVpnService>[0]['client'] {
   const t = config.VPN_TIMEOUT_S * 1000;
   const timeouts = { login: t, request: t, download: 2 * t, createOrganization: 4 * t };
-  const privateAddresses = config.VPN_PRIVATE_ADDRESSES;
-  if (config.VPN_CA_FILE === undefined) return { timeouts, privateAddresses };
-  try {
-    return { timeouts, privateAddresses, tls: { ca: readFileSync(config.VPN_CA_FILE) } };
-  } catch (err) {
-    // Not instanceof Error: under Jest, node:fs errors come from another realm.
-    const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-    throw new ConfigError(
-      `Invalid configuration: VPN_CA_FILE ${config.VPN_CA_FILE} cannot be read (${typeof code === 'string' ? code : 'unreadable'})`,
-    );
-  }
+  return {
+    timeouts,
+    privateAddresses: config.VPN_PRIVATE_ADDRESSES,
+    ...(config.VPN_CA_FILE === undefined ? {} : { tls: { ca: readPem('VPN_CA_FILE', config.VPN_CA_FILE) } }),
+    ...(metrics ? { onCall: (c) => metrics.vpnCall(c.call, c.outcome, c.ms / 1000) } : {}),
+  };
 }
 
 /** The process's duties as one component sees them (its own log). */
@@ -101,7 +125,7 @@ function startVpn(o: IntegrationOptions): RunningVpn {
   const vpn = startVpnService({
     runtime: o.runtime,
     log,
-    client: vpnClientSettings(o.config),
+    client: vpnClientSettings(o.config, o.metrics),
     reconcileIntervalMs: Math.round(o.config.VPN_RECONCILE_INTERVAL_S * 1000),
     duty: dutyOf(o, log),
   });
@@ -126,7 +150,7 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   }
   let client: SaltClient;
   try {
-    client = saltClient(config, log);
+    client = saltClient(config, log, o.metrics);
   } catch (err) {
     await stopVpn();
     throw err;
@@ -144,6 +168,7 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   return {
     master: running.master,
     sync: running.sync,
+    events: running.events,
     async stop() {
       await running.stop();
       client.close();
@@ -152,11 +177,21 @@ export async function startIntegrations(o: IntegrationOptions): Promise<Integrat
   };
 }
 
+/** Counts a sync run: its result, duration and hosts seen. */
+function syncObserver(metrics: Metrics): (r: SyncReport) => void {
+  return (r) =>
+    metrics.syncRun(
+      !r.masterReachable ? 'unreachable' : r.failed === undefined ? 'ok' : 'failed',
+      r.ms / 1000,
+      r.hostsSeen,
+    );
+}
+
 /** The sync, the event reader, the master service (registered as `master`) and the scheduler. */
 function startMaster(
   o: IntegrationOptions,
   client: SaltClient,
-): { master: RunningMaster; sync: SyncLoop; stop(): Promise<void> } {
+): { master: RunningMaster; sync: SyncLoop; events: EventReader; stop(): Promise<void> } {
   const { config, log } = o;
   const syncLog = log.child({ component: 'sync' });
   const masterTz = config.SALT_MASTER_TZ;
@@ -167,6 +202,7 @@ function startMaster(
     intervalMs: config.SYNC_INTERVAL_S * 1000,
     masterTz,
     duty: dutyOf(o, syncLog),
+    ...(o.metrics ? { onRun: syncObserver(o.metrics) } : {}),
   });
   const repair = (): void => {
     sync
@@ -183,6 +219,10 @@ function startMaster(
     toolKey,
     repair,
     idleMs: Math.round(config.SALT_EVENTS_IDLE_S * 1000),
+    onEvent: (tag) => {
+      o.metrics?.event(tag);
+      o.onEvent?.(tag);
+    },
     duty: dutyOf(o, log.child({ component: 'events' })),
   });
   const masterLog = log.child({ component: 'master' });
@@ -207,6 +247,7 @@ function startMaster(
   return {
     master,
     sync,
+    events,
     async stop() {
       await scheduler.stop();
       delete o.services.master;

@@ -26,6 +26,8 @@ export interface RateLimitOptions {
   readonly now?: () => number;
   /** Where the counts live (default: this process's memory). */
   readonly buckets?: Buckets;
+  /** Told of every refusal (metrics). */
+  readonly onRefused?: (kind: 'exec' | 'writes') => void;
 }
 
 type Kind = 'exec' | 'writes';
@@ -59,6 +61,7 @@ export function rateLimits(options: RateLimitOptions): Admission | undefined {
     const waitS = buckets.take(`${kind}\u0000${principal.name}`, limit, now());
     if (waitS === 0) return;
     const what = kind === 'exec' ? 'executions' : 'writes';
+    options.onRefused?.(kind);
     throw new RateLimited(
       `Too many ${what} by token "${principal.name}": the limit is ${limit} a minute (${VARIABLE[kind]}); retry in ${waitS} s`,
       waitS,

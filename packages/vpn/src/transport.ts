@@ -115,6 +115,7 @@ export class Transport {
         { manager: this.manager, what, status: res.status, ms: Date.now() - started },
         'VPN server call',
       );
+      this.tell(call, res.status < 400 ? 'ok' : 'error', started);
       return res;
     } catch (err) {
       const mapped = transportError(err, { manager: this.manager, url: this.url, what, timeoutMs: timeout });
@@ -122,8 +123,20 @@ export class Transport {
         { manager: this.manager, what, status: mapped.status, ms: Date.now() - started },
         'VPN server call failed',
       );
+      this.tell(call, 'error', started);
       throw mapped;
     }
+  }
+
+  /** Tells `onCall` of a call's end, its path's ids cut (a bounded set of names). */
+  private tell(call: Call, outcome: 'ok' | 'error', started: number): void {
+    const path = call.path.replace(/\/[0-9a-f]{24}(?=\/|$)/g, '/:id');
+    this.options.onCall?.({
+      manager: this.manager,
+      call: `${call.method} ${path}`,
+      outcome,
+      ms: Date.now() - started,
+    });
   }
 
   /** The current session, logging in when there is none (one login in flight for all callers). */

@@ -49,6 +49,18 @@ export interface VpnClientOptions {
    * people using the same administrator; past the budget calls fail without a login.
    */
   loginBudget?: { max: number; windowMs: number };
+  /** Told of every call's end (metrics): the manager's name, the call, its outcome and time. Must not throw. */
+  onCall?: (call: VpnCallOutcome) => void;
+}
+
+/** One finished VPN server call as `onCall` sees it. */
+export interface VpnCallOutcome {
+  readonly manager: string;
+  /** Method and path with ids cut: `GET /user/:id`. */
+  readonly call: string;
+  /** `ok` for an answer below 400, else `error` (a refusal, a timeout, no answer). */
+  readonly outcome: 'ok' | 'error';
+  readonly ms: number;
 }
 
 /**

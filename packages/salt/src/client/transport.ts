@@ -42,6 +42,21 @@ function clientsOf(spec: RequestSpec): string[] {
   );
 }
 
+/**
+ * What a request calls, for metrics: `client:fun` of its chunks (a bounded set: the functions the
+ * service calls) or, for a GET, its path with any id cut (`GET /jobs/:id`).
+ */
+export function callName(spec: RequestSpec): string {
+  if (spec.method === 'GET') return `GET ${spec.path.replace(/^(\/[a-z]+)\/.+$/, '$1/:id')}`;
+  const chunks: unknown[] = Array.isArray(spec.body) ? spec.body : [spec.body];
+  const names = chunks.map((c) =>
+    c !== null && typeof c === 'object' && 'fun' in c && typeof c.fun === 'string'
+      ? `${clientsOf({ ...spec, body: c })[0] ?? ''}:${c.fun}`
+      : 'unknown',
+  );
+  return [...new Set(names)].join(',');
+}
+
 /** Whether a request is a `local*` call (POST / with such a chunk, or GET /minions). */
 function runsLocal(spec: RequestSpec): boolean {
   if (spec.method === 'GET') return spec.path === '/minions' || spec.path.startsWith('/minions/');
@@ -76,7 +91,11 @@ export class Transport {
     this.logger = options.logger ?? QUIET;
     // No keep-alive: reusing a socket the server is just closing would fail an execution
     // that must not be retried; salt-api calls are few and the connection cost is small.
-    this.upstream = createUpstreamHttp({ baseURL: options.url, responseType: 'text' });
+    this.upstream = createUpstreamHttp({
+      baseURL: options.url,
+      responseType: 'text',
+      ...(options.tls?.ca ? { tls: { ca: options.tls.ca } } : {}),
+    });
     this.http = this.upstream.http;
   }
 
@@ -151,6 +170,21 @@ export class Transport {
 
   /** Sends with the session, re-logging in once on a 401, and retrying reads with back-off. */
   async request(spec: RequestSpec): Promise<unknown> {
+    const onCall = this.options.onCall;
+    if (onCall === undefined) return this.attempts(spec);
+    const started = performance.now();
+    const fun = callName(spec);
+    try {
+      const answer = await this.attempts(spec);
+      onCall({ fun, outcome: 'ok', ms: performance.now() - started });
+      return answer;
+    } catch (err) {
+      onCall({ fun, outcome: 'error', ms: performance.now() - started });
+      throw err;
+    }
+  }
+
+  private async attempts(spec: RequestSpec): Promise<unknown> {
     const attempts = spec.kind === 'read' ? Math.max(1, this.retry.attempts) : 1;
     for (let attempt = 1; ; attempt += 1) {
       try {

@@ -42,6 +42,18 @@ export interface SaltClientOptions {
   timeouts?: Partial<SaltTimeouts>;
   retry?: Partial<SaltRetry>;
   logger?: SaltLogger;
+  /** TLS of an `https` salt-api: the CA its certificate is checked against (a self-signed salt-api). */
+  tls?: { ca?: string | Buffer };
+  /** Told of every call's end (metrics): its function, outcome and time. Must not throw. */
+  onCall?: (call: SaltCallOutcome) => void;
+}
+
+/** One finished salt-api call as `onCall` sees it. */
+export interface SaltCallOutcome {
+  /** `local:test.ping`, `runner:manage.status`, `wheel:key.list_all`, `GET /jobs`, `login`... */
+  readonly fun: string;
+  readonly outcome: 'ok' | 'error';
+  readonly ms: number;
 }
 
 /** One lowstate chunk as POST / takes it (salt-api notes §2). */

@@ -33,6 +33,8 @@ export interface EventConsumerOptions {
   resumes?: boolean;
   /** Whether this process is still the stream's one reader (the lease's fence); events are dropped once it is not. */
   isReader?: () => boolean;
+  /** Told of every event received (metrics, readiness), before it is handled. Must not throw. */
+  onEvent?: (tag: string) => void;
   /** Back-off between attempts: `initialMs` (default 500) doubling up to `maxMs` (default 30 s). */
   backoff?: { initialMs?: number; maxMs?: number };
   /** Quiet time after which the stream is checked (SALT_EVENTS_IDLE_S; default 120 s). */
@@ -123,6 +125,7 @@ class EventConsumer {
     try {
       for await (const event of s) {
         events += 1;
+        this.o.onEvent?.(event.tag);
         await this.handle(event);
       }
     } finally {

@@ -6,7 +6,7 @@
  * in progress, here or, on an instance without the lease, on the holder through the store.
  */
 import { DUTIES, PeriodicDuty, type DutyContext } from '@fleet/duties';
-import { createFleetSync, type SyncOptions } from './run';
+import { createFleetSync, type SyncOptions, type SyncReport } from './run';
 
 /** Name of the store lease that elects the syncing instance. */
 export const SYNC_LEASE = DUTIES.sync.lease;
@@ -26,6 +26,8 @@ export interface SyncLoop {
 type LoopOptions = Omit<SyncOptions, 'runtime' | 'log'> & {
   readonly intervalMs: number;
   readonly duty: DutyContext;
+  /** Told of every run this instance made (metrics), with its report. Must not throw. */
+  readonly onRun?: (report: SyncReport) => void;
 };
 
 /** Starts the schedule; `duty.holder` must be unique per process. */
@@ -37,8 +39,18 @@ export function startSyncLoop(o: LoopOptions): SyncLoop {
     intervalMs: o.intervalMs,
     first: 'now',
     recorded: true,
-    run: async () => ({ ...(await sync.runOnce()) }),
+    run: async () => {
+      const report = await sync.runOnce();
+      o.onRun?.(report);
+      return { ...report };
+    },
     revive: (stored) => stored,
+    failureOf: (report) =>
+      report.masterReachable === false
+        ? 'the master did not answer'
+        : typeof report.failed === 'string'
+          ? report.failed
+          : undefined,
   });
   return {
     runNow: () => duty.runNow(),

@@ -14,6 +14,7 @@ import { stopOnSignals } from '../graceful-stop';
 function announce(
   url: string,
   adminToken: { token: string; created: boolean; path: string } | undefined,
+  metricsPort?: number,
 ): void {
   if (adminToken?.created) {
     // Printed once, at the start that creates it; later starts only say where it is.
@@ -30,13 +31,17 @@ function announce(
       `\nAuthenticate with a token of API_TOKENS (or fleet token create): Authorization: Bearer <token>\n\n`,
     );
   }
-  process.stdout.write(`API docs: ${url}/api/docs\n\n`);
+  process.stdout.write(`API docs: ${url}/api/docs\n`);
+  process.stdout.write(`Readiness: ${url}/api/health/ready\n`);
+  if (metricsPort !== undefined)
+    process.stdout.write(`Metrics: ${url.replace(/:\d+$/, `:${metricsPort}`)}/metrics\n`);
+  process.stdout.write('\n');
 }
 
 /** One process: the API. */
 async function serveAlone(config: Config): Promise<void> {
   const running = await startServer(config);
-  announce(running.url, running.adminToken);
+  announce(running.url, running.adminToken, running.metricsPort);
   stopOnSignals(running);
 }
 
@@ -45,7 +50,7 @@ export async function serveCommand(): Promise<undefined> {
   if (cluster.isWorker) await runWorker(config);
   else if (config.WORKERS > 1) {
     const started = await startCluster(config, (code) => process.exit(code));
-    announce(started.url, started.adminToken);
+    announce(started.url, started.adminToken, started.metricsPort);
   } else await serveAlone(config);
   return undefined;
 }

@@ -12,6 +12,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { bootstrapStore, type Bootstrapped } from '../boot';
+import { clusterMetricsEndpoint } from '../telemetry/listener';
 import { ConfigError, type Config } from '../config';
 import { createLogger } from '../logger';
 import { readMessage, type ClusterMessage } from './messages';
@@ -26,6 +27,8 @@ const MAX_DELAY_MS = 30_000;
 export interface ClusterStarted extends Bootstrapped {
   readonly url: string;
   readonly log: Logger;
+  /** The metrics listener's port (every worker's metrics summed), when METRICS_PORT is set. */
+  readonly metricsPort?: number;
 }
 
 interface Slot {
@@ -115,7 +118,12 @@ export async function startCluster(
     throw new ConfigError(
       'Invalid configuration: WORKERS > 1 needs a shared store (DATABASE_URL=memory: is one per process)',
     );
-  const log = createLogger(config.LOG_LEVEL, undefined, { cluster: 'primary' });
+  const log = createLogger(
+    config.LOG_LEVEL,
+    undefined,
+    { cluster: 'primary' },
+    { format: config.LOG_FORMAT },
+  );
   const booted = await bootstrapStore(config, { log });
   const pool = new WorkerPool(config.WORKERS, log);
   let stopping = false;
@@ -124,14 +132,20 @@ export async function startCluster(
     stopping = true;
     log.info({ signal }, 'shutting down every worker');
     setTimeout(() => onStopped(1), 15_000).unref();
+    metrics?.server.close();
     void pool.stop().then(() => onStopped(0));
   };
   const url = await pool.start().catch(async (err: unknown) => {
     await pool.stop();
     throw err;
   });
+  const metrics = await clusterMetricsEndpoint(config).catch(async (err: unknown) => {
+    await pool.stop();
+    throw err;
+  });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   log.info({ workers: config.WORKERS, url }, 'fleet-api cluster listening');
-  return { ...booted, url, log };
+  if (metrics) log.info({ port: metrics.port }, 'metrics listening (GET /metrics, every worker summed)');
+  return { ...booted, url, log, ...(metrics ? { metricsPort: metrics.port } : {}) };
 }
