@@ -6,7 +6,7 @@
  * only when the store cannot be read or written. It needs no token, so it carries states and
  * ages only: no address, no error text (which may name one), no secret.
  */
-import { systemContext, type Engine, type Runtime } from '@fleet/engine';
+import { systemContext, type Engine, type Runtime, type Store } from '@fleet/engine';
 import { duties, vpn_managers } from '@fleet/resources';
 import type { Prober } from './probe';
 
@@ -31,6 +31,8 @@ export interface EventsView {
 /** What readiness reads. */
 export interface ReadinessSources {
   readonly engine: Engine;
+  /** The store: its background work (`status()`: index builds, backfills), when it has any. */
+  readonly store: Store;
   readonly storeKind: string;
   readonly prober: Prober;
   /** The salt-api's URL (SALT_API_URL); unset: the master parts are `off`. */
@@ -49,13 +51,20 @@ const withAge = (state: State, at: number | undefined): Part => {
   return age === undefined ? { state } : { state, age_s: age };
 };
 
+/**
+ * The store: a read and a write now; and, for a store with background work (MongoDB's index
+ * builds and backfills), its state (`ready`, `working`, `degraded`) and how many tasks it has,
+ * never their text (which names collections and fields).
+ */
 async function storePart(s: ReadinessSources): Promise<Part> {
   const h = await s.engine.health();
+  const work = s.store.status?.();
   return {
     state: h.readable && h.writable ? 'ok' : 'down',
     kind: s.storeKind,
     readable: h.readable,
     writable: h.writable,
+    ...(work ? { background: work.state, tasks: work.tasks.length } : {}),
     age_s: 0,
   };
 }
@@ -133,6 +142,7 @@ export async function readinessReport(s: ReadinessSources): Promise<Record<strin
   };
   const bad = (p: Part): boolean => p.state === 'down' || p.state === 'failed' || p.state === 'stale';
   const degraded =
+    store['background'] === 'degraded' ||
     [parts.master, parts.sync, parts.events].some(bad) ||
     Object.values(vpn).some(bad) ||
     Object.values(dutiesParts).some(bad);
