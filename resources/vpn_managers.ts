@@ -28,6 +28,8 @@ export const vpn_managers = defineResource({
     password: f.string({ required: true, secret: true, minLength: 1 }),
   },
   methods: { list: 'viewer', get: 'viewer', create: 'admin', patch: 'admin', delete: 'admin' },
+  // The console is an http(s) URL the prepare hook checks.
+  sample: () => ({ dashboard_address: 'https://vpn.example.com', server_address: 'vpn.example.com:443' }),
   hooks: {
     async prepare({ fields, ctx }) {
       const address = fields.dashboard_address;
