@@ -39,6 +39,8 @@ export const duty_requests = defineResource({
         ['_created', 1],
       ],
     },
+    // The default order (a read that names no sort), oldest first.
+    { fields: [['_created', 1]] },
   ],
   defaultSort: [['_created', 1]],
 });
