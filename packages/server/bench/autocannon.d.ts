@@ -6,9 +6,12 @@ declare module 'autocannon' {
       path?: string;
       body?: string;
       headers?: Record<string, string>;
+      /** Called before each send: the request to send instead (autocannon v8 lib/requestIterator.js). */
+      setupRequest?: (request: Request) => Request;
     }
     interface Options {
-      url: string;
+      /** Several URLs: the connections are spread over them in turn. */
+      url: string | string[];
       connections?: number;
       duration?: number;
       method?: string;
@@ -23,6 +26,8 @@ declare module 'autocannon' {
       non2xx: number;
       errors: number;
       timeouts: number;
+      /** Answers by status code. */
+      statusCodeStats?: Record<string, { count: number }>;
     }
   }
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;

@@ -20,6 +20,17 @@ export interface Scenario {
   readonly body?: string | readonly string[];
   /** Connections (10 when not given). */
   readonly connections?: number;
+  /** A mix: every connection sends these in turn instead (method, path and body of each). */
+  readonly requests?: readonly MixedRequest[];
+}
+
+/** One request of a mixed scenario. */
+export interface MixedRequest {
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly path: string;
+  /** Paths to draw one from at random, each time (ac-run.ts): writes spread over many items. */
+  readonly paths?: readonly string[];
+  readonly body?: string;
 }
 
 /** The figures of one measured run. */
@@ -32,6 +43,8 @@ export interface LoadResult {
   readonly errors: number;
   readonly timeouts: number;
   readonly requests: number;
+  /** Answers by status code (`{"200": 1234, "503": 2}`). */
+  readonly statuses: Readonly<Record<string, number>>;
 }
 
 /** The part of autocannon's result read here (ac-run.ts prints it). */
@@ -39,7 +52,8 @@ type AutocannonJson = Autocannon.Result;
 
 /** Settings shared by every run. */
 export interface LoadOptions {
-  readonly baseUrl: string;
+  /** The server, or several (the connections spread over them in turn). */
+  readonly baseUrl: string | readonly string[];
   readonly token: string;
   readonly connections: number;
   readonly seconds: number;
@@ -48,18 +62,20 @@ export interface LoadOptions {
 
 async function autocannon(s: Scenario, options: LoadOptions, seconds: number): Promise<AutocannonJson> {
   const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
-  if (s.body !== undefined) headers['content-type'] = 'application/json';
+  if (s.body !== undefined || s.requests !== undefined) headers['content-type'] = 'application/json';
   const bodies = s.body === undefined ? [undefined] : typeof s.body === 'string' ? [s.body] : s.body;
   const run = {
-    url: options.baseUrl,
+    url: typeof options.baseUrl === 'string' ? options.baseUrl : [...options.baseUrl],
     connections: s.connections ?? options.connections,
     duration: seconds,
     headers,
-    requests: bodies.map((body) => ({
-      method: s.method,
-      path: s.path,
-      ...(body === undefined ? {} : { body }),
-    })),
+    requests:
+      s.requests?.map((r) => ({ ...r })) ??
+      bodies.map((body) => ({
+        method: s.method,
+        path: s.path,
+        ...(body === undefined ? {} : { body }),
+      })),
   };
   const [command, ...rest] = [
     ...pinTo(1),
@@ -89,5 +105,8 @@ export async function measure(s: Scenario, options: LoadOptions): Promise<LoadRe
     errors: j.errors,
     timeouts: j.timeouts,
     requests: j.requests.total,
+    statuses: Object.fromEntries(
+      Object.entries(j.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+    ),
   };
 }
