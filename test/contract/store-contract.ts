@@ -7,6 +7,7 @@ import type { Store } from '../../engine/src/store/port';
 import { aggregateTests } from './contract/aggregation';
 import { batchTests } from './contract/batch';
 import { columnRowsTests } from './contract/column-rows';
+import { concurrentWritesTests } from './contract/concurrent-writes';
 import { findOneAndUpdateTests, leasesTests } from './contract/claims-leases';
 import { datetimesTests } from './contract/datetimes';
 import { declaredPathTests } from './contract/declared-paths';
@@ -39,6 +40,7 @@ export type Concern =
   | 'findOneAndUpdate'
   | 'delete'
   | 'batch writes'
+  | 'concurrent writes'
   | 'aggregate'
   | 'push-down equivalence'
   | 'media'
@@ -75,6 +77,7 @@ const CONCERNS: Readonly<Record<Concern, (ctx: Context, options: StoreContractOp
   findOneAndUpdate: findOneAndUpdateTests,
   delete: deleteTests,
   'batch writes': (ctx, options) => batchTests(ctx, { atomic: options.atomicBatches }),
+  'concurrent writes': (ctx, options) => concurrentWritesTests(ctx, { atomic: options.atomicBatches }),
   aggregate: aggregateTests,
   'push-down equivalence': pushDownEquivalenceTests,
   media: mediaTests,

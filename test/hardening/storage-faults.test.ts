@@ -12,6 +12,7 @@ import { chmodSync, mkdtempSync, rmSync, statfsSync, unlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceUnavailable } from '../../engine/src';
+import { openSqliteStore } from '../../engine/src/store/sqlite';
 import { storageFault } from '../../engine/src/store/sqlite/faults';
 import { version as VERSION } from '../../package.json';
 import { auth, expectEveError, insertHosts, startTestServer, type TestServer } from '../helpers';
@@ -94,6 +95,57 @@ describeIfMount('a full disk', () => {
     for (; res.status === 201 && stored < 100; res = await fill()) stored += 1;
     expect(expectEveError(res, 503)._error.message).toBe(FULL);
     expect(await s.store.count('alerts', { type: 'fill' })).toBe(stored);
+  });
+});
+
+describeIfMount('a full disk under a group of writes (the store itself)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'fleet-full-group-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir]);
+  });
+  afterAll(() => {
+    execFileSync('umount', [dir]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a commit the disk refuses fails every write of its group with the 503; nothing acknowledged is lost', async () => {
+    const path = join(dir, 'fleet.db');
+    const spec = { name: 'notes', scalarPaths: {}, datetimePaths: [], indexes: [] };
+    const store = openSqliteStore({ path });
+    await store.ensureCollection(spec);
+    const acknowledged = Array.from({ length: 20 }, (_, i) => ({ _id: `ok${i}`, text: 'x'.repeat(1000) }));
+    await Promise.all(acknowledged.map((doc) => store.insert('notes', [doc])));
+    const before = await store.writeStats();
+    const free = statfsSync(dir);
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(Number(free.bavail) * Number(free.bsize)));
+    // Asked together: one group, whose pages do not fit on the disk.
+    const group = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        store.insert('notes', [{ _id: `lost${i}`, text: 'y'.repeat(20_000) }]),
+      ),
+    );
+    // One group of the ten, and its commit refused (the WAL frames did not fit).
+    const after = await store.writeStats();
+    expect([after.writes - before.writes, after.commits - before.commits]).toEqual([10, 0]);
+    for (const outcome of group) {
+      expect(outcome.status).toBe('rejected');
+      const err = outcome.status === 'rejected' ? (outcome.reason as unknown) : undefined;
+      expect(err).toBeInstanceOf(ServiceUnavailable);
+      expect(err).toMatchObject({
+        status: 503,
+        message: 'the database cannot be written: the disk holding it is full; free space on it',
+        headers: { 'Retry-After': '60' },
+      });
+    }
+    unlinkSync(join(dir, 'filler'));
+    await store.insert('notes', [{ _id: 'after', text: 'z' }]);
+    await store.close();
+    const reopened = openSqliteStore({ path });
+    await reopened.ensureCollection(spec);
+    const ids = (await reopened.find('notes', {}, { projection: { _id: 1 } })).map((d) => d._id).sort();
+    expect(ids).toEqual([...acknowledged.map((d) => d._id), 'after'].sort());
+    await reopened.close();
   });
 });
 

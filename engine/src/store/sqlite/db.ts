@@ -1,6 +1,7 @@
 /**
  * The SQLite connection: opening with the durability pragmas, a statement cache keyed by SQL
- * text, IMMEDIATE transactions, and the closed guard every store method goes through.
+ * text, the transaction statements of the group commit (group-commit.ts), and the closed guard
+ * every store method goes through.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -15,6 +16,14 @@ export type Statement = Database.Statement<unknown[], unknown>;
 
 /** Prepared statements kept per connection; query shapes are few, values are bound. */
 const STATEMENT_CACHE_SIZE = 400;
+
+/**
+ * How long a statement other than the group commit's BEGIN waits for a lock another process
+ * holds, blocking: schema statements at start-up, the checkpoint at close, a read while another
+ * process replays the WAL after a crash. The group commit never waits here: it asks for the
+ * write lock with no wait at all and comes back later (group-commit.ts).
+ */
+const BLOCKING_BUSY_TIMEOUT_MS = 5000;
 
 /** One open SQLite database with a small LRU of prepared statements. */
 export class SqliteDb {
@@ -47,8 +56,7 @@ export class SqliteDb {
       this.raw.pragma('synchronous = FULL');
     }
     this.raw.pragma('foreign_keys = OFF');
-    // Other processes on the same file (a second instance, the CLI) may hold the write lock briefly.
-    this.raw.pragma('busy_timeout = 5000');
+    this.raw.pragma(`busy_timeout = ${BLOCKING_BUSY_TIMEOUT_MS}`);
     this.raw.function(BUDGET_FUNCTION, { deterministic: false }, () => this.budget.tick());
     // `$regex` pushed down (translate.ts): the linear-time engine, never a backtracking RegExp.
     this.raw.function(
@@ -90,13 +98,34 @@ export class SqliteDb {
   }
 
   /**
-   * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken before the first read, so
-   * a read-modify-write (a claim, a lease) can never interleave with another writer's.
+   * Begins a `BEGIN IMMEDIATE` transaction if the write lock is free, or frees up within `waitMs`
+   * (SQLite's busy handler, blocking this thread): `false` when another connection still holds it
+   * (SQLITE_BUSY). The lock is taken before the first read, so a read-modify-write (a claim, a
+   * lease) never interleaves with another writer's.
    */
-  immediate<T>(fn: () => T): T {
+  tryBegin(waitMs: number): boolean {
     this.assertOpen();
-    this.writes += 1;
-    return this.raw.transaction(fn).immediate();
+    this.prepare(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(waitMs))}`).get();
+    try {
+      this.prepare('BEGIN IMMEDIATE').run();
+      return true;
+    } catch (err) {
+      if (isBusy(err)) return false;
+      throw err;
+    } finally {
+      this.prepare(`PRAGMA busy_timeout = ${BLOCKING_BUSY_TIMEOUT_MS}`).get();
+    }
+  }
+
+  /** Runs a statement that controls the transaction: SAVEPOINT, RELEASE, ROLLBACK [TO], COMMIT. */
+  control(sql: string): void {
+    this.prepare(sql).run();
+    if (sql === 'COMMIT') this.writes += 1;
+  }
+
+  /** Whether a transaction is open: SQLite rolls one back by itself on some faults (a full disk, an I/O error). */
+  get inTransaction(): boolean {
+    return this.raw.inTransaction;
   }
 
   /**
@@ -122,4 +151,11 @@ export class SqliteDb {
     }
     this.raw.close();
   }
+}
+
+/** Whether SQLite answered that another connection holds the lock (SQLITE_BUSY and its extended codes). */
+export function isBusy(err: unknown): boolean {
+  // By code, not `instanceof SqliteError`: Jest loads a copy of the addon per test file (see writes.ts).
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

@@ -1,9 +1,11 @@
 /**
- * Leases in one table. Every operation is a read-then-write inside an IMMEDIATE transaction, so
- * two instances on the same file can never both believe they hold a lease.
+ * Leases in one table. Every operation is a read-then-write under the write lock (a write of the
+ * group commit, group-commit.ts), so two instances on the same file can never both believe they
+ * hold a lease.
  */
 import type { Lease, LeaseStore } from '../port';
 import type { SqliteDb } from './db';
+import type { GroupCommit } from './group-commit';
 
 const SCHEMA =
   'CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL)';
@@ -14,7 +16,7 @@ interface LeaseRow {
 }
 
 /** The lease store over one database; time is `Date.now()` (milliseconds). */
-export function sqliteLeases(db: SqliteDb): LeaseStore {
+export function sqliteLeases(db: SqliteDb, group: GroupCommit): LeaseStore {
   db.exec(SCHEMA);
   const read = (name: string): LeaseRow | undefined => {
     const row: unknown = db.prepare('SELECT holder, expires_at FROM leases WHERE name = ?').get(name);
@@ -31,7 +33,7 @@ export function sqliteLeases(db: SqliteDb): LeaseStore {
   };
   return {
     async acquire(name, holder, ttlMs) {
-      return db.immediate(() => {
+      return group.run(() => {
         const current = read(name);
         const free = current === undefined || current.holder === holder || current.expiresAt <= Date.now();
         return free ? write(name, holder, ttlMs) : null;
@@ -39,10 +41,10 @@ export function sqliteLeases(db: SqliteDb): LeaseStore {
     },
     async renew(name, holder, ttlMs) {
       // Still ours even past expiry as long as nobody took it over.
-      return db.immediate(() => (read(name)?.holder === holder ? write(name, holder, ttlMs) : null));
+      return group.run(() => (read(name)?.holder === holder ? write(name, holder, ttlMs) : null));
     },
     async release(name, holder) {
-      return db.immediate(
+      return group.run(
         () => db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder).changes > 0,
       );
     },

@@ -1,16 +1,18 @@
 /**
  * Media files as chunk rows, GridFS-style: the upload is read chunk by chunk and written in
- * batches, so a 50 MB file never sits in memory; the `media` row that makes it visible is written
- * last, in the same transaction as the final chunks.
+ * batches (each a write of the group commit, group-commit.ts), so a 50 MB file never sits in
+ * memory; the `media` row that makes it visible is written last, in the same write as the final
+ * chunks.
  */
 import { Readable } from 'node:stream';
 import type { MediaInfo, MediaStore } from '../port';
 import type { SqliteDb } from './db';
 import { newObjectId } from '../../ids';
+import type { GroupCommit } from './group-commit';
 
 /** GridFS's default chunk size (255 KiB). */
 export const CHUNK_SIZE = 255 * 1024;
-/** Chunks per intermediate transaction: bounds memory (~4 MiB) and the number of fsyncs. */
+/** Chunks per intermediate write: bounds memory (~4 MiB) and the number of fsyncs. */
 const CHUNKS_PER_BATCH = 16;
 
 const SCHEMA = `
@@ -20,18 +22,19 @@ CREATE TABLE IF NOT EXISTS media_chunks (media_id TEXT NOT NULL, n INTEGER NOT N
   PRIMARY KEY (media_id, n));`;
 
 /** The media store over one database. */
-export function sqliteMedia(db: SqliteDb): MediaStore {
+export function sqliteMedia(db: SqliteDb, group: GroupCommit): MediaStore {
   db.exec(SCHEMA);
   return {
     async put(content, meta) {
       db.assertOpen();
       const id = newObjectId();
       try {
-        return await writeChunks(db, id, content, meta);
+        return await writeChunks(new ChunkWriter(db, group, id), content, meta);
       } catch (error) {
-        // Chunks of a failed upload have no media row; drop them (best effort if the store closed).
-        if (!isClosedError(db))
-          db.immediate(() => db.prepare('DELETE FROM media_chunks WHERE media_id = ?').run(id));
+        // Chunks of a failed upload have no media row; drop them (best effort: the store may be closed or failing).
+        await group
+          .run(() => db.prepare('DELETE FROM media_chunks WHERE media_id = ?').run(id))
+          .catch(() => undefined);
         throw error;
       }
     },
@@ -40,7 +43,7 @@ export function sqliteMedia(db: SqliteDb): MediaStore {
       return info === null ? null : { info, stream: Readable.from(readChunks(db, info)) };
     },
     async delete(id) {
-      return db.immediate(() => {
+      return group.run(() => {
         db.prepare('DELETE FROM media_chunks WHERE media_id = ?').run(id);
         return db.prepare('DELETE FROM media WHERE id = ?').run(id).changes > 0;
       });
@@ -49,15 +52,14 @@ export function sqliteMedia(db: SqliteDb): MediaStore {
 }
 
 async function writeChunks(
-  db: SqliteDb,
-  id: string,
+  writer: ChunkWriter,
   content: Readable,
   meta: { filename: string; contentType: string },
 ): Promise<MediaInfo> {
-  const writer = new ChunkWriter(db, id);
   for await (const piece of content) {
-    writer.push(typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece as Uint8Array));
+    await writer.push(typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece as Uint8Array));
   }
+  const { id, db } = writer;
   const info: MediaInfo = {
     id,
     filename: meta.filename,
@@ -65,7 +67,7 @@ async function writeChunks(
     length: writer.length,
     uploadedAt: new Date(),
   };
-  writer.finish(() =>
+  await writer.finish(() =>
     db
       .prepare('INSERT INTO media (id, filename, content_type, length, uploaded_at) VALUES (?, ?, ?, ?, ?)')
       .run(id, info.filename, info.contentType, info.length, info.uploadedAt.toISOString()),
@@ -82,11 +84,13 @@ class ChunkWriter {
   private written = 0;
 
   constructor(
-    private readonly db: SqliteDb,
-    private readonly id: string,
+    readonly db: SqliteDb,
+    private readonly group: GroupCommit,
+    readonly id: string,
   ) {}
 
-  push(piece: Buffer): void {
+  /** Takes a piece of the upload; resolves once the chunks it completed are written. */
+  async push(piece: Buffer): Promise<void> {
     this.pending.push(piece);
     this.pendingBytes += piece.length;
     this.length += piece.length;
@@ -96,29 +100,30 @@ class ChunkWriter {
     let offset = 0;
     for (; joined.length - offset >= CHUNK_SIZE; offset += CHUNK_SIZE) {
       this.batch.push(joined.subarray(offset, offset + CHUNK_SIZE));
-      if (this.batch.length >= CHUNKS_PER_BATCH) this.db.immediate(() => this.writeBatch());
+      if (this.batch.length >= CHUNKS_PER_BATCH) await this.writeBatch();
     }
     this.pending = [joined.subarray(offset)];
     this.pendingBytes = joined.length - offset;
   }
 
-  /** Writes the tail and runs `last` (the media row) in the same transaction. */
-  finish(last: () => void): void {
+  /** Writes the tail and runs `last` (the media row) in the same write. */
+  async finish(last: () => void): Promise<void> {
     if (this.pendingBytes > 0) this.batch.push(Buffer.concat(this.pending));
     this.pending = [];
-    this.db.immediate(() => {
-      this.writeBatch();
-      last();
-    });
+    await this.writeBatch(last);
   }
 
-  private writeBatch(): void {
-    const insert = this.db.prepare('INSERT INTO media_chunks (media_id, n, data) VALUES (?, ?, ?)');
-    for (const data of this.batch) {
-      insert.run(this.id, this.written, data);
-      this.written += 1;
-    }
+  /** Writes the chunks taken so far (and `last`) as one write, numbered on from the ones before. */
+  private async writeBatch(last?: () => void): Promise<void> {
+    const chunks = this.batch;
+    const first = this.written;
     this.batch = [];
+    this.written += chunks.length;
+    await this.group.run(() => {
+      const insert = this.db.prepare('INSERT INTO media_chunks (media_id, n, data) VALUES (?, ?, ?)');
+      chunks.forEach((data, i) => insert.run(this.id, first + i, data));
+      last?.();
+    });
   }
 }
 
@@ -147,14 +152,5 @@ function* readChunks(db: SqliteDb, info: MediaInfo): Generator<Buffer> {
     const data = typeof row === 'object' && row !== null && 'data' in row ? row.data : undefined;
     if (!Buffer.isBuffer(data)) throw new Error(`media ${info.id}: chunk ${n} is missing`);
     yield data;
-  }
-}
-
-function isClosedError(db: SqliteDb): boolean {
-  try {
-    db.assertOpen();
-    return false;
-  } catch {
-    return true;
   }
 }

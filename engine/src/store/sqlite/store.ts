@@ -1,8 +1,9 @@
 /**
  * The embedded store: the port's methods over one SQLite file, wired from the pieces beside this
- * file (collections, query, writes, media, leases).
+ * file (collections, query, writes, media, leases). Every write goes through the group commit
+ * (group-commit.ts): writes that arrive together share a transaction and an fsync.
  */
-import type { Filter, FindOptions, Store } from '../port';
+import type { BatchWrite, Filter, FindOptions, Store } from '../port';
 import type { RowBudgetLimits } from './budget';
 import { Collections, type CollectionInfo } from './collections';
 import { CountCache } from './count-cache';
@@ -10,7 +11,14 @@ import { SqliteDb } from './db';
 import { openChecked, withFaults, type StartupCheck } from './faults';
 import { sqliteLeases } from './leases';
 import { sqliteMedia } from './media';
-import { writeBatch } from './batch';
+import { encodeBatch, writeBatch } from './batch';
+import {
+  DEFAULT_GROUP_COMMIT,
+  GroupCommit,
+  type GroupCommitOptions,
+  type GroupCommitStats,
+} from './group-commit';
+import { docKey } from './pending-docs';
 import { decodeDoc } from './json';
 import {
   aggregateDocs,
@@ -22,7 +30,8 @@ import {
   roughRowCount,
 } from './query';
 import { DEFAULT_READ_OFFLOAD, ReadPool, type ReadOffload } from './read-pool';
-import { deleteDocs, findOneAndUpdateDoc, insertDocs, updateDocs } from './writes';
+import { parseUpdate } from './update-doc';
+import { deleteDocs, encodeDocs, findOneAndUpdateDoc, insertDocs, updateDocs } from './writes';
 
 /** The embedded store, plus a debug helper for tests and benchmarks. */
 export interface SqliteStore extends Store {
@@ -31,6 +40,8 @@ export interface SqliteStore extends Store {
    * filter and sort), then SQLite's `EXPLAIN QUERY PLAN` lines for the SQL it sends.
    */
   explain(collection: string, filter: Filter, options?: FindOptions): Promise<string>;
+  /** What the group commit has done so far (group-commit.ts): commits, writes, the longest group and lock wait. */
+  writeStats(): Promise<GroupCommitStats>;
 }
 
 /** Options of {@link openSqliteStore}. */
@@ -43,14 +54,18 @@ export interface SqliteStoreOptions {
   readonly check?: StartupCheck;
   /** Which reads run on worker threads (read-pool.ts); default {@link DEFAULT_READ_OFFLOAD}; never for `:memory:`. */
   readonly readOffload?: Partial<ReadOffload>;
+  /** How writes wait for a write lock another process holds (group-commit.ts); tests shorten it. */
+  readonly groupCommit?: Partial<GroupCommitOptions>;
 }
 
 /**
  * Opens (creating if needed) the SQLite store at `path`; a damaged file is refused here
  * (`StoreOpenError`, faults.ts; how it is checked: `check`). Every method rejects a storage fault as a 503 `StoreFault`.
  */
-export function openSqliteStore({ path, rowBudget, check, readOffload }: SqliteStoreOptions): SqliteStore {
+export function openSqliteStore(o: SqliteStoreOptions): SqliteStore {
+  const { path, rowBudget, check, readOffload } = o;
   const db = openChecked(path, () => new SqliteDb(path, rowBudget), check);
+  const group = new GroupCommit(db, { ...DEFAULT_GROUP_COMMIT, ...o.groupCommit });
   const collections = new Collections(db);
   const counts = new CountCache(db);
   const offload = { ...DEFAULT_READ_OFFLOAD, ...readOffload };
@@ -67,6 +82,8 @@ export function openSqliteStore({ path, rowBudget, check, readOffload }: SqliteS
     },
     async find(collection, filter, options = {}) {
       const info = collections.get(collection);
+      const id = filterId(filter);
+      if (id !== undefined) group.beforeRead(docKey(collection, id));
       const via = poolFor(info, () => findIsHeavy(db, info, filter, options));
       if (via === undefined) return findDocs(db, info, filter, options);
       const { texts = [] } = await via.run({ kind: 'find', info, filter, options });
@@ -83,31 +100,72 @@ export function openSqliteStore({ path, rowBudget, check, readOffload }: SqliteS
       );
     },
     async insert(collection, docs) {
-      insertDocs(db, collections.get(collection), docs);
+      const info = collections.get(collection);
+      const encoded = encodeDocs(docs);
+      await group.run(
+        () => insertDocs(db, info, encoded),
+        encoded.map((d) => docKey(collection, d.id)),
+      );
     },
     async update(collection, filter, update, options) {
-      return updateDocs(db, collections.get(collection), filter, update, options);
+      const info = collections.get(collection);
+      const parsed = parseUpdate(update);
+      return group.run(() => updateDocs(db, info, filter, parsed, options), keysOf(collection, filter));
     },
     async findOneAndUpdate(collection, filter, update, options) {
-      return findOneAndUpdateDoc(db, collections.get(collection), filter, update, options);
+      const info = collections.get(collection);
+      const parsed = parseUpdate(update);
+      return group.run(
+        () => findOneAndUpdateDoc(db, info, filter, parsed, options),
+        keysOf(collection, filter),
+      );
     },
     async delete(collection, filter) {
-      return deleteDocs(db, collections.get(collection), filter);
+      const info = collections.get(collection);
+      return group.run(() => deleteDocs(db, info, filter), keysOf(collection, filter));
     },
     async write(batch) {
-      writeBatch(db, collections, batch);
+      if (batch.length === 0) return;
+      const encoded = encodeBatch(collections, batch);
+      await group.run(() => writeBatch(db, encoded), batch.map(batchKey));
     },
     async aggregate(collection, pipeline) {
       return aggregateDocs(db, collections.get(collection), pipeline);
     },
-    media: withFaults(sqliteMedia(db)),
-    leases: withFaults(sqliteLeases(db)),
+    media: withFaults(sqliteMedia(db, group)),
+    leases: withFaults(sqliteLeases(db, group)),
     async close() {
+      await group.close();
       await pool?.close();
       db.close();
     },
     async explain(collection, filter, options) {
       return explainFind(db, collections.get(collection), filter, options);
     },
+    async writeStats() {
+      return { ...group.stats };
+    },
   });
+}
+
+/** The `_id` a filter pins, at its top or in its top `$and` (`{_id}`, the soft-delete scope's `{$and: [{_id}, ...]}`). */
+function filterId(filter: Filter): string | undefined {
+  if (typeof filter._id === 'string') return filter._id;
+  const and = filter.$and;
+  if (!Array.isArray(and)) return undefined;
+  for (const part of and as unknown[]) {
+    const id = typeof part === 'object' && part !== null ? (part as Filter)._id : undefined;
+    if (typeof id === 'string') return id;
+  }
+  return undefined;
+}
+
+/** The document a write by `filter` names, when it pins one. */
+function keysOf(collection: string, filter: Filter): string[] {
+  const id = filterId(filter);
+  return id === undefined ? [] : [docKey(collection, id)];
+}
+
+function batchKey(w: BatchWrite): string {
+  return docKey(w.collection, w.op === 'delete' ? w.id : w.doc._id);
 }

@@ -1,24 +1,35 @@
 /**
- * Writes: inserts, updates, find-and-modify and deletes, each in one IMMEDIATE transaction, with
- * SQLite's constraint errors translated to `Conflict` naming the field.
+ * Writes: inserts, updates, find-and-modify and deletes, with SQLite's constraint errors translated
+ * to `Conflict` naming the field. Each runs inside the caller's transaction, under the write lock
+ * (group-commit.ts: its own savepoint of a group's `BEGIN IMMEDIATE`), so its reads and writes
+ * never interleave with another writer's.
  */
 import { BadRequest, Conflict } from '../../errors';
-import type { Doc, Filter, FindOneAndUpdateOptions, Update, UpdateOptions, UpdateResult } from '../port';
+import type { Doc, Filter, FindOneAndUpdateOptions, UpdateOptions, UpdateResult } from '../port';
 import type { CollectionInfo } from './collections';
 import type { SqliteDb } from './db';
 import { decodeDoc, encodeDoc } from './json';
 import { findDocs } from './query';
 import { translateFilter } from './translate';
-import { applyUpdate, type ParsedUpdate, parseUpdate, upsertDoc } from './update-doc';
+import { applyUpdate, type ParsedUpdate, upsertDoc } from './update-doc';
 
-/** Inserts every document or none. */
-export function insertDocs(db: SqliteDb, info: CollectionInfo, docs: readonly Doc[]): void {
-  for (const doc of docs) {
+/** A document as it will be stored: encoded when the write is asked for, as the caller's object is then. */
+export interface EncodedDoc {
+  readonly id: string;
+  readonly text: string;
+}
+
+/** Encodes documents for {@link insertDocs}, refusing an `_id` that is not a string. */
+export function encodeDocs(docs: readonly Doc[]): EncodedDoc[] {
+  return docs.map((doc) => {
     if (typeof doc._id !== 'string') throw new BadRequest('_id must be a string');
-  }
-  db.immediate(() => {
-    for (const doc of docs) insertOne(db, info, doc);
+    return { id: doc._id, text: encodeDoc(doc) };
   });
+}
+
+/** Inserts every document (all or none: the caller's savepoint undoes the first ones when one fails). */
+export function insertDocs(db: SqliteDb, info: CollectionInfo, docs: readonly EncodedDoc[]): void {
+  for (const doc of docs) insertText(db, info, doc);
 }
 
 /** Updates the first match (or every one with `multi`), or upserts. */
@@ -26,61 +37,50 @@ export function updateDocs(
   db: SqliteDb,
   info: CollectionInfo,
   filter: Filter,
-  update: Update,
+  parsed: ParsedUpdate,
   options: UpdateOptions = {},
 ): UpdateResult {
-  const parsed = parseUpdate(update);
-  return db.immediate(() => {
-    const targets = db.budget.exempt(() =>
-      findDocs(db, info, filter, { limit: options.multi === true ? 0 : 1 }),
-    );
-    if (targets.length === 0) {
-      if (options.upsert !== true) return { matched: 0, modified: 0 };
-      const doc = upsertDoc(filter, parsed);
-      insertOne(db, info, doc);
-      return { matched: 0, modified: 0, upsertedId: doc._id };
-    }
-    let modified = 0;
-    for (const doc of targets) {
-      const written = rewrite(db, info, doc, parsed);
-      if (written.before !== written.after) modified += 1;
-    }
-    return { matched: targets.length, modified };
-  });
+  const targets = db.budget.exempt(() =>
+    findDocs(db, info, filter, { limit: options.multi === true ? 0 : 1 }),
+  );
+  if (targets.length === 0) {
+    if (options.upsert !== true) return { matched: 0, modified: 0 };
+    const doc = upsertDoc(filter, parsed);
+    insertOne(db, info, doc);
+    return { matched: 0, modified: 0, upsertedId: doc._id };
+  }
+  let modified = 0;
+  for (const doc of targets) {
+    const written = rewrite(db, info, doc, parsed);
+    if (written.before !== written.after) modified += 1;
+  }
+  return { matched: targets.length, modified };
 }
 
 /**
- * Updates the first match in `sort` order and returns it. The IMMEDIATE transaction takes the
- * write lock before the read, so two claimers (in this process or another) never get one doc.
+ * Updates the first match in `sort` order and returns it. The write lock is held before the read,
+ * so two claimers (in this process or another) never get one doc.
  */
 export function findOneAndUpdateDoc(
   db: SqliteDb,
   info: CollectionInfo,
   filter: Filter,
-  update: Update,
+  parsed: ParsedUpdate,
   options: FindOneAndUpdateOptions = {},
 ): Doc | null {
-  const parsed = parseUpdate(update);
   const wantBefore = options.returnDocument === 'before';
-  return db.immediate(() => {
-    const [doc] = db.budget.exempt(() =>
-      findDocs(
-        db,
-        info,
-        filter,
-        options.sort === undefined ? { limit: 1 } : { sort: options.sort, limit: 1 },
-      ),
-    );
-    if (doc === undefined) {
-      if (options.upsert !== true) return null;
-      const created = upsertDoc(filter, parsed);
-      const text = insertOne(db, info, created);
-      return wantBefore ? null : decodeDoc(text, info.datetimePaths);
-    }
-    const written = rewrite(db, info, doc, parsed);
-    // Decoded from the stored text, so the caller sees exactly what a later find would return.
-    return decodeDoc(wantBefore ? written.before : written.after, info.datetimePaths);
-  });
+  const [doc] = db.budget.exempt(() =>
+    findDocs(db, info, filter, options.sort === undefined ? { limit: 1 } : { sort: options.sort, limit: 1 }),
+  );
+  if (doc === undefined) {
+    if (options.upsert !== true) return null;
+    const created = upsertDoc(filter, parsed);
+    const text = insertOne(db, info, created);
+    return wantBefore ? null : decodeDoc(text, info.datetimePaths);
+  }
+  const written = rewrite(db, info, doc, parsed);
+  // Decoded from the stored text, so the caller sees exactly what a later find would return.
+  return decodeDoc(wantBefore ? written.before : written.after, info.datetimePaths);
 }
 
 /** Deletes every match: one DELETE when the filter is wholly pushed down. */
@@ -88,23 +88,26 @@ export function deleteDocs(db: SqliteDb, info: CollectionInfo, filter: Filter): 
   const where = translateFilter(filter, info.fields);
   if (where.complete) {
     const clause = where.sql === undefined ? '' : ` WHERE ${where.sql}`;
-    return db.immediate(() => db.prepare(`DELETE FROM ${info.table}${clause}`).run(...where.params).changes);
+    return db.prepare(`DELETE FROM ${info.table}${clause}`).run(...where.params).changes;
   }
-  return db.immediate(() => {
-    const statement = db.prepare(`DELETE FROM ${info.table} WHERE id = ?`);
-    let deleted = 0;
-    for (const doc of findDocs(db, info, filter)) deleted += statement.run(doc._id).changes;
-    return deleted;
-  });
+  const statement = db.prepare(`DELETE FROM ${info.table} WHERE id = ?`);
+  let deleted = 0;
+  for (const doc of findDocs(db, info, filter)) deleted += statement.run(doc._id).changes;
+  return deleted;
 }
 
 /** Inserts one document inside the caller's transaction; returns the stored text. */
 export function insertOne(db: SqliteDb, info: CollectionInfo, doc: Doc): string {
   const text = encodeDoc(doc);
-  translateConstraint(info, () =>
-    db.prepare(`INSERT INTO ${info.table} (id, doc) VALUES (?, ?)`).run(doc._id, text),
-  );
+  insertText(db, info, { id: doc._id, text });
   return text;
+}
+
+/** Inserts one encoded document inside the caller's transaction. */
+export function insertText(db: SqliteDb, info: CollectionInfo, doc: EncodedDoc): void {
+  translateConstraint(info, () =>
+    db.prepare(`INSERT INTO ${info.table} (id, doc) VALUES (?, ?)`).run(doc.id, doc.text),
+  );
 }
 
 /** Applies the update to one document and writes it back when its JSON changed. */
