@@ -27,6 +27,8 @@ export interface LoopDelay {
   readonly pid: number;
   readonly maxMs: number;
   readonly p99Ms: number;
+  /** The store's group commit figures since the process started (loop-server.ts). */
+  readonly writes?: Readonly<Record<string, number>>;
 }
 
 /** A server process of the bench. */
@@ -110,7 +112,12 @@ async function startLoopServer(file: string): Promise<LoopServer> {
       command({ type: 'report' });
       const r = await answer;
       return r.type === 'report'
-        ? { pid: ready.pid, maxMs: r.maxMs, p99Ms: r.p99Ms }
+        ? {
+            pid: ready.pid,
+            maxMs: r.maxMs,
+            p99Ms: r.p99Ms,
+            ...(r.writes === undefined ? {} : { writes: r.writes }),
+          }
         : { pid: 0, maxMs: 0, p99Ms: 0 };
     },
     async stop() {
@@ -295,8 +302,18 @@ export function statusText(statuses: Readonly<Record<string, number>>): string {
 /** Each process's worst and p99 loop delay. */
 export function delayText(list: readonly LoopDelay[]): string {
   return list
-    .map((d) => `pid ${d.pid}: max ${d.maxMs.toFixed(1)} ms, p99 ${d.p99Ms.toFixed(1)} ms`)
+    .map(
+      (d) =>
+        `pid ${d.pid}: loop max ${d.maxMs.toFixed(1)} ms, p99 ${d.p99Ms.toFixed(1)} ms${writesText(d.writes)}`,
+    )
     .join('; ');
+}
+
+/** The group commit's figures: writes per commit, the longest group on the loop, the lock waits. */
+function writesText(w: Readonly<Record<string, number>> | undefined): string {
+  if (w === undefined) return '';
+  const n = (key: string) => w[key] ?? Number.NaN;
+  return ` (${n('writes')} writes in ${n('commits')} commits, ${(n('writes') / n('commits')).toFixed(1)} a commit; longest group ${n('maxGroupMs').toFixed(1)} ms; lock busy ${n('busy')} times, longest wait ${n('maxLockWaitMs').toFixed(1)} ms off the loop)`;
 }
 
 if (require.main === module) {

@@ -16,10 +16,23 @@ export type LoopCommand = { readonly type: 'reset' } | { readonly type: 'report'
 /** What this process sends. */
 export type LoopMessage =
   | { readonly type: 'ready'; readonly url: string; readonly pid: number }
-  | { readonly type: 'report'; readonly maxMs: number; readonly p99Ms: number };
+  | {
+      readonly type: 'report';
+      readonly maxMs: number;
+      readonly p99Ms: number;
+      /** The embedded store's group commit figures (engine/src/store/sqlite/group-commit.ts), when it has them. */
+      readonly writes?: Record<string, number>;
+    };
 
 /** 1 ms: a delay is seen within a millisecond of what it was. */
 const RESOLUTION_MS = 1;
+
+/** The store's `writeStats()` (the embedded store has it), or undefined. */
+async function writeStats(store: object): Promise<Record<string, number> | undefined> {
+  if (!('writeStats' in store) || typeof store.writeStats !== 'function') return undefined;
+  const stats: unknown = await (store.writeStats as () => Promise<unknown>)();
+  return typeof stats === 'object' && stats !== null ? (stats as Record<string, number>) : undefined;
+}
 
 function send(message: LoopMessage): void {
   process.send?.(message);
@@ -33,11 +46,14 @@ async function main(): Promise<void> {
   process.on('message', (command: LoopCommand) => {
     if (command.type === 'reset') histogram.reset();
     else
-      send({
-        type: 'report',
-        maxMs: histogram.max / 1e6,
-        p99Ms: histogram.percentile(99) / 1e6,
-      });
+      void writeStats(server.store).then((writes) =>
+        send({
+          type: 'report',
+          maxMs: histogram.max / 1e6,
+          p99Ms: histogram.percentile(99) / 1e6,
+          ...(writes === undefined ? {} : { writes }),
+        }),
+      );
   });
   process.once('SIGTERM', () => {
     histogram.disable();

@@ -124,13 +124,15 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       connections: 1,
     }),
   },
+  // 50 connections: a burst of writes from many clients, the case group commit is for.
   {
     id: 'S7a',
     server: 'seeded',
     request: (f) => ({
-      name: 'POST tasks (durable writes/s)',
+      name: 'POST tasks, 50 connections (durable writes/s)',
       method: 'POST',
       path: '/api/tasks',
+      connections: 50,
       body: JSON.stringify({
         name: BENCH_TASK,
         fun: 'test.ping',
