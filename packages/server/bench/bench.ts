@@ -4,7 +4,8 @@
  * children pinned to core 0 (S10: WORKERS=2 on every core) with autocannon on core 1, on cached
  * files (dataset.ts, stores.ts). Every round runs every selected scenario once; the table gives
  * medians, the server's RSS and the targets with PASS/FAIL. Exits non-zero only when something
- * crashed, never for a missed target. BENCH_ONLY, BENCH_QUICK and the rest: options.ts.
+ * crashed, never for a missed target. S12 (two processes writing to one file, contention.ts) runs
+ * once at the end. BENCH_ONLY, BENCH_QUICK and the rest: options.ts.
  */
 import { cpus, loadavg } from 'node:os';
 import { systemContext } from '@fleet/engine';
@@ -12,6 +13,7 @@ import { anchorsRound, ANCHOR_SERVERS } from './anchors';
 import { attackLine, attackServer } from './attack';
 import { pinTo, rssMb, treeRssMb, type ApiChild } from './child';
 import { ensureDataset } from './dataset';
+import { contentionRows, contentionRun, describeContention } from './contention';
 import { withEngine } from './engine';
 import { findFixtures } from './fixtures';
 import { measure, type Scenario } from './load';
@@ -41,6 +43,7 @@ function plan(o: BenchOptions): {
   s9: boolean;
   attack: boolean;
   s11: boolean;
+  contention: boolean;
 } {
   const needsBase = ['S1', 'S2', 'S8', 'S10'].some((id) => selected(o, id));
   const defs = SCENARIOS.filter((d) => selected(o, d.id) || (d.id === 'S1s' && needsBase));
@@ -53,6 +56,7 @@ function plan(o: BenchOptions): {
     attack: selected(o, 'ATK'),
     // A burst on a fresh store and a simulated master of its own: only when asked for by name.
     s11: o.only?.has('S11') === true,
+    contention: selected(o, 'S12'),
   };
 }
 
@@ -283,7 +287,7 @@ async function main(): Promise<number> {
       : 'not pinned (no taskset or one core)';
   say(`fleet-api bench ${started.toISOString()}: ${cpus().length} cores (${pinned}); load average ${load()}`);
   say(
-    `${o.rounds} round(s) of ${o.seconds} s per scenario after ${o.warmupSeconds} s of warm-up${o.quick ? ' (quick)' : ''}; scenarios ${p.defs.map((d) => d.id).join(' ')}${p.anchors ? ' + anchors' : ''}${p.s9 ? ' + S9' : ''}${p.attack ? ` + attack (${o.attackSeconds} s)` : ''}`,
+    `${o.rounds} round(s) of ${o.seconds} s per scenario after ${o.warmupSeconds} s of warm-up${o.quick ? ' (quick)' : ''}; scenarios ${p.defs.map((d) => d.id).join(' ')}${p.anchors ? ' + anchors' : ''}${p.s9 ? ' + S9' : ''}${p.attack ? ` + attack (${o.attackSeconds} s)` : ''}${p.contention ? ` + S12 (once, ${o.contentionSeconds} s)` : ''}`,
   );
   const serverFiles = await files(o, p.defs, p.rss || p.attack);
   // The attack starts servers of its own on the seeded file: no other one runs beside them.
@@ -299,9 +303,15 @@ async function main(): Promise<number> {
     const dataset = await ensureDataset({ hosts: o.hosts, actions: o.actions, seed: 1 }, () => undefined);
     say(`removed ${await removeBenchTasks(dataset.path)} task(s) the bench created`);
   }
+  // S12 once, after the servers above stopped: two processes of its own, one file, 60 s.
+  const contention = p.contention ? await contentionRun(o, say) : undefined;
+  if (contention !== undefined) describeContention(contention, o.contentionSeconds, say);
   const s9Targets = new Map(s9Rows(o.statDays).map((row) => [row.id, row.target]));
+  const verdicts = judge(r, s9Targets);
+  if (contention !== undefined)
+    for (const [id, v] of contentionRows(contention, o.contentionSeconds, r)) verdicts.set(id, v);
   say('');
-  for (const text of table(r, judge(r, s9Targets))) say(text);
+  for (const text of table(r, verdicts)) say(text);
   say(
     `\nmedians of ${o.rounds} round(s); ratios are medians of per-round ratios; load average at the end ${load()}; took ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min`,
   );

@@ -1,46 +1,31 @@
 /**
- * Writes from two processes on one SQLite file (S7c): two `fleet serve` processes (loop-server.ts,
+ * S12, writes from two processes on one SQLite file: two `fleet serve` processes (loop-server.ts,
  * each watching its own event loop) on a copy of the anchors' 10,000 hosts, loaded together. Two
- * measurements, each giving the answers that were not 2xx and the worst event-loop delay of each
- * process:
- * - the race: 300 PATCHes of one large task without If-Match sent at once, half to each process
- *   (what test/http/write-races.test.ts asserts, counted here under the bench's load);
- * - the load: a mix of writes (new tasks, alerts, PATCHes of a few hosts and tasks, so that items
- *   are raced for too) at 200 connections spread over both processes for 60 s.
- * Run alone: `tsx packages/server/bench/contention.ts` (CONTENTION_SECONDS, CONTENTION_CONNECTIONS).
+ * measurements, each giving the answers that were not 2xx (and their messages), the worst
+ * event-loop delay of each process and its store's group commit figures:
+ * - the race (S12r): 300 PATCHes of one large task without If-Match sent at once, half to each
+ *   process (what test/http/write-races.test.ts asserts);
+ * - the load (S12): new tasks, new alerts and PATCHes of hosts and tasks drawn at random from
+ *   hundreds, at 200 connections spread over both processes for 60 s.
+ * In `pnpm bench` (BENCH_ONLY=S12, BENCH_CONTENTION_SECONDS), or alone:
+ * `tsx packages/server/bench/contention.ts` (CONTENTION_SECONDS, CONTENTION_CONNECTIONS).
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { REPO } from './child';
+import { join } from 'node:path';
 import { measure, type LoadResult, type MixedRequest } from './load';
-import type { LoopCommand, LoopMessage } from './loop-server';
+import {
+  delays,
+  type LoopDelay,
+  type LoopServer,
+  serverErrors,
+  startLoopServer,
+  takeFailures,
+} from './loop-servers';
+import type { Results } from './results';
 import { TOKEN } from './servers';
 import { ensureAnchorStore } from './stores';
-
-/** One process's loop over a measurement, in ms. */
-export interface LoopDelay {
-  readonly pid: number;
-  readonly maxMs: number;
-  readonly p99Ms: number;
-  /** The store's group commit figures since the process started (loop-server.ts). */
-  readonly writes?: Readonly<Record<string, number>>;
-}
-
-/** A server process of the bench. */
-interface LoopServer {
-  readonly url: string;
-  readonly pid: number;
-  reset(): void;
-  report(): Promise<LoopDelay>;
-  /** The 5xx answers it logged so far, by message (and empties the tally). */
-  takeFailures(): Record<string, number>;
-  stop(): Promise<void>;
-}
+import type { Verdict } from './table';
 
 /** What one contention run measured. */
 export interface ContentionFigures {
@@ -51,85 +36,16 @@ export interface ContentionFigures {
     readonly failures: Record<string, number>;
   };
   /** The load: autocannon's figures, each process's loop, and the 5xx messages. */
-  readonly load: LoadResult & { readonly delays: LoopDelay[]; readonly failures: Record<string, number> };
+  readonly load: LoadResult & {
+    readonly connections: number;
+    readonly delays: LoopDelay[];
+    readonly failures: Record<string, number>;
+  };
 }
 
 /** The name of the tasks the load creates (on a scratch copy, dropped after the run). */
 const TASK = 'bench contention';
 const HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-
-async function startLoopServer(file: string): Promise<LoopServer> {
-  const child: ChildProcess = fork(resolve(__dirname, 'loop-server.ts'), [], {
-    cwd: REPO,
-    execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      DATABASE_URL: `sqlite:${file}`,
-      API_TOKENS: `bench=${TOKEN}:admin`,
-      // warn: every 5xx answer is logged with its message ("upstream error"), tallied below.
-      LOG_LEVEL: 'warn',
-      SNAPSHOT_INTERVAL_S: '86400',
-      PORT: '0',
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  let tail = '';
-  let failures: Record<string, number> = {};
-  const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4000));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  if (child.stdout !== null)
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = /"msg":"upstream error"/.test(line) ? /"message":"((?:[^"\\]|\\.)*)"/.exec(line) : null;
-      if (m?.[1] !== undefined) failures[m[1]] = (failures[m[1]] ?? 0) + 1;
-    });
-  const next = async (type: LoopMessage['type']): Promise<LoopMessage> => {
-    for (;;) {
-      const [message] = (await Promise.race([
-        once(child, 'message'),
-        once(child, 'exit').then(() => {
-          throw new Error(`a bench server exited:\n${tail}`);
-        }),
-      ])) as [LoopMessage];
-      if (message.type === type) return message;
-    }
-  };
-  const ready = await next('ready');
-  if (ready.type !== 'ready') throw new Error('unexpected message');
-  const command = (c: LoopCommand) => child.send(c);
-  return {
-    url: ready.url,
-    pid: ready.pid,
-    reset: () => command({ type: 'reset' }),
-    takeFailures() {
-      const taken = failures;
-      failures = {};
-      return taken;
-    },
-    async report() {
-      const answer = next('report');
-      command({ type: 'report' });
-      const r = await answer;
-      return r.type === 'report'
-        ? {
-            pid: ready.pid,
-            maxMs: r.maxMs,
-            p99Ms: r.p99Ms,
-            ...(r.writes === undefined ? {} : { writes: r.writes }),
-          }
-        : { pid: 0, maxMs: 0, p99Ms: 0 };
-    },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const gone = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await gone;
-      clearTimeout(timer);
-    },
-  };
-}
 
 async function call(url: string, method: string, body: unknown): Promise<{ status: number; json: unknown }> {
   const res = await fetch(url, { method, headers: HEADERS, body: JSON.stringify(body) });
@@ -184,6 +100,9 @@ async function race(
   return counts;
 }
 
+/** The load's connections, spread over the two processes. */
+const CONNECTIONS = 200;
+
 /** Items the load's PATCHes are spread over: hosts of the file, and tasks made for the run. */
 const SPREAD = { hosts: 500, tasks: 100 } as const;
 
@@ -221,40 +140,12 @@ async function mix(url: string): Promise<MixedRequest[]> {
   ];
 }
 
-/**
- * The 5xx messages of every server since the last call, once `expected` of them have come (their
- * log lines come over a pipe of their own, after the answers), or after 5 s.
- */
-async function takeFailures(
-  servers: readonly LoopServer[],
-  expected: number,
-): Promise<Record<string, number>> {
-  const all: Record<string, number> = {};
-  let seen = 0;
-  for (let waited = 0; ; waited += 50) {
-    for (const s of servers)
-      for (const [m, n] of Object.entries(s.takeFailures())) {
-        all[m] = (all[m] ?? 0) + n;
-        seen += n;
-      }
-    if (seen >= expected || waited >= 5000) return all;
-    await sleep(50);
-  }
-}
-
-/** How many answers of a tally by status were 5xx. */
-function serverErrors(statuses: Readonly<Record<string, number>>): number {
-  return Object.entries(statuses).reduce((sum, [code, n]) => sum + (Number(code) >= 500 ? n : 0), 0);
-}
-
-/** Each server's loop delay since the last reset. */
-const delays = (servers: readonly LoopServer[]) => Promise.all(servers.map((s) => s.report()));
-
 /** Both measurements on two fresh processes over a scratch copy of the anchors' 10,000 hosts. */
 export async function contentionRun(
-  o: { seconds: number; connections: number; warmupSeconds: number },
+  o: { contentionSeconds: number; warmupSeconds: number; connections?: number },
   log: (line: string) => void,
 ): Promise<ContentionFigures> {
+  const connections = o.connections ?? CONNECTIONS;
   const source = (await ensureAnchorStore(10_000, log)).path;
   const scratch = mkdtempSync(join(tmpdir(), 'fleet-bench-contention-'));
   const file = join(scratch, 'fleet.db');
@@ -271,12 +162,12 @@ export async function contentionRun(
     const requests = await mix(first);
     for (const s of servers) s.reset();
     const load = await measure(
-      { name: 'S7c', method: 'POST', path: '/api/tasks', requests, connections: o.connections },
+      { name: 'S12', method: 'POST', path: '/api/tasks', requests, connections },
       {
         baseUrl: servers.map((s) => s.url),
         token: TOKEN,
-        connections: o.connections,
-        seconds: o.seconds,
+        connections,
+        seconds: o.contentionSeconds,
         warmupSeconds: o.warmupSeconds,
       },
     );
@@ -284,7 +175,7 @@ export async function contentionRun(
     const loadFailures = await takeFailures(servers, serverErrors(load.statuses));
     return {
       race: { statuses: raceStatuses, delays: raceDelays, failures: raceFailures },
-      load: { ...load, delays: loadDelays, failures: loadFailures },
+      load: { ...load, connections, delays: loadDelays, failures: loadFailures },
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -306,7 +197,7 @@ export function delayText(list: readonly LoopDelay[]): string {
       (d) =>
         `pid ${d.pid}: loop max ${d.maxMs.toFixed(1)} ms, p99 ${d.p99Ms.toFixed(1)} ms${writesText(d.writes)}`,
     )
-    .join('; ');
+    .join(';\n  ');
 }
 
 /** The group commit's figures: writes per commit, the longest group on the loop, the lock waits. */
@@ -316,20 +207,51 @@ function writesText(w: Readonly<Record<string, number>> | undefined): string {
   return ` (${n('writes')} writes in ${n('commits')} commits, ${(n('writes') / n('commits')).toFixed(1)} a commit; longest group ${n('maxGroupMs').toFixed(1)} ms; lock busy ${n('busy')} times, longest wait ${n('maxLockWaitMs').toFixed(1)} ms off the loop)`;
 }
 
+/** The table's S12 rows (the race, `S12r`, and the load) from one run, and their verdicts. */
+export function contentionRows(f: ContentionFigures, seconds: number, r: Results): Map<string, Verdict[]> {
+  const raceBad = Object.entries(f.race.statuses).reduce((n, [code, k]) => n + (code === '200' ? 0 : k), 0);
+  const none = { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, errors: 0, timeouts: 0, rss: Number.NaN };
+  r.add('S12r', '300 PATCHes of one task at once, 2 processes, 1 file', 1, { ...none, non2xx: raceBad });
+  r.add('S12', `mixed writes, 2 processes, 1 file, ${f.load.connections} conn., ${seconds} s`, 1, {
+    rps: f.load.rps,
+    p50: f.load.p50,
+    p99: f.load.p99,
+    non2xx: f.load.non2xx,
+    errors: f.load.errors,
+    timeouts: f.load.timeouts,
+    rss: Number.NaN,
+  });
+  const clean = (bad: number): Verdict => ({ target: 'no non-2xx', measured: String(bad), pass: bad === 0 });
+  const loops = (d: readonly LoopDelay[]): Verdict => ({
+    target: 'worst loop delay (info)',
+    measured: d.map((x) => `${x.maxMs.toFixed(0)}`).join('/') + ' ms',
+    pass: true,
+    info: true,
+  });
+  return new Map([
+    ['S12r', [clean(raceBad), loops(f.race.delays)]],
+    ['S12', [clean(f.load.non2xx + f.load.errors), loops(f.load.delays)]],
+  ]);
+}
+
+/** The run in words: statuses, 5xx messages, each process's loop and group commit figures. */
+export function describeContention(f: ContentionFigures, seconds: number, say: (line: string) => void): void {
+  say(`S12r race: 300 PATCHes of one task over 2 processes: ${statusText(f.race.statuses)}`);
+  for (const [m, n] of Object.entries(f.race.failures)) say(`  5xx x${n}: ${m}`);
+  say(`  ${delayText(f.race.delays)}`);
+  say(
+    `S12 load: ${seconds} s at ${f.load.connections} connections over 2 processes: ${f.load.rps.toFixed(0)} req/s, p50 ${f.load.p50} ms, p99 ${f.load.p99} ms, errors ${f.load.errors} (${statusText(f.load.statuses)})`,
+  );
+  for (const [m, n] of Object.entries(f.load.failures)) say(`  5xx x${n}: ${m}`);
+  say(`  ${delayText(f.load.delays)}`);
+}
+
 if (require.main === module) {
   const seconds = Number(process.env.CONTENTION_SECONDS ?? 60);
   const connections = Number(process.env.CONTENTION_CONNECTIONS ?? 200);
   const say = (line: string) => process.stdout.write(`${line}\n`);
-  contentionRun({ seconds, connections, warmupSeconds: 0 }, say).then(
-    (f) => {
-      say(
-        `race: 300 PATCHes of one task over 2 processes: ${statusText(f.race.statuses)}; ${delayText(f.race.delays)}`,
-      );
-      say(
-        `load: ${seconds} s at ${connections} connections over 2 processes: ${f.load.rps.toFixed(0)} req/s, p50 ${f.load.p50} ms, p99 ${f.load.p99} ms, non-2xx ${f.load.non2xx}, errors ${f.load.errors} (${statusText(f.load.statuses)}); ${delayText(f.load.delays)}`,
-      );
-      for (const [m, n] of Object.entries(f.load.failures)) say(`  load 5xx x${n}: ${m}`);
-    },
+  contentionRun({ contentionSeconds: seconds, connections, warmupSeconds: 0 }, say).then(
+    (f) => describeContention(f, seconds, say),
     (err: unknown) => {
       process.stderr.write(
         `contention failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,

@@ -2,8 +2,8 @@
  * The settings of `pnpm bench`, from the environment: BENCH_ONLY picks scenarios (`S1,S3`; `RSS`
  * for the seeded store's RSS and start-up alone), BENCH_QUICK=1 a short run (1 round of 2 s), and
  * BENCH_ROUNDS / BENCH_SECONDS / BENCH_WARMUP / BENCH_HOSTS / BENCH_ACTIONS / BENCH_BIG_HOSTS /
- * BENCH_ATTACK_SECONDS / BENCH_ATTACK_VIEWERS override the defaults one by one (`ATK` selects the
- * attack row, attack.ts).
+ * BENCH_ATTACK_SECONDS / BENCH_ATTACK_VIEWERS / BENCH_CONTENTION_SECONDS override the defaults one
+ * by one (`ATK` selects the attack row, attack.ts; `S12` the two processes on one file, contention.ts).
  */
 
 /** What a run measures and how long. */
@@ -29,6 +29,8 @@ export interface BenchOptions {
   readonly attackViewers: number;
   /** BENCH_SCALE=1: the 100,000-host set (scale.ts) instead of the table. */
   readonly scale: boolean;
+  /** Measured seconds of S12's load (two processes writing to one file). */
+  readonly contentionSeconds: number;
 }
 
 function envInt(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
@@ -61,6 +63,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     attackSeconds: envInt(env, 'BENCH_ATTACK_SECONDS', quick ? 10 : 60),
     attackViewers: envInt(env, 'BENCH_ATTACK_VIEWERS', 16),
     scale: env.BENCH_SCALE === '1' || env.BENCH_SCALE === 'true',
+    contentionSeconds: envInt(env, 'BENCH_CONTENTION_SECONDS', quick ? 10 : 60),
   };
 }
 

@@ -40,6 +40,8 @@ export const ROW_ORDER = [
   'ATK2',
   'S11',
   'S11t',
+  'S12r',
+  'S12',
   'RSS',
   'START',
 ] as const;

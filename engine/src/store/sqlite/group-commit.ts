@@ -9,10 +9,10 @@
  * with SQLite's error (the store's edge makes it a 503, faults.ts); nothing acknowledged before is
  * touched.
  *
- * The write lock is waited for on the event loop only briefly: a group asks for it with a wait of
- * at most {@link GroupCommitOptions.blockingWaitMs} (db.ts `tryBegin`: another process of ours
- * holds it for one group, a few milliseconds); when it is still held, the group tries again after
- * a jittered back-off on a timer, without any wait, the loop serving requests meanwhile, and the
+ * The write lock is waited for on the event loop only briefly (lock-wait.ts): at most
+ * {@link GroupCommitOptions.blockingWaitMs} a turn of the loop (another process of ours holds it
+ * for one group, a few milliseconds); when it is still held, the group tries again after a
+ * jittered back-off on a timer, without blocking, the loop serving requests meanwhile, and the
  * writes that arrive in between join the group. Only a write that waited
  * {@link GroupCommitOptions.lockWaitMs} in all fails, with SQLITE_BUSY (a 503 "another process
  * holds its write lock"): some process held the lock for seconds, which none of ours does.
@@ -24,16 +24,14 @@
  */
 import { ServiceUnavailable } from '../../errors';
 import type { SqliteDb } from './db';
+import { LockWait } from './lock-wait';
 import { PendingDocs } from './pending-docs';
 
 /** Settings of a {@link GroupCommit}. */
 export interface GroupCommitOptions {
   /** How long a write may wait for the write lock in all before it fails (ms). */
   readonly lockWaitMs: number;
-  /**
-   * How long a group's first attempt at the lock may block the event loop (ms); retries never
-   * block. 0: never wait on the loop.
-   */
+  /** How long the event loop may block on the lock in one turn (ms; lock-wait.ts). 0: never. */
   readonly blockingWaitMs: number;
 }
 
@@ -44,8 +42,6 @@ export interface GroupCommitOptions {
  */
 export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { lockWaitMs: 5000, blockingWaitMs: 10 };
 
-/** Back-off while another process holds the lock: 1 ms, doubling to 16 ms, each wait jittered. */
-const BACKOFF_MS = { first: 1, max: 16 } as const;
 /** Writes per transaction at most: a burst of thousands is a few transactions, the loop turning between them. */
 const MAX_GROUP = 500;
 
@@ -92,17 +88,17 @@ export class GroupCommit {
   private readonly pending = new PendingDocs();
   /** The scheduled flush (next turn of the loop, or a back-off timer). */
   private timer: { cancel(): void } | undefined;
-  private attempt = 0;
-  /** When the lock was first refused to the waiting group (performance.now()), if it was. */
-  private refusedAt: number | undefined;
   private closing = false;
   readonly stats: GroupCommitStats = { commits: 0, writes: 0, maxGroupMs: 0, busy: 0, maxLockWaitMs: 0 };
+  private readonly lock: LockWait;
   private idle: Array<() => void> = [];
 
   constructor(
     private readonly db: SqliteDb,
     private readonly options: GroupCommitOptions = DEFAULT_GROUP_COMMIT,
-  ) {}
+  ) {
+    this.lock = new LockWait(options.blockingWaitMs, this.stats);
+  }
 
   /**
    * Runs `work` (synchronous: it reads and writes through the connection) inside the next group's
@@ -156,19 +152,15 @@ export class GroupCommit {
     if (this.queue.length === 0) return this.settledAll();
     let begun: boolean;
     try {
-      // Blocking only while no refusal is being waited out: a lock held for long costs the loop one short wait.
-      begun = this.db.tryBegin(this.refusedAt === undefined ? this.options.blockingWaitMs : 0);
+      begun = this.begin();
     } catch (err) {
       // Not a busy lock (a read-only file, a closed store): every waiting write fails with it.
       this.failAll(this.queue.splice(0), err);
       return this.settledAll();
     }
-    if (!begun) return this.backOff();
+    if (!begun) return this.schedule(this.lock.refused());
     const started = performance.now();
-    this.attempt = 0;
-    if (this.refusedAt !== undefined)
-      this.stats.maxLockWaitMs = Math.max(this.stats.maxLockWaitMs, started - this.refusedAt);
-    this.refusedAt = undefined;
+    this.lock.taken(started);
     const group = this.queue.splice(0, MAX_GROUP);
     this.commit(this.runAll(group));
     this.stats.writes += group.length;
@@ -186,14 +178,16 @@ export class GroupCommit {
     this.failAll(expired, lockWaitExceeded(this.options.lockWaitMs));
   }
 
-  /** Another process holds the lock: try again after a jittered, growing wait. */
-  private backOff(): void {
-    this.stats.busy += 1;
-    this.refusedAt ??= performance.now();
-    const ceiling = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** this.attempt);
-    this.attempt += 1;
-    // "Equal jitter": two processes waiting on each other's groups do not keep asking in step.
-    this.schedule(Math.max(1, Math.round(ceiling / 2 + (Math.random() * ceiling) / 2)));
+  /** BEGIN IMMEDIATE, blocking the loop at most this turn's allowance; `false` when the lock stays held. */
+  private begin(): boolean {
+    const allowance = this.lock.allowance();
+    if (allowance === 0) return this.db.tryBegin(0);
+    const asked = performance.now();
+    try {
+      return this.db.tryBegin(allowance);
+    } finally {
+      this.lock.blocked(performance.now() - asked);
+    }
   }
 
   /**

@@ -1,0 +1,64 @@
+/**
+ * How the group commit (group-commit.ts) asks for the write lock while another process holds it.
+ * The loop may block on the lock for {@link LockWait.allowance} at most: a few milliseconds per
+ * turn of the loop, and none at all once the lock has been refused, until a group gets it again
+ * (a process of ours holds it for one group, so a short wait usually ends it; one that holds it
+ * for long costs the loop one short wait, not one per attempt). A refused group asks again after
+ * {@link LockWait.refused}'s delay: 1 ms, doubling to 16 ms, jittered, the loop free meanwhile.
+ */
+import type { GroupCommitStats } from './group-commit';
+
+/** Back-off while another process holds the lock: 1 ms, doubling to 16 ms, each wait jittered. */
+const BACKOFF_MS = { first: 1, max: 16 } as const;
+
+/** The lock-asking state of one group commit. */
+export class LockWait {
+  private attempt = 0;
+  /** When the lock was first refused to the waiting group (performance.now()), while it waits. */
+  private refusedAt: number | undefined;
+  /** Time the loop blocked on the lock in this turn of the loop. */
+  private blockedMs = 0;
+  private turnEnds = false;
+
+  /** `blockingMs`: the most the loop may block on the lock in one turn. */
+  constructor(
+    private readonly blockingMs: number,
+    private readonly stats: GroupCommitStats,
+  ) {}
+
+  /** How long the next attempt may block the loop (ms): 0 while a refusal is waited out. */
+  allowance(): number {
+    return this.refusedAt === undefined ? Math.max(0, this.blockingMs - this.blockedMs) : 0;
+  }
+
+  /** An attempt blocked the loop `ms`: counted against this turn's allowance. */
+  blocked(ms: number): void {
+    // A free lock is taken in microseconds; SQLite's busy handler sleeps 1 ms at least.
+    if (ms < 0.5) return;
+    this.blockedMs += ms;
+    if (this.turnEnds) return;
+    this.turnEnds = true;
+    setImmediate(() => {
+      this.turnEnds = false;
+      this.blockedMs = 0;
+    });
+  }
+
+  /** The lock was refused: the delay before the next attempt (ms). */
+  refused(): number {
+    this.stats.busy += 1;
+    this.refusedAt ??= performance.now();
+    const ceiling = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** this.attempt);
+    this.attempt += 1;
+    // "Equal jitter": two processes waiting on each other's groups do not keep asking in step.
+    return Math.max(1, Math.round(ceiling / 2 + (Math.random() * ceiling) / 2));
+  }
+
+  /** The lock was taken at `now` (performance.now()). */
+  taken(now: number): void {
+    if (this.refusedAt !== undefined)
+      this.stats.maxLockWaitMs = Math.max(this.stats.maxLockWaitMs, now - this.refusedAt);
+    this.refusedAt = undefined;
+    this.attempt = 0;
+  }
+}
