@@ -3,8 +3,9 @@
  * together share one transaction (one commit, one fsync), each failing alone; a write lock held by
  * another connection is waited for off the event loop (a timer fires while the write waits, seen
  * by the order of events, never by time) and only past the store's lock budget is the write a 503;
- * a read of a document with a write queued sees that write. Another connection to the same file
- * stands for another process: SQLite locks between them alike.
+ * a read of a collection with a write queued sees that write, and the writes the work waiting for
+ * it asks next. Another connection to the same file stands for another process: SQLite locks
+ * between them alike.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -162,14 +163,28 @@ describe('groups without a lock held', () => {
     expect(await store.count('items', {})).toBe(52);
   });
 
-  test('a read of a document with a write queued sees the write (and commits it first)', async () => {
+  test('a read of a collection with a write queued sees the write (and commits it first)', async () => {
     const write = store.update('items', { _id: 'a' }, { $set: { status: 'seen' } });
     const [doc] = await store.find('items', { $and: [{ _id: 'a' }, { name: 'A' }] });
     expect(doc?.status).toBe('seen');
     await write;
-    const queued = store.write([{ op: 'replace', collection: 'items', doc: { _id: 'b', name: 'B', v: 2 } }]);
-    expect((await store.find('items', { _id: 'b' }))[0]?.v).toBe(2);
+    const queued = store.insert('items', [{ _id: 'q', name: 'Q' }]);
+    expect(await store.count('items', { name: 'Q' })).toBe(1);
     await queued;
+  });
+
+  test('work that writes twice in one go is never seen half done by a read', async () => {
+    const work = (async () => {
+      await store.insert('items', [{ _id: 'first', name: 'F' }]);
+      await store.update('items', { _id: 'b' }, { $set: { status: 'after-first' } });
+    })();
+    // The read commits the first write; the work goes on and asks for the second before it reads.
+    const seen = await store.find('items', { _id: { $in: ['b', 'first'] } }, { sort: [['_id', 1]] });
+    expect(seen.map((d) => [d._id, d.status])).toEqual([
+      ['b', 'after-first'],
+      ['first', undefined],
+    ]);
+    await work;
   });
 
   test('close waits for the queued writes, then refuses new ones', async () => {

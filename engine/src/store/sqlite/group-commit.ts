@@ -17,15 +17,16 @@
  * {@link GroupCommitOptions.lockWaitMs} in all fails, with SQLITE_BUSY (a 503 "another process
  * holds its write lock"): some process held the lock for seconds, which none of ours does.
  *
- * A read of a document with a write queued sees that write ({@link GroupCommit.beforeRead}): the
- * queue is committed first. So a read-modify-write of an item (a PATCH) reads the version the
- * writes asked before it made, as when every write committed at once, rather than losing the race
- * to them in the next group.
+ * A read sees every write asked before it, as when each write committed as it was asked: a read of
+ * a collection with a write queued commits the queue first ({@link GroupCommit.beforeRead}). So a
+ * read-modify-write of an item (a PATCH) reads the version the writes before it made, rather than
+ * losing the race to them in the next group, and a check-then-insert (an upsert) sees the insert
+ * another path of the process asked for.
  */
 import { ServiceUnavailable } from '../../errors';
 import type { SqliteDb } from './db';
 import { LockWait } from './lock-wait';
-import { PendingDocs } from './pending-docs';
+import { PendingCollections } from './pending';
 
 /** Settings of a {@link GroupCommit}. */
 export interface GroupCommitOptions {
@@ -51,6 +52,8 @@ export interface GroupCommitStats {
   commits: number;
   /** Writes taken into them (failed ones included). */
   writes: number;
+  /** Writes that failed alone in their savepoint (a conflict, a lost precondition). */
+  failed: number;
   /** The longest group, BEGIN to COMMIT: time the event loop spent on one group's writes and fsync. */
   maxGroupMs: number;
   /** Times the write lock was found held by another connection. */
@@ -59,7 +62,7 @@ export interface GroupCommitStats {
   maxLockWaitMs: number;
 }
 
-/** One queued write: its work (run inside the transaction), the documents it names, its promise's settlers. */
+/** One queued write: its work (run inside the transaction), the collections it writes, its promise's settlers. */
 interface Job {
   readonly work: () => unknown;
   readonly keys: readonly string[];
@@ -84,12 +87,19 @@ function lockWaitExceeded(waitedMs: number): Error {
 /** The write queue of one connection. */
 export class GroupCommit {
   private queue: Job[] = [];
-  /** The documents the queued writes name (pending-docs.ts `docKey`). */
-  private readonly pending = new PendingDocs();
+  /** The collections the queued writes touch. */
+  private readonly pending = new PendingCollections();
   /** The scheduled flush (next turn of the loop, or a back-off timer). */
   private timer: { cancel(): void } | undefined;
   private closing = false;
-  readonly stats: GroupCommitStats = { commits: 0, writes: 0, maxGroupMs: 0, busy: 0, maxLockWaitMs: 0 };
+  readonly stats: GroupCommitStats = {
+    commits: 0,
+    writes: 0,
+    failed: 0,
+    maxGroupMs: 0,
+    busy: 0,
+    maxLockWaitMs: 0,
+  };
   private readonly lock: LockWait;
   private idle: Array<() => void> = [];
 
@@ -103,27 +113,44 @@ export class GroupCommit {
   /**
    * Runs `work` (synchronous: it reads and writes through the connection) inside the next group's
    * transaction, in a savepoint of its own; resolves its value once the group's commit is durable,
-   * rejects with its own error (its writes undone) or with the commit's. `docs`: keys of the
-   * documents it writes, when known (pending-docs.ts `docKey`).
+   * rejects with its own error (its writes undone) or with the commit's. `collections`: those it
+   * writes, which a read then commits it first for ({@link beforeRead}).
    */
-  run<T>(work: () => T, docs: readonly string[] = []): Promise<T> {
+  run<T>(work: () => T, collections: readonly string[] = []): Promise<T> {
     if (this.closing) return Promise.reject(new ServiceUnavailable('store is closed'));
     this.db.assertOpen();
-    this.pending.add(docs);
+    this.pending.add(collections);
     return new Promise<T>((resolve, reject) => {
       const deadline = Date.now() + this.options.lockWaitMs;
-      this.queue.push({ work, keys: docs, resolve: resolve as (value: unknown) => void, reject, deadline });
+      this.queue.push({
+        work,
+        keys: collections,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        deadline,
+      });
       if (this.timer === undefined) this.schedule(0);
     });
   }
 
   /**
-   * Called before a read of document `key`: when a write of it is queued, the queue is committed
-   * now, so that the read sees it. (When the lock stays held elsewhere, the read sees the last
-   * committed version; a versioned write based on it fails its precondition and is redone.)
+   * Called before a read of `collection` (undefined: of any, an aggregation). When a write touching
+   * it is queued, the queue is committed now, and the read goes on one turn of the loop later (the
+   * promise): the code that waited for those writes runs on first and asks for the writes that
+   * follow them (an action, then the host's `last_action`), which the read then commits too. So a
+   * read never sees half of what a piece of work wrote in one go, as when each write committed
+   * as it was asked. When the lock stays held elsewhere, the read sees the last committed version
+   * (a versioned write based on it fails its precondition and is redone). Undefined: read at once.
    */
-  beforeRead(key: string): void {
-    if (this.pending.has(key)) this.flush();
+  beforeRead(collection?: string): Promise<void> | undefined {
+    if (!this.pending.has(collection)) return undefined;
+    this.flush();
+    return new Promise((resolve) =>
+      setImmediate(() => {
+        if (this.pending.has(collection)) this.flush();
+        resolve();
+      }),
+    );
   }
 
   /** Refuses new writes and resolves once every queued one has settled. */
@@ -205,6 +232,7 @@ export class GroupCommit {
         done.push({ job, value });
       } catch (err) {
         if (this.undo()) {
+          this.stats.failed += 1;
           this.release(job).reject(err);
           continue;
         }
@@ -254,7 +282,7 @@ export class GroupCommit {
     }
   }
 
-  /** The write is about to settle: its documents are no longer pending. */
+  /** The write is about to settle: its collections are no longer pending for it. */
   private release(job: Job): Job {
     this.pending.settle(job.keys);
     return job;

@@ -3,7 +3,7 @@
  * file (collections, query, writes, media, leases). Every write goes through the group commit
  * (group-commit.ts): writes that arrive together share a transaction and an fsync.
  */
-import type { BatchWrite, Filter, FindOptions, Store } from '../port';
+import type { Filter, FindOptions, Store } from '../port';
 import type { RowBudgetLimits } from './budget';
 import { Collections, type CollectionInfo } from './collections';
 import { CountCache } from './count-cache';
@@ -18,7 +18,6 @@ import {
   type GroupCommitOptions,
   type GroupCommitStats,
 } from './group-commit';
-import { docKey } from './pending-docs';
 import { decodeDoc } from './json';
 import {
   aggregateDocs,
@@ -82,8 +81,8 @@ export function openSqliteStore(o: SqliteStoreOptions): SqliteStore {
     },
     async find(collection, filter, options = {}) {
       const info = collections.get(collection);
-      const id = filterId(filter);
-      if (id !== undefined) group.beforeRead(docKey(collection, id));
+      const queued = group.beforeRead(collection);
+      if (queued !== undefined) await queued;
       const via = poolFor(info, () => findIsHeavy(db, info, filter, options));
       if (via === undefined) return findDocs(db, info, filter, options);
       const { texts = [] } = await via.run({ kind: 'find', info, filter, options });
@@ -91,6 +90,8 @@ export function openSqliteStore(o: SqliteStoreOptions): SqliteStore {
     },
     async count(collection, filter) {
       const info = collections.get(collection);
+      const queued = group.beforeRead(collection);
+      if (queued !== undefined) await queued;
       const via = poolFor(info, () => countIsHeavy(db, info, filter));
       if (via === undefined) return counts.get(collection, filter, () => countDocs(db, info, filter));
       return counts.getAsync(
@@ -102,34 +103,34 @@ export function openSqliteStore(o: SqliteStoreOptions): SqliteStore {
     async insert(collection, docs) {
       const info = collections.get(collection);
       const encoded = encodeDocs(docs);
-      await group.run(
-        () => insertDocs(db, info, encoded),
-        encoded.map((d) => docKey(collection, d.id)),
-      );
+      await group.run(() => insertDocs(db, info, encoded), [collection]);
     },
     async update(collection, filter, update, options) {
       const info = collections.get(collection);
       const parsed = parseUpdate(update);
-      return group.run(() => updateDocs(db, info, filter, parsed, options), keysOf(collection, filter));
+      return group.run(() => updateDocs(db, info, filter, parsed, options), [collection]);
     },
     async findOneAndUpdate(collection, filter, update, options) {
       const info = collections.get(collection);
       const parsed = parseUpdate(update);
-      return group.run(
-        () => findOneAndUpdateDoc(db, info, filter, parsed, options),
-        keysOf(collection, filter),
-      );
+      return group.run(() => findOneAndUpdateDoc(db, info, filter, parsed, options), [collection]);
     },
     async delete(collection, filter) {
       const info = collections.get(collection);
-      return group.run(() => deleteDocs(db, info, filter), keysOf(collection, filter));
+      return group.run(() => deleteDocs(db, info, filter), [collection]);
     },
     async write(batch) {
       if (batch.length === 0) return;
       const encoded = encodeBatch(collections, batch);
-      await group.run(() => writeBatch(db, encoded), batch.map(batchKey));
+      await group.run(
+        () => writeBatch(db, encoded),
+        batch.map((w) => w.collection),
+      );
     },
     async aggregate(collection, pipeline) {
+      // A pipeline may read other collections ($lookup): every queued write first.
+      const queued = group.beforeRead();
+      if (queued !== undefined) await queued;
       return aggregateDocs(db, collections.get(collection), pipeline);
     },
     media: withFaults(sqliteMedia(db, group)),
@@ -146,26 +147,4 @@ export function openSqliteStore(o: SqliteStoreOptions): SqliteStore {
       return { ...group.stats };
     },
   });
-}
-
-/** The `_id` a filter pins, at its top or in its top `$and` (`{_id}`, the soft-delete scope's `{$and: [{_id}, ...]}`). */
-function filterId(filter: Filter): string | undefined {
-  if (typeof filter._id === 'string') return filter._id;
-  const and = filter.$and;
-  if (!Array.isArray(and)) return undefined;
-  for (const part of and as unknown[]) {
-    const id = typeof part === 'object' && part !== null ? (part as Filter)._id : undefined;
-    if (typeof id === 'string') return id;
-  }
-  return undefined;
-}
-
-/** The document a write by `filter` names, when it pins one. */
-function keysOf(collection: string, filter: Filter): string[] {
-  const id = filterId(filter);
-  return id === undefined ? [] : [docKey(collection, id)];
-}
-
-function batchKey(w: BatchWrite): string {
-  return docKey(w.collection, w.op === 'delete' ? w.id : w.doc._id);
 }
