@@ -27,7 +27,7 @@ const FAULTS: Readonly<Record<string, readonly [message: string, retryAfterS: nu
   // EIO, EFBIG (a file size limit), a failed fsync: the disk or the filesystem under the store.
   SQLITE_IOERR: ['the database could not read or write its file (an I/O error of the disk)', 30],
   SQLITE_CANTOPEN: ['the database cannot open one of its files (the journal or the WAL index)', 30],
-  // busy_timeout (db.ts) ran out: another process held the write lock for seconds.
+  // A write waited 5 s for the write lock (group-commit.ts), or a blocking statement its busy_timeout (db.ts).
   SQLITE_BUSY: ['the database is busy: another process holds its write lock', 2],
   SQLITE_LOCKED: ['the database is busy: another process holds its write lock', 2],
 };
