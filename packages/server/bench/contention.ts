@@ -202,7 +202,7 @@ export function delayText(list: readonly LoopDelay[]): string {
 function writesText(w: Readonly<Record<string, number>> | undefined): string {
   if (w === undefined) return '';
   const n = (key: string) => w[key] ?? Number.NaN;
-  return ` (${n('writes')} writes in ${n('commits')} commits, ${(n('writes') / n('commits')).toFixed(1)} a commit, ${n('failed')} failed alone; longest group ${n('maxGroupMs').toFixed(1)} ms; lock busy ${n('busy')} times, longest wait ${n('maxLockWaitMs').toFixed(1)} ms off the loop)`;
+  return ` (${n('writes')} writes in ${n('commits')} commits, ${(n('writes') / n('commits')).toFixed(1)} a commit, ${n('failed')} failed alone; longest group ${n('maxGroupMs').toFixed(1)} ms; lock busy ${n('busy')} times, longest wait on the loop ${n('maxBlockedMs').toFixed(1)} ms, off it ${n('maxLockWaitMs').toFixed(1)} ms)`;
 }
 
 /** The table's S12 rows (the race, `S12r`, and the load) from one run, and their verdicts. */

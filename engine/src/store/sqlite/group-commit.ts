@@ -58,6 +58,8 @@ export interface GroupCommitStats {
   maxGroupMs: number;
   /** Times the write lock was found held by another connection. */
   busy: number;
+  /** The longest the loop blocked on the lock in one BEGIN (at most `blockingWaitMs`). */
+  maxBlockedMs: number;
   /** The longest wait for the lock, from the first refusal to the BEGIN (the loop turned meanwhile). */
   maxLockWaitMs: number;
 }
@@ -98,6 +100,7 @@ export class GroupCommit {
     failed: 0,
     maxGroupMs: 0,
     busy: 0,
+    maxBlockedMs: 0,
     maxLockWaitMs: 0,
   };
   private readonly lock: LockWait;

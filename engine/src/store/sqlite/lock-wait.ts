@@ -36,6 +36,7 @@ export class LockWait {
     // A free lock is taken in microseconds; SQLite's busy handler sleeps 1 ms at least.
     if (ms < 0.5) return;
     this.blockedMs += ms;
+    this.stats.maxBlockedMs = Math.max(this.stats.maxBlockedMs, ms);
     if (this.turnEnds) return;
     this.turnEnds = true;
     setImmediate(() => {
