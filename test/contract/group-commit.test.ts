@@ -132,6 +132,21 @@ describe('a write lock held by another connection', () => {
     await short.close();
   });
 
+  test('a read of a collection with writes queued waits for them off the loop and sees them', async () => {
+    const release = holdLock();
+    const { events, note, timer } = recorder();
+    const first = note('update a', store.update('items', { _id: 'a' }, { $set: { status: 'first' } }));
+    const readA = note('read a', store.find('items', { _id: 'a' }));
+    const second = note('update b', store.update('items', { _id: 'b' }, { $set: { status: 'second' } }));
+    const readB = note('read b', store.find('items', { _id: 'b' }));
+    await timer();
+    expect(events).toEqual(['timer']);
+    release();
+    const [, [a], , [b]] = await Promise.all([first, readA, second, readB]);
+    expect([a?.status, b?.status]).toEqual(['first', 'second']);
+    expect(events.indexOf('update a ok')).toBeLessThan(events.indexOf('read a ok'));
+  });
+
   test('a lease and a claim stay exclusive while they wait: one store wins each', async () => {
     const second = openSqliteStore({ path });
     await second.ensureCollection(ITEMS);

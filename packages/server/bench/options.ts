@@ -8,7 +8,7 @@
 
 /** What a run measures and how long. */
 export interface BenchOptions {
-  /** Selected scenario ids (`S1` .. `S10`, `RSS`, `ATK`), upper case; undefined = all. */
+  /** Selected scenario ids (`S1` .. `S12`, `RSS`, `ATK`), upper case; undefined = all. */
   readonly only: ReadonlySet<string> | undefined;
   readonly quick: boolean;
   /** Alternated rounds: each runs every selected scenario once; the table gives medians. */

@@ -10,29 +10,28 @@
  * touched.
  *
  * The write lock is waited for on the event loop only briefly (lock-wait.ts): at most
- * {@link GroupCommitOptions.blockingWaitMs} a turn of the loop (another process of ours holds it
- * for one group, a few milliseconds); when it is still held, the group tries again after a
- * jittered back-off on a timer, without blocking, the loop serving requests meanwhile, and the
+ * {@link GroupCommitOptions.blockingWaitMs} a turn of the loop in all (another process of ours
+ * holds it for one group, a few milliseconds); when it is still held, the group tries again after
+ * a jittered back-off on a timer, without blocking, the loop serving requests meanwhile, and the
  * writes that arrive in between join the group. Only a write that waited
  * {@link GroupCommitOptions.lockWaitMs} in all fails, with SQLITE_BUSY (a 503 "another process
  * holds its write lock"): some process held the lock for seconds, which none of ours does.
  *
- * A read sees every write asked before it, as when each write committed as it was asked: a read of
- * a collection with a write queued commits the queue first ({@link GroupCommit.beforeRead}). So a
- * read-modify-write of an item (a PATCH) reads the version the writes before it made, rather than
- * losing the race to them in the next group, and a check-then-insert (an upsert) sees the insert
- * another path of the process asked for.
+ * A read sees every write its process asked before it, as when each write committed as it was
+ * asked ({@link GroupCommit.beforeRead}, read-gate.ts). So a read-modify-write of an item (a PATCH)
+ * reads the version the writes before it made, rather than losing the race to them in the next
+ * group, and a check-then-insert (an upsert) sees the insert another path of the process asked for.
  */
 import { ServiceUnavailable } from '../../errors';
 import type { SqliteDb } from './db';
 import { LockWait } from './lock-wait';
-import { PendingCollections } from './pending';
+import { ReadGate } from './read-gate';
 
 /** Settings of a {@link GroupCommit}. */
 export interface GroupCommitOptions {
   /** How long a write may wait for the write lock in all before it fails (ms). */
   readonly lockWaitMs: number;
-  /** How long the event loop may block on the lock in one turn (ms; lock-wait.ts). 0: never. */
+  /** How long the event loop may block on the lock in one turn, all waits together (ms; lock-wait.ts). 0: never. */
   readonly blockingWaitMs: number;
 }
 
@@ -41,7 +40,7 @@ export interface GroupCommitOptions {
  * holds the lock for one group at a time (milliseconds), so only a foreign one (an `sqlite3`
  * shell left in a transaction) is waited for that long.
  */
-export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { lockWaitMs: 5000, blockingWaitMs: 10 };
+export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { lockWaitMs: 5000, blockingWaitMs: 50 };
 
 /** Writes per transaction at most: a burst of thousands is a few transactions, the loop turning between them. */
 const MAX_GROUP = 500;
@@ -89,8 +88,8 @@ function lockWaitExceeded(waitedMs: number): Error {
 /** The write queue of one connection. */
 export class GroupCommit {
   private queue: Job[] = [];
-  /** The collections the queued writes touch. */
-  private readonly pending = new PendingCollections();
+  /** The collections the queued writes touch, and the reads waiting for them. */
+  private readonly gate = new ReadGate(() => this.flush(true));
   /** The scheduled flush (next turn of the loop, or a back-off timer). */
   private timer: { cancel(): void } | undefined;
   private closing = false;
@@ -122,7 +121,7 @@ export class GroupCommit {
   run<T>(work: () => T, collections: readonly string[] = []): Promise<T> {
     if (this.closing) return Promise.reject(new ServiceUnavailable('store is closed'));
     this.db.assertOpen();
-    this.pending.add(collections);
+    this.gate.add(collections);
     return new Promise<T>((resolve, reject) => {
       const deadline = Date.now() + this.options.lockWaitMs;
       this.queue.push({
@@ -137,23 +136,12 @@ export class GroupCommit {
   }
 
   /**
-   * Called before a read of `collection` (undefined: of any, an aggregation). When a write touching
-   * it is queued, the queue is committed now, and the read goes on one turn of the loop later (the
-   * promise): the code that waited for those writes runs on first and asks for the writes that
-   * follow them (an action, then the host's `last_action`), which the read then commits too. So a
-   * read never sees half of what a piece of work wrote in one go, as when each write committed
-   * as it was asked. When the lock stays held elsewhere, the read sees the last committed version
-   * (a versioned write based on it fails its precondition and is redone). Undefined: read at once.
+   * Called before a read of `collection` (undefined: of any, an aggregation): when writes touching
+   * it are queued, a promise to await first, which commits them and lets the code they resumed run
+   * on (read-gate.ts), so that the read sees them and what follows them. Undefined: read at once.
    */
   beforeRead(collection?: string): Promise<void> | undefined {
-    if (!this.pending.has(collection)) return undefined;
-    this.flush();
-    return new Promise((resolve) =>
-      setImmediate(() => {
-        if (this.pending.has(collection)) this.flush();
-        resolve();
-      }),
-    );
+    return this.gate.beforeRead(collection);
   }
 
   /** Refuses new writes and resolves once every queued one has settled. */
@@ -175,14 +163,15 @@ export class GroupCommit {
     }
   }
 
-  private flush(): void {
+  /** Runs the queue as one group when the lock is (or soon becomes) free; `forRead`: a read waits for it. */
+  private flush(forRead = false): void {
     this.timer?.cancel();
     this.timer = undefined;
     this.expire();
     if (this.queue.length === 0) return this.settledAll();
     let begun: boolean;
     try {
-      begun = this.begin();
+      begun = this.begin(forRead);
     } catch (err) {
       // Not a busy lock (a read-only file, a closed store): every waiting write fails with it.
       this.failAll(this.queue.splice(0), err);
@@ -209,8 +198,8 @@ export class GroupCommit {
   }
 
   /** BEGIN IMMEDIATE, blocking the loop at most this turn's allowance; `false` when the lock stays held. */
-  private begin(): boolean {
-    const allowance = this.lock.allowance();
+  private begin(forRead: boolean): boolean {
+    const allowance = this.lock.allowance(forRead);
     if (allowance === 0) return this.db.tryBegin(0);
     const asked = performance.now();
     try {
@@ -287,7 +276,7 @@ export class GroupCommit {
 
   /** The write is about to settle: its collections are no longer pending for it. */
   private release(job: Job): Job {
-    this.pending.settle(job.keys);
+    this.gate.settle(job.keys);
     return job;
   }
 

@@ -1,15 +1,19 @@
 /**
- * How the group commit (group-commit.ts) asks for the write lock while another process holds it.
- * The loop may block on the lock for {@link LockWait.allowance} at most: a few milliseconds per
- * turn of the loop, and none at all once the lock has been refused, until a group gets it again
- * (a process of ours holds it for one group, so a short wait usually ends it; one that holds it
- * for long costs the loop one short wait, not one per attempt). A refused group asks again after
- * {@link LockWait.refused}'s delay: 1 ms, doubling to 16 ms, jittered, the loop free meanwhile.
+ * How the group commit (group-commit.ts) asks for the write lock while another process holds it
+ * (a process of ours holds it for one group: a few milliseconds). The loop blocks on the lock for
+ * {@link LockWait.allowance} at most, all waits of one turn of the loop together within the
+ * turn's budget: a group due on its own asks with a short wait, and with none once the lock has
+ * been refused until a group gets it again (a lock held for long costs one short wait, not one per
+ * attempt); a read that needs its process's queued writes committed to see them may use what is
+ * left of the turn's budget (it would otherwise read around them). A refused group asks again
+ * after {@link LockWait.refused}'s delay: 1 ms, doubling to 16 ms, jittered, the loop free meanwhile.
  */
 import type { GroupCommitStats } from './group-commit';
 
 /** Back-off while another process holds the lock: 1 ms, doubling to 16 ms, each wait jittered. */
 const BACKOFF_MS = { first: 1, max: 16 } as const;
+/** The wait of a group due on its own (not asked for by a read). */
+const GROUP_WAIT_MS = 10;
 
 /** The lock-asking state of one group commit. */
 export class LockWait {
@@ -20,15 +24,20 @@ export class LockWait {
   private blockedMs = 0;
   private turnEnds = false;
 
-  /** `blockingMs`: the most the loop may block on the lock in one turn. */
+  /** `blockingMs`: the most the loop may block on the lock in one turn, all waits together. */
   constructor(
     private readonly blockingMs: number,
     private readonly stats: GroupCommitStats,
   ) {}
 
-  /** How long the next attempt may block the loop (ms): 0 while a refusal is waited out. */
-  allowance(): number {
-    return this.refusedAt === undefined ? Math.max(0, this.blockingMs - this.blockedMs) : 0;
+  /**
+   * How long the next attempt may block the loop (ms): for a read, what is left of the turn's
+   * budget; for a group due on its own, a short wait, none while a refusal is waited out.
+   */
+  allowance(forRead: boolean): number {
+    const left = Math.max(0, this.blockingMs - this.blockedMs);
+    if (forRead) return left;
+    return this.refusedAt === undefined ? Math.min(GROUP_WAIT_MS, left) : 0;
   }
 
   /** An attempt blocked the loop `ms`: counted against this turn's allowance. */
