@@ -24,7 +24,7 @@
  */
 import { ServiceUnavailable } from '../../errors';
 import type { SqliteDb } from './db';
-import { LockWait } from './lock-wait';
+import { LockWait, type LockWaitStats } from './lock-wait';
 import { ReadGate } from './read-gate';
 
 /** Settings of a {@link GroupCommit}. */
@@ -46,7 +46,7 @@ export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { lockWaitMs: 5000, bloc
 const MAX_GROUP = 500;
 
 /** What a {@link GroupCommit} has done so far (tests and benchmarks read it; it costs two clock reads a group). */
-export interface GroupCommitStats {
+export interface GroupCommitStats extends LockWaitStats {
   /** Transactions committed. */
   commits: number;
   /** Writes taken into them (failed ones included). */
@@ -55,12 +55,6 @@ export interface GroupCommitStats {
   failed: number;
   /** The longest group, BEGIN to COMMIT: time the event loop spent on one group's writes and fsync. */
   maxGroupMs: number;
-  /** Times the write lock was found held by another connection. */
-  busy: number;
-  /** The longest the loop blocked on the lock in one BEGIN (at most `blockingWaitMs`). */
-  maxBlockedMs: number;
-  /** The longest wait for the lock, from the first refusal to the BEGIN (the loop turned meanwhile). */
-  maxLockWaitMs: number;
 }
 
 /** One queued write: its work (run inside the transaction), the collections it writes, its promise's settlers. */

@@ -8,7 +8,16 @@
  * left of the turn's budget (it would otherwise read around them). A refused group asks again
  * after {@link LockWait.refused}'s delay: 1 ms, doubling to 16 ms, jittered, the loop free meanwhile.
  */
-import type { GroupCommitStats } from './group-commit';
+
+/** The figures a {@link LockWait} keeps (part of the group commit's stats). */
+export interface LockWaitStats {
+  /** Times the write lock was found held by another connection. */
+  busy: number;
+  /** The longest the loop blocked on the lock in one BEGIN (at most the turn's budget). */
+  maxBlockedMs: number;
+  /** The longest wait for the lock, from the first refusal to the BEGIN (the loop turned meanwhile). */
+  maxLockWaitMs: number;
+}
 
 /** Back-off while another process holds the lock: 1 ms, doubling to 16 ms, each wait jittered. */
 const BACKOFF_MS = { first: 1, max: 16 } as const;
@@ -27,7 +36,7 @@ export class LockWait {
   /** `blockingMs`: the most the loop may block on the lock in one turn, all waits together. */
   constructor(
     private readonly blockingMs: number,
-    private readonly stats: GroupCommitStats,
+    private readonly stats: LockWaitStats,
   ) {}
 
   /**
