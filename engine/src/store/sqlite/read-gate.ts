@@ -10,8 +10,8 @@
  *
  * When another process holds the write lock past the loop's short wait, the queue cannot be
  * committed yet: the read then waits, off the loop, for the queued writes of its collection to
- * settle, in line with the other reads waiting for them, which go on one at a time, each once the
- * one before it has run to its next wait. A read-modify-write of one item (a PATCH) thus reads
+ * settle, in line with the other reads waiting for them, which go on one at a time, one a turn of
+ * the loop (the one before has run to its next wait by then, and a long line never holds the loop). A read-modify-write of one item (a PATCH) thus reads
  * the version the writes before it made instead of reading around them and losing the race.
  */
 
@@ -88,7 +88,10 @@ export class ReadGate {
     if (line?.length === 0) this.waiting.delete(key);
     first();
     if (!this.waiting.has(key)) return;
-    void afterMicrotasks().then(() => {
+    // The next turn of the loop, not the next microtask: the read that went on has run to its next
+    // wait by then, and a long line does not hold the loop (nor, through its commits, the item its
+    // reads are about) for the whole line at once; other processes' writes and requests get turns.
+    setImmediate(() => {
       // The read that went on may have queued a write of its own: committed first (its settling wakes the next).
       if (this.counts.has(key)) this.commit();
       else this.wakeNext(key);
