@@ -12,6 +12,7 @@ import type { BatchWrite, Doc, Filter } from '../store/port';
 import { authorize } from './access';
 import type { OpsScope } from './context';
 import { etagMatches, etagOf } from './etag';
+import { inItemTurn } from './item-lines';
 import { getStored } from './read';
 import { deleteEffects } from './relations';
 import { scoped } from './scope';
@@ -64,7 +65,7 @@ export async function deleteItem(
   o: Pick<WriteOptions, 'ifMatch'> = {},
 ): Promise<void> {
   authorize(s.res, 'delete', ctx.principal);
-  const doc = await lastWriteWins(o.ifMatch, async () => {
+  const attempt = async (): Promise<Doc> => {
     const found = await getStored(s, id);
     if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(found._etag)))
       throw new PreconditionFailed();
@@ -73,7 +74,8 @@ export async function deleteItem(
     await runHooks(s, 'beforeDelete', [found], ctx);
     await s.store.write(batch);
     return found;
-  });
+  };
+  const doc = await inItemTurn(s, id, () => lastWriteWins(o.ifMatch, attempt));
   await removeMedia(s, [doc]);
   await runHooks(s, 'afterDelete', [doc], ctx);
 }

@@ -24,6 +24,7 @@ import { authorize, isSystem } from './access';
 import type { OpsScope } from './context';
 import { etagMatches, etagOf } from './etag';
 import { mergeDeep } from './merge';
+import { inItemTurn } from './item-lines';
 import { getStored } from './read';
 import { checkReferences, referenceIssues } from './relations';
 import { scoped } from './scope';
@@ -34,11 +35,18 @@ import { validateBody, type ValidBody } from './validate';
 /**
  * How long a write without If-Match keeps trying while other writers keep changing the item. It
  * asked for last-write-wins, so losing a race is never its answer (a 412 is for If-Match alone):
- * it tries again until it wins, and only a write starved for this long is a 503 to retry.
+ * it tries again until it wins, and only a write starved for this long is a 503 to retry. A
+ * write of one item counts it from its turn in the item's line (item-lines.ts), not from when it
+ * was asked: the writes of the item before it are no race it lost.
  */
 const RACE_BUDGET_MS = 3000;
-/** Back-off between attempts, "full jitter": a random wait up to 1 ms, doubling to at most 50 ms. */
-const RACE_BACKOFF_MS = { first: 1, max: 50 } as const;
+/**
+ * Back-off between attempts, "full jitter": a random wait up to 1 ms, doubling to at most 10 ms.
+ * Short: a lost race means another writer committed (progress), and a write of one item holds
+ * its turn while it waits, so it should try again while the item is fresh, not let the other
+ * process's next write read first.
+ */
+const RACE_BACKOFF_MS = { first: 1, max: 10 } as const;
 /** Items per batch of the many-item writes: bounded memory and transaction size. */
 export const BATCH = 500;
 
@@ -264,7 +272,7 @@ export async function changeItem(
   const system = isSystem(ctx.principal);
   const valid = validateBody(s.res, body, op === 'patch' ? 'patch' : 'replace', system);
   const undo = new PreparedWrites(s, ctx);
-  const done = await lastWriteWins(o.ifMatch, () =>
+  const attempt = (): Promise<{ original: Doc; next: Doc }> =>
     undo.guard(async () => {
       const original = await getStored(s, id, { showDeleted: system && o.showDeleted === true });
       if (o.ifMatch !== undefined && !etagMatches(o.ifMatch, String(original._etag)))
@@ -280,8 +288,8 @@ export async function changeItem(
         { op: 'replace', collection: s.res.name, doc: next, ifEtag: String(original._etag) },
       ]);
       return { original, next };
-    }),
-  );
+    });
+  const done = await inItemTurn(s, id, () => lastWriteWins(o.ifMatch, attempt));
   await afterWrites(s, [{ op, doc: done.next, original: done.original, extras: valid.extras }], ctx);
   return done.next;
 }
