@@ -35,16 +35,19 @@ import { validateBody, type ValidBody } from './validate';
 /**
  * How long a write without If-Match keeps trying while other writers keep changing the item. It
  * asked for last-write-wins, so losing a race is never its answer (a 412 is for If-Match alone):
- * it tries again until it wins, and only a write starved for this long is a 503 to retry. A
- * write of one item counts it from its turn in the item's line (item-lines.ts), not from when it
- * was asked: the writes of the item before it are no race it lost.
+ * each race it loses is another writer's commit, progress, so it tries again at once, and only a
+ * write that lost RACE_ATTEMPTS races in a row, or kept losing for RACE_BUDGET_MS, is a 503 to
+ * retry. A write of one item counts both from its turn in the item's line (item-lines.ts), not
+ * from when it was asked: the writes of the item before it are no race it lost. The time is
+ * generous because an attempt on a loaded machine (a read waiting for its process's queued
+ * writes, a commit waiting for the write lock) can take a second by itself.
  */
-const RACE_BUDGET_MS = 3000;
+const RACE_ATTEMPTS = 100;
+const RACE_BUDGET_MS = 10_000;
 /**
  * Back-off between attempts, "full jitter": a random wait up to 1 ms, doubling to at most 10 ms.
- * Short: a lost race means another writer committed (progress), and a write of one item holds
- * its turn while it waits, so it should try again while the item is fresh, not let the other
- * process's next write read first.
+ * Short: a write of one item holds its turn while it waits, so it should try again while the
+ * item is fresh, not let the other process's next write read first.
  */
 const RACE_BACKOFF_MS = { first: 1, max: 10 } as const;
 /** Items per batch of the many-item writes: bounded memory and transaction size. */
@@ -52,21 +55,22 @@ export const BATCH = 500;
 
 /**
  * Runs `write` again when it lost a race (PreconditionFailed), unless the caller gave If-Match:
- * after a jittered back-off, so writers racing for one item spread out instead of colliding again
- * (https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/), until it wins or
- * RACE_BUDGET_MS is spent (503 with Retry-After).
+ * after a short jittered back-off, so writers racing for one item spread out instead of colliding
+ * again (https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/), until it wins
+ * or has lost RACE_ATTEMPTS races or RACE_BUDGET_MS (503 with Retry-After).
  */
 export async function lastWriteWins<T>(ifMatch: string | undefined, write: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + RACE_BUDGET_MS;
-  for (let attempt = 0; ; attempt++) {
+  const start = Date.now();
+  for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (err) {
       if (ifMatch !== undefined || !(err instanceof PreconditionFailed)) throw err;
-      const wait = Math.random() * Math.min(RACE_BACKOFF_MS.max, RACE_BACKOFF_MS.first * 2 ** attempt);
-      if (Date.now() + wait >= deadline) {
+      const wait = Math.random() * Math.min(RACE_BACKOFF_MS.max, RACE_BACKOFF_MS.first * 2 ** (attempt - 1));
+      if (attempt >= RACE_ATTEMPTS || Date.now() + wait - start >= RACE_BUDGET_MS) {
+        const seconds = ((Date.now() - start) / 1000).toFixed(1);
         throw new ServiceUnavailable(
-          `the item kept changing under this write for ${RACE_BUDGET_MS / 1000} s (other writers), so it was not done; try again`,
+          `the item kept changing under this write (${attempt} races lost in ${seconds} s to other writers), so it was not done; try again`,
           1,
         );
       }
