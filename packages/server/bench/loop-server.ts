@@ -27,13 +27,6 @@ export type LoopMessage =
 /** 1 ms: a delay is seen within a millisecond of what it was. */
 const RESOLUTION_MS = 1;
 
-/** The store's `writeStats()` (the embedded store has it), or undefined. */
-async function writeStats(store: object): Promise<Record<string, number> | undefined> {
-  if (!('writeStats' in store) || typeof store.writeStats !== 'function') return undefined;
-  const stats: unknown = await (store.writeStats as () => Promise<unknown>)();
-  return typeof stats === 'object' && stats !== null ? (stats as Record<string, number>) : undefined;
-}
-
 function send(message: LoopMessage): void {
   process.send?.(message);
 }
@@ -46,7 +39,7 @@ async function main(): Promise<void> {
   process.on('message', (command: LoopCommand) => {
     if (command.type === 'reset') histogram.reset();
     else
-      void writeStats(server.store).then((writes) =>
+      void server.writeStats().then((writes) =>
         send({
           type: 'report',
           maxMs: histogram.max / 1e6,

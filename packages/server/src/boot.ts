@@ -46,8 +46,17 @@ export interface RunningServer {
   readonly holder: string;
   /** The metrics listener's port, when METRICS_PORT is set (and this is not a cluster worker). */
   readonly metricsPort?: number;
+  /** The store's write figures (the embedded store's group commit) for benchmarks; undefined when it keeps none. */
+  writeStats(): Promise<Readonly<Record<string, number>> | undefined>;
   /** Graceful: in-flight requests finish, then the store closes. */
   close(): Promise<void>;
+}
+
+/** The store's `writeStats()` (the embedded store has it), or undefined. */
+async function writeStats(store: object): Promise<Readonly<Record<string, number>> | undefined> {
+  if (!('writeStats' in store) || typeof store.writeStats !== 'function') return undefined;
+  const stats: unknown = await (store.writeStats as () => Promise<unknown>)();
+  return typeof stats === 'object' && stats !== null ? (stats as Record<string, number>) : undefined;
 }
 
 export interface StartOptions {
@@ -204,6 +213,7 @@ async function serve(s: Serving): Promise<RunningServer> {
     ...(generated ? { adminToken: generated } : {}),
     holder: background.holder,
     ...(metricsListener ? { metricsPort: metricsListener.port } : {}),
+    writeStats: () => writeStats(store),
     close: closer(server, background, s, metricsListener?.server),
   };
 }
