@@ -117,6 +117,18 @@ export class SqliteDb {
     }
   }
 
+  /**
+   * Runs schema work `fn` in a `BEGIN IMMEDIATE` transaction of its own, waiting for the write lock
+   * with the blocking busy timeout: for declarations at start-up (an element index created and
+   * filled once when two processes declare it at once), never for the writes of requests, which
+   * go through the group commit.
+   */
+  immediate<T>(fn: () => T): T {
+    this.assertOpen();
+    this.writes += 1;
+    return this.raw.transaction(fn).immediate();
+  }
+
   /** Runs a statement that controls the transaction: SAVEPOINT, RELEASE, ROLLBACK [TO], COMMIT. */
   control(sql: string): void {
     this.prepare(sql).run();
