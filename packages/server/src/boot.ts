@@ -24,7 +24,7 @@ import { startBackground, type Background } from './background';
 import { createLogger } from './logger';
 import { loadSecretKey, missingKeyMessage, tokenGrants } from './secrets';
 import { STORE_SCHEMA } from './schema';
-import { chooseStore, type StoreChoice } from './store';
+import { chooseStore, writeStats, type StoreChoice } from './store';
 import { VERSION } from './version';
 import { metricsEndpoint } from './telemetry/listener';
 import { createMetrics, type Metrics } from './telemetry/metrics';
@@ -50,13 +50,6 @@ export interface RunningServer {
   writeStats(): Promise<Readonly<Record<string, number>> | undefined>;
   /** Graceful: in-flight requests finish, then the store closes. */
   close(): Promise<void>;
-}
-
-/** The store's `writeStats()` (the embedded store has it), or undefined. */
-async function writeStats(store: object): Promise<Readonly<Record<string, number>> | undefined> {
-  if (!('writeStats' in store) || typeof store.writeStats !== 'function') return undefined;
-  const stats: unknown = await (store.writeStats as () => Promise<unknown>)();
-  return typeof stats === 'object' && stats !== null ? (stats as Record<string, number>) : undefined;
 }
 
 export interface StartOptions {

@@ -87,3 +87,10 @@ export async function emptyCollections(store: Store, names: readonly string[]): 
 export async function refuseUnderServer(store: Store, command: string): Promise<void> {
   await refuseWhileServed(store.leases, command);
 }
+
+/** The store's own write figures (the embedded store's group commit: `writeStats()`), or undefined. */
+export async function writeStats(store: Store): Promise<Readonly<Record<string, number>> | undefined> {
+  if (!('writeStats' in store) || typeof store.writeStats !== 'function') return undefined;
+  const stats: unknown = await (store.writeStats as () => Promise<unknown>)();
+  return typeof stats === 'object' && stats !== null ? (stats as Record<string, number>) : undefined;
+}
