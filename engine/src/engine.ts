@@ -65,6 +65,11 @@ export interface StoreHealth {
   readonly writable: boolean;
   /** Why not, when it is not: our sentence (a store fault's message), never a driver's text. */
   readonly problem?: string;
+  /**
+   * The store's background work (MongoDB's index builds and backfills), when it has any: its state
+   * and how many tasks it holds, never their text (which names collections and fields).
+   */
+  readonly background?: { readonly state: string; readonly tasks: number };
 }
 
 export interface EngineOptions {
@@ -166,11 +171,13 @@ export function createEngine(options: EngineOptions): Engine {
       } catch (err) {
         return { readable: false, writable: false, problem: problemOf(err) };
       }
+      const work = store.status?.();
+      const background = work ? { background: { state: work.state, tasks: work.tasks.length } } : {};
       try {
         await writeProbe();
-        return { readable: true, writable: true };
+        return { readable: true, writable: true, ...background };
       } catch (err) {
-        return { readable: true, writable: false, problem: problemOf(err) };
+        return { readable: true, writable: false, problem: problemOf(err), ...background };
       }
     }),
     hasSealedSecrets: () => storeHoldsSealed(store, registry),

@@ -13,6 +13,8 @@ const ROOT = join(__dirname, '..', '..');
 const BOOTSTRAP: Readonly<Record<string, string>> = {
   'packages/server/src/boot.ts': 'opens the store, hands it to the engine, closes it on shutdown',
   'packages/server/src/store.ts': 'chooses and opens the store adapter from DATABASE_URL',
+  'packages/server/src/telemetry/timed-store.ts':
+    'wraps the store boot.ts opens so each operation it is asked times into the metrics; it asks nothing itself',
 };
 
 /** Source trees that must use the local API (simulators are peers, not the service). */

@@ -166,7 +166,6 @@ async function serve(s: Serving): Promise<RunningServer> {
     ready: () =>
       readinessReport({
         engine,
-        store: s.store,
         storeKind: choice.kind,
         prober,
         ...(config.SALT_API_URL === undefined ? {} : { saltUrl: config.SALT_API_URL }),

@@ -6,7 +6,7 @@
  * only when the store cannot be read or written. It needs no token, so it carries states and
  * ages only: no address, no error text (which may name one), no secret.
  */
-import { systemContext, type Engine, type Runtime, type Store } from '@fleet/engine';
+import { systemContext, type Engine, type Runtime } from '@fleet/engine';
 import { duties, vpn_managers } from '@fleet/resources';
 import type { Prober } from './probe';
 
@@ -31,8 +31,6 @@ export interface EventsView {
 /** What readiness reads. */
 export interface ReadinessSources {
   readonly engine: Engine;
-  /** The store: its background work (`status()`: index builds, backfills), when it has any. */
-  readonly store: Store;
   readonly storeKind: string;
   readonly prober: Prober;
   /** The salt-api's URL (SALT_API_URL); unset: the master parts are `off`. */
@@ -58,13 +56,13 @@ const withAge = (state: State, at: number | undefined): Part => {
  */
 async function storePart(s: ReadinessSources): Promise<Part> {
   const h = await s.engine.health();
-  const work = s.store.status?.();
+  const work = h.background;
   return {
     state: h.readable && h.writable ? 'ok' : 'down',
     kind: s.storeKind,
     readable: h.readable,
     writable: h.writable,
-    ...(work ? { background: work.state, tasks: work.tasks.length } : {}),
+    ...(work ? { background: work.state, tasks: work.tasks } : {}),
     age_s: 0,
   };
 }
