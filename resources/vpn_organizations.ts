@@ -1,7 +1,7 @@
 /**
  * vpn_organizations: organizations on a VPN server; hosts are linked to one. POST creates the
  * organization on its manager's server first and stores the server's record in
- * `vpnsrv_representation` (`cipher_type` kept locally: the server has no such field, notes §6);
+ * `vpnsrv_representation` (`cipher_type` kept locally: the server has no such field, pritunl/organization/);
  * if the store then refuses the write, `onWriteError` deletes it there again. DELETE is refused
  * (409) while a visible host uses it, before anything is deleted anywhere (the relation decides
  * before `beforeDelete`), and (409 naming them) while VPN servers hold it: Pritunl would stop

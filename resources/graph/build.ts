@@ -1,5 +1,5 @@
 /**
- * The groups the graph builds (DESIGN §5 "groups", "graph"): gateways (type 3, one per outward
+ * The groups the graph builds: gateways (type 3, one per outward
  * address of NAT'd hosts, `info.ip`, its hosts as static members), the direct-attached group
  * (type 4, the hosts no probe found behind a NAT) and the master root (type 2, named after the
  * master, whose subgroups are the gateways and the direct group).

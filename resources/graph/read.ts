@@ -7,7 +7,7 @@ import { groupsRef } from '../groups/fields';
 import { groupTree } from '../groups/membership';
 import { nodeOf, renderGraph, type GraphBounds, type GraphEdge, type GraphNode } from './render';
 
-/** Group type of the gateways (DESIGN §5). */
+/** Group type of the gateways. */
 export const GATEWAY = 3;
 
 /** The graph from group `rootId` (404 when there is no such group). */
@@ -32,7 +32,7 @@ export async function nodesOf(
   return types ? nodes.filter((n) => types.includes(n.type)) : nodes;
 }
 
-/** Gateway groups that no group lists as a subgroup (DESIGN §5 `not-linked`), by name. */
+/** Gateway groups that no group lists as a subgroup, by name. */
 export async function notLinked(ctx: CallContext): Promise<GraphNode[]> {
   const api = ctx.runtime.resources.of(groupsRef);
   const gateways = await api.find(

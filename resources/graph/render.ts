@@ -1,5 +1,5 @@
 /**
- * The group graph as nodes and edges (DESIGN §5 "graph"; spec "graph node and edge"): depth first
+ * The group graph as nodes and edges (spec "graph node and edge"): depth first
  * from the root, subgroups in their stored order; one node per visit, so a group reached from two
  * parents appears twice (the spec: "a rule-defined group may appear more than once"); one
  * `groupLink` edge per parent -> child link, however often the parent is visited. Pure: the groups
@@ -39,7 +39,7 @@ interface NodeStyle {
   readonly color: string;
 }
 
-/** Node fields by group type (DESIGN §5: rule groups value 1 / symbolSize 10, the others 0 / 0). */
+/** Node fields by group type (rule groups value 1 / symbolSize 10, the others 0 / 0). */
 export const NODE_STYLES = {
   0: { type: 0, value: 0, symbolSize: 0, color: '#5470c6' }, // container
   1: { type: 1, value: 1, symbolSize: 10, color: '#91cc75' }, // rule

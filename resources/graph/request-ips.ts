@@ -1,5 +1,5 @@
 /**
- * request_ips (DESIGN §5 "graph"): every host asks the resolver for its outward address through
+ * request_ips: every host asks the resolver for its outward address through
  * the master; the address becomes the host's `ip`, and `nat` is true when it is not one of the
  * host's own addresses (its `ip_interfaces`, `ipv4` and `ipv6` grains). Hosts are written batch by
  * batch as the answers come, so a long run's progress is durable; at the end every new outward

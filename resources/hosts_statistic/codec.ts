@@ -6,7 +6,7 @@
  */
 import { isPlainObject } from '@fleet/engine';
 
-/** A host summary as a snapshot holds it (DESIGN §5 hosts_statistic). */
+/** A host summary as a snapshot holds it. */
 export type Summary = { _id: string } & Record<string, unknown>;
 
 /** One host in the compact history: `h` the host id, the summary fields under short keys. */

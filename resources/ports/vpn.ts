@@ -11,7 +11,7 @@
 import { ServiceUnavailable, type CallContext, type Download } from '@fleet/engine';
 import { z } from 'zod';
 
-/** The server's organization as stored in `vpnsrv_representation` (spec; notes §2). */
+/** The server's organization as stored in `vpnsrv_representation` (spec; pritunl/handlers/org.py). */
 export type OrganizationRecord = {
   id: string;
   name: string;
@@ -26,7 +26,7 @@ export type OrganizationRecord = {
 /** A port forward of a user (strings, as the server keeps them). */
 export type PortForward = { protocol: string; port: string; dport: string };
 
-/** The server's user record as a host's `vpnsrv_representation` stores it (spec; notes §3.1). */
+/** The server's user record as a host's `vpnsrv_representation` stores it (spec; pritunl/user/user.py). */
 export type AccountRecord = {
   auth_type: string;
   yubico_id: string | null;

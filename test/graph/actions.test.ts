@@ -1,5 +1,5 @@
 /**
- * POST /api/graph and GET /api/graph/not-linked without a master (DESIGN §5 "graph"): the body's
+ * POST /api/graph and GET /api/graph/not-linked without a master: the body's
  * 422s naming the field, roles, request_ips answering 503 with no master configured, build_graph
  * from stored hosts (gateways reconciled, the direct group, one root, other type 2/4 groups
  * replaced, types 0 and 1 untouched), the settings' flat and nested forms, and the routes in the

@@ -1,5 +1,5 @@
 /**
- * GET /api/graph/{id}, /nodes, /edges over HTTP (DESIGN §5 "graph", spec "graph node and edge"):
+ * GET /api/graph/{id}, /nodes, /edges over HTTP (spec "graph node and edge"):
  * the node and edge shapes, depth-first order with one node per visit, one edge per link, rule
  * groups, shared subgroups, deep nesting and its bound, the node-count bound, `where` on nodes,
  * a cycle written around the API, and the 404/400 answers.

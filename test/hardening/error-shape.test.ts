@@ -1,5 +1,5 @@
 /**
- * Every failure in the error shape (issue 8): bodies nested past the bound, requests Node's HTTP
+ * Every failure in the error shape: bodies nested past the bound, requests Node's HTTP
  * parser refuses (431 headers, bad chunking, Content-Length with Transfer-Encoding, control bytes),
  * multipart parts with control bytes in their headers, and body fields named after Object's
  * prototype. Each was a 500 or an empty body; each is now a 4xx with `_status/_error`.

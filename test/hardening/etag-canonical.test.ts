@@ -1,5 +1,5 @@
 /**
- * The etag canonicaliser writes with an explicit stack (issue 8: a body nested 10,000 deep
+ * The etag canonicaliser writes with an explicit stack (a body nested 10,000 deep
  * overflowed its recursion). Stored etags must keep their values, so the text is checked against
  * the recursive form it replaced, on generated documents.
  */
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { canonicalJson, etagOf } from '../../engine/src/ops/etag';
 
-/** The recursive canonical form of before (engine/src/ops/etag.ts up to issue 8). */
+/** The recursive canonical form of before (engine/src/ops/etag.ts before the explicit stack). */
 function recursiveCanonical(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(recursiveCanonical);

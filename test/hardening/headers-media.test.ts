@@ -1,5 +1,5 @@
 /**
- * Security headers and uploaded media (issue 8): `nosniff` and a CSP that loads nothing on every
+ * Security headers and uploaded media: `nosniff` and a CSP that loads nothing on every
  * answer, errors included; media shown in place only for raster images and PDF, every other type
  * (HTML, SVG) a download, always under a sandbox; a file item needs its file.
  */

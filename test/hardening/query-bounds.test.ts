@@ -1,5 +1,5 @@
 /**
- * Bounded query input over real HTTP (issue 8): `where` nested past 32 levels or an `$in` nested
+ * Bounded query input over real HTTP: `where` nested past 32 levels or an `$in` nested
  * 7,000 deep (a stack overflow further on), lists and filters too large, `sort` with 2,001 terms
  * (SQLite's ORDER BY limit), oversized `projection`, a page past 2^53 and JavaScript's object
  * machinery in field paths: each a 400 in the error shape naming the parameter, never a 500 and

@@ -1,5 +1,5 @@
 /**
- * `where` on a path below a secret field inside an open object (issue 8): the open object lets any
+ * `where` on a path below a secret field inside an open object: the open object lets any
  * sub-path through, so `vpnsrv_representation.auth_token.length` passed the secret check and
  * matched on the sealed value. It is refused like the secret field itself; open siblings still work.
  */

@@ -1,6 +1,6 @@
 /**
  * Starts that must not happen, each refused by the real CLI with one line saying what to do
- * (issue 8): a port already in use, an empty or short key file, a missing key file while the store
+ *: a port already in use, an empty or short key file, a missing key file while the store
  * holds sealed secrets (a new key would make them unreadable), a damaged database file. And the
  * starts that must still happen: a fresh data dir makes its key.
  */

@@ -1,5 +1,5 @@
 /**
- * Storage faults on real files (issue 8): a full disk and a read-only database file answer 503
+ * Storage faults on real files: a full disk and a read-only database file answer 503
  * with `Retry-After` and a sentence saying what is wrong (they were bare 500s), reads keep
  * answering, and `/api/health` answers 503 while the store cannot write, 200 again once it can.
  *

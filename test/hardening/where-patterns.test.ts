@@ -1,5 +1,5 @@
 /**
- * `$regex` over real HTTP (issue 8): the patterns that froze the server for 42 s on JavaScript's
+ * `$regex` over real HTTP: the patterns that froze the server for 42 s on JavaScript's
  * backtracking engine now answer with the right items, patterns RE2 cannot run are a 400 naming
  * `where` and the field, and `/api/health` answers while four viewers run the worst accepted one.
  */

@@ -1,5 +1,5 @@
 /**
- * Bearer tokens and the three roles of DESIGN §4: no token or an unknown one is a 401 with
+ * Bearer tokens and the three roles of no token or an unknown one is a 401 with
  * WWW-Authenticate, a role too low is a 403, and each role reaches exactly what it should.
  */
 import {

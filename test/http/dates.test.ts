@@ -1,5 +1,5 @@
 /**
- * Dates on the wire (DESIGN §3, research/eve.md §2.1): every date is rendered RFC 1123
+ * Dates on the wire (Eve 2.3.1's `DATE_FORMAT`): every date is rendered RFC 1123
  * (`Wed, 25 Nov 2026 21:08:02 GMT`) — meta fields, datetime fields, nested ones — and accepted in
  * bodies and `where` as RFC 1123 or ISO 8601 (a zone-less value is UTC).
  */

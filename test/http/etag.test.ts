@@ -1,5 +1,5 @@
 /**
- * ETags (DESIGN §3, research/eve.md §2, §4.6): an item GET sends `ETag: "<_etag>"` and answers a
+ * ETags (eve/methods/get.py and patch.py, v2.3.1): an item GET sends `ETag: "<_etag>"` and answers a
  * matching `If-None-Match` with 304; a write with a stale `If-Match` is a 412 that changes nothing,
  * a matching one proceeds, and none at all is allowed (the spec's clients send none).
  */

@@ -1,5 +1,5 @@
 /**
- * The six query parameters through HTTP (DESIGN §3): `where` (operators, dotted paths into grains,
+ * The six query parameters through HTTP: `where` (operators, dotted paths into grains,
  * dates, bounded `$regex`), `sort` (both syntaxes), `projection`, `embedded`, `page`,
  * `max_results` (clamped to PAGINATION_LIMIT) — and the 400 each one answers when it is wrong.
  */

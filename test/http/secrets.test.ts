@@ -1,5 +1,5 @@
 /**
- * Secrets never leak (DESIGN §1, §3, §5): a VPN manager's password is accepted on write, sealed
+ * Secrets never leak (§3, §5): a VPN manager's password is accepted on write, sealed
  * before it is stored, read back as "********" whatever the projection or embedding, refused in
  * `where` and `sort`, and never written to a response body or a log line. Same for the nested
  * secrets of hosts and VPN organizations (the organizations' come from the VPN server: vpn-sim

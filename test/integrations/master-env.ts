@@ -55,7 +55,7 @@ export async function startMasterEnv(o: MasterEnvOptions = {}): Promise<MasterEn
   const sim = await startSaltSim({ hosts: 12, seed: 7, users: [SALT_USER], ...o.sim });
   const api = await startApi({ ...saltEnv(sim), ...o.env }, o.knobs, o.logLevel);
   // Every test on this setup relies on the first sync having listed every minion (it lists none
-  // when a wheel call breaks the master's argument rules, issue 14).
+  // when a wheel call breaks the master's argument rules).
   const report = await syncNow(api);
   if (report['masterReachable'] !== true || report['hostsSeen'] !== sim.fleet.minions.size) {
     await api.close();

@@ -1,6 +1,6 @@
 /**
  * The salt-api simulator over real HTTP on loopback, checked against the rest_cherrypy
- * contract (../shared/research/salt-api.md): auth and sessions, lowstate clients and
+ * contract (salt-api 2018.3, salt/netapi/rest_cherrypy/app.py): auth and sessions, lowstate clients and
  * their return shapes, targeting, the job cache, key management, SSE framing, error pages,
  * fault controls, and the deterministic fleet generator.
  */

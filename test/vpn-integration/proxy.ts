@@ -33,7 +33,7 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** Flask's error page for an abort or an unhandled exception (handlers/errors.py; notes §4). */
+/** Flask's error page for an abort or an unhandled exception (handlers/errors.py; pritunl/handlers/, pritunl/utils/). */
 function flaskError(res: ServerResponse, status: number): void {
   const reason = status === 500 ? 'Internal Server Error' : 'Error';
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });

@@ -5,7 +5,7 @@
  *
  * Messages are ours, never the library's text, in Cerberus' wording where Eve has one
  * (`cerberus/errors.py` BasicErrorHandler: "required field", "must be of string type", "min length
- * is 1", "unallowed value x"; research/eve.md §4.8). Every scalar checks its type first, so a wrong
+ * is 1", "unallowed value x"; Cerberus' `BasicErrorHandler`, as Eve 2.3.1 uses it). Every scalar checks its type first, so a wrong
  * type says so instead of a later rule (Cerberus drops the remaining rules of a field whose type fails).
  */
 import { z } from 'zod';

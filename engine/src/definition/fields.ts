@@ -3,7 +3,7 @@
  * that a resource's TypeScript types are inferred from its declaration (see infer.ts).
  */
 
-/** The roles of DESIGN §4, lowest first. */
+/** The roles of lowest first. */
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Bearer-token authentication with the three roles of DESIGN §4. Tokens are compared by their
+ * Bearer-token authentication with the three roles. Tokens are compared by their
  * SHA-256 digest (a map lookup on a digest leaks nothing useful through timing). Two sources:
  * the configured grants (API_TOKENS), fixed for the life of the process, and the stored ones
  * (`fleet token create`), which their owner replaces as they change; both live in one map, so

@@ -1,6 +1,6 @@
 /**
  * One operation object: id, tag, summary, the bearer scheme with the least role it needs
- * (`x-required-role`, DESIGN §4: viewer < operator < admin), parameters, body, and its success
+ * (`x-required-role`: viewer < operator < admin), parameters, body, and its success
  * and error responses.
  */
 import type { Role } from '../definition/fields';

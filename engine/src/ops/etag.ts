@@ -3,7 +3,7 @@
  * `_etag` at every write so projections never change it (Eve's `document_etag`).
  *
  * The canonical text is written with an explicit stack, never by recursion: a body nested 10,000
- * deep overflowed the call stack here (issue 8). Bodies are bounded before they reach a write
+ * deep overflowed the call stack here. Bodies are bounded before they reach a write
  * (http/api.ts), so this is the second line; the text is exactly what
  * `JSON.stringify(sortedCopy(doc))` gave, so stored etags keep their values.
  */

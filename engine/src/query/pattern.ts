@@ -1,7 +1,7 @@
 /**
  * User-supplied regular expressions run on a linear-time engine with RE2 semantics, never on
  * JavaScript's backtracking `RegExp`: `.*.*.*.*.*.*.*=` took 42 s over 10,000 host names on V8
- * (issue 8) and cannot take more than one pass per character here.
+ * and cannot take more than one pass per character here.
  *
  * Engine: `re2js` (pure JavaScript port of RE2, https://github.com/le0pard/re2js), chosen over
  * `re2-wasm` by measurement (10,000 host names, warm, Node 20, 2 cores): re2js 0.4-4 ms per pattern,

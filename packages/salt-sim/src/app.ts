@@ -1,6 +1,6 @@
 /**
  * The express application of the simulator: fault injection first, then CherryPy-like
- * headers and CORS (salt-api notes §0), the raw body (1 MiB `max_request_body_size`),
+ * headers and CORS (salt/netapi/rest_cherrypy/app.py), the raw body (1 MiB `max_request_body_size`),
  * the salt-api routes, 405/404 pages, and one error renderer.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';

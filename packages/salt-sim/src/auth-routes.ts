@@ -1,5 +1,5 @@
 /**
- * Authentication endpoints and session lookup (salt-api notes §1): GET/POST /login,
+ * Authentication endpoints and session lookup (salt/netapi/rest_cherrypy/app.py, salt/auth/__init__.py): GET/POST /login,
  * POST /logout, POST /token, and the `salt_auth` check every protected URL runs
  * (X-Auth-Token header, which wins, or the `session_id` cookie; else a plain 401 page).
  */

@@ -1,6 +1,6 @@
 /**
  * Request bodies and response formats the way rest_cherrypy negotiates them (salt-api
- * notes §0 "Content negotiation"): JSON, form-encoded (one chunk; repeated keys become a
+ * salt/netapi/rest_cherrypy/app.py): JSON, form-encoded (one chunk; repeated keys become a
  * list; `arg`/`kwarg` values YAML-parsed like the CLI), YAML and text/plain; anything
  * else is 406. Responses are `application/json`; an Accept header that rules JSON out is 406.
  */

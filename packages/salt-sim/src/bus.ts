@@ -1,5 +1,5 @@
 /**
- * The master event bus as `GET /events` streams it (salt-api notes §3 "GET /events",
+ * The master event bus as `GET /events` streams it (salt/netapi/rest_cherrypy/app.py,
  * §10): every event carries `_stamp` (UTC `YYYY-MM-DDTHH:MM:SS.ffffff`, no zone) and is
  * written as `tag: <tag>\n` + `data: {"data": ..., "tag": ...}\n\n`, after a single
  * `retry: 400\n` line at stream start with no blank line after it.

@@ -10,7 +10,7 @@ import { PyError } from './argspec';
 import type { SimSettings } from './settings';
 import { atLeast } from './version';
 
-/** The simulator's clients list, as `GET /` reports it (alphabetical, salt-api notes §0). */
+/** The simulator's clients list, as `GET /` reports it (alphabetical, salt/netapi/rest_cherrypy/app.py). */
 export const CLIENTS = [
   'local',
   'local_async',

@@ -1,5 +1,5 @@
 /**
- * The execution modules the simulated minions answer (salt-api notes §2, §6-8): test.*,
+ * The execution modules the simulated minions answer (salt/netapi/__init__.py, salt/client/__init__.py, salt/modules/state.py, salt/grains/core.py, salt/modules/status.py): test.*,
  * cmd.run / cmd.run_all, grains.*, state.apply, status.all_status, cp.get_file_str,
  * pkg.upgrade and a few saltutil.* functions. A function a minion does not have returns
  * the string `'<fun>' is not available.` with retcode 1, as a real minion does.

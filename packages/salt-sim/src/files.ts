@@ -1,7 +1,7 @@
 /**
  * The master's `file_roots: base`. Patches are state files under `patches/`
  * (`state.apply patches.<name>` runs one); `fileserver.file_list` lists them and
- * `cp.get_file_str salt://patches/<name>.sls` reads them (salt-api notes §8b).
+ * `cp.get_file_str salt://patches/<name>.sls` reads them (salt/runners/fileserver.py, salt/modules/cp.py).
  */
 
 function patch(name: string, title: string, steps: ReadonlyArray<[string, string]>): [string, string] {

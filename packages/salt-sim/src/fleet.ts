@@ -97,7 +97,7 @@ function makeNodegroups(accepted: SimMinion[]): Record<string, string | string[]
     berlin: 'E@.*\\.ber\\.fleet\\.example\\.com$',
     core: `L@${core.join(',')}`,
     physical_ubuntu: 'G@virtual:physical and G@os:Ubuntu',
-    // List form (2017.7+): one compound token per element (salt-api notes §9).
+    // List form (2017.7+): one compound token per element (salt/utils/minions.py).
     edge: ['G@roles:kiosk', 'or', 'G@roles:gw'],
   };
 }

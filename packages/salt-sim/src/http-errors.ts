@@ -1,5 +1,5 @@
 /**
- * How rest_cherrypy reports errors (salt-api notes §0 "Error responses"): a
+ * How rest_cherrypy reports errors (salt/netapi/rest_cherrypy/app.py): a
  * `cherrypy.HTTPError` becomes CherryPy's default XHTML error page
  * (`text/html;charset=utf-8`, empty traceback when `debug: False`); only the catch-all
  * inside `hypermedia_handler` is serialized as `{"status": 500, "return": "An unexpected

@@ -142,7 +142,7 @@ function trackSockets(server: Server): Set<Socket> {
 
 /**
  * Ambient `vnc/connect` events, sent the way a minion's `event.send` does (payload under
- * `data.data`, notes §10) with `{hostname, status}`; returns the stop function.
+ * `data.data`, salt/minion.py, salt/utils/event.py) with `{hostname, status}`; returns the stop function.
  */
 function ambientVnc(ctx: SimContext, everyMs: number): () => void {
   if (everyMs <= 0) return () => undefined;

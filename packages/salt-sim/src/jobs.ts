@@ -1,5 +1,5 @@
 /**
- * Publications and the job cache (salt-api notes §2, §4, §10). A publication gets a jid
+ * Publications and the job cache (salt/netapi/__init__.py, salt/client/__init__.py, salt/runners/jobs.py, salt/minion.py, salt/utils/event.py). A publication gets a jid
  * (`salt.utils.jid.gen_jid`), fires `<jid>` and `salt/job/<jid>/new`, and each up minion
  * returns after a short delay with `salt/job/<jid>/ret/<mid>`; down minions never return.
  * The cache answers jobs.list_jobs / list_job / lookup_jid in their real shapes.

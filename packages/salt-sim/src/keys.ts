@@ -1,6 +1,6 @@
 /**
  * Minion public keys and their fingerprints, as the master's `pki_dir` holds them.
- * The fingerprint follows `salt.utils.crypt.pem_finger` (salt-api notes §5): the hash
+ * The fingerprint follows `salt.utils.crypt.pem_finger` (salt/runners/manage.py, salt/wheel/key.py): the hash
  * (master `hash_type`, default sha256) of the PEM body lines *with their newlines*,
  * header and footer excluded, as lowercase hex in colon-separated pairs.
  */

@@ -1,5 +1,5 @@
 /**
- * The `local*` clients (salt-api notes §2). `local` waits for every targeted minion;
+ * The `local*` clients (salt/netapi/__init__.py, salt/client/__init__.py). `local` waits for every targeted minion;
  * minions that never answer become a bare `false` (also under `full_return`, where real
  * answers are `{ret, retcode, jid[, out]}` dicts); listed ids without an accepted key get
  * the "Minion did not return" entry of `LocalClient.get_cli_event_returns` (no `jid`); no match

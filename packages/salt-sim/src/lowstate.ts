@@ -1,5 +1,5 @@
 /**
- * Executes lowstate chunks the way `NetapiClient.run` does (salt-api notes §0 "Order of checks",
+ * Executes lowstate chunks the way `NetapiClient.run` does (salt/netapi/rest_cherrypy/app.py,
  * §2): master running (503) -> known client (400) -> enabled client (400, 3006+) -> the client
  * method's own arguments (`format_call`: runner/wheel without `fun` 400; `LocalClient.cmd`
  * without `tgt` or `fun` a TypeError, the JSON 500) -> the master's token check and

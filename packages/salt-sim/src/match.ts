@@ -1,5 +1,5 @@
 /**
- * Targeting (salt/utils/minions.py, salt-api notes §2 and §9): which accepted minions a
+ * Targeting (salt/utils/minions.py, salt/netapi/__init__.py, salt/client/__init__.py): which accepted minions a
  * `tgt` / `tgt_type` pair matches. Globs follow Python's fnmatch, `pcre`/`E@` are
  * `re.match` (anchored at the start only), grain matches are case-insensitive globs
  * on `key:value` with `:` descending into nested dicts, and compound expressions combine
@@ -86,7 +86,7 @@ function ipv4Of(m: SimMinion): string[] {
 /** Nodegroup -> compound string: a token list is joined; a plain id list becomes `L@`. */
 export function nodegroupExpression(fleet: Fleet, name: string): string {
   const group = fleet.nodegroups[name];
-  // Unknown nodegroup: salt raises while expanding it client-side -> HTTP 500 (notes §2).
+  // Unknown nodegroup: salt raises while expanding it client-side -> HTTP 500 (salt/netapi/__init__.py, salt/client/__init__.py).
   if (group === undefined) throw new SimError(500, `Unknown nodegroup ${name}`);
   if (typeof group === 'string') return group;
   const compound = group.some((t) => t.includes('@') || ['and', 'or', 'not', '(', ')'].includes(t));

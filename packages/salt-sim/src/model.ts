@@ -3,7 +3,7 @@
  * and the `base` file_roots. Everything the HTTP layer serves is derived from this.
  */
 
-/** Key directories of the master's pki_dir (salt-api notes §5, wheel key.list_all). */
+/** Key directories of the master's pki_dir (salt/runners/manage.py, salt/wheel/key.py, wheel key.list_all). */
 export type KeyState = 'accepted' | 'pending' | 'rejected' | 'denied';
 
 /** One minion as the master knows it: its key, its grains and whether it answers. */
@@ -60,7 +60,7 @@ export interface SimResolver {
 /** A generated fleet; `startSaltSim` serves (and mutates) one of these. */
 export interface Fleet {
   minions: Map<string, SimMinion>;
-  /** Master config `nodegroups`: compound strings or token lists (salt-api notes §9). */
+  /** Master config `nodegroups`: compound strings or token lists (salt/utils/minions.py). */
   nodegroups: Record<string, string | string[]>;
   /** `file_roots: base`, relative path -> text content (patches live under `patches/`). */
   files: Map<string, string>;
@@ -78,13 +78,13 @@ export interface FleetOptions {
   /** Number of accepted minions (pending and rejected keys come on top). */
   hosts: number;
   seed?: number;
-  /** Grain key of the nested tool object; default `tool` (DESIGN §6 GRAIN_TOOL_KEY). */
+  /** Grain key of the nested tool object; default `tool` (GRAIN_TOOL_KEY). */
   toolKey?: string;
   /** Epoch ms that generated timestamps are relative to; fixed by default for determinism. */
   referenceTime?: number;
 }
 
-/** Minions whose key is accepted: the only ones targeting can match (salt-api notes §2). */
+/** Minions whose key is accepted: the only ones targeting can match (salt/netapi/__init__.py, salt/client/__init__.py). */
 export function acceptedMinions(fleet: Fleet): SimMinion[] {
   return [...fleet.minions.values()].filter((m) => m.key === 'accepted');
 }

@@ -1,5 +1,5 @@
 /**
- * The rest_cherrypy URL map (salt-api notes §2-3): `/` (welcome / lowstate), `/run`,
+ * The rest_cherrypy URL map (salt/netapi/__init__.py, salt/client/__init__.py, salt/netapi/rest_cherrypy/app.py): `/` (welcome / lowstate), `/run`,
  * `/minions`, `/jobs`, `/keys`, `/events`, `/hook`, `/stats`, plus the auth endpoints.
  * Handlers stay thin: parse, call the lowstate/runner/wheel layer, render.
  */

@@ -1,5 +1,5 @@
 /**
- * Runner functions (salt-api notes §3-5, §8b, §9; signatures of salt/runners/*.py, 2018.3):
+ * Runner functions (salt/netapi/rest_cherrypy/app.py, salt/runners/jobs.py, salt/runners/manage.py, salt/wheel/key.py, salt/runners/fileserver.py, salt/modules/cp.py, salt/utils/minions.py; signatures of salt/runners/*.py, 2018.3):
  * manage.*, jobs.*, fileserver.* and config.get. Runners execute on the master; each fires
  * `salt/run/<jid>/new` and `salt/run/<jid>/ret`. Arguments are taken the way
  * `RunnerClient._reformat_low` takes them (argspec.ts `runnerCall`): `arg`, `kwarg` and other
@@ -86,7 +86,7 @@ function dirList(ctx: SimContext): string[] {
   return [...dirs].sort();
 }
 
-/** config.get on the master opts: the nodegroups and a few defaults (salt-api notes §0, §9). */
+/** config.get on the master opts: the nodegroups and a few defaults (salt/netapi/rest_cherrypy/app.py, salt/utils/minions.py). */
 function configGet(ctx: SimContext, call: FunCall): unknown {
   const key = text(call.values['key']);
   const opts: Record<string, unknown> = {

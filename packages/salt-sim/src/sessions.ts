@@ -1,5 +1,5 @@
 /**
- * salt-api sessions (salt-api notes §1): `POST /login` checks the eauth credentials,
+ * salt-api sessions (salt/netapi/rest_cherrypy/app.py, salt/auth/__init__.py): `POST /login` checks the eauth credentials,
  * mints a Salt eauth token (`start`, `expire = start + token_expire`) and a CherryPy
  * session id (40 lowercase hex) that is what clients send back as `X-Auth-Token` or the
  * `session_id` cookie. Two lifetimes, checked in two places as salt-api does: the CherryPy

@@ -1,5 +1,5 @@
 /**
- * `state.apply` / `state.sls` / `state.highstate` returns (salt-api notes §6): a dict keyed
+ * `state.apply` / `state.sls` / `state.highstate` returns (salt/modules/state.py): a dict keyed
  * `<module>_|-<id>_|-<name>_|-<function>` whose entries carry name, changes, result,
  * comment, __sls__, __run_num__, start_time (minion-local `HH:MM:SS.ffffff`), duration
  * (float ms) and __id__. A `result: false` step makes the job retcode 2; an sls that does

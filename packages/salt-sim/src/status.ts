@@ -1,5 +1,5 @@
 /**
- * `status.all_status` on Linux (salt-api notes §8): cpuinfo flattened into one dict of
+ * `status.all_status` on Linux (salt/modules/status.py): cpuinfo flattened into one dict of
  * strings (flags a list), cpustats, diskstats, diskusage in bytes, loadavg, meminfo with
  * string values and a `unit`, netdev, netstats, uptime, vmstats and `w`.
  */

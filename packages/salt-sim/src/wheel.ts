@@ -1,5 +1,5 @@
 /**
- * Wheel `key.*` functions (salt-api notes §5; signatures of salt/wheel/key.py, 2018.3):
+ * Wheel `key.*` functions (salt/runners/manage.py; signatures of salt/wheel/key.py, 2018.3):
  * list_all / list / name_match / finger / finger_master / print / accept / reject / delete
  * (+ the `_dict` variants). Matching is a glob on the id; accept/reject/delete return
  * `name_match(match)` *after* the move (so delete is normally `{}`) and fire `salt/key` events.

@@ -1,5 +1,5 @@
 /**
- * Nodegroups of the master's configuration (salt-api notes §9, Salt's compound.rst):
+ * Nodegroups of the master's configuration (salt/utils/minions.py, Salt's compound.rst):
  * `parseNodegroup` turns a compound expression into the stored `info` (`E@` -> regex,
  * `G@k:v` -> grain on the dotted key, `L@a,b` -> hosts, the raw `expression` kept), and
  * `nodegroupsOf` evaluates every expression against one host the way the master targets:

@@ -1,6 +1,6 @@
 /**
  * Job returns -> stored records, shared by execution proxying, the live events and the sync:
- * one action per job and host (`_id` = jid + host name, DESIGN §5), a failed patch when a
+ * one action per job and host (`_id` = jid + host name), a failed patch when a
  * `state.*` run failed (steps ordered by `__run_num__`, `cmd` taken from the state key
  * `module_|-id_|-name_|-function`; a render error's list of messages as steps of their own), an
  * error alert per failed patch, and the host's `last_action`. Every write is an upsert keyed by

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: the scenarios of issue 13 in one table. S1 runs through the shared anchors
+ * `pnpm bench`: every scenario in one table. S1 runs through the shared anchors
  * (anchors.sh: raw, sqlite-ref, Feathers and ours); the other scenarios run against `fleet serve`
  * children pinned to core 0 (S10: WORKERS=2 on every core) with autocannon on core 1, on cached
  * files (dataset.ts, stores.ts). Every round runs every selected scenario once; the table gives

@@ -1,5 +1,5 @@
 /**
- * The graph benchmark (issue 9): a graph of 2,000 groups over 10,000 hosts must render in
+ * The graph benchmark: a graph of 2,000 groups over 10,000 hosts must render in
  * <= 100 ms. A fresh SQLite file is filled through the engine's local API (as the system): 10,000
  * hosts, each a static member of a few groups, and 2,000 groups under one master root (type 2):
  * 20 containers, 400 sub-containers, 1,579 rule groups, each sub-container also listing one of

@@ -1,5 +1,5 @@
 /**
- * The hostile requests of issue 8 beyond queries, for bench/stall.ts: bodies nested past the
+ * The hostile requests beyond queries, for bench/stall.ts: bodies nested past the
  * bound, requests Node's HTTP parser refuses (sent raw on a socket), multipart parts with control
  * bytes, prototype-named fields, a secret sub-path, a file item without its file, and a bulk POST
  * past the cap. Each sends one request and resolves what came back.

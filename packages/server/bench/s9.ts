@@ -1,5 +1,5 @@
 /**
- * S9 in the table: the statistics scenario of issue 11 (statistics.ts) on 10,000 hosts with
+ * S9 in the table: the statistics scenario (statistics.ts) on 10,000 hosts with
  * `days` of 5-minute history, each statistic timed one request at a time (its targets are p50s of
  * single requests). Three rows: the five statistics over 24 h, `online` over the whole history,
  * the four others over it; each row gives its slowest statistic's p50 and max.

@@ -1,5 +1,5 @@
 /**
- * The load scenarios of `pnpm bench` (issue 13), each a request autocannon repeats against one of
+ * The load scenarios of `pnpm bench`, each a request autocannon repeats against one of
  * the bench's servers. S1 itself (and its raw, sqlite-ref and Feathers anchors) runs through
  * anchors.sh (anchors.ts); "S1s" is the same query on `fleet serve`, the base of S2, S8 and S10.
  * S9 (statistics, one request at a time) is in statistics.ts.
@@ -113,7 +113,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       connections: 1,
     }),
   },
-  // Issue 9's graph of 2,000 groups, on the same store (its target: p99 <= 100 ms one at a time).
+  // The graph of 2,000 groups, on the same store (its target: p99 <= 100 ms one at a time).
   {
     id: 'S6b',
     server: 'graph',

@@ -4,7 +4,7 @@
  * viewer token. The server runs in this process, so `monitorEventLoopDelay` (and the widest gap
  * between ticks of a 5 ms interval) sees every stall it causes: while it lasts, no other request
  * of any client is answered, `/api/health` included.
- * Each attack runs once after a warm-up request; the figures feed docs/limits.md (issue 8). The
+ * Each attack runs once after a warm-up request; the figures feed docs/limits.md. The
  * queries go as a viewer; the hostile bodies, raw requests and uploads of bench/hostile.ts with
  * the role each needs. STALL_ONLY / STALL_SKIP select attacks by name (regular expressions).
  */

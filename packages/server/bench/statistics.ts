@@ -1,5 +1,5 @@
 /**
- * The statistics benchmark (issue 11): 10,000 hosts with 30 days of 5-minute host-list history
+ * The statistics benchmark: 10,000 hosts with 30 days of 5-minute host-list history
  * (8,640 snapshots, seeded as the server stores them: docs/statistics.md), the real API as a
  * child process pinned to core 0, and the five statistics over the last 24 h and over 30 days,
  * timed one request at a time after a warm-up, with the server's RSS sampled during them. Also

@@ -1,6 +1,6 @@
 /**
  * The other cached SQLite files of `pnpm bench` (dataset.ts keeps the seeded fleet): the anchors'
- * hosts (../shared/bench-anchors/gen.js at N hosts, loaded as anchors.sh loads them) for S1 on
+ * hosts (peers/hosts.cjs at N hosts, loaded as anchors.sh loads them) for S1 on
  * `fleet serve`, S2, S8 and S10, and the group tree of the graph bench for S6. Each lives in a
  * directory of its own under the bench dir with a `done.json` written last, so a run killed
  * half-way is not reused.
@@ -16,8 +16,8 @@ import { loadHostsJson } from './load-hosts-json';
 /** Bumped when what these files hold changes, so stale ones are made again. */
 const FORMAT = 1;
 
-/** Where the anchors live (anchors.sh's default: ../shared/bench-anchors beside the repository). */
-export const ANCHORS_DIR = process.env.ANCHORS_DIR ?? resolve(REPO, '../shared/bench-anchors');
+/** The peers' dataset generator (the hosts every anchor serves). */
+const HOSTS_GENERATOR = resolve(REPO, 'packages/server/bench/peers/hosts.cjs');
 
 function benchDir(): string {
   return process.env.BENCH_DIR ?? join(tmpdir(), 'fleet-api-bench');
@@ -59,7 +59,7 @@ export async function ensureAnchorStore(
   return cached(
     `anchors-h${hosts}`,
     async (dir) => {
-      execFileSync(process.execPath, [join(ANCHORS_DIR, 'gen.js'), dir], {
+      execFileSync(process.execPath, [HOSTS_GENERATOR, dir], {
         env: { ...process.env, HOSTS: String(hosts) },
         stdio: 'ignore',
       });

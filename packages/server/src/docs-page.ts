@@ -1,6 +1,6 @@
 /**
  * `/api/docs`: the API's reference in a browser, drawn by Swagger UI from `/api/openapi.json`
- * (no token needed for either, DESIGN §4). The viewer's files are served from the swagger-ui-dist
+ * (no token needed for either). The viewer's files are served from the swagger-ui-dist
  * package itself, so the page loads nothing from any other host and works offline.
  *
  * The page has its own Content-Security-Policy: the API's (`default-src 'none'`,

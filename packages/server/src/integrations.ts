@@ -86,7 +86,7 @@ function saltClient(config: Config, log: Logger, metrics?: Metrics): SaltClient 
     password: config.SALT_API_PASSWORD,
     eauth: config.SALT_API_EAUTH,
     // Reads include manage.status, which waits timeout + gather_job_timeout (~15 s) whenever a
-    // minion is down (salt-api notes §2, §5): give them room, within the execution limit.
+    // minion is down (salt/netapi/__init__.py, salt/client/__init__.py, salt/runners/manage.py, salt/wheel/key.py): give them room, within the execution limit.
     timeouts: { exec, read: Math.min(60_000, exec), login: Math.min(10_000, exec) },
     logger: log.child({ component: 'salt-api' }),
     ...(config.SALT_API_CA_FILE === undefined

@@ -2,7 +2,7 @@
  * Server-generated secrets kept in the data directory with mode 0600: the admin token created at
  * first start when API_TOKENS is unset, and the key that encrypts secret fields at rest.
  *
- * The key is never made up silently where one is expected (issue 8): a key file that is empty or
+ * The key is never made up silently where one is expected: a key file that is empty or
  * short is refused (its secrets would be sealed with a guessable key), and a missing one is only
  * created when the store holds no sealed value (boot.ts asks the engine). docs/secrets.md.
  */

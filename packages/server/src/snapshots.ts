@@ -10,7 +10,7 @@ import { DUTIES, PeriodicDuty, type DutyContext } from '@fleet/duties';
 import { stampNow, systemContext, type Log, type Runtime } from '@fleet/engine';
 import { hosts, hosts_statistic, snapshotHistory } from '@fleet/resources';
 
-/** The host fields a snapshot keeps (DESIGN §5 hosts_statistic). */
+/** The host fields a snapshot keeps. */
 const SUMMARY_FIELDS = [
   'version',
   'ip',

@@ -91,7 +91,7 @@ async function serve(ctx: SimContext, route: Route, req: Request): Promise<SimRe
     validated = authorized;
   }
   const bound = bodies(route, req);
-  // pritunl-web answers 520 when the body is not JSON (notes §0).
+  // pritunl-web answers 520 when the body is not JSON.
   if (bound === 'content-type') return { status: 520, body: '' };
   if (bound === undefined) return BIND_ERROR;
   const call: Call = {

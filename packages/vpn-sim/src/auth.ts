@@ -2,7 +2,7 @@
  * Authentication as Pritunl does it: pritunl-web's `Authorize` (the `token` cookie, strict
  * mode), Flask's `check_session` (HMAC API tokens or the cookie session + `Csrf-Token`), and
  * the routes `POST/DELETE /auth/session` and `GET /state` (handlers/auth.py, auth/csrf.py,
- * auth/administrator.py, limiter.auth_check; notes §1).
+ * auth/administrator.py, limiter.auth_check; pritunl/handlers/auth.py).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { since, type Call, type SimContext } from './context';
@@ -14,7 +14,7 @@ const AUTH_SIG_STRING_MAX_LEN = 10_240;
 /** Nonces expire after `max(2 * auth_time_window, auth_expire_window)` = 86,400 s (setup/mongo.py). */
 const NONCE_TTL_MS = 86_400_000;
 
-/** WEB_STRICT: on unless an administrator has `auth_api` (notes §1a "Through pritunl-web"). */
+/** WEB_STRICT: on unless an administrator has `auth_api` (pritunl/handlers/auth.py). */
 export function webStrict(ctx: SimContext): boolean {
   return ![...ctx.state.admins.values()].some((a) => a.api !== undefined);
 }
@@ -71,7 +71,7 @@ function constEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The HMAC branch of `check_session`, check by check in the server's order (notes §1a). */
+/** The HMAC branch of `check_session`, check by check in the server's order (pritunl/handlers/auth.py). */
 function tokenAuth(ctx: SimContext, call: Call, rawToken: string): SimAdmin | undefined {
   const ts = header(call, 'Auth-Timestamp');
   const rawNonce = header(call, 'Auth-Nonce');

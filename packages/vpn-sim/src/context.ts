@@ -5,17 +5,17 @@ import { hasChange, type Change } from './version';
 
 /** Server settings, named after Pritunl's (settings/app.py) where there is one. */
 export interface SimSettings {
-  /** `session_timeout`: 43,200 s from login, not sliding (notes §1b.4). */
+  /** `session_timeout`: 43,200 s from login, not sliding (pritunl/handlers/auth.py, pritunl/auth/). */
   sessionTtlMs: number;
-  /** `session_limit`: sessions kept per administrator (notes §1b.4). */
+  /** `session_limit`: sessions kept per administrator (pritunl/handlers/auth.py, pritunl/auth/). */
   sessionLimit: number;
   /** Max-Age of pritunl-web's `token` cookie: 43,200 s (notes "Checked ... a second time"). */
   tokenTtlMs: number;
   /** `auth_limiter_count_max`: logins allowed per administrator per window (limiter.auth_check). */
   loginMax: number;
-  /** `auth_limiter_ttl`: the fixed window, 600 s (notes §1b, §7). */
+  /** `auth_limiter_ttl`: the fixed window, 600 s (pritunl/handlers/auth.py, pritunl/auth/, pritunl/handlers/). */
   loginWindowMs: number;
-  /** `auth_time_window` for HMAC timestamps: 43,200 s (notes §1a). */
+  /** `auth_time_window` for HMAC timestamps: 43,200 s (pritunl/handlers/auth.py). */
   authTimeWindowS: number;
   /** The 50-100 ms sleep of `auth_session_post`; 0 by default to keep tests fast. */
   loginDelayMs: number;

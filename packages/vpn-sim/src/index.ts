@@ -73,7 +73,7 @@ export interface VpnSim {
 
 const DEFAULT_ADMINS: AdminOption[] = [{ username: 'pritunl', password: 'pritunl-sim-password' }];
 
-/** Pritunl's defaults (settings/app.py, notes §1b and "Checked ... a second time"). */
+/** Pritunl's defaults (settings/app.py, pritunl/handlers/auth.py, pritunl/auth/). */
 function settingsFrom(o: Partial<SimSettings> = {}): SimSettings {
   return {
     sessionTtlMs: 43_200_000,

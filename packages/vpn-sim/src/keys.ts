@@ -134,7 +134,7 @@ export function profileKeyGet(ctx: SimContext, call: Call, prefix: 'data' | 'key
   };
 }
 
-/** `GET /ping` (open route) answers the text `OK` (notes §4). */
+/** `GET /ping` (open route) answers the text `OK` (pritunl/handlers/, pritunl/utils/). */
 export function ping(): SimResponse {
   return { status: 200, body: 'OK', contentType: 'text/html; charset=utf-8' };
 }

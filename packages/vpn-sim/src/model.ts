@@ -1,6 +1,6 @@
 /**
  * The simulator's data: administrators with their sessions, organizations, users and servers,
- * shaped as Pritunl stores them (notes §1-§5), plus a clock tests can move and seeded id and
+ * shaped as Pritunl stores them (pritunl/handlers/auth.py, pritunl/handlers/org.py, pritunl/handlers/user.py, pritunl/handlers/, pritunl/utils/, pritunl/handlers/server.py), plus a clock tests can move and seeded id and
  * secret generators so the same seed always yields the same ids.
  */
 import { createRng, type Rng } from '@fleet/fixtures';
@@ -16,9 +16,9 @@ export interface SimAdmin {
   /** The one code the simulator accepts when `otpAuth` is on. */
   otpCode: string | undefined;
   default: boolean;
-  /** Session ids, newest last, capped at `session_limit` (notes §1b.4). */
+  /** Session ids, newest last, capped at `session_limit` (pritunl/handlers/auth.py, pritunl/auth/). */
   sessions: string[];
-  /** `auth_api` with its token and secret: enables HMAC token auth (notes §1a). */
+  /** `auth_api` with its token and secret: enables HMAC token auth (pritunl/handlers/auth.py). */
   api: { token: string; secret: string } | undefined;
 }
 
@@ -29,7 +29,7 @@ export interface SimOrg {
   auth_api: boolean;
   auth_token: string | null;
   auth_secret: string | null;
-  /** The CA's notAfter, `str(datetime)` (notes §2: added Sept 2025). */
+  /** The CA's notAfter, `str(datetime)` (pritunl/handlers/org.py: added Sept 2025). */
   expiration: string;
 }
 
@@ -62,7 +62,7 @@ export interface SimUser {
   network_links: string[];
 }
 
-/** A VPN server (pritunl/server); organizations are attached to it (notes §5). */
+/** A VPN server (pritunl/server); organizations are attached to it (pritunl/handlers/server.py). */
 export interface SimServer {
   id: string;
   name: string;
@@ -93,7 +93,7 @@ export interface SimState {
   readonly csrf: Map<string, string>;
   /** `auth_limiter` documents per administrator (limiter.auth_check). */
   readonly limiter: Map<string, { count: number; startMs: number }>;
-  /** `(token, nonce)` pairs already used, with when (notes §1a step 8). */
+  /** `(token, nonce)` pairs already used, with when (pritunl/handlers/auth.py). */
   readonly nonces: Map<string, number>;
 }
 
@@ -103,7 +103,7 @@ export interface Gen {
   id(): string;
   /** `utils.generate_secret()`: 32 alphanumeric characters. */
   secret(): string;
-  /** `otp_secret`: 16 characters of base32 (`A-Z2-7`, notes §3.1). */
+  /** `otp_secret`: 16 characters of base32 (`A-Z2-7`, pritunl/user/user.py). */
   otpSecret(): string;
   /** Deterministic bytes (fake key material in profiles). */
   bytes(n: number): Buffer;

@@ -1,5 +1,5 @@
 /**
- * Organization routes (handlers/org.py; notes §2): the dict, the list sorted by name (with
+ * Organization routes (handlers/org.py; pritunl/handlers/org.py): the dict, the list sorted by name (with
  * `?page=`, 5 per page), POST answering 200 with the dict, PUT, and DELETE with its side
  * effects. A missing organization makes the handler dereference None: 500, not 404.
  */

@@ -1,5 +1,5 @@
 /**
- * Servers and their organizations (handlers/server.py; notes §5): attach and detach need the
+ * Servers and their organizations (handlers/server.py; pritunl/handlers/server.py): attach and detach need the
  * server offline (400 `server_not_offline`), attaching creates the organization's
  * `type: server` user, and operations start or stop it. An unknown server is a 500.
  */

@@ -1,5 +1,5 @@
 /**
- * What goes over the wire, in the two layers of a real server (notes §0): Flask's answers
+ * What goes over the wire, in the two layers of a real server (pritunl-web): Flask's answers
  * (`utils.jsonify`, the text/html `"<code>: <reason>"` pages of handlers/errors.py) and the
  * pritunl-web proxy's own (text `"<code> <msg>"`, gin's `404 page not found`, empty 400s
  * when a body does not bind to its Go struct). Also Pritunl's name filter and the Go struct
@@ -26,7 +26,7 @@ export function jsonify(data: unknown, status = 200): SimResponse {
   };
 }
 
-/** `{"error", "error_msg"}` application errors (notes §4), extra keys kept (402's `otp_auth`). */
+/** `{"error", "error_msg"}` application errors (pritunl/handlers/, pritunl/utils/), extra keys kept (402's `otp_auth`). */
 export function appError(
   status: number,
   body: { error: string; error_msg: string } & Record<string, unknown>,
@@ -56,7 +56,7 @@ export function abort(status: number): SimResponse {
   };
 }
 
-/** pritunl-web's `request.AbortWithStatus(c, code, msg)`: text `"401 Missing token"` (notes §4). */
+/** pritunl-web's `request.AbortWithStatus(c, code, msg)`: text `"401 Missing token"` (pritunl/handlers/, pritunl/utils/). */
 export function proxyAbort(status: number, message: string): SimResponse {
   return { status, body: `${status} ${message}`, contentType: 'text/plain; charset=utf-8' };
 }
@@ -68,7 +68,7 @@ export const GIN_NOT_FOUND: SimResponse = {
   contentType: 'text/plain',
 };
 
-/** gin's `c.Bind` failure: 400 with an empty body (notes §0). */
+/** gin's `c.Bind` failure: 400 with an empty body (pritunl-web). */
 export const BIND_ERROR: SimResponse = { status: 400, body: '' };
 
 /**

@@ -4,7 +4,7 @@
  * else the server refuses is a 502, an unreachable server 503, a silent one 504 (errors.ts).
  *
  * The server answers 500, not 404, for a missing organization or user on id routes, and its
- * user routes find a user by id alone, whatever the organization in the path (notes §2, §3,
+ * user routes find a user by id alone, whatever the organization in the path (pritunl/handlers/org.py, pritunl/handlers/user.py,
  * "Checked ... a second time"): the client confirms a 500 with a list or a search before
  * calling anything "absent", and looks users up with `?search=id:<id>`, which is scoped to the
  * organization, before it updates, deletes or downloads anything. Names are compared as the
@@ -225,7 +225,7 @@ export class VpnClient {
   }
 
   /**
-   * Changes a user. `PUT` resets every field it is not sent (notes §3.4), so the client reads
+   * Changes a user. `PUT` resets every field it is not sent (pritunl/handlers/user.py), so the client reads
    * the user (network links included), applies `changes` and sends the whole record.
    */
   async updateUser(orgId: string, userId: string, changes: VpnUserChanges): Promise<VpnUser> {

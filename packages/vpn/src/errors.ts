@@ -9,7 +9,7 @@ import { BadGateway, GatewayTimeout, HttpError, ServiceUnavailable } from '@flee
 import { cleanMessage, failureOf, MAX_MESSAGE, safeUrl } from '@fleet/upstream';
 
 /**
- * The server's message from an error body (notes §4): `{"error", "error_msg"}` JSON from
+ * The server's message from an error body (pritunl/handlers/, pritunl/utils/): `{"error", "error_msg"}` JSON from
  * Flask handlers, `"500: Internal Server Error"` text from Flask's aborts, `"401 Missing
  * token"` or `"404 page not found"` text from pritunl-web, or nothing (400 bind errors).
  */

@@ -1,6 +1,6 @@
 /**
  * Checks of the server's answers at the trust boundary: each record is read field by field
- * into the typed shape (notes §2, §3.1, §5); an answer without the fields the client relies on
+ * into the typed shape (pritunl/handlers/org.py, pritunl/user/user.py, pritunl/handlers/server.py); an answer without the fields the client relies on
  * is a 502, not a crash further in. Unknown fields of newer servers are ignored.
  */
 import type { VpnOrganization, VpnPortForward, VpnServer, VpnUser } from './types';

@@ -1,6 +1,6 @@
 /**
  * HTTP to one Pritunl server: one axios instance (keep-alive agents, no proxy, no redirects,
- * raw bodies, statuses handled here) and the session the web console uses (notes §1b):
+ * raw bodies, statuses handled here) and the session the web console uses (pritunl/handlers/auth.py, pritunl/auth/):
  * `POST /auth/session`, then `GET /state` for the CSRF token; the cookies (`session`, and
  * `token` since 1.32.4465) and the token are kept and sent on every call. The server caps
  * sessions (16 per administrator) and logins (30 per 600 s), so the client logs in only when

@@ -1,13 +1,13 @@
 /**
  * The client's public types: the VPN manager it talks to, its options, and the records of
- * the VPN server (Pritunl) as the API returns them (shared/research/vpn-server-api.md §2-§5).
+ * the VPN server (Pritunl) as the API returns them (pritunl/handlers/org.py, user.py, server.py; `dict()` of each record).
  */
 import type { AccountRecord, OrganizationRecord, PortForward } from '@fleet/resources';
 import type { Log, PrivateAddresses } from '@fleet/engine';
 
 /**
  * One VPN manager, as the `vpn_managers` resource stores it. The API is served by
- * pritunl-web at the address of the web console (notes §0: the proxy on 443 serves both the
+ * pritunl-web at the address of the web console (the proxy on 443 serves both the
  * console and the API), so the client uses `dashboard_address`; `server_address` is the VPN
  * endpoint hosts connect to and is not used for API calls.
  */
@@ -25,7 +25,7 @@ export interface VpnTimeouts {
   login: number;
   /** Reads, user writes, deletes. Default 15 s. */
   request: number;
-  /** `POST /organization` generates a 4096-bit RSA CA synchronously (notes §2). Default 60 s. */
+  /** `POST /organization` generates a 4096-bit RSA CA synchronously (pritunl/handlers/org.py). Default 60 s. */
   createOrganization: number;
   /** Profile downloads. Default 30 s. */
   download: number;
@@ -64,7 +64,7 @@ export interface VpnCallOutcome {
 }
 
 /**
- * `Organization.dict()` (notes §2): field for field the record the store keeps, declared once by
+ * `Organization.dict()` (pritunl/handlers/org.py): field for field the record the store keeps, declared once by
  * the port. `expiration` only on servers since Sept 2025.
  */
 export type VpnOrganization = OrganizationRecord;
@@ -73,7 +73,7 @@ export type VpnOrganization = OrganizationRecord;
 export type VpnPortForward = PortForward;
 
 /**
- * `User.dict()` (notes §3.1): the record the store keeps, and what only reads add: `network_links`
+ * `User.dict()` (pritunl/user/user.py): the record the store keeps, and what only reads add: `network_links`
  * (`GET /user/...`) and `last_active` (newer servers). `otp_secret` is a secret.
  */
 export interface VpnUser extends AccountRecord {

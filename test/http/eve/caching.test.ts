@@ -1,5 +1,5 @@
 /**
- * Caching headers as Eve sets them (issue 15, point 5; `eve/methods/get.py`): `Last-Modified` on
+ * Caching headers as Eve sets them (`eve/methods/get.py`): `Last-Modified` on
  * item GETs (the item's `_updated`, or a newer one of an item embedded in it) and on collection
  * GETs (the newest `_updated` of the page). Items answer `If-None-Match` / `If-Modified-Since` with
  * 304 when every validator given agrees (`If-Modified-Since` one second lenient, Eve's

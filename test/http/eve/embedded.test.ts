@@ -1,5 +1,5 @@
 /**
- * `embedded` of a reference that names no visible item (issue 15, point 4), as Eve's
+ * `embedded` of a reference that names no visible item, as Eve's
  * `embedded_document` answers it: a single reference becomes `null`, a list of references drops the
  * missing entries and keeps the others in the order the list names them. Collections and item GETs
  * alike. Embedded items are the target's items (dates RFC 1123, secrets masked) without `_links`,

@@ -1,5 +1,5 @@
 /**
- * `application/x-www-form-urlencoded` writes (issue 15, point 6), as Eve's `payload()` accepts
+ * `application/x-www-form-urlencoded` writes, as Eve's `payload()` accepts
  * them: every value arrives as text and is converted to its field's declared type where that is
  * unambiguous (integer, number, boolean "1"/"true"/"0"/"false", JSON for objects and lists), the
  * same conversion multipart text parts get; what cannot be converted stays text, so validation

@@ -1,6 +1,6 @@
 /**
- * Validation messages (issue 15, point 1): each field says what is wrong, in our words and in
- * Cerberus' wording where Eve has one (`cerberus/errors.py` BasicErrorHandler, research/eve.md
+ * Validation messages: each field says what is wrong, in our words and in
+ * Cerberus' wording where Eve has one (`cerberus/errors.py` BasicErrorHandler, as Eve 2.3.1 uses it
  * §4.8). A wrong type is never "required field"; no library text reaches a client. The same table
  * answers POST, PATCH, PUT and the declared body of a custom route.
  */

@@ -1,7 +1,7 @@
 /**
- * `_issues` nested like the document (issue 15, point 2), as Eve's are: `{"spec": {"volts": "..."}}`
+ * `_issues` nested like the document, as Eve's are: `{"spec": {"volts": "..."}}`
  * for a sub-field, list items keyed by their index as strings (`{"tags": {"1": "..."}}`,
- * research/eve.md §4.8). Whoever builds the issues (the validator, a `prepare` hook throwing a
+ * eve/methods/common.py). Whoever builds the issues (the validator, a `prepare` hook throwing a
  * dotted key, the reference check naming `addresses.file`), the error nests them, on POST, PATCH,
  * PUT and custom route bodies.
  */

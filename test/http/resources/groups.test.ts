@@ -127,7 +127,7 @@ describe('POST /api/groups', () => {
       422,
       { issues: ['info'] },
     );
-    // Nested like the document, as Eve's _issues are (issue 15).
+    // Nested like the document, as Eve's _issues are.
     expect(Object.keys(err._issues?.info as unknown as object)).toEqual(['regex']);
     expect(await t.store.count('groups', { name })).toBe(0);
   });

@@ -1,6 +1,6 @@
 /**
  * The work budget of one read (docs/limits.md): better-sqlite3 runs on the event loop, so a query
- * that visits a million rows freezes every other request for seconds (issue 8: `sort=args` on
+ * that visits a million rows freezes every other request for seconds (`sort=args` on
  * 300,000 actions, 3.2 s). Every find, and every count SQLite cannot answer from an index alone,
  * carries `fleet_budget()` as the *first* term of its WHERE: SQLite evaluates it once per row it
  * visits, before any other condition, so the count is rows visited, not rows matched. Past the

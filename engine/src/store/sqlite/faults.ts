@@ -1,7 +1,7 @@
 /**
  * Storage faults of the embedded store, translated at the adapter's edge: a full disk, a
  * read-only or damaged file, an I/O error or a write lock held too long by another process is a
- * 503 with `Retry-After` and a sentence saying what is wrong, not a bare 500 (issue 8). And a
+ * 503 with `Retry-After` and a sentence saying what is wrong, not a bare 500. And a
  * damaged file is refused when the store opens, in one line ({@link StartupCheck}).
  *
  * Codes are SQLite's result codes as better-sqlite3 names them, extended ones included

@@ -1,5 +1,5 @@
 /**
- * The embedded store adapter (DESIGN.md §2): one SQLite file through better-sqlite3, MongoDB
+ * The embedded store adapter: one SQLite file through better-sqlite3, MongoDB
  * semantics through mingo where a query cannot be pushed down to SQL.
  */
 export {

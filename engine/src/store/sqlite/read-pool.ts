@@ -2,7 +2,7 @@
  * Reads off the event loop. better-sqlite3 is synchronous: a find that visits 50,000 rows, or
  * decodes and matches 10,000 hosts in JavaScript, holds the loop for up to a few hundred
  * milliseconds, and every other request (`/api/health` included) waits behind it, four viewers'
- * worst queries one after another (issue 8). The store hands those reads, and only those (query.ts
+ * worst queries one after another. The store hands those reads, and only those (query.ts
  * `findIsHeavy`, `countIsHeavy`, on a collection of at least `minRows` rows), to a small pool of
  * worker threads, each with its own read-only connection to the file (WAL: readers beside the
  * writer, each statement seeing the last commit). Reads an index serves stay on the store's

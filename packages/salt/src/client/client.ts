@@ -33,7 +33,7 @@ import type {
   TargetType,
 } from './types';
 
-/** Runner functions that only read (notes §4-5, §8b, §9): safe to retry. */
+/** Runner functions that only read (salt/runners/jobs.py, salt/runners/manage.py, salt/wheel/key.py, salt/runners/fileserver.py, salt/modules/cp.py, salt/utils/minions.py): safe to retry. */
 const READ_RUNNERS = new Set([
   'manage.status',
   'manage.up',
@@ -228,7 +228,7 @@ class SaltApiClient implements SaltClient {
    */
   async runner(fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> {
     const [ret] = await this.run(runnerChunk(fun, kwarg));
-    // A runner that raises still answers 200, with its traceback as the return (notes §2).
+    // A runner that raises still answers 200, with its traceback as the return (salt/netapi/__init__.py, salt/client/__init__.py).
     if (typeof ret === 'string' && FAILED_RETURN.test(ret))
       throw new SaltFunctionFailed('runner', fun, firstLine(ret), ret);
     return ret;
@@ -236,7 +236,7 @@ class SaltApiClient implements SaltClient {
 
   async wheel(fun: string, kwarg: Record<string, unknown> = {}): Promise<unknown> {
     const [ret] = await this.run(wheelChunk(fun, kwarg));
-    // The answer is the whole ret event; an exception is `success: false` with its text (notes §2).
+    // The answer is the whole ret event; an exception is `success: false` with its text (salt/netapi/__init__.py, salt/client/__init__.py).
     const data = asObject(asObject(ret)?.['data']);
     if (data === undefined) throw new BadGateway(`salt wheel ${fun}: unexpected answer`);
     const text = typeof data['return'] === 'string' ? data['return'] : '';
@@ -257,7 +257,7 @@ class SaltApiClient implements SaltClient {
 
   async localAsync(tgt: string | string[], fun: string, o: LocalOptions = {}): Promise<AsyncJob> {
     const [ret] = await this.post([localChunk('local_async', tgt, fun, o)], 'exec');
-    // No match at all is `{}` with no job (notes §2).
+    // No match at all is `{}` with no job (salt/netapi/__init__.py, salt/client/__init__.py).
     const r = asObject(ret) ?? {};
     return {
       jid: typeof r['jid'] === 'string' ? r['jid'] : null,
@@ -282,7 +282,7 @@ class SaltApiClient implements SaltClient {
   }
 
   async keys(): Promise<KeyLists> {
-    // GET /keys is not wrapped in a list: {"return": <wheel data.return>} (notes §3).
+    // GET /keys is not wrapped in a list: {"return": <wheel data.return>} (salt/netapi/rest_cherrypy/app.py).
     return keyLists(asObject(await this.get('/keys'))?.['return']);
   }
 
@@ -334,7 +334,7 @@ class SaltApiClient implements SaltClient {
   }
 
   async nodegroups(): Promise<Record<string, string>> {
-    // No dedicated API: the master opts through runner config.get (notes §9).
+    // No dedicated API: the master opts through runner config.get (salt/utils/minions.py).
     return nodegroupExpressions(await this.runner('config.get', { key: 'nodegroups' }));
   }
 

@@ -32,7 +32,7 @@ function decodeEntities(text: string): string {
 
 /**
  * The master's message from an error body, by content type: CherryPy's HTML page has it
- * in the first `<p>` (notes §0); the hypermedia catch-all is JSON `{"status", "return"}`.
+ * in the first `<p>` (salt/netapi/rest_cherrypy/app.py); the hypermedia catch-all is JSON `{"status", "return"}`.
  */
 export function errorMessage(body: string, contentType: string | undefined, status: number): string {
   let text = '';
@@ -54,7 +54,7 @@ export function errorMessage(body: string, contentType: string | undefined, stat
 
 /** Maps a non-2xx answer (other than a handled 401) to a typed error. */
 export function statusError(status: number, message: string, what: string): HttpError {
-  // 503 is salt-api saying the master daemon is not running; 504 a runner wait exceeded (notes §0 table).
+  // 503 is salt-api saying the master daemon is not running; 504 a runner wait exceeded (salt/netapi/rest_cherrypy/app.py).
   if (status === 503) return mark(new ServiceUnavailable(`salt master unavailable (${what}): ${message}`));
   if (status === 504) return mark(new GatewayTimeout(`salt master timed out (${what}): ${message}`));
   const err = new BadGateway(`salt-api answered ${status} (${what}): ${message}`);

@@ -1,5 +1,5 @@
 /**
- * GET /events as an async iterable (salt-api notes §3 "GET /events"): the token goes in
+ * GET /events as an async iterable (salt/netapi/rest_cherrypy/app.py): the token goes in
  * the X-Auth-Token header (works in every version; 3009 rejects the query form), the
  * wire format is `retry: N` once, then `tag: <tag>` + `data: {"data": ..., "tag": ...}`
  * blocks separated by a blank line, with no keep-alives. The stream ends when the server

@@ -48,7 +48,7 @@ export function returnList(body: unknown, what: string): unknown[] {
 const NO_RETURN = /^Minion did not return/;
 
 /**
- * One minion's value of a `local` call (notes §2): under full_return a real answer is a
+ * One minion's value of a `local` call (salt/netapi/__init__.py, salt/client/__init__.py): under full_return a real answer is a
  * `{ret, retcode, jid}` dict and silence a bare `false`; listed ids without a key get the
  * "Minion did not return" text. Without full_return a `false` cannot be told apart.
  */
@@ -76,7 +76,7 @@ export function minionOutcome(value: unknown, fullReturn: boolean): MinionOutcom
   };
 }
 
-/** A `jobs.list_jobs` entry (notes §4). */
+/** A `jobs.list_jobs` entry (salt/runners/jobs.py). */
 export function jobSummary(jid: string, v: unknown): JobSummary {
   const o = asObject(v) ?? {};
   const target = o['Target'];
@@ -102,7 +102,7 @@ function minionResult(v: unknown): JobMinionResult {
   };
 }
 
-/** GET /jobs/<jid> -> `{info: [list_job], return: [...]}` (notes §3). */
+/** GET /jobs/<jid> -> `{info: [list_job], return: [...]}` (salt/netapi/rest_cherrypy/app.py). */
 export function jobDetail(jid: string, body: unknown): JobDetail {
   const infoList = asObject(body)?.['info'];
   const info = asObject(Array.isArray(infoList) ? infoList[0] : undefined) ?? {};
@@ -120,7 +120,7 @@ export function jobDetail(jid: string, body: unknown): JobDetail {
   };
 }
 
-/** wheel key.list_all / GET /keys (notes §5). */
+/** wheel key.list_all / GET /keys (salt/runners/manage.py, salt/wheel/key.py). */
 export function keyLists(v: unknown): KeyLists {
   const o = asObject(v) ?? {};
   return {
@@ -152,7 +152,7 @@ export function keyFingerprints(v: unknown): KeyFingerprints {
 }
 
 /**
- * Master `nodegroups` -> compound strings (notes §9): a string stays; a token list (any
+ * Master `nodegroups` -> compound strings (salt/utils/minions.py): a string stays; a token list (any
  * element with `@` or an operator) is joined with spaces; a plain id list becomes `L@a,b`.
  * The 2017.7+ list-of-single-key-dicts form is flattened first.
  */
@@ -173,7 +173,7 @@ export function nodegroupExpressions(v: unknown): Record<string, string> {
 }
 
 /**
- * The user payload of a custom event (notes §10): a minion's `event.send` nests it under
+ * The user payload of a custom event (salt/minion.py, salt/utils/event.py): a minion's `event.send` nests it under
  * `data.data` (with `cmd: "_minion_event"`); a runner's `event.send` puts it in `data`.
  */
 export function eventPayload(event: SaltEvent): Record<string, unknown> {

@@ -2,7 +2,7 @@
  * HTTP to salt-api: one axios instance (no proxy, no redirects, raw text bodies, status
  * handled here), a session (token reused until its `expire`, ONE transparent re-login
  * on a refused session then one retry, one login in flight shared by concurrent callers —
- * notes §1 "Correct client behaviour"), per-kind timeouts, and bounded back-off for reads only.
+ * salt/netapi/rest_cherrypy/app.py, salt/auth/__init__.py), per-kind timeouts, and bounded back-off for reads only.
  *
  * A refused session is a 401, or — Salt 2018.3.0 to 2018.3.2 only — the JSON catch-all 500 a
  * `local` call gets when the master refuses its token: `LocalClient.run_job` wraps whatever

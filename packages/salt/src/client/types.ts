@@ -1,6 +1,6 @@
 /**
  * Public types of the salt-api client. Shapes follow the rest_cherrypy contract
- * (../shared/research/salt-api.md); names are camelCase where the client reshapes.
+ * (salt-api 2018.3: salt/netapi/rest_cherrypy/app.py); names are camelCase where the client reshapes.
  */
 
 /** Per-kind request timeouts in milliseconds. */
@@ -8,7 +8,7 @@ export interface SaltTimeouts {
   /** POST /login. Default 10 s. */
   login: number;
   /** Executions (local, local_async, local_batch, wheel/runner writes). Default 120 s: a sync
-   * `local` call waits timeout + gather_job_timeout for silent minions (notes §2). */
+   * `local` call waits timeout + gather_job_timeout for silent minions (salt/netapi/__init__.py, salt/client/__init__.py). */
   exec: number;
   /** Reads (GET /jobs, /keys, /minions, read-only runner/wheel functions). Default 15 s. */
   read: number;
@@ -56,7 +56,7 @@ export interface SaltCallOutcome {
   readonly ms: number;
 }
 
-/** One lowstate chunk as POST / takes it (salt-api notes §2). */
+/** One lowstate chunk as POST / takes it (salt/netapi/__init__.py, salt/client/__init__.py). */
 export interface LowstateChunk {
   client: string;
   fun: string;
@@ -68,7 +68,7 @@ export interface LowstateChunk {
   [extra: string]: unknown;
 }
 
-/** Targeting types (salt-api notes §2 `tgt_type`). */
+/** Targeting types (salt/netapi/__init__.py, salt/client/__init__.py `tgt_type`). */
 export type TargetType =
   | 'glob'
   | 'pcre'
@@ -96,7 +96,7 @@ export interface LocalOptions {
 /**
  * What one targeted minion gave back. `no_response`: it did not answer (a bare `false`
  * under full_return, or the "Minion did not return" text). `ambiguous_false`: with
- * `fullReturn: false`, a `false` that may be a real return or silence (notes §2, PR #36318).
+ * `fullReturn: false`, a `false` that may be a real return or silence (salt/netapi/__init__.py, salt/client/__init__.py, PR #36318).
  */
 export type MinionOutcome =
   | { status: 'returned'; ret: unknown; retcode: number | null; jid: string | null; out?: string }
@@ -140,7 +140,7 @@ export interface JobMinionResult {
 export interface JobDetail extends JobSummary {
   minions: string[];
   result: Record<string, JobMinionResult>;
-  /** Targeted minions without a return so far (poll until empty, notes §3). */
+  /** Targeted minions without a return so far (poll until empty, salt/netapi/rest_cherrypy/app.py). */
   pending: string[];
   /** Set when the job is unknown or expired ("Cannot contact returner or no job with this jid"). */
   error?: string;

@@ -1,5 +1,5 @@
 /**
- * What each master event does to the store (salt-api notes §10):
+ * What each master event does to the store (salt/minion.py, salt/utils/event.py):
  * - `salt/job/<jid>/ret/<mid>` -> `recordReturns` (action, failed patch, patch alert, last_action);
  *   returns of bookkeeping jobs (the sync's grains, manage.status pings, a `local_batch` call's
  *   ping) are skipped, known from their `salt/job/<jid>/new` event or the `metadata` the return

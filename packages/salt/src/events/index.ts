@@ -1,6 +1,6 @@
 /**
  * The live event consumer: reads salt-api `GET /events` (token in the
- * X-Auth-Token header, salt-api notes §3) and turns job returns, key events, minion starts and
+ * X-Auth-Token header, salt/netapi/rest_cherrypy/app.py) and turns job returns, key events, minion starts and
  * `vnc/connect` events into store writes as they arrive (handlers.ts). When the stream ends —
  * a dropped connection, a master restart, an expired session (the server closes the stream at
  * the next event from 3005 on, issue #53742) — it reopens with bounded exponential back-off;

@@ -44,7 +44,7 @@ export interface TrackerOptions {
   readonly deadlineMs: number;
 }
 
-/** The text shown and recorded for a minion that did not answer (Salt's own wording, notes §2). */
+/** The text shown and recorded for a minion that did not answer (Salt's own wording, salt/netapi/__init__.py, salt/client/__init__.py). */
 export const NO_RESPONSE = 'Minion did not return. [No response]';
 
 /**

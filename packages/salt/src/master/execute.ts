@@ -1,5 +1,5 @@
 /**
- * Execution proxying (spec "Execution proxying", DESIGN §5): the validated body becomes one
+ * Execution proxying (spec "Execution proxying"): the validated body becomes one
  * lowstate chunk (`exec_client` renamed `client`; `tgt` the host id, or the group's host names
  * with `tgt_type: list`), sent to salt-api; the answer becomes `{task_id, status, return}`.
  *
@@ -192,7 +192,7 @@ async function runBatch(deps: ExecuteDeps, call: Call): Promise<ExecutionRespons
   const made = localJid(call.ctx.now, deps.masterTz);
   const answered = new Map(batchLines(elements).map((l) => [l.host, l] as const));
   const saltUser = deps.client.user;
-  // Batch drops the minions that fail its initial ping (notes §2), and a minion that timed out in
+  // Batch drops the minions that fail its initial ping (salt/netapi/__init__.py, salt/client/__init__.py), and a minion that timed out in
   // its batch has no return: both are shown as silent, and are no success.
   const lines = hostsOf(call.request, [...answered.keys()]).map((host): HostResult => {
     const line = answered.get(host);

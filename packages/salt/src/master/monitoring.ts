@@ -1,5 +1,5 @@
 /**
- * Host monitoring (POST /hosts/{id}/all_status): `status.all_status` (salt-api notes §8) run on
+ * Host monitoring (POST /hosts/{id}/all_status): `status.all_status` (salt/modules/status.py) run on
  * the host every `intervalMs` while monitoring is on, the latest sample kept in the host's
  * `all_status` field (with a new `_updated` / `_etag`). A sample from a silent minion keeps the
  * previous one. Which hosts are monitored lives in the store (`monitored_hosts`): any instance
@@ -22,7 +22,7 @@ import { hosts, monitored_hosts } from '@fleet/resources';
 import type { SaltClient } from '../client';
 import { SYNC_METADATA } from '../sync/noise';
 
-/** The job metadata of the samples (salt-api notes §2 `metadata`: stored and echoed in returns). */
+/** The job metadata of the samples (salt/netapi/__init__.py, salt/client/__init__.py `metadata`: stored and echoed in returns). */
 export const MONITORING_METADATA: Readonly<Record<string, string>> = Object.freeze({
   ...SYNC_METADATA,
   task: 'all_status',

@@ -1,5 +1,5 @@
 /**
- * The outward-address probe (POST /api/graph `request_ips`, DESIGN §5 "graph"): every host
+ * The outward-address probe (POST /api/graph `request_ips`): every host
  * fetches the resolver URL itself, so the resolver sees the address the host's traffic leaves
  * from (its own for a direct host, the NAT's for one behind a NAT).
  *

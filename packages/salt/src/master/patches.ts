@@ -1,7 +1,7 @@
 /**
- * Patch download (DESIGN §5 "updates"): the master's `patches/` directory on its file server is
+ * Patch download: the master's `patches/` directory on its file server is
  * listed with the runner `fileserver.file_list` and each file is read with `cp.get_file_str`
- * on a connected minion (salt-api notes §8b: salt-api has no call that reads a file on the
+ * on a connected minion (salt/runners/fileserver.py, salt/modules/cp.py: salt-api has no call that reads a file on the
  * master itself). Each patch is upserted by `name` (its path below `patches/`): `text` takes the
  * content, a local `description` is kept. Patches no longer on the master are kept.
  */

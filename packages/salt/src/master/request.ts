@@ -1,6 +1,6 @@
 /**
  * A checked execution body (the engine validated it with the route's schema, `executionRequest`
- * of the master port) -> the parts of a salt-api lowstate chunk (salt-api notes §2). Pure: no I/O.
+ * of the master port) -> the parts of a salt-api lowstate chunk (salt/netapi/__init__.py, salt/client/__init__.py). Pure: no I/O.
  *
  * - When EXEC_ALLOWED_FUNS is set, a function it does not allow is refused with 403: the body is
  *   well formed, the server's policy says no.
@@ -72,7 +72,7 @@ export function parseExecution(
   return { client, fun, arg: body.arg ?? [], kwarg: body.kwarg ?? {}, extra };
 }
 
-/** Salt's `fun_args`: the positional values, then the kwargs as a trailing object (notes §10). */
+/** Salt's `fun_args`: the positional values, then the kwargs as a trailing object (salt/minion.py, salt/utils/event.py). */
 export function funArgs(parsed: ParsedExecution): unknown[] {
   return Object.keys(parsed.kwarg).length > 0 ? [...parsed.arg, { ...parsed.kwarg }] : [...parsed.arg];
 }

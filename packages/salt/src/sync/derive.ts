@@ -1,6 +1,6 @@
 /**
  * Pure derivation of a host's sync-owned fields from what the master reports, and the
- * comparison that decides whether a host must be written at all (DESIGN §5 hosts).
+ * comparison that decides whether a host must be written at all.
  * Nothing here talks to the master or the store.
  */
 import { isPlainObject, type Doc } from '@fleet/engine';
@@ -93,7 +93,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 
 /**
  * Fields that come from the grains. `ip` is left alone once the graph's outward-address probe
- * has set `nat` (DESIGN §5 graph): true -> `ip` is the NAT address, not derivable from grains;
+ * has set `nat`: true -> `ip` is the NAT address, not derivable from grains;
  * false -> kept while it still is one of the host's own addresses.
  */
 function grainFields(grains: Obj, stored: Doc | undefined, o: DeriveContext): Obj {

@@ -1,7 +1,7 @@
 /**
  * Jobs that are bookkeeping, not actions: the service's own grains collection (published with
  * `metadata: SYNC_METADATA`, which the master stores with the job and echoes in every return,
- * salt-api notes §2 `metadata`), the liveness pings `manage.status` / `manage.up` / `manage.down`
+ * salt/netapi/__init__.py, salt/client/__init__.py `metadata`), the liveness pings `manage.status` / `manage.up` / `manage.down`
  * publish (`test.ping` to the glob `*`, no arguments), Salt's own `saltutil.find_job`, and the
  * ping a `local_batch` call publishes before its batches (`isBatchPing`). Recording those would
  * add one action per host on every sync, or per batch run.

@@ -1,5 +1,5 @@
 /**
- * One fleet sync run (DESIGN §5, issue 4 item 3): makes the stored hosts, nodegroups, actions,
+ * One fleet sync run: makes the stored hosts, nodegroups, actions,
  * failed patches and alerts follow the master. One run reads the master first (keys with
  * fingerprints, manage.status, nodegroups), then replaces the nodegroups (hosts refer to them),
  * walks the hosts in bounded batches writing only what changed, marks hosts the master forgot, and records

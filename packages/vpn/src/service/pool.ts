@@ -1,7 +1,7 @@
 /**
  * One client per VPN manager, made on first use from the manager item (its password revealed
  * through the local API, as only the system principal may), kept and reused (the server caps
- * sessions and logins per administrator, notes §1b), made again when the manager changed (its
+ * sessions and logins per administrator, pritunl/handlers/auth.py, pritunl/auth/), made again when the manager changed (its
  * `_etag`: any field, the sealed password included), and closed (logged out) on shutdown.
  */
 import { NotFound, systemContext, type Log, type Runtime } from '@fleet/engine';
