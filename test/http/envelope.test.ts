@@ -22,6 +22,13 @@ afterAll(async () => {
   await s.close();
 });
 
+/**
+ * `{"identification_number":"<tag>"}` as a link carries it: quotes and braces percent-encoded,
+ * `:` kept (RFC 3986 allows it in a query).
+ */
+const whereInLink = (tag: string): string =>
+  `%7B%22identification_number%22:%22${encodeURIComponent(tag)}%22%7D`;
+
 /** GET /api/hosts restricted to one fixture tag, with extra raw query parameters. */
 function hostsPage(tag: string, extra: Record<string, string | number> = {}) {
   return s.request
@@ -33,7 +40,7 @@ function hostsPage(tag: string, extra: Record<string, string | number> = {}) {
 describe('pagination links', () => {
   test('first page: self, next and last repeat the query; no prev', async () => {
     const { tag, docs } = await insertHosts(s.store, 5);
-    const where = JSON.stringify({ identification_number: tag });
+    const linked = whereInLink(tag);
     const body = expectEnvelope(await hostsPage(tag, { max_results: 2 }), {
       page: 1,
       maxResults: 2,
@@ -42,78 +49,80 @@ describe('pagination links', () => {
     expect(body._items.map((i) => i._id)).toEqual([docs[0]?._id, docs[1]?._id]);
     expect(body._links).toEqual({
       parent: { title: 'home', href: '/' },
-      self: { title: 'hosts', href: `hosts?max_results=2&where=${where}` },
-      next: { title: 'next page', href: `hosts?max_results=2&where=${where}&page=2` },
-      last: { title: 'last page', href: `hosts?max_results=2&where=${where}&page=3` },
+      self: { title: 'hosts', href: `hosts?max_results=2&where=${linked}` },
+      next: { title: 'next page', href: `hosts?max_results=2&where=${linked}&page=2` },
+      last: { title: 'last page', href: `hosts?max_results=2&where=${linked}&page=3` },
     });
   });
 
   test('middle page: prev points at page 1 without a page parameter', async () => {
     const { tag, docs } = await insertHosts(s.store, 5);
-    const where = JSON.stringify({ identification_number: tag });
+    const linked = whereInLink(tag);
     const body = expectEnvelope(await hostsPage(tag, { max_results: 2, page: 2 }), {
       page: 2,
       maxResults: 2,
       total: 5,
     });
     expect(body._items.map((i) => i._id)).toEqual([docs[2]?._id, docs[3]?._id]);
-    expect(body._links.self.href).toBe(`hosts?max_results=2&where=${where}&page=2`);
-    expect(body._links.prev).toEqual({ title: 'previous page', href: `hosts?max_results=2&where=${where}` });
-    expect(body._links.next?.href).toBe(`hosts?max_results=2&where=${where}&page=3`);
-    expect(body._links.last?.href).toBe(`hosts?max_results=2&where=${where}&page=3`);
+    expect(body._links.self.href).toBe(`hosts?max_results=2&where=${linked}&page=2`);
+    expect(body._links.prev).toEqual({ title: 'previous page', href: `hosts?max_results=2&where=${linked}` });
+    expect(body._links.next?.href).toBe(`hosts?max_results=2&where=${linked}&page=3`);
+    expect(body._links.last?.href).toBe(`hosts?max_results=2&where=${linked}&page=3`);
   });
 
   test('last page: the remaining items, prev, no next and no last', async () => {
     const { tag, docs } = await insertHosts(s.store, 5);
-    const where = JSON.stringify({ identification_number: tag });
+    const linked = whereInLink(tag);
     const body = expectEnvelope(await hostsPage(tag, { max_results: 2, page: 3 }), {
       page: 3,
       maxResults: 2,
       total: 5,
     });
     expect(body._items.map((i) => i._id)).toEqual([docs[4]?._id]);
-    expect(body._links.prev?.href).toBe(`hosts?max_results=2&where=${where}&page=2`);
+    expect(body._links.prev?.href).toBe(`hosts?max_results=2&where=${linked}&page=2`);
   });
 
   test('a page past the end is 200 with no items, the real total and a prev link', async () => {
     const { tag } = await insertHosts(s.store, 3);
-    const where = JSON.stringify({ identification_number: tag });
+    const linked = whereInLink(tag);
     const body = expectEnvelope(await hostsPage(tag, { max_results: 2, page: 7 }), {
       page: 7,
       maxResults: 2,
       total: 3,
     });
     expect(body._items).toEqual([]);
-    expect(body._links.self.href).toBe(`hosts?max_results=2&where=${where}&page=7`);
-    expect(body._links.prev?.href).toBe(`hosts?max_results=2&where=${where}&page=6`);
+    expect(body._links.self.href).toBe(`hosts?max_results=2&where=${linked}&page=7`);
+    expect(body._links.prev?.href).toBe(`hosts?max_results=2&where=${linked}&page=6`);
   });
 
-  test('an empty result has only parent and self, self without the query, and X-Total-Count 0', async () => {
-    const res = await hostsPage(uniqueName('nobody'));
+  test('an empty result has only parent and self, self repeating the query, and X-Total-Count 0', async () => {
+    const nobody = uniqueName('nobody');
+    const res = await hostsPage(nobody);
     const body = expectEnvelope(res, { page: 1, maxResults: 25, total: 0 });
     expect(body._links).toEqual({
       parent: { title: 'home', href: '/' },
-      self: { title: 'hosts', href: 'hosts' },
+      self: { title: 'hosts', href: `hosts?where=${whereInLink(nobody)}` },
     });
   });
 
   test('without max_results the page holds 25 items and links leave max_results out', async () => {
     const { tag } = await insertHosts(s.store, 27);
-    const where = JSON.stringify({ identification_number: tag });
+    const linked = whereInLink(tag);
     const body = expectEnvelope(await hostsPage(tag), { page: 1, maxResults: 25, total: 27 });
-    expect(body._links.next?.href).toBe(`hosts?where=${where}&page=2`);
-    expect(body._links.last?.href).toBe(`hosts?where=${where}&page=2`);
+    expect(body._links.next?.href).toBe(`hosts?where=${linked}&page=2`);
+    expect(body._links.last?.href).toBe(`hosts?where=${linked}&page=2`);
     const second = expectEnvelope(await hostsPage(tag, { page: 2, max_results: 25 }), {
       page: 2,
       maxResults: 25,
       total: 27,
     });
-    expect(second._links.prev?.href).toBe(`hosts?where=${where}`);
+    expect(second._links.prev?.href).toBe(`hosts?where=${linked}`);
   });
 
   test("links repeat the query in Eve's order: max_results, where, sort, page, then other parameters", async () => {
     const { tag } = await insertHosts(s.store, 3);
     const where = JSON.stringify({ identification_number: tag });
+    const linked = whereInLink(tag);
     const res = await s.request
       .get('/api/hosts')
       .query({
@@ -129,11 +138,11 @@ describe('pagination links', () => {
     const body = expectEnvelope(res, { page: 2, maxResults: 1, total: 3 });
     // projection and embedded are not carried into the pagination links (eve.md §1.2).
     expect(body._links.self.href).toBe(
-      `hosts?max_results=1&where=${where}&sort=-_id&page=2&show_soft_deleted=1`,
+      `hosts?max_results=1&where=${linked}&sort=-_id&page=2&show_soft_deleted=1`,
     );
-    expect(body._links.prev?.href).toBe(`hosts?max_results=1&where=${where}&sort=-_id&show_soft_deleted=1`);
+    expect(body._links.prev?.href).toBe(`hosts?max_results=1&where=${linked}&sort=-_id&show_soft_deleted=1`);
     expect(body._links.next?.href).toBe(
-      `hosts?max_results=1&where=${where}&sort=-_id&page=3&show_soft_deleted=1`,
+      `hosts?max_results=1&where=${linked}&sort=-_id&page=3&show_soft_deleted=1`,
     );
   });
 
