@@ -55,12 +55,16 @@ describe('with CORS_ORIGINS and the defaults', () => {
         'X-Request-Id',
         'Retry-After',
         'Content-Disposition',
+        'WWW-Authenticate',
       ]),
     );
     expect(list.headers['access-control-max-age']).toBeUndefined();
     const refused = await t.request.get('/api/hosts').set('Origin', 'https://admin.fleet.test');
     expect(refused.status).toBe(401);
     expect(refused.headers['access-control-allow-origin']).toBe('https://admin.fleet.test');
+    // A script on the frontend's origin reads why it was refused (an expired token, say).
+    expect(refused.headers['www-authenticate']).toMatch(/^Bearer /);
+    expect(refused.headers['access-control-expose-headers']).toContain('WWW-Authenticate');
   });
 
   it('gives an origin not listed nothing', async () => {

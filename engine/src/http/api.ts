@@ -178,7 +178,10 @@ export function apiRouter(engine: Engine, options: ApiOptions): Router {
 
   router.get('/', (req, res) => {
     requireRole(options.authenticator.authenticate(req.get('authorization')), 'viewer', 'GET /');
-    const child = [...engine.registry.resources.values()].map((r) => ({ title: r.name, href: r.name }));
+    // Only what a client may call: internal resources (no HTTP methods) and those without a list stay out.
+    const child = [...engine.registry.resources.values()]
+      .filter((r) => r.def.methods.list !== undefined)
+      .map((r) => ({ title: r.name, href: r.name }));
     res.json({ _links: { child } });
   });
 

@@ -59,7 +59,9 @@ export function createHandlers(api: ApiContext, res: CompiledResource): RequestH
     try {
       const docs = await collection.createMany(bodies, ctx);
       const first = docs[0];
-      if (first) resp.setHeader('Location', `/api/${res.name}/${first._id}`);
+      if (first) resp.setHeader('Location', `/api/${res.name}/${encodeURIComponent(first._id)}`);
+      // One created item: its version, as a PATCH answers it (a bulk answer has one per item).
+      if (first && docs.length === 1) resp.setHeader('ETag', `"${first._etag}"`);
       const rendered = docs.map((d) => renderText(res, d, { mode: 'write', registry: api.registry }));
       sendJson(
         req,

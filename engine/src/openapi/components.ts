@@ -179,7 +179,7 @@ const hdr = (description: string, schema: Schema = { type: 'string' }): Schema =
 
 /** Response headers. */
 export const SHARED_HEADERS: Readonly<Record<string, Schema>> = {
-  ETag: hdr('The item\'s version, quoted ("<_etag>")'),
+  ETag: hdr('The item\'s version, quoted ("<_etag>"); a bulk create answers none'),
   LastModified: hdr('The newest _updated of the answer (RFC 1123)', HTTP_DATE),
   Location: hdr('Path of the created item (/api/<resource>/<id>), or of the started job'),
   TotalCount: hdr('Items matching the query, as _meta.total', { type: 'integer', minimum: 0 }),

@@ -151,7 +151,7 @@ function createOp(res: CompiledResource): Described {
   };
   const created = {
     description: 'Created (a bulk insert of several documents: _items, in order)',
-    headers: { Location: header('Location') },
+    headers: { Location: header('Location'), ETag: header('ETag') },
     content: json({ anyOf: [item, bulk] }),
   };
   return {

@@ -1,6 +1,7 @@
 /**
  * The paths that are no resource's: the home document and the media endpoint (http/api.ts), the
- * OpenAPI document itself, and the health check the server mounts (packages/server app.ts).
+ * OpenAPI document itself, and what the server mounts (packages/server app.ts): the health check
+ * and the root's redirect to the home document.
  */
 import { componentRef, json, ref, type Schema } from './schema';
 import { operation, pathParameter } from './operation';
@@ -105,6 +106,23 @@ const mediaQuery = (name: string, description: string): Schema => ({
 /** The system paths and the schemas they name. */
 export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<string, Schema> } {
   const paths: Record<string, Schema> = {
+    '/': {
+      get: operation({
+        operationId: 'getRoot',
+        tag: 'api',
+        summary: 'The server root: a redirect to the home document',
+        description:
+          "Pages' `_links.parent` is `/`, the home: the root sends a client there (/api/, against which the home document's relative hrefs resolve).",
+        role: null,
+        responses: {
+          302: {
+            description: 'Found: the home document is at /api/',
+            headers: { Location: { description: '/api/', schema: { const: '/api/' } } },
+          },
+        },
+        errors: [],
+      }),
+    },
     '/api/health': {
       get: operation({
         operationId: 'getHealth',
@@ -149,7 +167,7 @@ export function systemPaths(): { paths: Record<string, Schema>; schemas: Record<
       get: operation({
         operationId: 'getHome',
         tag: 'api',
-        summary: 'The resources, as links',
+        summary: 'The resources a client may list, as links (hrefs relative to /api/)',
         role: 'viewer',
         responses: { 200: { description: 'One link per resource', content: json(ref('Home')) } },
         errors: [401, 500],

@@ -72,7 +72,7 @@ function requestLog(log: Logger): RequestHandler {
 
 /** Response headers a cross-origin caller may read (the Fetch standard's safelist is only the basic ones). */
 const EXPOSED_HEADERS =
-  'ETag, Last-Modified, Location, X-Total-Count, X-Deleted-Count, X-Request-Id, Retry-After, Content-Disposition';
+  'ETag, Last-Modified, Location, X-Total-Count, X-Deleted-Count, X-Request-Id, Retry-After, Content-Disposition, WWW-Authenticate';
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** What CORS_ORIGINS, CORS_ALLOWED_HEADERS and CORS_MAX_AGE_S configure. */
@@ -152,6 +152,11 @@ export function createApp(options: AppOptions): Express {
         .setHeader('Cache-Control', 'no-store')
         .json(report);
     });
+  // `_links.parent` of every page is `/`: the root sends a client to the home document, at the
+  // path its relative hrefs resolve against.
+  app.get('/', (_req, res) => {
+    res.status(302).location('/api/').end();
+  });
   app.use('/api/docs', docsPage());
   const admit = rateLimits({
     writesPerMin: options.config.RATE_LIMIT_WRITES_PER_MIN,
