@@ -1,5 +1,6 @@
 /**
- * Signed media links: `/api/media/<id>?expires=<unix seconds>&signature=<HMAC>`, a URL a browser
+ * Signed media links: `/api/media/<id>?expires=<unix seconds>&signature=<HMAC>` (absolute under the
+ * server's public URL when it has one), a URL a browser
  * can open (`<img src>`, a download link) with no `Authorization` header. The shape is the one of
  * S3 presigned and GCS signed URLs: the signature covers the media id and the expiry, so a link
  * opens exactly one file until its expiry and cannot be stretched or pointed at another file.
@@ -27,13 +28,18 @@ export interface MediaLinkOptions {
   readonly key: Buffer;
   /** How long a link stays valid, in seconds. */
   readonly ttlSeconds: number;
+  /**
+   * Where clients reach the API (`https://fleet.example.com`, no trailing slash): links are made
+   * absolute under it, so a page on another origin opens them as given. Unset: `/api/media/...`.
+   */
+  readonly publicUrl?: string;
 }
 
 /** Why a link was refused, or `ok`. */
 export type LinkVerdict = 'ok' | 'expired' | 'invalid';
 
 export interface MediaLinks {
-  /** The signed path of a media id, valid from `now` (ms) for the configured time. */
+  /** The signed link of a media id (absolute under `publicUrl`), valid from `now` (ms) for the configured time. */
   href(id: string, now?: number): string;
   /** The signed path of a media id expiring at `expires` (unix seconds). */
   sign(id: string, expires: number): string;
@@ -59,7 +65,7 @@ export function mediaLinks(options: MediaLinkOptions): MediaLinks {
   const mac = (id: string, expires: number): Buffer =>
     createHmac('sha256', options.key).update(`media\n${id}\n${expires}`).digest();
   const sign = (id: string, expires: number): string =>
-    `/api/media/${encodeURIComponent(id)}?${EXPIRES_PARAM}=${expires}&${SIGNATURE_PARAM}=${mac(id, expires).toString('base64url')}`;
+    `${options.publicUrl ?? ''}/api/media/${encodeURIComponent(id)}?${EXPIRES_PARAM}=${expires}&${SIGNATURE_PARAM}=${mac(id, expires).toString('base64url')}`;
   return {
     sign,
     href(id, now = Date.now()) {

@@ -93,8 +93,11 @@ const kindSchema = {
       : {
           type: 'string',
           description:
-            'Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token',
-          examples: ['/api/media/6566d7e2a1b2c3d4e5f60718'],
+            "Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token; absolute (https://...) when the server knows its public URL (PUBLIC_URL). Resolve a path against the server's origin, not against /api",
+          examples: [
+            '/api/media/6566d7e2a1b2c3d4e5f60718?expires=1795000000&signature=…',
+            'https://fleet.example.com/api/media/6566d7e2a1b2c3d4e5f60718?expires=1795000000&signature=…',
+          ],
         },
   array: (f, ctx) => {
     if (f.kind !== 'array') return {};

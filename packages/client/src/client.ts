@@ -83,8 +83,16 @@ export function ifMatch(item: { readonly _etag: string }): { 'If-Match': string 
   return { 'If-Match': item._etag };
 }
 
-/** The URL of a link of the API (`_links.next.href` is relative to /api; `/` is the home). */
-export function linkUrl(baseUrl: string, link: { readonly href: string }): string {
-  const href = link.href === '/' ? '' : link.href.replace(/^\/+/, '');
-  return `${baseUrl.replace(/\/+$/, '')}/api/${href}`;
+/**
+ * The URL of anything the API links to, each kind resolved by its own rule: an absolute URL (a
+ * media link under the server's PUBLIC_URL) as it is; a path (`Location`, `/api/media/...`) under
+ * the server's base; an href of `_links` relative to `/api/` (`hosts?page=2`); `/`, a page's
+ * `parent`, is the home document (`/api/`).
+ */
+export function linkUrl(baseUrl: string, link: string | { readonly href: string }): string {
+  const href = typeof link === 'string' ? link : link.href;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
+  const base = baseUrl.replace(/\/+$/, '');
+  if (href === '/' || href === '') return `${base}/api/`;
+  return href.startsWith('/') ? `${base}${href}` : `${base}/api/${href}`;
 }

@@ -173,7 +173,11 @@ export function createApp(options: AppOptions): Express {
         paginationLimit: options.config.PAGINATION_LIMIT,
         maxUploadBytes: options.config.MAX_UPLOAD_BYTES,
       },
-      mediaLinks: { key: mediaSigningKey(options.secretKey), ttlSeconds: options.config.MEDIA_LINK_TTL_S },
+      mediaLinks: {
+        key: mediaSigningKey(options.secretKey),
+        ttlSeconds: options.config.MEDIA_LINK_TTL_S,
+        ...(options.config.PUBLIC_URL === undefined ? {} : { publicUrl: options.config.PUBLIC_URL }),
+      },
       ...(admit ? { admit } : {}),
       version: VERSION,
     }),

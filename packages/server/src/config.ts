@@ -50,6 +50,17 @@ const url = optionalString.refine(
   'must be an http(s) URL',
 );
 
+/** An http(s) URL with no query, fragment or credentials (a base other URLs are made under). */
+function publicUrl(v: string | undefined): boolean {
+  if (v === undefined) return true;
+  try {
+    const u = new URL(v);
+    return /^https?:$/.test(u.protocol) && u.search === '' && u.hash === '' && u.username === '' && !v.includes('#');
+  } catch {
+    return false;
+  }
+}
+
 /** Whether Intl (Node's ICU data) knows the IANA zone. */
 function knownZone(tz: string): boolean {
   try {
@@ -170,6 +181,13 @@ const schema = z.object({
     .transform((v) => v?.split(',').map((h) => h.trim())),
   /** How long a browser may reuse a preflight's answer (Chromium caps it at 7200 s). */
   CORS_MAX_AGE_S: intIn(0, 86400, 7200),
+  /**
+   * Where clients reach the API (`https://fleet.example.com`, or with the path a proxy serves it
+   * under): media links read back absolute under it, so `<img src>` on another origin opens them.
+   */
+  PUBLIC_URL: optionalString
+    .refine(publicUrl, 'must be an http(s) URL without query or fragment, e.g. https://fleet.example.com')
+    .transform((v) => v?.replace(/\/+$/, '')),
   /** How long a signed media link (a file's `data`) opens without a token. */
   MEDIA_LINK_TTL_S: intIn(10, 7 * 86400, 900),
   /** Between two reads of the stored tokens (`fleet token`): how soon a created or revoked token counts. */
