@@ -42,8 +42,6 @@ test('PUBLIC_URL must be an http(s) URL without query or fragment', () => {
     'https://x.test/?a=1',
     'https://x.test/#top',
   ])
-    expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(
-      new ConfigError(expect.stringContaining('PUBLIC_URL')),
-    );
+    expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(/^Invalid configuration: PUBLIC_URL /);
   expect(loadConfig({ PUBLIC_URL: 'https://x.test/a//' }).PUBLIC_URL).toBe('https://x.test/a');
 });
