@@ -1,9 +1,9 @@
 /**
  * alerts: notifications from the master's events (`vnc.connect`) and from the service itself
  * (host down/up, key fingerprint change, failed patch, failed task run, master unreachable).
- * `mark_as_read=1` on a GET persists `read: true` on the alerts it returns.
+ * `mark_as_read=1` (or `true`) on a GET persists `read: true` on the alerts it returns.
  */
-import { defineResource, f, requireRole } from '@fleet/engine';
+import { booleanParam, BOOLEAN_PARAM_SCHEMA, defineResource, f, requireRole } from '@fleet/engine';
 
 export const alerts = defineResource({
   name: 'alerts',
@@ -23,9 +23,9 @@ export const alerts = defineResource({
   queryParams: {
     mark_as_read: {
       description:
-        'Present and not 0: the returned alerts are marked read (stored read: true) and answered so',
+        'true or 1: the returned alerts are marked read (stored read: true) and answered so; false or 0 (the default): they are left as they are',
       role: 'operator',
-      schema: { type: 'string', examples: ['1'] },
+      schema: BOOLEAN_PARAM_SCHEMA,
     },
   },
   patchable: ['read'],
@@ -41,7 +41,7 @@ export const alerts = defineResource({
   defaultSort: [['_created', -1]],
   hooks: {
     async afterRead({ docs, params, ctx }) {
-      if (params.mark_as_read === undefined || params.mark_as_read === '0') return;
+      if (!booleanParam('mark_as_read', params.mark_as_read)) return;
       requireRole(ctx.principal, 'operator', 'mark_as_read');
       const unread = docs.filter((d) => !d.read);
       if (unread.length === 0) return;

@@ -6,7 +6,7 @@
  * downloads the account's client profile.
  */
 import { defineResource, f, routeFor } from '@fleet/engine';
-import { statisticsHandler, statisticsQuery, statisticsResponse } from './hosts_statistic/statistics';
+import { statisticsRoutes } from './hosts_statistic/routes';
 import { afterHostWrites } from './groups/upkeep';
 import {
   executionRequest,
@@ -191,18 +191,7 @@ export const hosts = defineResource({
     },
   },
   routes: [
-    hostRoute({
-      method: 'get',
-      path: '/statistics/:kind',
-      role: 'viewer',
-      summary:
-        'Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)',
-      description:
-        'kind: online (points {timestamp, _id: null, hostnames: {up, down}}), unique_online ({hostnames: {up, all}}), unique_updated ({hostnames: {updated, all}}), unique_dist_upgraded ({hostnames: {distUpgraded, all}}) or new_hosts ({hostnames: {new}}).',
-      query: statisticsQuery,
-      response: statisticsResponse,
-      handler: statisticsHandler,
-    }),
+    ...statisticsRoutes(hostRoute),
     hostRoute({
       method: 'post',
       path: '/:id',

@@ -34,9 +34,9 @@ export * from './addresses';
 /** A checked `where` as an in-memory predicate, evaluated as the embedded store does (mingo, patterns on RE2). */
 export { compileFilter as compileMatcher } from './query/in-memory';
 export { compilePattern, literalPrefix, patternError, type Pattern } from './query/pattern';
-export { parseListParams, single } from './query/params';
+export { BOOLEAN_PARAM_VALUES, booleanParam, parseListParams, single } from './query/params';
 export type * from './store/port';
-export { openApiDocument } from './openapi';
+export { BOOLEAN_PARAM_SCHEMA, openApiDocument } from './openapi';
 export { MAX_PATTERN_LENGTH } from './query/pattern';
 export { assertJsonBounds, MAX_SORT_TERMS, WHERE_BOUNDS, type JsonBounds } from './query/bounds';
 export { unsafeRegexReason } from './query/regex-guard';

@@ -3,3 +3,4 @@
  * (openapi/document.ts; served at /api/openapi.json, written by `fleet openapi`).
  */
 export { openApiDocument, type DocumentInfo } from './openapi/document';
+export { BOOLEAN_PARAM_SCHEMA } from './openapi/components';

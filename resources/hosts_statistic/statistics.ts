@@ -11,7 +11,6 @@ import {
   BadRequest,
   compileResource,
   isPlainObject,
-  NotFound,
   parseDate,
   parseWhere,
   WHERE_BOUNDS,
@@ -37,8 +36,8 @@ import {
 import { legacyRefs, legacySnapshots, type LegacyRef } from './legacy';
 
 type Row = Record<string, unknown>;
-/** A statistics request: its query parsed by {@link statisticsQuery}. */
-type StatisticsRequest = RouteRequest<unknown, StatisticsQuery>;
+/** A statistics request: its query parsed by {@link onlineQuery} or {@link listsQuery}. */
+export type StatisticsRequest = RouteRequest<unknown, StatisticsQuery>;
 export type StatisticKind =
   'online' | 'unique_online' | 'unique_updated' | 'unique_dist_upgraded' | 'new_hosts';
 export const STATISTICS: readonly StatisticKind[] = [
@@ -80,49 +79,57 @@ function rangeOf(parts: readonly string[]): { range: [Date, Date] } | { problem:
   return { range: [start, end] };
 }
 
-/** The query of the statistics, checked by the engine (400 naming the parameter) and parsed. */
-export const statisticsQuery = z
-  .object({
-    'range[]': z
-      .array(z.string())
-      .length(2)
-      .optional()
-      .describe(
-        'The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours',
-      )
-      .meta({ examples: [['2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z']] }),
-    'range[0]': z.string().optional().describe('The start of the period (with range[1])'),
-    'range[1]': z.string().optional().describe('The end of the period (with range[0])'),
-    range: repeatable.optional().describe('The period as range=<start>&range=<end> or range=<start>,<end>'),
-    interval: z
-      .string()
-      .regex(/^\d+$/)
-      .optional()
-      .describe('online only: seconds between two points kept (whole number)'),
-    where: z
-      .string()
-      .optional()
-      .describe(
-        'JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)',
-      )
-      .meta({ examples: ['{"nodegroups": "web"}'] }),
-  })
-  .transform((query, ctx) => {
-    const parts = rangeParts(query);
-    const range = parts === undefined ? undefined : rangeOf(parts);
-    if (range !== undefined && 'problem' in range) {
-      ctx.addIssue({ code: 'custom', path: ['range'], message: range.problem });
-      return z.NEVER;
-    }
-    return {
-      range: range?.range,
-      intervalMs: query.interval === undefined ? 0 : Number(query.interval) * 1000,
-      where: query.where,
-    };
-  });
+/** The parameters every statistic reads, checked by the engine (400 naming the parameter). */
+const queryFields = {
+  'range[]': z
+    .array(z.string())
+    .length(2)
+    .optional()
+    .describe(
+      'The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours',
+    )
+    .meta({ examples: [['2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z']] }),
+  'range[0]': z.string().optional().describe('The start of the period (with range[1])'),
+  'range[1]': z.string().optional().describe('The end of the period (with range[0])'),
+  range: repeatable.optional().describe('The period as range=<start>&range=<end> or range=<start>,<end>'),
+  where: z
+    .string()
+    .optional()
+    .describe(
+      'JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...)',
+    )
+    .meta({ examples: ['{"nodegroups": "web"}'] }),
+};
+
+/** `online` reads `interval` besides: whole seconds, an integer in the document. */
+const interval = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe('Seconds: the least gap between two points returned (the first point is always kept)');
+
+/** The parsed query: the period, the least gap between two points, the filter. */
+function parsedQuery(
+  query: Parameters<typeof rangeParts>[0] & { interval?: number | undefined; where?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  const parts = rangeParts(query);
+  const range = parts === undefined ? undefined : rangeOf(parts);
+  if (range !== undefined && 'problem' in range) {
+    ctx.addIssue({ code: 'custom', path: ['range'], message: range.problem });
+    return z.NEVER;
+  }
+  return { range: range?.range, intervalMs: (query.interval ?? 0) * 1000, where: query.where };
+}
+
+/** The query of `online`. */
+export const onlineQuery = z.object({ ...queryFields, interval }).transform(parsedQuery);
+/** The query of `unique_online`, `unique_updated`, `unique_dist_upgraded` and `new_hosts`. */
+export const listsQuery = z.object(queryFields).transform(parsedQuery);
 
 /** The statistics query as the handler receives it. */
-export type StatisticsQuery = z.output<typeof statisticsQuery>;
+export type StatisticsQuery = z.output<typeof onlineQuery>;
 
 /** The period: the query's `range`, or the last 24 hours. */
 function spanOf(query: StatisticsQuery, now: Date): Span {
@@ -229,23 +236,4 @@ function spaced(points: readonly Point[], gapMs: number): Point[] {
 }
 
 /** The snapshot resource, compiled once: `where` is checked against its host summary fields. */
-const compiledSnapshots = compileResource(hosts_statistic);
-
-/** What the statistics answer: points of `online`, or one object of host-name lists. */
-export const statisticsResponse = z.union([
-  z.array(
-    z.object({
-      timestamp: z.string(),
-      _id: z.null(),
-      hostnames: z.object({ up: z.number().int(), down: z.number().int() }),
-    }),
-  ),
-  z.array(z.object({ hostnames: z.record(z.string(), z.array(z.string())) })),
-]);
-
-/** GET /api/hosts/statistics/{online|unique_online|unique_updated|unique_dist_upgraded|new_hosts} */
-export async function statisticsHandler(req: StatisticsRequest): Promise<{ body: unknown[] }> {
-  const kind = STATISTICS.find((k) => k === req.params.kind);
-  if (!kind) throw new NotFound(`No statistic "${req.params.kind ?? ''}": use ${STATISTICS.join(', ')}`);
-  return { body: await statistic(kind, req, compiledSnapshots) };
-}
+export const compiledSnapshots = compileResource(hosts_statistic);

@@ -176,11 +176,8 @@ export async function twoTasks(client: FleetClient): Promise<string[]> {
 /** 20. The hosts online over a period, point by point. */
 export async function onlinePoints(client: FleetClient): Promise<number> {
   const points = await ok(
-    client.GET('/api/hosts/statistics/{kind}', {
-      params: {
-        path: { kind: 'online' },
-        query: { 'range[]': ['2026-01-01T00:00:00Z', '2031-01-01T00:00:00Z'] },
-      },
+    client.GET('/api/hosts/statistics/online', {
+      params: { query: { 'range[]': ['2026-01-01T00:00:00Z', '2031-01-01T00:00:00Z'] } },
     }),
   );
   return points.length;
@@ -199,7 +196,7 @@ export async function settingsAndAlerts(
   const settings = await ok(client.GET('/api/settings/{id}', { params: { path: { id: '0' } } }));
   const alerts = await ok(
     client.GET('/api/alerts', {
-      params: { query: { mark_as_read: '1', where: where<Schemas['Alert']>({ read: false }) } },
+      params: { query: { mark_as_read: true, where: where<Schemas['Alert']>({ read: false }) } },
     }),
   );
   return {

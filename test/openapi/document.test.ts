@@ -71,7 +71,8 @@ const refName = (node: { readonly $ref?: string } | undefined): string => node?.
 
 /** Every endpoint of the spec's endpoint tables (../shared/spec/fleet-api-spec.md "Endpoints"). */
 const SPEC_ENDPOINTS = `
-GET /api/actions, GET /api/actions/{id}, GET /api/hosts/statistics/{kind}, GET /api/alerts, GET /api/alerts/{id},
+GET /api/actions, GET /api/actions/{id}, GET /api/hosts/statistics/online, GET /api/hosts/statistics/unique_online,
+GET /api/hosts/statistics/unique_updated, GET /api/hosts/statistics/unique_dist_upgraded, GET /api/hosts/statistics/new_hosts, GET /api/alerts, GET /api/alerts/{id},
 GET /api/failed_patches, GET /api/failed_patches/{id}, GET /api/files, GET /api/files/{id}, POST /api/files,
 GET /api/graph/{id}, GET /api/graph/{id}/nodes, GET /api/graph/{id}/edges, GET /api/graph/not-linked, POST /api/graph,
 GET /api/groups, GET /api/groups/{id}, GET /api/groups/{id}/subgroups, GET /api/groups/{id}/hostnames, POST /api/groups,
@@ -158,16 +159,26 @@ describe('parameters', () => {
     for (const path of ['/api/alerts', '/api/alerts/{id}'])
       expect(paramNames('get', path)).toContain('mark_as_read');
     expect(op('get', '/api/alerts').responses['403']).toBeDefined();
-    expect(paramNames('get', '/api/hosts/statistics/{kind}')).toEqual(
-      expect.arrayContaining(['kind', 'range[]', 'interval', 'where']),
-    );
+    expect(paramNames('get', '/api/hosts/statistics/online')).toEqual(['range[]', 'where', 'interval']);
+    for (const kind of ['unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'])
+      expect(paramNames('get', `/api/hosts/statistics/${kind}`)).toEqual(['range[]', 'where']);
     expect(
-      op('get', '/api/hosts/statistics/{kind}').parameters?.find((p) => p.name === 'range[]'),
+      op('get', '/api/hosts/statistics/online').parameters?.find((p) => p.name === 'range[]'),
     ).toMatchObject({
       style: 'form',
       explode: true,
       schema: { type: 'array', minItems: 2, maxItems: 2 },
     });
+    expect(
+      op('get', '/api/hosts/statistics/online').parameters?.find((p) => p.name === 'interval'),
+    ).toMatchObject({ schema: { type: 'integer', minimum: 0 } });
+    for (const [path, name] of [
+      ['/api/hosts', 'show_soft_deleted'],
+      ['/api/alerts', 'mark_as_read'],
+    ] as const)
+      expect(op('get', path).parameters?.find((p) => p.name === name)).toMatchObject({
+        schema: { enum: [true, false, 1, 0] },
+      });
     expect(op('delete', '/api/groups').parameters).toContainEqual(
       expect.objectContaining({ name: 'where', required: true }),
     );

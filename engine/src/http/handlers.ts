@@ -12,6 +12,7 @@ import { requireRole } from '../ops/access';
 import { stampNow } from '../ops/clock';
 import type { ApiContext } from './context';
 import { formBody } from './form';
+import { booleanParam } from '../query/params';
 
 /** The call context of a request (principal set by `guard`). */
 export function callContext(api: ApiContext, res: Response): CallContext {
@@ -32,11 +33,6 @@ export function guard(api: ApiContext, role: Role, action: string, execution = f
   };
 }
 
-/** A query flag: present and not `0` / `false`. */
-export function flag(value: unknown): boolean {
-  return typeof value === 'string' && value !== '0' && value.toLowerCase() !== 'false';
-}
-
 /** Everything `query` carries besides the common parameters, as single strings (for `afterRead`). */
 export function extraParams(query: Request['query']): Record<string, string> {
   const out: Record<string, string> = {};
@@ -46,7 +42,7 @@ export function extraParams(query: Request['query']): Record<string, string> {
 
 /** Whether the request shows soft-deleted items of the resource. */
 export function showDeleted(res: CompiledResource, req: Request): boolean {
-  return res.softDelete ? flag(req.query[res.softDelete.param]) : false;
+  return res.softDelete ? booleanParam(res.softDelete.param, req.query[res.softDelete.param]) : false;
 }
 
 /**

@@ -140,6 +140,12 @@ const header = (name: string, description: string, schema: Schema = { type: 'str
   schema,
 });
 
+/**
+ * A boolean-like query parameter's value (query/params.ts `booleanParam`): sent as text, so a
+ * typed client may pass a boolean or 0 / 1; `TRUE`, `False` are read the same.
+ */
+export const BOOLEAN_PARAM_SCHEMA: Schema = { enum: [true, false, 1, 0], examples: [true] };
+
 /** The common query parameters (spec "Common query parameters") and the conditional headers. */
 export const SHARED_PARAMETERS: Readonly<Record<string, Schema>> = {
   where: query(

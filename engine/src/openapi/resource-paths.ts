@@ -7,6 +7,7 @@
 import type { CompiledResource } from '../compile/compile';
 import type { Registry } from '../compile/registry';
 import type { Role } from '../definition/fields';
+import { BOOLEAN_PARAM_SCHEMA } from './components';
 import { componentRef, json, pascal, ref, schemaNames, type Schema } from './schema';
 import { resourceErrors, type ResourceOperation } from './errors';
 import { operation, pathParameter } from './operation';
@@ -43,8 +44,8 @@ function readParams(res: CompiledResource, on: 'list' | 'get'): { params: Schema
       name: res.softDelete.param,
       in: 'query',
       required: false,
-      description: 'Present and not 0/false: soft-deleted items are shown too',
-      schema: { type: 'string', examples: ['1'] },
+      description: 'true or 1: soft-deleted items are shown too; false or 0 (the default): hidden',
+      schema: BOOLEAN_PARAM_SCHEMA,
     });
   }
   const roles: Role[] = [];

@@ -16,6 +16,21 @@ export type RawQuery = Readonly<Record<string, unknown>>;
 
 export const COMMON_PARAMS = ['where', 'sort', 'projection', 'embedded', 'page', 'max_results'] as const;
 
+/** What a boolean-like query parameter accepts (`show_soft_deleted`, `mark_as_read`), in any case. */
+export const BOOLEAN_PARAM_VALUES = ['true', 'false', '1', '0'] as const;
+
+/**
+ * A boolean-like query parameter: absent is false; `true` / `1` and `false` / `0` (any case) say
+ * so; anything else is a 400 naming the parameter (a typo must not silently mean "yes").
+ */
+export function booleanParam(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  const text = typeof value === 'string' ? value.toLowerCase() : undefined;
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  throw new BadRequest(`${name}: give it once, as true, false, 1 or 0`);
+}
+
 export interface Limits {
   readonly defaultMaxResults: number;
   readonly paginationLimit: number;

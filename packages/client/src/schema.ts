@@ -35,6 +35,28 @@ export type Writable<T> =
             }
           : T;
 export interface paths {
+  '/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The server root: a redirect to the home document
+     * @description Pages' `_links.parent` is `/`, the home: the root sends a client there (/api/, against which the home document's relative hrefs resolve).
+     *
+     *     No token needed.
+     */
+    get: operations['getRoot'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/health': {
     parameters: {
       query?: never;
@@ -125,7 +147,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The resources, as links
+     * The resources a client may list, as links (hrefs relative to /api/)
      * @description Needs a bearer token of role viewer or higher.
      */
     get: operations['getHome'];
@@ -518,23 +540,108 @@ export interface paths {
     patch: operations['patchHost'];
     trace?: never;
   };
-  '/api/hosts/statistics/{kind}': {
+  '/api/hosts/statistics/online': {
     parameters: {
       query?: never;
       header?: never;
-      path: {
-        /** @description The kind */
-        kind: string;
-      };
+      path?: never;
       cookie?: never;
     };
     /**
-     * Aggregated up/down and activity statistics over the host-list snapshots (range[], where, interval)
-     * @description kind: online (points {timestamp, _id: null, hostnames: {up, down}}), unique_online ({hostnames: {up, all}}), unique_updated ({hostnames: {updated, all}}), unique_dist_upgraded ({hostnames: {distUpgraded, all}}) or new_hosts ({hostnames: {new}}).
+     * Hosts up and down at each snapshot of the period
+     * @description Aggregated over the host-list snapshots of the period; soft-deleted hosts are left out.
      *
      *     Needs a bearer token of role viewer or higher.
      */
-    get: operations['getHostsStatisticsByKind'];
+    get: operations['getHostsStatisticsOnline'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/hosts/statistics/unique_online': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Hosts up at least once in the period, among all hosts seen in it
+     * @description Aggregated over the host-list snapshots of the period; soft-deleted hosts are left out.
+     *
+     *     Needs a bearer token of role viewer or higher.
+     */
+    get: operations['getHostsStatisticsUniqueOnline'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/hosts/statistics/unique_updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Hosts whose last state.apply falls in the period, among all hosts seen in it
+     * @description Aggregated over the host-list snapshots of the period; soft-deleted hosts are left out.
+     *
+     *     Needs a bearer token of role viewer or higher.
+     */
+    get: operations['getHostsStatisticsUniqueUpdated'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/hosts/statistics/unique_dist_upgraded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Hosts whose last distribution upgrade falls in the period, among all hosts seen in it
+     * @description Aggregated over the host-list snapshots of the period; soft-deleted hosts are left out.
+     *
+     *     Needs a bearer token of role viewer or higher.
+     */
+    get: operations['getHostsStatisticsUniqueDistUpgraded'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/hosts/statistics/new_hosts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Hosts first seen in the period
+     * @description Aggregated over the host-list snapshots of the period; soft-deleted hosts are left out.
+     *
+     *     Needs a bearer token of role viewer or higher.
+     */
+    get: operations['getHostsStatisticsNewHosts'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1660,8 +1767,9 @@ export interface components {
       _etag: $Read<string>;
       name?: string;
       /**
-       * @description Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token
-       * @example /api/media/6566d7e2a1b2c3d4e5f60718
+       * @description Link to the bytes: /api/media/<id>, signed (?expires=...&signature=...) so a browser opens it without a token; absolute (https://...) when the server knows its public URL (PUBLIC_URL). Resolve a path against the server's origin, not against /api
+       * @example /api/media/6566d7e2a1b2c3d4e5f60718?expires=1795000000&signature=…
+       * @example https://fleet.example.com/api/media/6566d7e2a1b2c3d4e5f60718?expires=1795000000&signature=…
        */
       data?: string;
       _links: components['schemas']['FileLinks'];
@@ -3309,7 +3417,7 @@ export interface components {
   };
   requestBodies: never;
   headers: {
-    /** @description The item's version, quoted ("<_etag>") */
+    /** @description The item's version, quoted ("<_etag>"); a bulk create answers none */
     ETag: string;
     /** @description The newest _updated of the answer (RFC 1123) */
     LastModified: string;
@@ -3328,6 +3436,26 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  getRoot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Found: the home document is at /api/ */
+      302: {
+        headers: {
+          /** @description /api/ */
+          Location?: '/api/';
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getHealth: {
     parameters: {
       query?: never;
@@ -3599,8 +3727,8 @@ export interface operations {
         page?: components['parameters']['page'];
         /** @description Items per page, capped by the server's PAGINATION_LIMIT */
         max_results?: components['parameters']['max_results'];
-        /** @description Present and not 0: the returned alerts are marked read (stored read: true) and answered so (needs role operator or higher) */
-        mark_as_read?: string;
+        /** @description true or 1: the returned alerts are marked read (stored read: true) and answered so; false or 0 (the default): they are left as they are (needs role operator or higher) */
+        mark_as_read?: true | false | 1 | 0;
       };
       header?: never;
       path?: never;
@@ -3645,6 +3773,7 @@ export interface operations {
       201: {
         headers: {
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -3675,8 +3804,8 @@ export interface operations {
         projection?: components['parameters']['projection'];
         /** @description JSON object of references to replace by the items they name ({"field": 1}). alerts has no references. A single reference naming no visible item becomes null; such list entries are dropped */
         embedded?: string;
-        /** @description Present and not 0: the returned alerts are marked read (stored read: true) and answered so (needs role operator or higher) */
-        mark_as_read?: string;
+        /** @description true or 1: the returned alerts are marked read (stored read: true) and answered so; false or 0 (the default): they are left as they are (needs role operator or higher) */
+        mark_as_read?: true | false | 1 | 0;
       };
       header?: {
         /** @description The ETag of a cached copy: 304 when it is still current */
@@ -3936,6 +4065,7 @@ export interface operations {
       201: {
         headers: {
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -4083,6 +4213,7 @@ export interface operations {
       201: {
         headers: {
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -4413,8 +4544,8 @@ export interface operations {
         page?: components['parameters']['page'];
         /** @description Items per page, capped by the server's PAGINATION_LIMIT */
         max_results?: components['parameters']['max_results'];
-        /** @description Present and not 0/false: soft-deleted items are shown too */
-        show_soft_deleted?: string;
+        /** @description true or 1: soft-deleted items are shown too; false or 0 (the default): hidden */
+        show_soft_deleted?: true | false | 1 | 0;
       };
       header?: never;
       path?: never;
@@ -4447,8 +4578,8 @@ export interface operations {
         projection?: components['parameters']['projection'];
         /** @description JSON object of references to replace by the items they name ({"field": 1}). References of hosts: nodegroups, groups, last_action, vpn_organization. A single reference naming no visible item becomes null; such list entries are dropped */
         embedded?: string;
-        /** @description Present and not 0/false: soft-deleted items are shown too */
-        show_soft_deleted?: string;
+        /** @description true or 1: soft-deleted items are shown too; false or 0 (the default): hidden */
+        show_soft_deleted?: true | false | 1 | 0;
       };
       header?: {
         /** @description The ETag of a cached copy: 304 when it is still current */
@@ -4640,7 +4771,7 @@ export interface operations {
       504: components['responses']['Error504'];
     };
   };
-  getHostsStatisticsByKind: {
+  getHostsStatisticsOnline: {
     parameters: {
       query?: {
         /** @description The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours */
@@ -4651,16 +4782,13 @@ export interface operations {
         'range[1]'?: string;
         /** @description The period as range=<start>&range=<end> or range=<start>,<end> */
         range?: string | string[];
-        /** @description online only: seconds between two points kept (whole number) */
-        interval?: string;
         /** @description JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...) */
         where?: string;
+        /** @description Seconds: the least gap between two points returned (the first point is always kept) */
+        interval?: number;
       };
       header?: never;
-      path: {
-        /** @description The kind */
-        kind: string;
-      };
+      path?: never;
       cookie?: never;
     };
     requestBody?: never;
@@ -4671,25 +4799,193 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json':
-            | {
-                timestamp: string;
-                _id: null;
-                hostnames: {
-                  up: number;
-                  down: number;
-                };
-              }[]
-            | {
-                hostnames: {
-                  [key: string]: string[];
-                };
-              }[];
+          'application/json': {
+            /** @description The snapshot time (RFC 1123) */
+            timestamp: string;
+            _id: null;
+            hostnames: {
+              up: number;
+              down: number;
+            };
+          }[];
         };
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
-      404: components['responses']['Error404'];
+      409: components['responses']['Error409'];
+      422: components['responses']['Error422'];
+      500: components['responses']['Error500'];
+      503: components['responses']['Error503'];
+    };
+  };
+  getHostsStatisticsUniqueOnline: {
+    parameters: {
+      query?: {
+        /** @description The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours */
+        'range[]'?: string[];
+        /** @description The start of the period (with range[1]) */
+        'range[0]'?: string;
+        /** @description The end of the period (with range[0]) */
+        'range[1]'?: string;
+        /** @description The period as range=<start>&range=<end> or range=<start>,<end> */
+        range?: string | string[];
+        /** @description JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...) */
+        where?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            hostnames: {
+              /** @description Up at least once */
+              up: string[];
+              /** @description Every host seen in the period */
+              all: string[];
+            };
+          }[];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      409: components['responses']['Error409'];
+      422: components['responses']['Error422'];
+      500: components['responses']['Error500'];
+      503: components['responses']['Error503'];
+    };
+  };
+  getHostsStatisticsUniqueUpdated: {
+    parameters: {
+      query?: {
+        /** @description The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours */
+        'range[]'?: string[];
+        /** @description The start of the period (with range[1]) */
+        'range[0]'?: string;
+        /** @description The end of the period (with range[0]) */
+        'range[1]'?: string;
+        /** @description The period as range=<start>&range=<end> or range=<start>,<end> */
+        range?: string | string[];
+        /** @description JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...) */
+        where?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            hostnames: {
+              /** @description last_stateapply in the period */
+              updated: string[];
+              /** @description Every host seen in the period */
+              all: string[];
+            };
+          }[];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      409: components['responses']['Error409'];
+      422: components['responses']['Error422'];
+      500: components['responses']['Error500'];
+      503: components['responses']['Error503'];
+    };
+  };
+  getHostsStatisticsUniqueDistUpgraded: {
+    parameters: {
+      query?: {
+        /** @description The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours */
+        'range[]'?: string[];
+        /** @description The start of the period (with range[1]) */
+        'range[0]'?: string;
+        /** @description The end of the period (with range[0]) */
+        'range[1]'?: string;
+        /** @description The period as range=<start>&range=<end> or range=<start>,<end> */
+        range?: string | string[];
+        /** @description JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...) */
+        where?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            hostnames: {
+              /** @description last_distupgrade in the period */
+              distUpgraded: string[];
+              /** @description Every host seen in the period */
+              all: string[];
+            };
+          }[];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      409: components['responses']['Error409'];
+      422: components['responses']['Error422'];
+      500: components['responses']['Error500'];
+      503: components['responses']['Error503'];
+    };
+  };
+  getHostsStatisticsNewHosts: {
+    parameters: {
+      query?: {
+        /** @description The period: start and end, RFC 1123 or ISO 8601 (range[]=<start>&range[]=<end>; range[0]/range[1] or range=<start>,<end> too). Default: the last 24 hours */
+        'range[]'?: string[];
+        /** @description The start of the period (with range[1]) */
+        'range[0]'?: string;
+        /** @description The end of the period (with range[0]) */
+        'range[1]'?: string;
+        /** @description The period as range=<start>&range=<end> or range=<start>,<end> */
+        range?: string | string[];
+        /** @description JSON filter on the host summaries of the snapshots (fields of hosts_statistic hosts: status, version, nodegroups, ...) */
+        where?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            hostnames: {
+              /** @description First seen in the period */
+              new: string[];
+            };
+          }[];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
       409: components['responses']['Error409'];
       422: components['responses']['Error422'];
       500: components['responses']['Error500'];
@@ -5182,6 +5478,7 @@ export interface operations {
       201: {
         headers: {
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -5601,6 +5898,7 @@ export interface operations {
       201: {
         headers: {
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -5935,6 +6233,7 @@ export interface operations {
       201: {
         headers: {
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
