@@ -73,7 +73,7 @@ describe('accepted', () => {
       }),
     ).toBeNull();
     expect(
-      check('GET', '/api/hosts/statistics/all_status', json(200, [{ hostnames: { up: [], all: [] } }])),
+      check('GET', '/api/hosts/statistics/unique_online', json(200, [{ hostnames: { up: [], all: [] } }])),
     ).toBeNull();
   });
 });

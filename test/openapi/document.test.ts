@@ -102,6 +102,19 @@ describe('the operations', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
   });
 
+  it('each answer a 2xx, but the root, which sends a client to the home document', () => {
+    for (const [path, item] of Object.entries(paths))
+      for (const [method, o] of Object.entries(item)) {
+        if (method === 'parameters') continue;
+        const statuses = Object.keys((o as Operation).responses);
+        if (path === '/') expect(statuses).toEqual(['302']);
+        else
+          expect(`${method} ${path}: ${statuses.filter((st) => st.startsWith('2')).length > 0}`).toMatch(
+            /true$/,
+          );
+      }
+  });
+
   it('each have a unique readable operationId, a declared tag and a summary', () => {
     const ids = operations.map((o) => o.op.operationId);
     expect(new Set(ids).size).toBe(ids.length);

@@ -18,6 +18,13 @@ export const MAX_BULK_DOCUMENTS = 1000;
 
 /** The documents of a JSON array body: bounded, each an object, media fields only as uploads. */
 function bulkBodies(res: CompiledResource, body: readonly unknown[]): Record<string, unknown>[] {
+  const files = res.mediaFields.filter((name) => res.def.fields[name]?.required === true);
+  // Each document needs a file, which only multipart carries: there is no bulk create (the
+  // OpenAPI document answers such a create with one item, never a list).
+  if (files.length > 0)
+    throw new BadRequest(
+      `POST /${res.name}: no bulk insert; upload one document at a time as multipart/form-data (with ${files.join(', ')})`,
+    );
   if (body.length === 0) throw new BadRequest('Empty bulk insert');
   if (body.length > MAX_BULK_DOCUMENTS) {
     throw new PayloadTooLarge(

@@ -83,10 +83,12 @@ const kindSchema = {
         }
       : { type: 'string', pattern: RFC1123_PATTERN, description: 'RFC 1123 date', examples: [DATE_EXAMPLE] },
   ref: (f, ctx) => refSchema(f, ctx, false),
+  // A file part of multipart/form-data: raw bytes, so no JSON `type` (OpenAPI 3.1 "Considerations
+  // for File Uploads"); `contentMediaType` marks it a file (Swagger UI's file picker), and a
+  // generated client types it as any value (a Blob, a File).
   media: (_f, ctx) =>
     isWrite(ctx)
       ? {
-          type: 'string',
           contentMediaType: 'application/octet-stream',
           description: 'The file (a part of multipart/form-data)',
         }
@@ -118,6 +120,17 @@ function defaultOf(field: Field): { value: unknown } | undefined {
   return { value: typeof d === 'function' ? (d as () => unknown)() : d };
 }
 
+/**
+ * A body field's default, in words and as the example, not as the `default` keyword: generators
+ * read `default` as "always present" and make the field required in the body type
+ * (openapi-typescript's defaultNonNullable, on by default), where the server fills it in.
+ */
+function noteDefault(schema: Schema, value: unknown): void {
+  const said = `Default: ${JSON.stringify(value)}`;
+  schema.description = typeof schema.description === 'string' ? `${schema.description}. ${said}` : said;
+  if (schema.examples === undefined) schema.examples = [value];
+}
+
 /** The schema of one field in `ctx.mode`. */
 export function fieldSchema(field: Field, ctx: FieldContext): Schema {
   const read = !isWrite(ctx);
@@ -144,7 +157,7 @@ export function fieldSchema(field: Field, ctx: FieldContext): Schema {
   // Accepted on write and handed to hooks, never stored nor read back (a group's `hosts`).
   if (!read && field.writeOnly && ctx.topLevel) schema.writeOnly = true;
   const dflt = ctx.mode === 'create' ? defaultOf(field) : undefined;
-  if (dflt !== undefined) schema.default = dflt.value;
+  if (dflt !== undefined) noteDefault(schema, dflt.value);
   return schema;
 }
 

@@ -144,6 +144,20 @@ function listOp(res: CompiledResource): Described {
 
 function createOp(res: CompiledResource): Described {
   const item = ref(schemaNames(res).written);
+  if (!jsonCreate(res)) {
+    // Multipart only: one document per request, so one answer (no bulk union to narrow).
+    return {
+      summary: `Create a ${title(res)} (multipart/form-data, with its files)`,
+      body: createBody(res),
+      responses: {
+        201: {
+          description: 'Created',
+          headers: { Location: header('Location'), ETag: header('ETag') },
+          content: json(item),
+        },
+      },
+    };
+  }
   const bulk = {
     type: 'object',
     properties: { _status: { const: 'OK' }, _items: { type: 'array', items: item } },
@@ -279,7 +293,7 @@ export function resourcePaths(res: CompiledResource, registry: Registry): Record
         registry,
         ...(d.paramRoles ? { paramRoles: d.paramRoles } : {}),
       }),
-      bulk: kind === 'create',
+      bulk: kind === 'create' && jsonCreate(res),
     });
   }
   const paths: Record<string, Schema> = {};

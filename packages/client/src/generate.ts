@@ -9,6 +9,7 @@ import { apiDocument, createRegistry } from '@fleet/engine';
 import { allResources, allRouteGroups } from '@fleet/resources';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
+import ts from 'typescript';
 
 /** Where the generated types live. */
 export const SCHEMA_FILE = join(__dirname, 'schema.ts');
@@ -19,6 +20,19 @@ const HEADER = `/**
  */
 `;
 
+const BLOB = ts.factory.createTypeReferenceNode('Blob');
+
+/** A file part of a multipart body: bytes of a media type, not a JSON value. */
+function isFilePart(schema: unknown): boolean {
+  return (
+    typeof schema === 'object' &&
+    schema !== null &&
+    'contentMediaType' in schema &&
+    typeof schema.contentMediaType === 'string' &&
+    !('type' in schema)
+  );
+}
+
 /** The document the server serves, from the registered definitions and route groups. */
 export function fleetDocument(): Record<string, unknown> {
   return apiDocument(createRegistry(allResources, allRouteGroups));
@@ -26,14 +40,15 @@ export function fleetDocument(): Record<string, unknown> {
 
 /** The text of src/schema.ts for the current definitions. */
 export async function generateSchema(): Promise<string> {
-  // A field with a default is optional in a body: the server fills it in (openapi-typescript would
-  // make it required). readOnly / writeOnly fields are marked, so openapi-fetch refuses a body
-  // that sets a server-set field and a response type never shows a write-only one.
+  // openapi-typescript's defaults, as an integrator runs it (the document needs no option for its
+  // bodies), plus two things a stock run leaves loose: readOnly / writeOnly fields are marked, so
+  // openapi-fetch refuses a body that sets a server-set field and a response type never shows a
+  // write-only one; and a file part (contentMediaType, no JSON type) is a Blob, not `unknown`.
   // As JSON text, the form GET /api/openapi.json serves: openapi-typescript parses and checks it.
   const ast = await openapiTS(JSON.stringify(fleetDocument()), {
     silent: true,
-    defaultNonNullable: false,
     readWriteMarkers: true,
+    transform: (schema) => (isFilePart(schema) ? BLOB : undefined),
   });
   const options = (await resolveConfig(SCHEMA_FILE)) ?? {};
   // openapi-typescript's read/write markers test against `$Read<any>`: `unknown` says the same

@@ -339,7 +339,7 @@ export interface paths {
     get: operations['listFiles'];
     put?: never;
     /**
-     * Create file items (one, or a JSON array of them)
+     * Create a file (multipart/form-data, with its files)
      * @description Needs a bearer token of role operator or higher.
      */
     post: operations['createFile'];
@@ -1632,18 +1632,25 @@ export interface components {
       /** @description e.g. vnc.connect, host.down, host.up, key.changed, patch.failed, task.failed, master.unreachable */
       type: string;
       /**
-       * @default info
+       * @description Default: "info"
+       * @example info
        * @enum {string}
        */
       level?: 'info' | 'warning' | 'error' | 'critical';
-      /** @default {} */
+      /**
+       * @description Default: {}
+       * @example {}
+       */
       payload?: {
         hostname?: string;
         status?: string;
       } & {
         [key: string]: unknown;
       };
-      /** @default false */
+      /**
+       * @description Default: false
+       * @example false
+       */
       read?: boolean;
     };
     AlertPatch: {
@@ -1832,7 +1839,7 @@ export interface components {
     FileUpload: {
       name?: string;
       /** @description The file (a part of multipart/form-data) */
-      data: string;
+      data: Blob;
     };
     /** @description Groups of hosts: containers, rule groups, and the graph groups built by POST /api/graph. Every field is present unless a projection leaves it out; the meta fields and _links always are. */
     Group: {
@@ -1975,16 +1982,19 @@ export interface components {
     GroupCreate: {
       name: string;
       /**
-       * @description 0 container, 1 rule, 2 master root, 3 gateway, 4 direct-attached
-       * @default 0
+       * @description 0 container, 1 rule, 2 master root, 3 gateway, 4 direct-attached. Default: 0
+       * @example 0
        * @enum {integer}
        */
       type?: 0 | 1 | 2 | 3 | 4;
-      /** @default [] */
+      /**
+       * @description Default: []
+       * @example []
+       */
       subgroups?: string[];
       /**
-       * @description Rule of a type 1 group: regex on the host name and/or grain equalities
-       * @default {}
+       * @description Rule of a type 1 group: regex on the host name and/or grain equalities. Default: {}
+       * @example {}
        */
       info?: {
         regex?: string;
@@ -2741,17 +2751,24 @@ export interface components {
     };
     TaskCreate: {
       /**
-       * @default local_async
+       * @description Default: "local_async"
+       * @example local_async
        * @enum {string}
        */
       salt_client?: 'local' | 'local_async' | 'local_batch';
       name: string;
       fun: string;
-      /** @default {} */
+      /**
+       * @description Default: {}
+       * @example {}
+       */
       kwarg?: {
         [key: string]: unknown;
       };
-      /** @default [] */
+      /**
+       * @description Default: []
+       * @example []
+       */
       arg?: string[];
       /**
        * @description UTC; "YYYY-MM-DD HH:MM" accepted. RFC 1123, ISO 8601, or "YYYY-MM-DD HH:MM" (UTC)
@@ -2762,7 +2779,8 @@ export interface components {
       /** @description RFC 1123, ISO 8601, or "YYYY-MM-DD HH:MM" (UTC) */
       end?: string | null;
       /**
-       * @default scheduled
+       * @description Default: "scheduled"
+       * @example scheduled
        * @enum {string}
        */
       status?: 'scheduled' | 'paused' | 'finished';
@@ -3233,8 +3251,8 @@ export interface components {
       /** @description Id of a vpn_managers item */
       vpn_manager: string;
       /**
-       * @description The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server
-       * @default {}
+       * @description The organization on the VPN server (its record at creation or the last reconcile); on POST, `name` and `auth_api` are sent to the server. Default: {}
+       * @example {}
        */
       vpnsrv_representation?: {
         auth_api?: boolean;
@@ -3249,9 +3267,15 @@ export interface components {
       } & {
         [key: string]: unknown;
       };
-      /** @default rsa */
+      /**
+       * @description Default: "rsa"
+       * @example rsa
+       */
       cipher_type?: string;
-      /** @default 6 */
+      /**
+       * @description Default: 6
+       * @example 6
+       */
       type?: number;
       /** @description Server-set: refused (422) in a body */
       unreachable?: $Read<unknown>;
@@ -4061,7 +4085,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Created (a bulk insert of several documents: _items, in order) */
+      /** @description Created */
       201: {
         headers: {
           Location: components['headers']['Location'];
@@ -4069,13 +4093,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json':
-            | components['schemas']['FileWritten']
-            | {
-                /** @constant */
-                _status: 'OK';
-                _items: components['schemas']['FileWritten'][];
-              };
+          'application/json': components['schemas']['FileWritten'];
         };
       };
       400: components['responses']['Error400'];
@@ -4083,7 +4101,7 @@ export interface operations {
       403: components['responses']['Error403'];
       413: components['responses']['Error413'];
       415: components['responses']['Error415'];
-      422: components['responses']['Error422Bulk'];
+      422: components['responses']['Error422'];
       429: components['responses']['Error429'];
       500: components['responses']['Error500'];
       503: components['responses']['Error503'];

@@ -9,17 +9,29 @@ import { byPathKind, type UploadBody, type Uploaded, type UploadPath } from './k
 export type { UploadPath } from './kinds';
 
 /** The fields of an upload: a file field takes a `Blob` (a `File` keeps its name). */
-export type UploadFields<P extends UploadPath> = {
-  [K in keyof UploadBody<P>]: UploadBody<P>[K] extends string ? string | Blob : UploadBody<P>[K];
-};
+export type UploadFields<P extends UploadPath> = UploadBody<P>;
 
-/** The multipart body of `fields`; a `Blob` that is not a `File` is named `filename` (default: the field name). */
+/**
+ * The file name a `Blob` part is sent with, the one the API serves the file under: a `File`'s own;
+ * else `filename`; else the item's `name` field when it has one (a file's name); else the field name.
+ */
+function partName(value: Blob, field: string, o: { filename?: string; name?: unknown }): string {
+  if (value instanceof File) return value.name;
+  if (o.filename !== undefined) return o.filename;
+  return typeof o.name === 'string' && o.name !== '' ? o.name : field;
+}
+
+/** The multipart body of `fields`: text as text, objects and lists as JSON text, Blobs as file parts. */
 export function formDataOf(fields: Readonly<Record<string, unknown>>, filename?: string): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     if (value instanceof Blob)
-      form.append(name, value, value instanceof File ? value.name : (filename ?? name));
+      form.append(
+        name,
+        value,
+        partName(value, name, { ...(filename ? { filename } : {}), name: fields.name }),
+      );
     else form.append(name, typeof value === 'string' ? value : JSON.stringify(value));
   }
   return form;
