@@ -6,7 +6,8 @@
  */
 import { defineGroupRoute, defineRoutes } from '@fleet/engine';
 import type { z } from 'zod';
-import { startBuild, readJob, startRequestIps } from './graph/jobs';
+import { requestIps } from './graph/answer';
+import { readJob, startBuild } from './graph/jobs';
 import { graphOf, nodesOf, notLinked } from './graph/read';
 import {
   actionBody,
@@ -75,20 +76,13 @@ export const graphRoutes = defineRoutes({
       path: '',
       role: 'admin',
       summary:
-        'request_ips: starts the outward-address probe (202, a job to poll); build_graph: replaces the groups of types 2-4 with a root over the gateways and the direct group',
+        "request_ips: probes the hosts' outward addresses (the job's final state, or 202 and the job to poll); build_graph: replaces the groups of types 2-4 with a root over the gateways and the direct group",
       description:
-        'Body {"action": "request_ips", "ip_resolver"?: URL} or {"action": "build_graph", "master": NAME}.',
+        'Body {"action": "request_ips", "ip_resolver"?: URL} or {"action": "build_graph", "master": NAME}. request_ips runs as a job: the answer waits for it up to the server\'s bound (GRAPH_WAIT_S, 25 s by default; `Prefer: wait=N` shortens it) and is 200 with its final state (done or failed); past the bound, or with `Prefer: respond-async`, it is 202 with the running job and its Location (GET /api/graph/jobs/{id}). build_graph runs to its end (store work only).',
       body: actionBody,
       response: actionResponse,
-      async handler({ body, ctx }) {
-        if (body.action === 'request_ips') {
-          const job = await startRequestIps(ctx, body.ip_resolver);
-          return {
-            status: 202,
-            headers: { Location: `/api/${job._links.self.href}` },
-            body: { _status: 'OK', ...job },
-          };
-        }
+      async handler({ body, ctx, preferences }) {
+        if (body.action === 'request_ips') return requestIps(ctx, body.ip_resolver, preferences);
         const built = await startBuild(ctx, body.master ?? '');
         return {
           body: {

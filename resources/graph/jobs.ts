@@ -1,7 +1,7 @@
 /**
- * The graph's write actions as the routes call them: `request_ips` starts a job and answers it at
- * once (202: the caller polls GET /api/graph/jobs/{id}, so no request waits past a proxy's
- * timeout however big the fleet), `build_graph` runs to its end. Both hold the `graph` lease, so
+ * The graph's write actions as the routes call them: `request_ips` starts a job (the route waits
+ * for it a bounded time, ./answer.ts; past that the caller polls GET /api/graph/jobs/{id}, so no
+ * request waits past a proxy's timeout however big the fleet), `build_graph` runs to its end. Both hold the `graph` lease, so
  * one graph action writes groups at a time across every instance (409 otherwise).
  */
 import { randomBytes } from 'node:crypto';
@@ -67,8 +67,14 @@ async function pruneJobs(ctx: CallContext): Promise<void> {
   if (old.length > 0) await jobs.deleteMany({ _id: { $in: old.map((j) => j._id) } }, ctx);
 }
 
-/** Starts a request_ips job; resolves the job as stored at its start. */
-export async function startRequestIps(ctx: CallContext, given: string | undefined): Promise<JobBody> {
+/** A started request_ips job: as stored at its start, and its run on this instance (never rejects). */
+export interface StartedJob {
+  readonly job: JobBody;
+  readonly run: Promise<void>;
+}
+
+/** Starts a request_ips job. */
+export async function startRequestIps(ctx: CallContext, given: string | undefined): Promise<StartedJob> {
   const resolver = await resolverFor(ctx, given);
   const service = master(ctx);
   const sys = systemContext(ctx.runtime, ctx.now);
@@ -90,8 +96,8 @@ export async function startRequestIps(ctx: CallContext, given: string | undefine
       },
       sys,
     );
-    void runJob({ runtime: ctx.runtime, log: ctx.runtime.log, service, jobId, resolver, plan });
-    return jobBody(job, ctx.now);
+    const run = runJob({ runtime: ctx.runtime, log: ctx.runtime.log, service, jobId, resolver, plan });
+    return { job: jobBody(job, ctx.now), run };
   } catch (err) {
     await ctx.runtime.leases.release(GRAPH_LEASE, jobId).catch(() => false);
     throw err;

@@ -119,8 +119,12 @@ export const buildResponse = z.object({
   _links: z.object({ self: z.object({ title: z.string(), href: z.string() }) }),
 });
 
-/** What POST /graph answers: the started job (202, `x-status` for the OpenAPI document) or the built graph's root (200). */
+/**
+ * What POST /graph answers: request_ips' job when it ended within the wait (200) or still running
+ * (202, `x-status` for the OpenAPI document), or build_graph's root (200).
+ */
 export const actionResponse = z.union([
   jobResponse.extend({ _status: z.literal('OK') }).meta({ 'x-status': 202 }),
+  jobResponse.extend({ _status: z.literal('OK'), state: z.enum(['done', 'failed']) }),
   buildResponse,
 ]);

@@ -3,7 +3,8 @@
  * "graph"): hosts behind two NATs, direct hosts, and hosts the probe fails for (the resolver
  * answers 503 to one, a firewall drops another, a third has no HTTP client). The job is polled
  * as a client would; hosts get `ip` and `nat`, new outward addresses become unlinked gateways,
- * the sync keeps the NAT addresses, build_graph puts a root over the gateways and the direct
+ * the sync keeps the NAT addresses (asked with `Prefer: respond-async`; without it the answer waits
+ * for the job, request-ips-wait.test.ts), build_graph puts a root over the gateways and the direct
  * group, and a new NAT later shows up as not linked until the next build.
  */
 import { auth, expectEveError } from '../helpers';
@@ -36,8 +37,13 @@ function ownAddress(id: string): string {
 async function startJob(
   body: Record<string, unknown> = { action: 'request_ips', ip_resolver: URL },
 ): Promise<Job> {
-  const res = await env.api.request.post('/api/graph').set(auth('admin')).send(body);
+  const res = await env.api.request
+    .post('/api/graph')
+    .set(auth('admin'))
+    .set('Prefer', 'respond-async')
+    .send(body);
   expect(res.status).toBe(202);
+  expect(res.headers['preference-applied']).toBe('respond-async');
   const job = res.body as Job;
   expect(res.headers['location']).toBe(`/api/graph/jobs/${job._id}`);
   return job;
@@ -91,7 +97,7 @@ afterAll(async () => {
   await env.close();
 });
 
-test('request_ips answers 202 with a job; polled to its end, it sets ip and nat and makes one unlinked gateway per NAT', async () => {
+test('request_ips with Prefer: respond-async answers 202 with a job; polled to its end, it sets ip and nat and makes one unlinked gateway per NAT', async () => {
   const before = await host(failing.firewalled);
   const started = await startJob();
   const hostsTotal = env.sim.fleet.minions.size;

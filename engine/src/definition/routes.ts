@@ -48,6 +48,8 @@ export interface RouteRequest<B = unknown, Q = Readonly<Record<string, string | 
   readonly body: B;
   /** Headers a route may honour (`If-Match`). */
   readonly ifMatch?: string;
+  /** The client's `Prefer` preferences (RFC 7240) by lower-cased name: `respond-async`, `wait`. */
+  readonly preferences?: ReadonlyMap<string, string>;
   readonly ctx: CallContext;
 }
 

@@ -11,6 +11,7 @@ import type { CustomRoute, RouteGroup, RouteRequest, RouteResult, RouteSpec } fr
 import { BadRequest, MethodNotAllowed, Unprocessable } from '../errors';
 import type { ApiContext } from './context';
 import { callContext, guard, jsonObject } from './handlers';
+import { parsePrefer } from './prefer';
 import { sendResult } from './results';
 
 function parseBody(schema: z.ZodType | undefined, body: unknown, where: string): unknown {
@@ -53,6 +54,7 @@ function mount(
         query: parseQuery(route.query, req.query as RouteRequest['query']),
         body: parseBody(route.body, req.body, action),
         ...(ifMatch === undefined ? {} : { ifMatch }),
+        preferences: parsePrefer(req.get('prefer')),
         ctx: callContext(api, resp),
       });
       await sendResult(api, req, resp, route, result, own);

@@ -1235,8 +1235,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * request_ips: starts the outward-address probe (202, a job to poll); build_graph: replaces the groups of types 2-4 with a root over the gateways and the direct group
-     * @description Body {"action": "request_ips", "ip_resolver"?: URL} or {"action": "build_graph", "master": NAME}.
+     * request_ips: probes the hosts' outward addresses (the job's final state, or 202 and the job to poll); build_graph: replaces the groups of types 2-4 with a root over the gateways and the direct group
+     * @description Body {"action": "request_ips", "ip_resolver"?: URL} or {"action": "build_graph", "master": NAME}. request_ips runs as a job: the answer waits for it up to the server's bound (GRAPH_WAIT_S, 25 s by default; `Prefer: wait=N` shortens it) and is 200 with its final state (done or failed); past the bound, or with `Prefer: respond-async`, it is 202 with the running job and its Location (GET /api/graph/jobs/{id}). build_graph runs to its end (store work only).
      *
      *     Needs a bearer token of role admin or higher.
      */
@@ -6651,23 +6651,67 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            /** @constant */
-            _status: 'OK';
-            /** @description The root group (type 2) */
-            _id: string;
-            name: string;
-            /** @description The gateway groups (type 3), the root's subgroups */
-            gateways: string[];
-            /** @description The direct-attached group (type 4), the root's last subgroup */
-            direct: string;
-            _links: {
-              self: {
-                title: string;
-                href: string;
+          'application/json':
+            | {
+                _id: string;
+                /** @constant */
+                action: 'request_ips';
+                /** @enum {string} */
+                state: 'done' | 'failed';
+                /** @description The resolver, without its query */
+                resolver: string;
+                /** @description Hosts considered */
+                total: number;
+                /** @description Hosts probed (accepted key, up) */
+                targeted: number;
+                /** @description Hosts not probed: key not accepted, or down */
+                skipped: number;
+                /** @description Hosts probed so far */
+                probed: number;
+                resolved: number;
+                failed: number;
+                /** @description Resolved hosts behind a NAT */
+                nat: number;
+                /** @description Resolved hosts whose outward address is their own */
+                direct: number;
+                /** @description Ids of the gateway groups this run created (not linked) */
+                gateways_created: string[];
+                /** @description The first 100 failed hosts and why */
+                failures: {
+                  host: string;
+                  reason: string;
+                }[];
+                /** @description Why the job stopped, when it failed */
+                error: string | null;
+                started: string;
+                updated: string;
+                finished: string | null;
+                _links: {
+                  self: {
+                    title: string;
+                    href: string;
+                  };
+                };
+                /** @constant */
+                _status: 'OK';
+              }
+            | {
+                /** @constant */
+                _status: 'OK';
+                /** @description The root group (type 2) */
+                _id: string;
+                name: string;
+                /** @description The gateway groups (type 3), the root's subgroups */
+                gateways: string[];
+                /** @description The direct-attached group (type 4), the root's last subgroup */
+                direct: string;
+                _links: {
+                  self: {
+                    title: string;
+                    href: string;
+                  };
+                };
               };
-            };
-          };
         };
       };
       /** @description Accepted: started, poll the Location */

@@ -55,7 +55,13 @@ function publicUrl(v: string | undefined): boolean {
   if (v === undefined) return true;
   try {
     const u = new URL(v);
-    return /^https?:$/.test(u.protocol) && u.search === '' && u.hash === '' && u.username === '' && !v.includes('#');
+    return (
+      /^https?:$/.test(u.protocol) &&
+      u.search === '' &&
+      u.hash === '' &&
+      u.username === '' &&
+      !v.includes('#')
+    );
   } catch {
     return false;
   }
@@ -101,6 +107,11 @@ const schema = z.object({
   SALT_EVENTS_IDLE_S: secondsIn(0.05, 86400, 120),
   /** Longest wait for one salt-api answer to an execution (reads wait at most 60 s, login 10 s). */
   SALT_API_TIMEOUT_S: secondsIn(0.001, 3600, 120),
+  /**
+   * How long POST /api/graph `request_ips` waits for its job before answering 202 and the job to
+   * poll (resources/graph/answer.ts); 0: never waits.
+   */
+  GRAPH_WAIT_S: secondsIn(0, 3600, 25),
   /** Between two `status.all_status` samples of a monitored host. */
   ALL_STATUS_INTERVAL_S: secondsIn(0.001, 86400, 30),
   /** Between two VPN reconciles (drift repair, docs/vpn.md); 0: only on demand. */
@@ -218,7 +229,11 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 /** The settings the resource definitions read (`Runtime.config`), from the configuration. */
 export function engineSettings(config: Config): Settings {
-  return { saltMasterName: config.SALT_MASTER_NAME, vpnPrivateAddresses: config.VPN_PRIVATE_ADDRESSES };
+  return {
+    saltMasterName: config.SALT_MASTER_NAME,
+    vpnPrivateAddresses: config.VPN_PRIVATE_ADDRESSES,
+    graphWaitS: config.GRAPH_WAIT_S,
+  };
 }
 
 /** Thrown for invalid configuration; its message is the one line to print. */
