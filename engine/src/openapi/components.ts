@@ -93,13 +93,14 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
     additionalProperties: false,
     examples: [{ _status: 'ERR', _error: { code: 404, message: 'The requested resource was not found' } }],
   },
-  BulkError: {
+  CreateError: {
     type: 'object',
     description:
-      'A bulk insert refused (422): nothing was stored; one entry per submitted document, in order',
+      'A create refused (422): nothing was stored. One document: _issues names each field. A bulk insert (a JSON array): _items, one entry per submitted document, in order',
     properties: {
       _status: { const: 'ERR' },
       _error: ERROR_STATUS,
+      _issues: ref('Issues'),
       _items: {
         type: 'array',
         items: {
@@ -120,7 +121,7 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
         },
       },
     },
-    required: ['_status', '_error', '_items'],
+    required: ['_status', '_error'],
     additionalProperties: false,
   },
 };
@@ -229,10 +230,11 @@ export const ERROR_RESPONSES: Readonly<Record<number, Schema>> = {
   504: error('A peer (the Salt master or a VPN server) did not answer in time'),
 };
 
+/** One shape for both kinds of create, so a client reads `_issues` without narrowing a union. */
 const BULK_422: Schema = {
   description:
     'The body failed validation: _issues names each field; a bulk insert (a JSON array) answers _items, one entry per document',
-  content: json({ anyOf: [ref('Error'), ref('BulkError')] }),
+  content: json(ref('CreateError')),
 };
 
 /** `components.responses`: the errors by name (`Error404`, and `Error422Bulk` for creates), referenced by every operation. */

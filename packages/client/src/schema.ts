@@ -1344,8 +1344,8 @@ export interface components {
       };
       _issues?: components['schemas']['Issues'];
     };
-    /** @description A bulk insert refused (422): nothing was stored; one entry per submitted document, in order */
-    BulkError: {
+    /** @description A create refused (422): nothing was stored. One document: _issues names each field. A bulk insert (a JSON array): _items, one entry per submitted document, in order */
+    CreateError: {
       /** @constant */
       _status: 'ERR';
       _error: {
@@ -1353,7 +1353,8 @@ export interface components {
         code: number;
         message: string;
       };
-      _items: (
+      _issues?: components['schemas']['Issues'];
+      _items?: (
         | {
             /** @constant */
             _status: 'OK';
@@ -3417,7 +3418,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] | components['schemas']['BulkError'];
+        'application/json': components['schemas']['CreateError'];
       };
     };
   };
