@@ -7,7 +7,7 @@
  * `+`, `&` and `#` is followed as given.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createFleetClient } from '@fleet/client';
@@ -21,6 +21,15 @@ const BIN = join(ROOT, 'test', 'node_modules', '.bin');
 const OUT = join(ROOT, 'test', '.tmp', 'stock');
 const VPN_ADMIN = { username: 'fleet-api', password: 'vpn-admin-pw-51c3e0a2' };
 const run = promisify(execFile);
+
+/** The arguments of the README's `npx openapi-typescript ...` line (the URL, `-o`, the file: nothing else). */
+function readmeCommand(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const line = /^npx openapi-typescript (.+)$/m.exec(readme)?.[1] ?? '';
+  const args = line.split(' ');
+  expect(args).toHaveLength(3);
+  return args;
+}
 
 let env: MasterEnv;
 let vpn: VpnSim;
@@ -71,14 +80,11 @@ beforeAll(async () => {
   fixture.container = await group({ name: 'all', type: 0, subgroups: [fixture.rule] });
   fixture.linked = env.up[0] ?? '';
   await linkedHost(fixture.linked);
-  // Generated from the served document with no option, as an integrator runs it; then one tsc.
-  await run(
-    join(BIN, 'openapi-typescript'),
-    [`${env.api.url}/api/openapi.json`, '-o', join(OUT, 'schema.d.ts')],
-    {
-      cwd: ROOT,
-    },
-  );
+  // Generated from the served document as the README tells integrators to, with no option.
+  const [url = '', flag = ''] = readmeCommand();
+  expect({ url, flag }).toEqual({ url: 'http://127.0.0.1:5000/api/openapi.json', flag: '-o' });
+  const served = url.replace('http://127.0.0.1:5000', env.api.url);
+  await run(join(BIN, 'openapi-typescript'), [served, flag, join(OUT, 'schema.d.ts')], { cwd: ROOT });
 }, 120_000);
 afterAll(async () => {
   await env.close();
