@@ -188,7 +188,14 @@ describe('the envelope', () => {
       },
     );
     expect(first._items.map((g) => g.label)).toEqual([`cc-${tag}`, `bb-${tag}`]);
-    expect(first._links.next?.href).toBe(`gadgets?max_results=2&where=${where}&sort=-label&page=2`);
+    const next = new URL(first._links.next?.href ?? '', 'http://api.test/api/');
+    expect(next.pathname).toBe('/api/gadgets');
+    expect([...next.searchParams]).toEqual([
+      ['max_results', '2'],
+      ['where', where],
+      ['sort', '-label'],
+      ['page', '2'],
+    ]);
     const second = expectEnvelope(
       await request
         .get(`/api/gadgets?where=${encodeURIComponent(where)}&sort=-label&max_results=2&page=2`)
