@@ -29,8 +29,10 @@ test('the home document lists every resource a client may list, and only those',
     .filter((r) => r.def.methods.list !== undefined)
     .map((r) => r.name);
   expect(listed.sort()).toEqual(callable.sort());
-  for (const internal of ['api_tokens', 'graph_jobs', 'hosts_history']) expect(listed).not.toContain(internal);
-  for (const href of listed) expect((await s.request.get(`/api/${href}`).set(auth('viewer'))).status).toBe(200);
+  for (const internal of ['api_tokens', 'graph_jobs', 'hosts_history'])
+    expect(listed).not.toContain(internal);
+  for (const href of listed)
+    expect((await s.request.get(`/api/${href}`).set(auth('viewer'))).status).toBe(200);
 });
 
 test('a 201 carries the ETag of the created item; a bulk create none', async () => {
