@@ -47,7 +47,11 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
     type: 'object',
     properties: {
       title: { type: 'string' },
-      href: { type: 'string', description: 'Relative to /api, no leading slash ("/" for the home)' },
+      href: {
+        type: 'string',
+        description:
+          'Relative to /api/, no leading slash ("/", a page\'s parent, is the server root: it redirects to the home document)',
+      },
     },
     required: ['title', 'href'],
     additionalProperties: false,
@@ -55,7 +59,7 @@ export const SHARED_SCHEMAS: Readonly<Record<string, Schema>> = {
   CollectionLinks: {
     type: 'object',
     description:
-      'Links of a page; each href repeats the query (max_results when not the default, where, sort, page, then the rest)',
+      'Links of a page; each href repeats the query (max_results when not the default, where, sort, page, then the rest), each value percent-encoded where a URL needs it: follow an href as given, resolved against /api/',
     properties: {
       parent: link('home', '/'),
       self: link('hosts', 'hosts?max_results=2'),

@@ -1273,10 +1273,10 @@ export interface components {
   schemas: {
     Link: {
       title: string;
-      /** @description Relative to /api, no leading slash ("/" for the home) */
+      /** @description Relative to /api/, no leading slash ("/", a page's parent, is the server root: it redirects to the home document) */
       href: string;
     };
-    /** @description Links of a page; each href repeats the query (max_results when not the default, where, sort, page, then the rest) */
+    /** @description Links of a page; each href repeats the query (max_results when not the default, where, sort, page, then the rest), each value percent-encoded where a URL needs it: follow an href as given, resolved against /api/ */
     CollectionLinks: {
       /**
        * @example {
