@@ -6,6 +6,7 @@
  */
 import { auth } from '../helpers';
 import { eventually, startMasterEnv, type MasterEnv } from '../integrations/master-env';
+import { loadConfig } from '../../packages/server/src/config';
 import { waitMs } from '../../resources/graph/answer';
 
 let env: MasterEnv;
@@ -86,4 +87,11 @@ test('the bound: GRAPH_WAIT_S (25 s unset), shortened by Prefer: wait, none with
   expect(waitMs(ctx(10), prefs([['wait', '300']]))).toBe(10_000);
   expect(waitMs(ctx(10), prefs([['wait', 'soon']]))).toBe(10_000);
   expect(waitMs(ctx(10), prefs([['respond-async', '']]))).toBe(0);
+});
+
+test('GRAPH_WAIT_S: seconds from 0 to 3600; anything else stops the start naming it', () => {
+  expect(loadConfig({}).GRAPH_WAIT_S).toBe(25);
+  expect(loadConfig({ GRAPH_WAIT_S: '0' }).GRAPH_WAIT_S).toBe(0);
+  for (const bad of ['-1', 'soon', '3601'])
+    expect(() => loadConfig({ GRAPH_WAIT_S: bad })).toThrow(/^Invalid configuration: GRAPH_WAIT_S /);
 });
