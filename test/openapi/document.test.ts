@@ -172,9 +172,10 @@ describe('parameters', () => {
     for (const path of ['/api/alerts', '/api/alerts/{id}'])
       expect(paramNames('get', path)).toContain('mark_as_read');
     expect(op('get', '/api/alerts').responses['403']).toBeDefined();
-    expect(paramNames('get', '/api/hosts/statistics/online')).toEqual(['range[]', 'where', 'interval']);
+    const period = ['range[]', 'range[0]', 'range[1]', 'range', 'where'];
+    expect(paramNames('get', '/api/hosts/statistics/online')).toEqual([...period, 'interval']);
     for (const kind of ['unique_online', 'unique_updated', 'unique_dist_upgraded', 'new_hosts'])
-      expect(paramNames('get', `/api/hosts/statistics/${kind}`)).toEqual(['range[]', 'where']);
+      expect(paramNames('get', `/api/hosts/statistics/${kind}`)).toEqual(period);
     expect(
       op('get', '/api/hosts/statistics/online').parameters?.find((p) => p.name === 'range[]'),
     ).toMatchObject({
