@@ -1,5 +1,5 @@
 // ESLint (flat config): typescript-eslint's recommended rules with type information, plus the
-// habits of ../shared/STYLE.md that a linter can hold: no `any`, no unused code, no floating
+// habits of the codebase that a linter can hold: no `any`, no unused code, no floating
 // promises, `import type` for types, and no reaching into another package's source.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';

@@ -1,5 +1,5 @@
 /**
- * The graph route group (`/api/graph`, DESIGN §5 "graph"; docs/graph.md): the group hierarchy as
+ * The graph route group (`/api/graph`; docs/graph.md): the group hierarchy as
  * ECharts-style nodes and edges from a root group, the gateways no group links, and the actions
  * that build the graph's groups from the hosts' outward addresses. Thin handlers: parse (the
  * engine, with the schemas), call one function of ./graph/, answer.

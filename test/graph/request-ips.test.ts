@@ -1,6 +1,6 @@
 /**
- * request_ips -> build_graph -> not-linked end to end over HTTP against salt-sim (DESIGN §5
- * "graph"): hosts behind two NATs, direct hosts, and hosts the probe fails for (the resolver
+ * request_ips -> build_graph -> not-linked end to end over HTTP against salt-sim:
+ * hosts behind two NATs, direct hosts, and hosts the probe fails for (the resolver
  * answers 503 to one, a firewall drops another, a third has no HTTP client). The job is polled
  * as a client would; hosts get `ip` and `nat`, new outward addresses become unlinked gateways,
  * the sync keeps the NAT addresses (asked with `Prefer: respond-async`; without it the answer waits

@@ -1,5 +1,5 @@
 /**
- * The collection envelope and `_links` exactly as Eve renders them (research/eve.md §1): first,
+ * The collection envelope and `_links` exactly as Eve renders them (eve/methods/get.py, v2.3.1): first,
  * middle, last and past-the-end pages, the empty page, the query repeated in Eve's order, item
  * links, and the write response.
  */

@@ -69,7 +69,7 @@ const paramNames = (method: string, path: string): string[] =>
   );
 const refName = (node: { readonly $ref?: string } | undefined): string => node?.$ref?.split('/').pop() ?? '';
 
-/** Every endpoint of the spec's endpoint tables (../shared/spec/fleet-api-spec.md "Endpoints"). */
+/** Every endpoint of the spec's endpoint tables (docs/endpoints.md). */
 const SPEC_ENDPOINTS = `
 GET /api/actions, GET /api/actions/{id}, GET /api/hosts/statistics/online, GET /api/hosts/statistics/unique_online,
 GET /api/hosts/statistics/unique_updated, GET /api/hosts/statistics/unique_dist_upgraded, GET /api/hosts/statistics/new_hosts, GET /api/alerts, GET /api/alerts/{id},

@@ -54,7 +54,7 @@ export interface ApiOptions {
 /**
  * Uploaded types a browser may show in place: raster images and PDF. Anything else (HTML, SVG,
  * XML, scripts) is a download: served inline from the API's origin it would run as the API's page
- * (issue 8: an operator's `text/html` upload was stored script).
+ * (an operator's `text/html` upload was stored script).
  */
 const INLINE_TYPES: ReadonlySet<string> = new Set([
   'image/png',

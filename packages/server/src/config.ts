@@ -1,5 +1,5 @@
 /**
- * Configuration from the environment (DESIGN §6; the names are fixed). Validated with Zod: a bad
+ * Configuration from the environment (the names are fixed). Validated with Zod: a bad
  * value stops the start with one line naming the variable.
  */
 import type { Settings } from '@fleet/engine';

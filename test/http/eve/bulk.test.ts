@@ -1,5 +1,5 @@
 /**
- * Bulk POST as Eve answers it (issue 15, point 3; `eve/methods/post.py` `post_internal`): all or
+ * Bulk POST as Eve answers it (`eve/methods/post.py` `post_internal`): all or
  * nothing, every document validated before anything is stored, and a failure answers `_items` with
  * one entry per submitted document, in order (`{"_status": "OK"}` or `{"_status": "ERR",
  * "_issues": {...}}`) plus `_error`. A one-element array is answered as a single document is. At
