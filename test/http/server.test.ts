@@ -27,6 +27,8 @@ const dbEnv = () => ({ DATABASE_URL: `sqlite:${join(dir, 'data', 'fleet.db')}` }
 async function start(env: Record<string, string>): Promise<ChildServer> {
   const server = await startChildServer({ env, cwd: dir });
   running.push(server);
+  // The banner follows the "listening" line; on a busy machine it may come a moment later.
+  await until(() => server.stdout().includes('API docs:'), 'the start banner');
   return server;
 }
 

@@ -50,9 +50,19 @@ export function comparable(path: string, body: unknown): unknown {
     /\/api\/media\/[0-9a-f]+(\?expires=\d+&signature=[\w-]+)?/g,
     '/api/media/<id>',
   );
-  const value = JSON.parse(text) as { _items?: Record<string, unknown>[] };
+  const value = JSON.parse(text) as {
+    _items?: Record<string, unknown>[];
+    _links?: Record<string, { href?: string }>;
+  };
   if (path.startsWith('/api/hosts_statistic') && Array.isArray(value._items))
     value._items = value._items.map(({ _etag: _e, _updated: _u, ...rest }) => rest);
+  // Deliberate changes since the fixtures' releases: links are percent-encoded (compared decoded),
+  // and an empty page's `self` keeps its query (compared without it).
+  for (const [rel, link] of Object.entries(value._links ?? {})) {
+    if (typeof link.href !== 'string') continue;
+    link.href = decodeURIComponent(link.href);
+    if (rel === 'self' && value._items?.length === 0) link.href = link.href.replace(/\?.*$/, '');
+  }
   return value;
 }
 
