@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageManager } from '../../package.json';
+import { childrenOf } from '../helpers/processes';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -36,20 +37,6 @@ async function freePort(): Promise<number> {
       srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-}
-
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .filter((n) => {
-      try {
-        const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();

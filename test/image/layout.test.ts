@@ -28,6 +28,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { version as VERSION } from '../../package.json';
 import { replayDockerfile, type Runtime } from './replay';
+import { childrenOf } from '../helpers/processes';
 
 const ROOT = join(__dirname, '..', '..');
 const run = promisify(execFile);
@@ -99,21 +100,6 @@ const exited = (child: ChildProcess): Promise<number | null> =>
   child.exitCode !== null
     ? Promise.resolve(child.exitCode)
     : new Promise((r) => child.on('exit', (code) => r(code)));
-
-/** The processes whose parent is `pid`. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .filter((n) => {
-      try {
-        const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'fleet-image-'));
