@@ -558,6 +558,46 @@ describe('membership kept as hosts and groups change', () => {
     await expectKept(group, [host]);
   });
 
+  it('a tree three levels deep follows changes of its middle, deletes of nested groups and of many at once', async () => {
+    const p = uniqueName('deep');
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x) => fqdn(`${p}-${x}`));
+    await sync([{ _id: a }, { _id: b, grain: { roles: [p] } }, { _id: c }, { _id: d }]);
+    const leafRule = await createGroup(t, {
+      name: uniqueName('leaf'),
+      type: 1,
+      info: { grain: { roles: p } },
+    });
+    const leafStatic = await createGroup(t, { name: uniqueName('leaf'), hosts: [c] });
+    const middle = await createGroup(t, { name: uniqueName('mid'), subgroups: [leafRule], hosts: [a] });
+    const top = await createGroup(t, { name: uniqueName('top'), subgroups: [middle] });
+    await expectKept(top, [a, b]);
+    await t.request
+      .patch(`/api/groups/${middle}`)
+      .set(auth('admin'))
+      .send({ subgroups: [leafRule, leafStatic] })
+      .expect(200);
+    await expectKept(top, [a, b, c]);
+    await expectKept(middle, [a, b, c]);
+    // A nested group deleted: the relation takes it out of `middle`, and its hosts out of the tree.
+    await t.request.delete(`/api/groups/${leafRule}`).set(auth('admin')).expect(204);
+    await expectKept(top, [a, c]);
+    // A second way in for `c` (static on `top` itself) survives the delete of the first.
+    await t.request
+      .patch(`/api/hosts/${c}`)
+      .set(auth('admin'))
+      .send({ groups: [leafStatic, top] })
+      .expect(200);
+    const many = await t.request
+      .delete('/api/groups')
+      .query({ where: JSON.stringify({ type: 0 }) })
+      .set(auth('admin'));
+    expect(many.status).toBe(204);
+    for (const id of [top, middle, leafStatic])
+      expect((await t.request.get(`/api/groups/${id}`).set(auth('viewer'))).status).toBe(404);
+    const again = await createGroup(t, { name: uniqueName('again'), hosts: [d] });
+    await expectKept(again, [d]);
+  });
+
   it('refuses a grain rule that cannot be evaluated with 422 naming info.grain', async () => {
     const res = await t.request
       .post('/api/groups')
