@@ -560,7 +560,7 @@ describe('membership kept as hosts and groups change', () => {
 
   it('a tree three levels deep follows changes of its middle, deletes of nested groups and of many at once', async () => {
     const p = uniqueName('deep');
-    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x) => fqdn(`${p}-${x}`));
+    const [a, b, c, d] = [fqdn(`${p}-a`), fqdn(`${p}-b`), fqdn(`${p}-c`), fqdn(`${p}-d`)];
     await sync([{ _id: a }, { _id: b, grain: { roles: [p] } }, { _id: c }, { _id: d }]);
     const leafRule = await createGroup(t, {
       name: uniqueName('leaf'),
