@@ -1,16 +1,19 @@
 /**
  * Runs the simulator by hand:
  * `tsx packages/salt-sim/src/cli.ts --port 8000 --hosts 50 [--seed 1] [--host 127.0.0.1] [--vnc-every 0]
- *  [--master-version 2018.3.2] [--master-tz UTC]`.
+ *  [--master-version 2018.3.2] [--master-tz UTC] [--return-spacing 2]`.
+ * `--return-spacing` is the time between two minions' returns of one job in ms (fractions
+ * allowed; 0: every return at once).
  * Prints the URL and the credentials to put in SALT_API_URL / SALT_API_USER / SALT_API_PASSWORD.
  */
 import { startSaltSim } from './index';
 
-function flag(name: string, fallback: number): number {
+/** A non-negative number flag: a whole one unless `fractions`. */
+function flag(name: string, fallback: number, fractions = false): number {
   const i = process.argv.indexOf(`--${name}`);
   const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 0) {
-    process.stderr.write(`--${name} must be a non-negative integer\n`);
+  if (!(fractions ? Number.isFinite(value) : Number.isInteger(value)) || value < 0) {
+    process.stderr.write(`--${name} must be a non-negative ${fractions ? 'number' : 'integer'}\n`);
     process.exit(2);
   }
   return value;
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
     hosts: flag('hosts', 50),
     seed: flag('seed', 1),
     vncEveryMs: flag('vnc-every', 0),
+    returnSpacingMs: flag('return-spacing', 2, true),
     ...defined,
   });
   const { username, password, eauth } = sim.credentials;

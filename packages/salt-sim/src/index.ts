@@ -54,6 +54,12 @@ export interface SaltSimOptions {
   sessionTtlMs?: number;
   tokenExpireS?: number;
   returnDelayMs?: number;
+  /**
+   * Time between two minions' returns of one job, in ms (default 2; fractions allowed; 0: every
+   * return at once, as a master whose minions all finish together delivers them). 10,000
+   * minions at the default take 20 s; a large master's event bus delivers thousands a second.
+   */
+  returnSpacingMs?: number;
   noReturnWaitMs?: number;
   enabledClients?: string[];
   /** When > 0, a random up minion sends a `vnc/connect` event this often (for demos). */
@@ -86,6 +92,7 @@ const DEFAULT_USERS: SimUser[] = [{ username: 'saltdev', password: 'saltdev' }];
 function settingsFrom(o: SaltSimOptions): SimSettings {
   return {
     returnDelayMs: o.returnDelayMs ?? 20,
+    returnSpacingMs: o.returnSpacingMs ?? 2,
     noReturnWaitMs: o.noReturnWaitMs ?? 150,
     sessionTtlMs: o.sessionTtlMs ?? 36_000_000,
     tokenExpireS: o.tokenExpireS ?? 43_200,

@@ -139,8 +139,13 @@ export class JobStore {
     });
     let left = upAtPublish.length;
     if (left === 0) resolveSettled();
+    // Each minion returns as it finishes; the master publishes every return as it arrives
+    // (salt/master.py `AESFuncs._return` -> salt/utils/job.py `store_job` fires
+    // `salt/job/<jid>/ret/<id>`). `returnSpacingMs` spaces the minions' finishing times; returns
+    // due in the same millisecond leave together, as a burst on a busy master's bus does.
+    const spacing = this.settings.returnSpacingMs;
     upAtPublish.forEach((id, i) => {
-      this.later(this.settings.returnDelayMs + i * 2, () => {
+      this.later(this.settings.returnDelayMs + Math.floor(i * spacing), () => {
         this.deliver(job, id, pub);
         left -= 1;
         if (left === 0) resolveSettled();

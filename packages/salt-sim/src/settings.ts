@@ -4,6 +4,13 @@
 export interface SimSettings {
   /** Delay before a minion's return arrives. */
   returnDelayMs: number;
+  /**
+   * Time between two minions' returns of one job (ms; fractions allowed, 0: all at once): the
+   * minions finish one after another, and the master fires each `salt/job/<jid>/ret/<id>` as its
+   * return arrives (salt/master.py `AESFuncs._return` -> salt/utils/job.py `store_job`), with no
+   * pacing of its own. Default 2.
+   */
+  returnSpacingMs: number;
   /** How long a sync `local` call waits for minions that will never answer (timeout + gather_job_timeout). */
   noReturnWaitMs: number;
   /** Session idle timeout (CherryPy `tools.sessions.timeout`). */

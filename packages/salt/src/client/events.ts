@@ -111,6 +111,10 @@ class SseStream implements SaltEventStream {
     for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
   }
 
+  takeReady(max: number): SaltEvent[] {
+    return this.queue.splice(0, Math.max(0, max));
+  }
+
   close(): void {
     this.finish('closed_by_client');
     this.controller.abort();

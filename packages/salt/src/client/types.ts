@@ -188,4 +188,9 @@ export interface SaltEventStream extends AsyncIterable<SaltEvent> {
   readonly tcpKeepAlive: boolean;
   /** When the stream last delivered an event (epoch ms; its opening time before the first). */
   readonly lastEventAt: number;
+  /**
+   * Takes up to `max` events that have arrived and wait to be iterated, without waiting for
+   * more (none: an empty list): what came together while the reader was busy, to handle as one batch.
+   */
+  takeReady(max: number): SaltEvent[];
 }

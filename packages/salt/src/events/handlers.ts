@@ -39,6 +39,23 @@ function remember(set: Set<string>, jid: string): void {
   if (oldest.done !== true) set.delete(oldest.value);
 }
 
+/** What handling one event did: a line for the log, nothing (not for us), or the error that stopped it. */
+export interface Handled {
+  readonly tag: string;
+  readonly did?: string;
+  readonly err?: unknown;
+}
+
+/** Runs one event's work, its error kept rather than thrown. */
+async function settle(tag: string, work: () => Promise<string | undefined>): Promise<Handled> {
+  try {
+    const did = await work();
+    return did === undefined ? { tag } : { tag, did };
+  } catch (err) {
+    return { tag, err };
+  }
+}
+
 function hasMetadata(v: unknown): boolean {
   return v !== null && typeof v === 'object' && Object.keys(v).length > 0;
 }
@@ -59,11 +76,63 @@ export class EventHandlers {
     private readonly serviceUser = '',
   ) {}
 
-  /** Handles one event; resolves what it did (for logs), or undefined when it was not for us. */
-  async handle(event: SaltEvent): Promise<string | undefined> {
+  /**
+   * Handles events that arrived together (one or more), in their order, with the same effect as
+   * handling them one after another; what each did (for logs: nothing when it was not for us), or
+   * the error that stopped it, in the same order. The job
+   * returns among them are recorded together (`recordReturns`: one read and one write per
+   * collection for the lot, sharing the store's group commit); a run of returns is recorded before
+   * the next other event is handled. When a run fails as a whole, each of its returns is recorded
+   * alone, so one that cannot be stored does not keep the others out.
+   */
+  async handleBatch(events: readonly SaltEvent[]): Promise<Handled[]> {
+    const out: Handled[] = [];
+    let run: { tag: string; r: JobReturn }[] = [];
+    const flush = async (): Promise<void> => {
+      if (run.length > 0) out.push(...(await this.recordRun(run)));
+      run = [];
+    };
+    for (const event of events) {
+      const ret = RET.exec(event.tag);
+      if (!ret) {
+        await flush();
+        out.push(await settle(event.tag, () => this.other(event)));
+        continue;
+      }
+      const r = this.returnOf(ret[1] ?? '', ret[2] ?? '', event.data);
+      if (r === undefined) out.push({ tag: event.tag });
+      else run.push({ tag: event.tag, r });
+    }
+    await flush();
+    return out;
+  }
+
+  private async recordRun(run: readonly { tag: string; r: JobReturn }[]): Promise<Handled[]> {
+    const did = (r: JobReturn): string => `action ${r.jid}${r.host}`;
+    try {
+      await recordReturns(
+        this.runtime,
+        run.map((x) => x.r),
+        this.now(),
+      );
+      return run.map((x) => ({ tag: x.tag, did: did(x.r) }));
+    } catch (err) {
+      if (run.length === 1) return run.map((x) => ({ tag: x.tag, err }));
+      const out: Handled[] = [];
+      for (const x of run)
+        out.push(
+          await settle(x.tag, async () => {
+            await recordReturns(this.runtime, [x.r], this.now());
+            return did(x.r);
+          }),
+        );
+      return out;
+    }
+  }
+
+  /** Every event but a job return. */
+  private async other(event: SaltEvent): Promise<string | undefined> {
     const { tag, data } = event;
-    const ret = RET.exec(tag);
-    if (ret) return this.jobReturn(ret[1] ?? '', ret[2] ?? '', data);
     const pub = NEW.exec(tag);
     if (pub) return this.jobNew(pub[1] ?? '', data);
     const start = START.exec(tag);
@@ -91,16 +160,13 @@ export class EventHandlers {
     return undefined;
   }
 
-  private async jobReturn(
-    jid: string,
-    host: string,
-    data: Record<string, unknown>,
-  ): Promise<string | undefined> {
+  /** The return an event reports, or undefined when it is not recorded (a bookkeeping job's). */
+  private returnOf(jid: string, host: string, data: Record<string, unknown>): JobReturn | undefined {
     const fun = text(data['fun']);
     if (this.ignored.has(jid) || isBookkeeping({ fun, metadata: data['metadata'] })) return undefined;
     if (this.pings.has(jid) && !hasMetadata(data['metadata'])) return undefined;
     const retcode = typeof data['retcode'] === 'number' ? data['retcode'] : null;
-    const r: JobReturn = {
+    return {
       jid: text(data['jid'], jid),
       host: text(data['id'], host),
       fun,
@@ -110,8 +176,6 @@ export class EventHandlers {
       success: typeof data['success'] === 'boolean' ? data['success'] : null,
       user: fleetUserOf(data['metadata']),
     };
-    await recordReturns(this.runtime, [r], this.now());
-    return `action ${r.jid}${r.host}`;
   }
 
   /** The stored host (hidden ones too), or undefined when the sync has not stored it yet. */

@@ -46,6 +46,12 @@ export interface EventConsumerOptions {
 /** Default of `idleMs`: one cheap wheel call per two quiet minutes; a dead stream is seen within ~2 min. */
 export const DEFAULT_EVENTS_IDLE_MS = 120_000;
 
+/**
+ * Events handled as one batch at most: a burst's returns are stored a few hundred at a time
+ * (one group commit each), and the loop turns between batches to serve requests.
+ */
+export const MAX_BATCH = 500;
+
 /** A stream that lived this long (or delivered events) was healthy: the back-off starts over. */
 const HEALTHY_MS = 5_000;
 
@@ -124,9 +130,12 @@ class EventConsumer {
     const watchdog = this.watch(s);
     try {
       for await (const event of s) {
-        events += 1;
-        this.o.onEvent?.(event.tag);
-        await this.handle(event);
+        // What arrived while the last batch was being stored is handled as one batch: a burst of
+        // job returns costs a few group commits rather than one each.
+        const batch = [event, ...s.takeReady(MAX_BATCH - 1)];
+        events += batch.length;
+        for (const e of batch) this.o.onEvent?.(e.tag);
+        await this.handle(batch);
       }
     } finally {
       watchdog.stop();
@@ -134,17 +143,16 @@ class EventConsumer {
     return events > 0 || Date.now() - openedAt >= HEALTHY_MS;
   }
 
-  private async handle(event: SaltEvent): Promise<void> {
-    // Another instance reads the stream now (this one lost its lease): it handles this event.
+  private async handle(batch: readonly SaltEvent[]): Promise<void> {
+    // Another instance reads the stream now (this one lost its lease): it handles these events.
     if (this.o.isReader?.() === false) return;
-    try {
-      const did = await this.handlers.handle(event);
-      if (did !== undefined) this.o.log.debug({ tag: event.tag }, `salt event: ${did}`);
-    } catch (err) {
-      this.o.log.error(
-        { tag: event.tag, err: errText(err) },
-        'salt event could not be recorded (the next sync repairs it)',
-      );
+    for (const { tag, did, err } of await this.handlers.handleBatch(batch)) {
+      if (err !== undefined)
+        this.o.log.error(
+          { tag, err: errText(err) },
+          'salt event could not be recorded (the next sync repairs it)',
+        );
+      else if (did !== undefined) this.o.log.debug({ tag }, `salt event: ${did}`);
     }
   }
 
