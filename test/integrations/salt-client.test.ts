@@ -359,6 +359,28 @@ describe('events', () => {
     expect(await stream.ended).toBe('closed_by_server');
   });
 
+  it('a reader that falls behind a burst loses nothing: every event comes, in order, in batches of what waits', async () => {
+    const c = client();
+    const stream = await c.events();
+    // More than the reader keeps waiting in memory: it stops reading the socket, then reads on.
+    const count = 6000;
+    for (let n = 0; n < count; n += 1) sim.controls.emitEvent('fleet/burst', { n, pad: 'x'.repeat(200) });
+    const it = stream[Symbol.asyncIterator]();
+    const seen: number[] = [];
+    let biggest = 0;
+    while (seen.length < count) {
+      const first = await it.next();
+      if (first.done === true) throw new Error('the stream ended during the burst');
+      const batch = [first.value, ...stream.takeReady(500)].filter((e) => e.tag === 'fleet/burst');
+      biggest = Math.max(biggest, batch.length);
+      seen.push(...batch.map((e) => Number(e.data['n'])));
+    }
+    expect(seen).toEqual(Array.from({ length: count }, (_, n) => n));
+    expect(biggest).toBeLessThanOrEqual(501);
+    expect(stream.takeReady(10)).toEqual([]);
+    stream.close();
+  });
+
   it('re-logs in once when opening the stream with a stale session', async () => {
     const c = client();
     await c.keys();

@@ -19,6 +19,13 @@ import { contentType } from '@fleet/upstream';
 import type { Transport } from './transport';
 import type { SaltEvent, SaltEventStream, SaltLogger, StreamEnd } from './types';
 
+/** Events waiting to be handled at which the socket stops being read, and below which it is read again. */
+const QUEUE_HIGH = 2000;
+const QUEUE_LOW = 500;
+
+const CR = 13;
+const SPACE = 32;
+
 /** Idle time before the kernel's first keep-alive probe of the stream's socket. */
 export const TCP_KEEPALIVE_DELAY_MS = 30_000;
 
@@ -63,11 +70,16 @@ class SseStream implements SaltEventStream {
     });
   }
 
+  /** Takes the complete lines (`\n` or `\r\n` ended) of what arrived; keeps the rest for the next chunk. */
   private feed(text: string): void {
-    this.buffer += text;
-    const lines = this.buffer.split(/\r?\n/);
-    this.buffer = lines.pop() ?? '';
-    for (const line of lines) this.line(line);
+    const buffer = this.buffer + text;
+    let start = 0;
+    for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
+      const cut = end > start && buffer.charCodeAt(end - 1) === CR ? end - 1 : end;
+      this.line(buffer.slice(start, cut));
+      start = end + 1;
+    }
+    this.buffer = buffer.slice(start);
   }
 
   private line(line: string): void {
@@ -75,7 +87,9 @@ class SseStream implements SaltEventStream {
     if (line.startsWith(':')) return;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    // One space after the colon is part of the syntax, not of the value.
+    const value =
+      colon === -1 ? '' : line.slice(line.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1);
     if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
     else if (field === 'tag') this.tag = value;
     else if (field === 'data') this.data.push(value);
@@ -99,6 +113,9 @@ class SseStream implements SaltEventStream {
       const waiter = this.waiters.shift();
       if (waiter) waiter({ value: event, done: false });
       else this.queue.push(event);
+      // A reader that falls behind (a burst of thousands of returns) stops reading the socket:
+      // the events wait in the kernel's buffers and salt-api's, not as objects in this heap.
+      if (this.queue.length >= QUEUE_HIGH && !this.body.isPaused()) this.body.pause();
     } catch {
       this.logger.warn({ tag }, 'salt-api event with unparseable data skipped');
     }
@@ -112,7 +129,16 @@ class SseStream implements SaltEventStream {
   }
 
   takeReady(max: number): SaltEvent[] {
-    return this.queue.splice(0, Math.max(0, max));
+    return this.taken(this.queue.splice(0, Math.max(0, max)));
+  }
+
+  /** Events leave the queue: reading resumes once it is short again (the watchdog sees a busy stream). */
+  private taken<T>(value: T): T {
+    if (this.queue.length < QUEUE_LOW && this.body.isPaused() && !this.done) {
+      this.lastEventAt = Date.now();
+      this.body.resume();
+    }
+    return value;
   }
 
   close(): void {
@@ -124,7 +150,7 @@ class SseStream implements SaltEventStream {
   [Symbol.asyncIterator](): AsyncIterator<SaltEvent> {
     return {
       next: () => {
-        const queued = this.queue.shift();
+        const queued = this.taken(this.queue.shift());
         if (queued) return Promise.resolve({ value: queued, done: false });
         if (this.done) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => this.waiters.push(resolve));

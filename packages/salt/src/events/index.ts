@@ -50,7 +50,7 @@ export const DEFAULT_EVENTS_IDLE_MS = 120_000;
  * Events handled as one batch at most: a burst's returns are stored a few hundred at a time
  * (one group commit each), and the loop turns between batches to serve requests.
  */
-export const MAX_BATCH = 500;
+export const MAX_BATCH = 100;
 
 /** A stream that lived this long (or delivered events) was healthy: the back-off starts over. */
 const HEALTHY_MS = 5_000;
