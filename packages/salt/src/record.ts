@@ -175,27 +175,32 @@ export async function recordReturns(
   if (returns.length === 0) return [];
   const ctx = systemContext(runtime, now);
   const byId = new Map(returns.map((r) => [`${r.jid}${r.host}`, r] as const));
-  const { created } = await runtime.resources.of(actions).upsertMany(
-    [...byId].map(([id, r]) => ({ _id: id, ...actionFields(r) })),
-    ctx,
-  );
   const failed = [...byId].flatMap(([id, r]) => {
     const fields = failedPatchFields(r);
     return fields === null ? [] : [{ _id: id, ...fields }];
   });
-  if (failed.length > 0) {
-    const patches = await runtime.resources.of(failed_patches).upsertMany(failed, ctx);
-    const raised = failed
-      .filter((f) => patches.created.includes(f._id))
-      .map((f) => ({
-        _id: `patch-${f._id}`.slice(0, 200),
-        ...alert('patch.failed', 'error', { hostname: f.host, jid: f.jid, patch: f.patch }),
-      }));
-    if (raised.length > 0) await runtime.resources.of(alerts).upsertMany(raised, ctx);
-  }
+  // Asked together, so the store's group commit makes them durable in one transaction: the
+  // actions with their failed patches, then the alerts with the hosts' last_action (which
+  // refers to the actions, so it waits for them).
+  const [{ created }, patches] = await Promise.all([
+    runtime.resources.of(actions).upsertMany(
+      [...byId].map(([id, r]) => ({ _id: id, ...actionFields(r) })),
+      ctx,
+    ),
+    failed.length > 0 ? runtime.resources.of(failed_patches).upsertMany(failed, ctx) : undefined,
+  ]);
+  const raised = failed
+    .filter((f) => patches?.created.includes(f._id) === true)
+    .map((f) => ({
+      _id: `patch-${f._id}`.slice(0, 200),
+      ...alert('patch.failed', 'error', { hostname: f.host, jid: f.jid, patch: f.patch }),
+    }));
   const newest = new Map<string, string>();
   for (const [id, r] of byId) if ((newest.get(r.host) ?? '') < id) newest.set(r.host, id);
-  await advanceLastAction(runtime, newest, now);
+  await Promise.all([
+    raised.length > 0 ? runtime.resources.of(alerts).upsertMany(raised, ctx) : undefined,
+    advanceLastAction(runtime, newest, now),
+  ]);
   return [...created];
 }
 
