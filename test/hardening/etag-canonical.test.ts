@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { canonicalJson, etagOf } from '../../engine/src/ops/etag';
+import { canonicalJson, etagOf, etagsWith } from '../../engine/src/ops/etag';
 
 /** The recursive canonical form of before (engine/src/ops/etag.ts before the explicit stack). */
 function recursiveCanonical(value: unknown): unknown {
@@ -79,5 +79,25 @@ describe('the canonical JSON of an etag', () => {
     let deep: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 100_000; i++) deep = { a: deep, list: [i] };
     expect(etagOf(deep)).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  test('the etags of a document with other values of one top-level key are what etagOf gives for each', () => {
+    const record = fc.dictionary(key, leaf, { maxKeys: 6 });
+    fc.assert(
+      fc.property(record, key, fc.array(leaf, { minLength: 1, maxLength: 3 }), (d, k, values) => {
+        expect(etagsWith(d, k, values)).toEqual(values.map((v) => etagOf({ ...d, [k]: v })));
+      }),
+      { seed: 9, numRuns: 400 },
+    );
+    const stored = {
+      _id: 'h1',
+      _updated: new Date('2026-01-01T00:00:00Z'),
+      grain: { os: 'Debian', '10': 1 },
+    };
+    const now = new Date('2026-02-01T00:00:00Z');
+    expect(etagsWith(stored, '_updated', [stored._updated, now])).toEqual([
+      etagOf(stored),
+      etagOf({ ...stored, _updated: now }),
+    ]);
   });
 });

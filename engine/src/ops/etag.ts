@@ -74,6 +74,24 @@ export function etagOf(doc: Record<string, unknown>): string {
   return createHash('sha1').update(canonicalJson(doc)).digest('hex');
 }
 
+/**
+ * The etags of `doc` with each of `values` as its top-level `key`: what `etagOf` gives for each,
+ * with the rest of the document written once. A change checks whether the item changed (its old
+ * `_updated`) and stamps the new version (the new one) at the cost of one pass, not two.
+ */
+export function etagsWith(doc: Record<string, unknown>, key: string, values: readonly unknown[]): string[] {
+  if (key === '_etag' || values.some(skipped)) return values.map((value) => etagOf({ ...doc, [key]: value }));
+  const quoted = JSON.stringify(key);
+  const parts = canonicalKeys({ ...doc, [key]: null }).map((k) =>
+    k === key ? undefined : `${JSON.stringify(k)}:${canonicalJson(doc[k])}`,
+  );
+  return values.map((value) => {
+    const own = `${quoted}:${canonicalJson(value)}`;
+    const text = `{${parts.map((part) => part ?? own).join(',')}}`;
+    return createHash('sha1').update(text).digest('hex');
+  });
+}
+
 /** Whether an `If-Match` header value names this etag (quotes and `W/` accepted). */
 export function etagMatches(header: string, etag: string): boolean {
   return header

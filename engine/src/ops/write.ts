@@ -22,7 +22,7 @@ import type { BatchWrite, Doc, Filter } from '../store/port';
 import { newObjectId } from '../ids';
 import { authorize, isSystem } from './access';
 import type { OpsScope } from './context';
-import { etagMatches, etagOf } from './etag';
+import { etagMatches, etagOf, etagsWith } from './etag';
 import { mergeDeep } from './merge';
 import { inItemTurn } from './item-lines';
 import { getStored } from './read';
@@ -151,9 +151,10 @@ function nextVersion(
   always: boolean,
 ): Doc | null {
   const merged = mergeDeep(original, fields, res);
-  if (!always && etagOf({ ...merged, _updated: original._updated }) === original._etag) return null;
+  const [unchanged, next] = etagsWith(merged, '_updated', [original._updated, now]);
+  if (!always && unchanged === original._etag) return null;
   merged._updated = now;
-  merged._etag = etagOf(merged);
+  merged._etag = next;
   return merged;
 }
 
