@@ -158,6 +158,14 @@ export interface Collection<I extends AnyItem = AnyItem, W extends AnyWriteData 
    * this call's read and its write, the item is merged into instead (never a duplicate `_id`).
    */
   upsertMany(items: readonly (W & { _id: string })[], ctx: CallContext): Promise<UpsertResult>;
+  /**
+   * System principal: each stored item among `ids` (hidden ones too) is patched with what
+   * `change` decides from its stored version (undefined: left as it is); ids not stored are
+   * skipped. One read and one batch for all of them; when another writer changed one of them
+   * meanwhile, `change` decides again on the fresh version (a move forward never goes back).
+   * Resolves the ids written.
+   */
+  patchEach(ids: readonly string[], change: (item: I) => W | undefined, ctx: CallContext): Promise<string[]>;
   /** Soft-deletes, or deletes and applies the relation rules of the items referring to it. */
   delete(id: string, ctx: CallContext, options?: Pick<WriteOptions, 'ifMatch'>): Promise<void>;
   /** Deletes every match (one batch); resolves how many. */

@@ -21,7 +21,7 @@ import { deleteItem, deleteItems } from './delete';
 import { findStored, finishRead, getItem } from './read';
 import { NO_FILTER, scoped } from './scope';
 import { secretFields } from '../secrets';
-import { changeItem, createItems, patchItems, upsertItems } from './write';
+import { changeItem, createItems, patchEachItem, patchItems, upsertItems } from './write';
 
 /** The answer of a write: the stored item with its secrets masked (secrets/view.ts decides reads). */
 function out(s: OpsScope, doc: Doc): AnyItem {
@@ -75,6 +75,7 @@ export function createCollection(deps: OpsDeps, res: CompiledResource): Collecti
     patchMany: (where, data, ctx, options) => patchItems(s, where, data, ctx, options),
     replace: async (id, data, ctx, options) => out(s, await changeItem(s, 'replace', id, data, ctx, options)),
     upsertMany: (items, ctx) => upsertItems(s, items, ctx),
+    patchEach: (ids, change, ctx) => patchEachItem(s, ids, change, ctx),
     delete: (id, ctx, options) => deleteItem(s, id, ctx, options),
     deleteMany: (where, ctx) => deleteItems(s, where, ctx),
     async aggregate(pipeline, ctx, options) {

@@ -322,6 +322,32 @@ async function writeVersions(s: OpsScope, versions: readonly { doc: Doc; origina
   await s.store.write(batch);
 }
 
+/** A patch of a stored item, ready for `afterWrites`. */
+type PatchVersion = { op: WriteOp; doc: Doc; original: Doc; extras: Record<string, unknown> };
+
+/**
+ * Patches `originals` with the fields `bodyOf` gives each (undefined: left alone) and writes the
+ * versions that change in one batch; resolves them.
+ */
+async function patchVersions(
+  s: OpsScope,
+  originals: readonly Doc[],
+  bodyOf: (original: Doc) => ValidBody | undefined,
+  ctx: CallContext,
+  undo: PreparedWrites,
+): Promise<PatchVersion[]> {
+  const versions: PatchVersion[] = [];
+  for (const original of originals) {
+    const valid = bodyOf(original);
+    if (valid === undefined) continue;
+    const fields = await prepared(s, 'patch', valid, ctx, undo, original);
+    const next = nextVersion(s.res, original, fields, ctx.now, false);
+    if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
+  }
+  await writeVersions(s, versions);
+  return versions;
+}
+
 /** `patchMany`: the same change to every match, batch by batch in `_id` order; unchanged items are skipped. */
 export async function patchItems(
   s: OpsScope,
@@ -345,18 +371,7 @@ export async function patchItems(
           scoped(s.res, page, system && o.showDeleted === true),
           { sort: [['_id', 1]], limit: BATCH },
         );
-        const versions: { op: WriteOp; doc: Doc; original: Doc; extras: Record<string, unknown> }[] = [];
-        for (const original of originals) {
-          const next = nextVersion(
-            s.res,
-            original,
-            await prepared(s, 'patch', valid, ctx, undo, original),
-            ctx.now,
-            false,
-          );
-          if (next) versions.push({ op: 'patch', doc: next, original, extras: valid.extras });
-        }
-        await writeVersions(s, versions);
+        const versions = await patchVersions(s, originals, () => valid, ctx, undo);
         return { originals, versions };
       }),
     );
@@ -443,4 +458,41 @@ export async function upsertItems(
     await afterWrites(s, done, ctx);
   }
   return { created, updated };
+}
+
+/**
+ * `patchEach` (system): the stored items among `ids` get the fields `change` decides from their
+ * stored version, in one batch per {@link BATCH}. The decision is made inside the attempt, so a
+ * race lost to another writer decides again on the item that writer left.
+ */
+export async function patchEachItem(
+  s: OpsScope,
+  ids: readonly string[],
+  change: (item: AnyItem) => Record<string, unknown> | undefined,
+  ctx: CallContext,
+): Promise<string[]> {
+  authorize(s.res, 'upsert', ctx.principal);
+  const written: string[] = [];
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const chunk = ids.slice(i, i + BATCH);
+    const undo = new PreparedWrites(s, ctx);
+    const done = await lastWriteWins(undefined, () =>
+      undo.guard(async () => {
+        const stored = await s.store.find(s.res.name, { _id: { $in: chunk } });
+        return patchVersions(
+          s,
+          stored,
+          (original) => {
+            const fields = change(original as AnyItem);
+            return fields === undefined ? undefined : validateBody(s.res, fields, 'patch', true);
+          },
+          ctx,
+          undo,
+        );
+      }),
+    );
+    written.push(...done.map((v) => v.doc._id));
+    await afterWrites(s, done, ctx);
+  }
+  return written;
 }

@@ -144,26 +144,24 @@ export function failedPatchFields(
 
 /**
  * Moves each host's `last_action` forward to the newest of `ids` (jid + host name). Jids sort by
- * time, so a lower one never replaces a higher one. Hosts the sync has not stored yet are skipped.
+ * time, so a lower one never replaces a higher one, also when another writer moved it meanwhile
+ * (`patchEach` decides on the version it writes). Hosts the sync has not stored yet are skipped.
  */
 async function advanceLastAction(
   runtime: Runtime,
   newest: ReadonlyMap<string, string>,
   now: Date,
 ): Promise<void> {
-  const ctx = systemContext(runtime, now);
-  const api = runtime.resources.of(hosts);
-  const stored = await api.find(
-    { where: { _id: { $in: [...newest.keys()] } }, projection: { last_action: 1 }, showDeleted: true },
-    ctx,
+  await runtime.resources.of(hosts).patchEach(
+    [...newest.keys()],
+    (h) => {
+      const id = newest.get(h._id);
+      return id !== undefined && (h.last_action === null || h.last_action === undefined || h.last_action < id)
+        ? { last_action: id }
+        : undefined;
+    },
+    systemContext(runtime, now),
   );
-  const moves = stored.flatMap((h) => {
-    const id = newest.get(h._id);
-    return id !== undefined && (h.last_action === null || h.last_action === undefined || h.last_action < id)
-      ? [{ _id: h._id, last_action: id }]
-      : [];
-  });
-  if (moves.length > 0) await api.upsertMany(moves, ctx);
 }
 
 /** Records a batch of returns; resolves the ids of the actions that were new. */
