@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { secretKey } from '../src/secrets';
 import { withEngine } from './engine';
 import { BULK_COLLECTIONS, seedFleet, type SeedResult } from '../src/seed';
+import { bulkActions } from './bulk-actions';
 
-/** Bump when the seed's output changes, so stale cached files are not reused. */
 /** Bumped when the seeded content changes (2: through the local API, no VPN data), so cached files are reseeded. */
 const SEED_FORMAT = 2;
 
@@ -78,7 +78,13 @@ export async function ensureDataset(params: DatasetParams, log: (line: string) =
     const result = await withEngine(
       path,
       secretKey(undefined, dir),
-      (runtime) => seedFleet(runtime, { hosts: params.hosts, actions: params.actions, seed: params.seed }),
+      (runtime) =>
+        seedFleet(runtime, {
+          hosts: params.hosts,
+          actions: params.actions,
+          seed: params.seed,
+          writeActions: bulkActions(path),
+        }),
       { bulk: BULK_COLLECTIONS },
     );
     // The indexes built after the load are part of the seed's time.

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
 import { actionRows, type ActionRow } from './actions';
 import { sortByHost, toColumns, type WorkerMessage } from './action-batches';
+import { creditGate } from './credit';
 
 /** What startWorker (action-batches.ts) hands over: `workerData` is untyped, so it is parsed. */
 const WorkerInput = z.object({
@@ -21,18 +22,10 @@ const WorkerInput = z.object({
 
 const input = WorkerInput.parse(workerData);
 const port = parentPort;
-let credit = 2;
-let wake: (() => void) | undefined;
-
-port?.on('message', () => {
-  credit += 1;
-  wake?.();
-  wake = undefined;
-});
+const takeCredit = creditGate(port);
 
 async function send(rows: ActionRow[]): Promise<void> {
-  while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
-  credit -= 1;
+  await takeCredit();
   const message: WorkerMessage = { kind: 'batch', columns: toColumns(sortByHost(rows)) };
   port?.postMessage(message);
 }

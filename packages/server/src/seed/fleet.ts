@@ -51,7 +51,26 @@ export interface SeedOptions {
   readonly batchSize?: number;
   /** Told after each insert how many of the {@link seedTotal} items it wrote. */
   readonly onWritten?: (items: number) => void;
+  /**
+   * Stores the actions (default: batches through the local API). A benchmark's bulk loader
+   * passes its own, which must store exactly what the default would.
+   */
+  readonly writeActions?: ActionsWriter;
 }
+
+/** What an {@link ActionsWriter} stored: how many actions, and each host's latest action id. */
+export interface WrittenActions {
+  readonly count: number;
+  readonly lastAction: ReadonlyMap<string, string>;
+}
+
+/** Stores the actions of `targets` that `options` describe (action-batches.ts yields them). */
+export type ActionsWriter = (
+  runtime: Runtime,
+  targets: readonly HostRef[],
+  options: ActionBatchOptions,
+  onWritten?: (items: number) => void,
+) => Promise<WrittenActions>;
 
 /** The items a seed writes in all, as {@link SeedResult.counts} adds up (for its progress). */
 export function seedTotal(options: Pick<SeedOptions, 'hosts' | 'actions' | 'snapshots'>): number {
@@ -94,14 +113,8 @@ function* tapSummaries(docs: Iterable<SeededHost>, into: HostSummary[]): Generat
   }
 }
 
-/** Streams the actions in; returns each host's latest action id. */
-async function writeActions(
-  runtime: Runtime,
-  targets: readonly HostRef[],
-  options: ActionBatchOptions,
-  onWritten?: (items: number) => void,
-): Promise<{ count: number; ms: number; lastAction: Map<string, string> }> {
-  const started = Date.now();
+/** Streams the actions in through the local API; returns each host's latest action id. */
+const writeActions: ActionsWriter = async (runtime, targets, options, onWritten) => {
   const lastAction = new Map<string, string>();
   let count = 0;
   for await (const docs of actionBatches(targets, options)) {
@@ -111,8 +124,8 @@ async function writeActions(
     // Batches come in time order, each host's actions in time order within them: the last wins.
     for (const doc of docs) if (typeof doc.host === 'string') lastAction.set(doc.host, doc._id);
   }
-  return { count, ms: Date.now() - started, lastAction };
-}
+  return { count, lastAction };
+};
 
 /** The seed writes into an empty fleet only (`seed --reset` empties it first, at the bootstrap). */
 async function refuseExistingHosts(runtime: Runtime): Promise<void> {
@@ -164,7 +177,8 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
   await write('groups', groupDocs(groups, now));
   await write('updates', updateDocs(seed, now));
 
-  const actions = await writeActions(
+  const actionsStarted = Date.now();
+  const actions = await (options.writeActions ?? writeActions)(
     runtime,
     accepted,
     {
@@ -177,7 +191,7 @@ export async function seedFleet(runtime: Runtime, options: SeedOptions = {}): Pr
     options.onWritten,
   );
   counts.actions = actions.count;
-  timings.actions = actions.ms;
+  timings.actions = Date.now() - actionsStarted;
 
   const summaries: HostSummary[] = [];
   const hostContext = { seed, now, toolKey, nodegroups, groups, lastAction: actions.lastAction };

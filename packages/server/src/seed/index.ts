@@ -4,6 +4,8 @@ export {
   SEEDED_COLLECTIONS,
   type SeedOptions,
   type SeedResult,
+  type ActionsWriter,
+  type WrittenActions,
   type SeededCollection,
 } from './fleet';
 export { seedCommand, parseSeedArgs, type SeedArgs } from './command';
