@@ -20,6 +20,8 @@ import { createFleetSync, type SyncReport } from '../src/sync';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const MB = 1024 * 1024;
+/** The simulator's spacing of a job's returns (salt-sim jobs.ts), for the client's timeouts. */
+const SPACING_MS = 2;
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -126,12 +128,14 @@ async function main(): Promise<void> {
     });
     await engine.ensureCollections();
     const runtime = engine.runtime;
-    // manage.status over the whole fleet answers once every minion has (20 s in the simulator).
+    // manage.status over the whole fleet answers once every minion has: the simulator spaces a
+    // job's returns 2 ms apart, so a ping of 100,000 minions takes over 200 s there.
+    const patience = Math.max(180_000, hosts * SPACING_MS * 2.5);
     const client = createSaltClient({
       url,
       username: 'saltdev',
       password: 'saltdev',
-      timeouts: { read: 180_000, exec: 180_000 },
+      timeouts: { read: patience, exec: patience },
     });
     // A job cache to repair: a patch run on one site's hosts (a fifth of the fleet).
     await client.local('berlin', 'state.apply', { arg: ['patches.chrony-pool'], tgt_type: 'nodegroup' });
