@@ -5,7 +5,7 @@
  * statistics over 30 days of 5-minute history of 100,000 hosts (cached too: scale-parts.ts), the
  * first and a no-change sync of 100,000 minions on the simulated master (packages/salt/bench/
  * sync-bench.ts in a child), the seed's time, the store's size, and the API's RSS sampled
- * throughout. Heavy: an hour or more the first time (seeding), about 15 minutes once cached.
+ * throughout. Heavy: about 30 minutes the first time (seeding), 20 once cached (docs/performance.md).
  */
 import { findFixtures } from './fixtures';
 import { measure } from './load';
