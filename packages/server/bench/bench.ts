@@ -178,10 +178,31 @@ async function anchorRound(o: BenchOptions, round: number, r: Results): Promise<
   }
 }
 
+/** Tasks read per page while looking for the bench's own, and deleted per batch. */
+const CLEANUP_PAGE = 5_000;
+
+/**
+ * Deletes the tasks S7a created in the cached file. A filter on their name alone is refused once
+ * they are many (no index on `name`: tens of thousands at 3,000 writes/s), so the tasks are read
+ * page by page along the primary key, and the bench's deleted by id.
+ */
 async function removeBenchTasks(path: string): Promise<number> {
-  return withEngine(path, CLEANUP_KEY, (runtime) =>
-    runtime.resources.get('tasks').deleteMany({ name: BENCH_TASK }, systemContext(runtime)),
-  );
+  return withEngine(path, CLEANUP_KEY, async (runtime) => {
+    const tasks = runtime.resources.get('tasks');
+    const sys = systemContext(runtime);
+    let removed = 0;
+    for (let after = ''; ;) {
+      const page = await tasks.find(
+        { where: { _id: { $gt: after } }, projection: { name: 1 }, sort: [['_id', 1]], limit: CLEANUP_PAGE },
+        sys,
+      );
+      const ours = page.filter((t) => t.name === BENCH_TASK).map((t) => t._id);
+      if (ours.length > 0) removed += await tasks.deleteMany({ _id: { $in: ours } }, sys);
+      const last = page[page.length - 1];
+      if (last === undefined || page.length < CLEANUP_PAGE) return removed;
+      after = last._id;
+    }
+  });
 }
 
 /** One round of the attack row, in one process (ATK1) and with WORKERS=2 (ATK2), each on a fresh server. */
