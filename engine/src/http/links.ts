@@ -22,31 +22,47 @@ export interface PageInfo {
  * stay encoded (RFC 3986 §3.4; the WHATWG form decoder reads `+` as a space).
  */
 export function encodeQueryPart(text: string): string {
-  return encodeURIComponent(text).replace(/%(3A|40|2F|3F|2C|3B|3D|24)/g, (code) => decodeURIComponent(code));
+  const known = encoded.get(text);
+  if (known !== undefined) return known;
+  const out = encodeURIComponent(text).replace(/%(3A|40|2F|3F|2C|3B|3D|24)/g, (code) =>
+    decodeURIComponent(code),
+  );
+  if (encoded.size >= ENCODED_MAX) encoded.clear();
+  encoded.set(text, out);
+  return out;
 }
 
+/** Query parts already encoded: a page's links encode the same `where` on every request of a list. */
+const encoded = new Map<string, string>();
+const ENCODED_MAX = 2_000;
+
 const pair = (name: string, value: string): string => `${encodeQueryPart(name)}=${encodeQueryPart(value)}`;
+
+const COMMON: ReadonlySet<string> = new Set(COMMON_PARAMS);
 
 function otherParams(query: RawQuery): string[] {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(query)) {
-    if ((COMMON_PARAMS as readonly string[]).includes(key)) continue;
+    if (COMMON.has(key)) continue;
     for (const v of Array.isArray(value) ? value : [value])
       parts.push(pair(key, typeof v === 'string' ? v : ''));
   }
   return parts;
 }
 
-function href(path: string, query: RawQuery, info: PageInfo, page: number): string {
-  const parts: string[] = [];
-  if (info.maxResults !== info.defaultMaxResults) parts.push(`max_results=${info.maxResults}`);
+/** The href of each page of one list: the parts that do not change with the page, encoded once. */
+function pageHrefs(path: string, query: RawQuery, info: PageInfo): (page: number) => string {
+  const head: string[] = [];
+  if (info.maxResults !== info.defaultMaxResults) head.push(`max_results=${info.maxResults}`);
   for (const name of ['where', 'sort'] as const) {
     const value = query[name];
-    if (typeof value === 'string' && value !== '') parts.push(pair(name, value));
+    if (typeof value === 'string' && value !== '') head.push(pair(name, value));
   }
-  if (page > 1) parts.push(`page=${page}`);
-  parts.push(...otherParams(query));
-  return parts.length > 0 ? `${path}?${parts.join('&')}` : path;
+  const tail = otherParams(query);
+  return (page) => {
+    const parts = page > 1 ? [...head, `page=${page}`, ...tail] : [...head, ...tail];
+    return parts.length > 0 ? `${path}?${parts.join('&')}` : path;
+  };
 }
 
 /** `_links` of a collection page: parent, self, and prev/next/last where they exist. */
@@ -56,17 +72,15 @@ export function collectionLinks(
   query: RawQuery,
   info: PageInfo,
 ): Record<string, { title: string; href: string }> {
+  const href = pageHrefs(path, query, info);
   const links: Record<string, { title: string; href: string }> = {
     parent: { title: 'home', href: '/' },
-    self: { title, href: href(path, query, info, info.page) },
+    self: { title, href: href(info.page) },
   };
-  if (info.page > 1) links.prev = { title: 'previous page', href: href(path, query, info, info.page - 1) };
+  if (info.page > 1) links.prev = { title: 'previous page', href: href(info.page - 1) };
   if (info.page * info.maxResults < info.total) {
-    links.next = { title: 'next page', href: href(path, query, info, info.page + 1) };
-    links.last = {
-      title: 'last page',
-      href: href(path, query, info, Math.ceil(info.total / info.maxResults)),
-    };
+    links.next = { title: 'next page', href: href(info.page + 1) };
+    links.last = { title: 'last page', href: href(Math.ceil(info.total / info.maxResults)) };
   }
   return links;
 }

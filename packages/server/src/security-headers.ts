@@ -24,8 +24,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Sets the security headers before anything else answers; a handler may still narrow one. */
 export function securityHeaders(): RequestHandler {
+  const headers = Object.entries(SECURITY_HEADERS);
   return (_req, res, next) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of headers) res.setHeader(name, value);
     next();
   };
 }
