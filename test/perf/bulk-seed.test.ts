@@ -97,8 +97,9 @@ test('a bulk-loaded fleet is the fleet the engine writes: same rows, same reads'
   expect(Object.keys(b)).toEqual(Object.keys(a));
   expect(a.c_actions).toHaveLength(FLEET.actions);
   const differ = Object.keys(a).filter((t) => JSON.stringify(a[t]) !== JSON.stringify(b[t]));
-  // Rows the engine derives at its own write, stamped with the wall clock of the seed: the same but for the stamps.
-  expect(differ).toEqual(CLOCKED);
+  // Rows the engine derives at its own write, stamped with the wall clock of the seed: the same but
+  // for the stamps (equal too when both seeds ran within the same second).
+  expect(differ.filter((t) => !CLOCKED.includes(t))).toEqual([]);
   for (const table of CLOCKED) expect(unstamped(b[table])).toEqual(unstamped(a[table]));
   const answers = await reads(engine);
   expect(answers).toMatchObject({ count: FLEET.actions });
